@@ -1,0 +1,34 @@
+# Two commands do all set-up on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint check bench demo clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "hexdirector needs Python >= 3.11"; exit 1; }
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,postgres]'
+	@touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/hexdirector run
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/pyright
+
+test: $(STAMP) lint
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+demo: $(STAMP)
+	$(VENV)/bin/hexdirector demo
+
+clean:
+	rm -rf $(VENV) demo-out .pytest_cache .ruff_cache

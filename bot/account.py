@@ -1,0 +1,93 @@
+"""The readable account of a phase: events → one line of text each, in the reader's language.
+
+Templates live in the locale catalogs under ``event.<EventType>``; fields that name units are shown by unit
+name, hexes by their ``CCRR`` label. An event type without a template still prints (type, rule and fields), so
+a new event is never silently dropped from the account.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from data.i18n import has, t
+from rules.events import UNIT_FIELDS, DirectorOverride, Event, Note, RollMade
+from rules.hexgrid import Hex
+from rules.state import EncounterState
+
+
+def _plain(value: Any, names: Mapping[str, str]) -> Any:
+    if isinstance(value, Hex):
+        return value.label
+    if isinstance(value, enum.Enum):
+        return value.name.lower()
+    if isinstance(value, tuple) and value and all(isinstance(v, Hex) for v in value):  # type: ignore[misc]
+        return "→".join(v.label for v in value)  # type: ignore[union-attr]
+    if isinstance(value, tuple | list):
+        return ", ".join(str(_plain(v, names)) for v in value)  # type: ignore[misc]
+    return value
+
+
+def template_params(event: Event, names: Mapping[str, str], locale: str | None) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for key, value in event.params().items():
+        if key in ("detail", "args") and isinstance(value, tuple):
+            for k, v in value:  # type: ignore[misc]
+                params[str(k)] = _plain(v, names)
+            continue
+        params[key] = _plain(value, names)
+        if key in UNIT_FIELDS and isinstance(value, str):
+            params[f"{key}_name"] = names.get(value, value)
+    if isinstance(event, RollMade):
+        params["dice_text"] = ", ".join(str(d) for d in event.dice)
+        params["total"] = event.get("total", sum(event.dice))
+        quality = event.get("quality")
+        if quality is not None:
+            params["quality_text"] = t(f"quality.{quality}", locale)
+    return params
+
+
+def describe(event: Event, state: EncounterState | None = None, locale: str | None = None) -> str:
+    names = {u.id: u.name for u in state.units.values()} if state else {}
+    params = template_params(event, names, locale)
+    key = f"event.{event.type}"
+    if isinstance(event, RollMade):
+        key = "event.RollMade.quality" if "quality_text" in params else key
+    elif isinstance(event, Note | DirectorOverride):
+        specific = f"note.{event.key}" if isinstance(event, Note) else f"override.{event.action}"
+        key = specific if has(specific, "en") else key
+    if has(key, "en"):
+        return t(key, locale, **params)
+    fields = ", ".join(f"{k}={v}" for k, v in params.items() if k != "rule" and v not in ("", (), None))
+    return f"[{event.rule}] {event.type}: {fields}"
+
+
+def account(
+    events: Iterable[Event], state: EncounterState | None = None, locale: str | None = None
+) -> list[str]:
+    return [describe(e, state, locale) for e in events]
+
+
+def event_json(event: Event, **extra: Any) -> str:
+    """One JSON line for ``sim --json``: ``{"type": ..., "rule": ..., fields...}``, hexes as labels."""
+    out: dict[str, Any] = {"type": event.type, **extra}
+    for key, value in event.params().items():
+        out[key] = _jsonable(value)
+    return json.dumps(out, ensure_ascii=False, sort_keys=False)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Hex):
+        return value.label
+    if isinstance(value, enum.Enum):
+        return value.name.lower()
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}  # type: ignore[misc]
+    if isinstance(value, tuple | list):
+        items = [_jsonable(v) for v in value]  # type: ignore[misc]
+        if items and all(isinstance(i, list) and len(i) == 2 and isinstance(i[0], str) for i in items):
+            return {i[0]: i[1] for i in items}
+        return items
+    return value

@@ -1,0 +1,191 @@
+"""``hexdirector`` command line: run the bot, simulate and validate scenario files offline (DESIGN §6)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from bot.account import describe, event_json
+from data import SCENARIO_DIR
+from rules.errors import GameError, ScenarioError
+from rules.ruleset import DiceFactory, SimStep, get_ruleset
+from rules.scenario import Scenario, load_scenario
+
+EXIT_OK, EXIT_ERROR, EXIT_INVALID = 0, 1, 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_ERROR
+    try:
+        return int(args.func(args))
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="hexdirector", description="Tactical hex-board encounters for Discord.")
+    sub = p.add_subparsers(dest="command")
+
+    run = sub.add_parser("run", help="run the Discord bot (token from DISCORD_TOKEN or .env)")
+    run.set_defaults(func=_cmd_run)
+
+    sim = sub.add_parser("sim", help="resolve a scenario file offline with the real engine")
+    sim.add_argument("scenario", type=Path)
+    sim.add_argument("--seed", type=int, default=None, help="seed for the dice generator")
+    sim.add_argument("--dice", type=_dice_list, default=None, help="scripted dice, e.g. 4,5,2")
+    sim.add_argument("--out", type=Path, default=None, help="write a board image after every phase here")
+    sim.add_argument("--json", action="store_true", help="print JSON lines instead of a readable account")
+    sim.add_argument("--lang", default="en", help="language of the readable account (en, es)")
+    sim.set_defaults(func=_cmd_sim)
+
+    demo = sub.add_parser("demo", help="run every bundled scenario into ./demo-out/")
+    demo.add_argument("--out", type=Path, default=Path("demo-out"))
+    demo.set_defaults(func=_cmd_demo)
+
+    val = sub.add_parser("validate", help="check a scenario file and report every problem")
+    val.add_argument("scenario", type=Path)
+    val.set_defaults(func=_cmd_validate)
+    return p
+
+
+def _dice_list(text: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(x) for x in text.replace(" ", "").split(",") if x)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--dice takes whole numbers separated by commas, got {text!r}"
+        ) from None
+    if any(not 1 <= v <= 10 for v in values):
+        raise argparse.ArgumentTypeError("scripted dice are between 1 and 10")
+    return values
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from bot.launcher import launch
+
+    return launch()
+
+
+def _load(path: Path, *, dice: tuple[int, ...] | None = None, seed: int | None = None) -> Scenario:
+    if not path.is_file():
+        raise ScenarioError([_problem(f"file not found: {path}")])
+    return load_scenario(path, dice=dice, seed=seed)
+
+
+def _problem(text: str):  # type: ignore[no-untyped-def]
+    from rules.errors import Problem
+
+    return Problem("", text)
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    try:
+        scenario = _load(args.scenario)
+    except ScenarioError as exc:
+        for p in exc.problems:
+            print(f"{args.scenario}:{p.line or '-'}: {p.path or '(file)'}: {p.message}", file=sys.stderr)
+        print(f"{len(exc.problems)} problem(s) in {args.scenario}", file=sys.stderr)
+        return EXIT_INVALID
+    s = scenario.state
+    print(
+        f"{args.scenario}: ok — {s.ruleset} '{s.name}', {len(s.sides)} sides, {len(s.units)} units, "
+        f"{len(scenario.rounds)} scripted rounds"
+    )
+    return EXIT_OK
+
+
+def _cmd_sim(args: argparse.Namespace) -> int:
+    try:
+        scenario = _load(args.scenario, dice=args.dice, seed=args.seed)
+    except ScenarioError as exc:
+        for p in exc.problems:
+            print(f"{args.scenario}:{p.line or '-'}: {p.path or '(file)'}: {p.message}", file=sys.stderr)
+        return EXIT_INVALID
+    return simulate(scenario, out=args.out, as_json=args.json, lang=args.lang, stream=sys.stdout)
+
+
+def simulate(
+    scenario: Scenario, *, out: Path | None = None, as_json: bool = False, lang: str = "en", stream: TextIO
+) -> int:
+    """Play every ``[[rounds]]`` entry; print the account; write images to ``out``. Exit code as the CLI."""
+    ruleset = get_ruleset(scenario.state.ruleset)
+    state = scenario.state
+    writer = _image_writer(out)
+    if writer is not None:
+        writer(SimStep(round=0, phase="start", state=state, events=()))
+    for spec in scenario.rounds:
+        try:
+            for step in ruleset.simulate_round(state, spec, DiceFactory()):
+                _print_step(step, ruleset.unit_summary, as_json=as_json, lang=lang, stream=stream)
+                if writer is not None:
+                    writer(step)
+                state = step.state
+        except GameError as exc:
+            unit = exc.params.get("unit")
+            who = f"unit {unit}: " if unit else ""
+            rule = f" [{exc.rule}]" if exc.rule else ""
+            print(f"error: round {spec.index}: {who}{exc.message}{rule}", file=sys.stderr)
+            return EXIT_INVALID
+        if state.over:
+            break
+    if not as_json:
+        winner = state.winner
+        if state.over:
+            name = next((s.name for s in state.sides if s.id == winner), None)
+            print(f"== over: {name + ' wins' if name else 'no winner'}", file=stream)
+    return EXIT_OK
+
+
+def _print_step(step: SimStep, summary, *, as_json: bool, lang: str, stream: TextIO) -> None:  # type: ignore[no-untyped-def]
+    if as_json:
+        for ev in step.events:
+            print(event_json(ev, round=step.round, phase=step.phase), file=stream)
+        units = {uid: summary(u) for uid, u in sorted(step.state.units.items())}
+        record = {"type": "phase_end", "round": step.round, "phase": step.phase, "units": units}
+        print(json.dumps(record, ensure_ascii=False), file=stream)
+        return
+    print(f"== round {step.round}, phase {step.phase}", file=stream)
+    for ev in step.events:
+        print(f"  {describe(ev, step.state, lang)}", file=stream)
+
+
+def _image_writer(out: Path | None):  # type: ignore[no-untyped-def]
+    if out is None:
+        return None
+    from render.files import write_step_images
+
+    out.mkdir(parents=True, exist_ok=True)
+
+    def write(step: SimStep) -> None:
+        write_step_images(out, step)
+
+    return write
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    out: Path = args.out
+    files = sorted(SCENARIO_DIR.glob("*.toml"))
+    if not files:
+        print("no bundled scenarios", file=sys.stderr)
+        return EXIT_ERROR
+    status = EXIT_OK
+    for path in files:
+        target = out / path.stem
+        target.mkdir(parents=True, exist_ok=True)
+        with (target / "account.log").open("w", encoding="utf-8") as log:
+            code = simulate(load_scenario(path), out=target, stream=log)
+        print(f"{path.name}: {'ok' if code == 0 else 'failed'} → {target}/")
+        status = max(status, code)
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

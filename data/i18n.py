@@ -1,0 +1,70 @@
+"""Locale catalogs (``data/locales/<lang>/*.toml``, one file per area, merged) and the lookup used by the bot, the CLI and the renderer.
+
+Keys are dotted (``orders.received``); values are ``str.format`` templates. A missing key in Spanish falls back to
+English, a missing key in English falls back to the key itself, so a gap shows as a readable key, never a crash.
+Discord locales (``es-ES``, ``es-419``, ``en-US``, ``en-GB``) map to their language.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from string import Formatter
+from typing import Any, cast
+
+from data import LOCALE_DIR
+
+LANGUAGES = ("en", "es")
+DEFAULT = "en"
+
+
+def language_of(locale: str | None) -> str:
+    """``"es-ES"`` → ``"es"``; anything unknown → English."""
+    if not locale:
+        return DEFAULT
+    lang = str(locale).split("-")[0].split("_")[0].lower()
+    return lang if lang in LANGUAGES else DEFAULT
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    merged: dict[str, str] = {}
+    folder = LOCALE_DIR / lang
+    for path in sorted(folder.glob("*.toml")) if folder.is_dir() else ():
+        with path.open("rb") as fh:
+            merged.update(_flatten(tomllib.load(fh), ""))
+    return merged
+
+
+def _flatten(table: dict[str, Any], prefix: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in table.items():
+        full = f"{prefix}.{key}" if prefix else key
+        if isinstance(value, dict):
+            out.update(_flatten(cast(dict[str, Any], value), full))
+        else:
+            out[full] = str(value)
+    return out
+
+
+def has(key: str, locale: str | None = None) -> bool:
+    return key in catalog(language_of(locale))
+
+
+def t(key: str, locale: str | None = None, /, **params: Any) -> str:
+    """Translate ``key`` for ``locale`` and fill in ``params`` (missing params stay as ``{name}``)."""
+    lang = language_of(locale)
+    template = catalog(lang).get(key) or catalog(DEFAULT).get(key) or key
+    return _format(template, params)
+
+
+class _Safe(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _format(template: str, params: dict[str, Any]) -> str:
+    try:
+        return Formatter().vformat(template, (), _Safe(params))
+    except (ValueError, IndexError, AttributeError, KeyError):
+        return template

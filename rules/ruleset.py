@@ -1,0 +1,214 @@
+"""The ruleset protocol and registry (DESIGN §2).
+
+A ruleset is a stateless object: it parses orders (``InvalidOrderError``), checks them against a state
+(``IllegalOrderError``), resolves a phase into a new state plus events, and says what a side can see. It also
+reads its own part of a scenario file (unit stats, orders in ``[[rounds]]``) and drives offline simulation.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rules.dice import Dice
+from rules.events import Event
+from rules.hexgrid import Hex
+from rules.serial import serializable
+from rules.state import Decision, EncounterState, Unit
+
+if TYPE_CHECKING:
+    from rules.scenario import ScenarioContext
+
+
+class OrderMode(StrEnum):
+    """How orders are collected (DESIGN §2)."""
+
+    SIMULTANEOUS = "simultaneous"  # secret, revealed together
+    SEQUENTIAL_OPEN = "sequential_open"  # by initiative, each revealed when locked
+    ACTIVATION = "activation"  # chit draw, live actions, reaction prompts
+    DIRECTOR = "director"  # procedures the director drives
+
+
+class FacingKind(StrEnum):
+    SIDE = "side"  # faces a hexside (exo, mech)
+    VERTEX = "vertex"  # faces a vertex (skirmish)
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseSpec:
+    id: str
+    takes_orders: bool = False
+    secret: bool = False
+
+
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Order:
+    """Base of every order. ``unit`` is the acting unit (or character)."""
+
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseResult:
+    state: EncounterState
+    events: tuple[Event, ...]
+    pending: Decision | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Visibility:
+    """What one viewer sees (FOG-1, NGT-9): ``units`` fully, ``concealed`` as a '?' counter only."""
+
+    units: frozenset[str]
+    concealed: frozenset[str] = frozenset()
+    hexes: frozenset[Hex] | None = None  # None: every hex is visible
+
+    def sees(self, unit_id: str) -> bool:
+        return unit_id in self.units
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSpec:
+    """One ``[[rounds]]`` entry of a scenario, kept raw: the ruleset reads it when the round is simulated."""
+
+    index: int
+    raw: Mapping[str, Any] = field(default_factory=lambda: dict[str, Any]())
+
+
+@dataclass(frozen=True, slots=True)
+class SimStep:
+    """One resolved step of an offline simulation."""
+
+    round: int
+    phase: str
+    state: EncounterState
+    events: tuple[Event, ...]
+
+
+DIRECTOR = "director"
+PUBLIC = "public"
+
+
+class Ruleset(ABC):
+    id: ClassVar[str]
+    facing: ClassVar[FacingKind]
+    order_mode: ClassVar[OrderMode]
+    phases: ClassVar[tuple[PhaseSpec, ...]]
+    #: keys a unit may carry in a scenario file besides the common ones (id, side, at, facing, name, label)
+    unit_keys: ClassVar[frozenset[str]] = frozenset()
+    #: keys a ``[[rounds]]`` entry may carry
+    round_keys: ClassVar[frozenset[str]] = frozenset({"orders"})
+    #: keys of ``[options]``
+    option_keys: ClassVar[frozenset[str]] = frozenset()
+    #: whether an omitted [board] means an unbounded board
+    unbounded_by_default: ClassVar[bool] = False
+
+    # --- orders ------------------------------------------------------------------------------------------
+    @abstractmethod
+    def parse_order(self, state: EncounterState, unit_id: str, raw: Any) -> Order:
+        """Syntax → an Order, or ``InvalidOrderError``."""
+
+    @abstractmethod
+    def validate_order(self, state: EncounterState, actor: str, order: Order) -> None:
+        """Rules check → ``IllegalOrderError`` with a message that names the unit and the rule id."""
+
+    @abstractmethod
+    def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
+        """Resolve the current phase (or, in activation mode, one action) into a new state and events."""
+
+    def awaiting(self, state: EncounterState) -> tuple[str, ...]:
+        """Units that owe orders in the current phase (empty when the phase needs none)."""
+        return ()
+
+    # --- visibility (FOG-1) ------------------------------------------------------------------------------
+    def visible_to(self, state: EncounterState, side: str) -> Visibility:
+        """Default: every unit on the board that is not hidden from this side."""
+        seen = frozenset(
+            u.id for u in state.units.values() if not u.hidden or u.side == side or side == DIRECTOR
+        )
+        return Visibility(units=seen)
+
+    # --- scenario files ----------------------------------------------------------------------------------
+    @abstractmethod
+    def build_unit(
+        self, raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioContext
+    ) -> Unit | None:
+        """Turn a ``[[units]]`` table into this ruleset's unit; report problems to ``ctx``."""
+
+    def check_round(self, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:  # noqa: B027
+        """Static checks of a ``[[rounds]]`` entry (unknown units and the like); none by default."""
+
+    def setup(self, state: EncounterState) -> EncounterState:
+        """Called once on a freshly built state (cruise vectors, first chit draw...)."""
+        return state
+
+    @abstractmethod
+    def simulate_round(
+        self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
+    ) -> Iterator[SimStep]:
+        """Play one scenario round offline; raise ``GameError`` (with unit, round, rule) on an illegal order."""
+
+    def unit_summary(self, unit: Unit) -> dict[str, Any]:
+        """What ``sim --json`` prints per unit after every phase."""
+        return {
+            "at": unit.at.label if unit.at else None,
+            "facing": unit.facing,
+            "destroyed": unit.destroyed,
+        }
+
+
+class DiceFactory:
+    """Builds the dice for one phase from the state: per-phase seed plus the remaining scripted dice."""
+
+    def __init__(self, overrides: Mapping[int, tuple[int, ...]] | None = None) -> None:
+        self.overrides = dict(overrides or {})
+
+    def __call__(self, state: EncounterState) -> Dice:
+        from rules.dice import phase_seed
+
+        return Dice(
+            phase_seed(state.seed, state.round, f"{state.phase}#{state.step}"),
+            state.dice_script,
+            overrides=self.overrides,
+        )
+
+
+_REGISTRY: dict[str, Ruleset] = {}
+RULESET_IDS = ("exo", "skirmish", "mech", "ocs")
+LAYER_IDS = ("night",)
+
+
+def register(ruleset: type[Ruleset]) -> type[Ruleset]:
+    _REGISTRY[ruleset.id] = ruleset()
+    return ruleset
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    """The ruleset registered under ``ruleset_id``; its package is imported on first use."""
+    if ruleset_id not in _REGISTRY and ruleset_id.isidentifier():
+        try:
+            importlib.import_module(f"rules.{ruleset_id}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"rules.{ruleset_id}":
+                raise
+    try:
+        return _REGISTRY[ruleset_id]
+    except KeyError:
+        known = ", ".join(sorted(available_rulesets())) or "none"
+        raise KeyError(f"unknown ruleset {ruleset_id!r} (available: {known})") from None
+
+
+def available_rulesets() -> list[str]:
+    for rid in RULESET_IDS:
+        if rid not in _REGISTRY:
+            try:
+                importlib.import_module(f"rules.{rid}")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"rules.{rid}":
+                    raise
+    return sorted(_REGISTRY)

@@ -1,0 +1,417 @@
+"""Scenario files (DESIGN §7, a public contract) → ``EncounterState``.
+
+Every problem is collected, not just the first: a director fixing a file wants the whole list at once, each with
+its TOML key path and, where it can be found, its line. Unknown keys are errors so typos never pass silently.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from rules.errors import Problem, ScenarioError
+from rules.hexgrid import Hex, HexSide, Vertex
+from rules.ruleset import LAYER_IDS, RULESET_IDS, FacingKind, RoundSpec, Ruleset, get_ruleset
+from rules.state import Board, EncounterState, Side, Unit
+
+TOP_KEYS = frozenset(
+    {
+        "ruleset",
+        "layers",
+        "name",
+        "description",
+        "seed",
+        "dice",
+        "board",
+        "sides",
+        "units",
+        "rounds",
+        "options",
+    }
+)
+BOARD_KEYS = frozenset({"width", "height", "unbounded", "terrain"})
+SIDE_KEYS = frozenset({"id", "name", "color"})
+COMMON_UNIT_KEYS = frozenset({"id", "side", "at", "facing", "name", "label", "hidden"})
+MAX_BOARD = 99  # CCRR labels have two digits per coordinate (HEX-1)
+SAFE_ID = re.compile(r"^[A-Za-z0-9_\-]{1,32}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    state: EncounterState
+    rounds: tuple[RoundSpec, ...]
+    description: str = ""
+
+
+class _Locator:
+    """Finds the line of a key path like ``units[2].facing`` by scanning the TOML text.
+
+    ``tomllib`` gives line numbers only for syntax errors; this scan covers table headers (``[board]``,
+    ``[[units]]``) and ``key =`` lines, which is where almost every semantic mistake lives.
+    """
+
+    _header = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-\"]+)\s*\]\]?")
+    _key = re.compile(r"^\s*([A-Za-z0-9_\-\"]+)\s*=")
+
+    def __init__(self, text: str) -> None:
+        # (table path with array indexes, key or None, line)
+        self.entries: list[tuple[str, str | None, int]] = []
+        counts: dict[str, int] = {}
+        table = ""
+        for lineno, line in enumerate(text.splitlines(), start=1):
+            m = self._header.match(line)
+            if m:
+                name = m.group(2).replace('"', "")
+                if m.group(1) == "[[":
+                    idx = counts.get(name, 0)
+                    counts[name] = idx + 1
+                    table = f"{name}[{idx}]"
+                else:
+                    table = name
+                self.entries.append((table, None, lineno))
+                continue
+            k = self._key.match(line)
+            if k:
+                self.entries.append((table, k.group(1).replace('"', ""), lineno))
+
+    def line(self, path: str) -> int | None:
+        parts = path.rsplit(".", 1)
+        table, key = (parts[0], parts[1]) if len(parts) == 2 else ("", parts[0])
+        key = re.sub(r"\[\d+\]$", "", key)
+        for t, k, lineno in self.entries:
+            if t == table and k == key:
+                return lineno
+        # fall back to the nearest enclosing table header
+        while table:
+            for t, k, lineno in self.entries:
+                if t == table and k is None:
+                    return lineno
+            table = table.rsplit(".", 1)[0] if "." in table else ""
+        for t, k, lineno in self.entries:
+            if t == "" and k == path.split(".")[0].split("[")[0]:
+                return lineno
+        return None
+
+
+class ScenarioContext:
+    """Collects problems and type-checks values while a scenario is read."""
+
+    def __init__(self, text: str = "") -> None:
+        self.problems: list[Problem] = []
+        self._locator = _Locator(text)
+        self.facing_kind = FacingKind.SIDE
+        self.board: Board = Board()
+
+    def error(self, path: str, message: str) -> None:
+        self.problems.append(Problem(path, message, self._locator.line(path)))
+
+    def check_keys(self, raw: Mapping[str, Any], allowed: frozenset[str], path: str) -> None:
+        for key in raw:
+            if key not in allowed:
+                near = _closest(key, allowed)
+                hint = f" (did you mean {near!r}?)" if near else f" (allowed: {', '.join(sorted(allowed))})"
+                self.error(f"{path}.{key}" if path else key, f"unknown key {key!r}{hint}")
+
+    def take(
+        self,
+        raw: Mapping[str, Any],
+        key: str,
+        kind: type | tuple[type, ...],
+        path: str,
+        *,
+        required: bool = False,
+        default: Any = None,
+    ) -> Any:
+        full = f"{path}.{key}" if path else key
+        if key not in raw:
+            if required:
+                self.error(full, "is required")
+            return default
+        value = raw[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        # bool is an int in Python but never a valid number in a scenario
+        if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+            self.error(full, f"expected {' or '.join(_type_name(k) for k in kinds)}, got {_describe(value)}")
+            return default
+        return value
+
+    def number(
+        self, raw: Mapping[str, Any], key: str, path: str, *, default: int = 0, low: int = 0, high: int = 99
+    ) -> int:
+        value = self.take(raw, key, int, path, default=default)
+        if not isinstance(value, int):
+            return default
+        if not low <= value <= high:
+            self.error(f"{path}.{key}", f"must be between {low} and {high}, got {value}")
+            return default
+        return value
+
+    def position(self, value: Any, path: str) -> Hex | None:
+        if not isinstance(value, str):
+            self.error(path, f'expected a hex label like "0507" or "col,row", got {_describe(value)}')
+            return None
+        try:
+            h = Hex.parse(value)
+        except ValueError as exc:
+            self.error(path, str(exc))
+            return None
+        if not self.board.contains(h):
+            self.error(path, f"{value} is outside the {self.board.width}×{self.board.height} board")
+            return None
+        return h
+
+    def facing(self, value: Any, path: str) -> int:
+        try:
+            if self.facing_kind is FacingKind.VERTEX:
+                return int(Vertex.parse(value))
+            return int(HexSide.parse(value))
+        except (ValueError, KeyError):
+            if self.facing_kind is FacingKind.VERTEX:
+                names = ", ".join(v.label for v in Vertex)
+            else:
+                names = ", ".join(s.name for s in HexSide)
+            self.error(path, f"bad facing {value!r}: use 0-5 or one of {names}")
+            return 0
+
+
+def load_scenario(
+    source: str | Path, *, dice: tuple[int, ...] | None = None, seed: int | None = None
+) -> Scenario:
+    """Read a scenario file (or TOML text). Raises ``ScenarioError`` listing every problem."""
+    text = Path(source).read_text(encoding="utf-8") if isinstance(source, Path) else source
+    ctx = ScenarioContext(text)
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        raise ScenarioError([Problem("", f"not valid TOML: {exc}", int(m.group(1)) if m else None)]) from None
+    scenario = _build(raw, ctx, dice=dice, seed=seed)
+    if ctx.problems or scenario is None:
+        raise ScenarioError(ctx.problems)
+    return scenario
+
+
+def _build(
+    raw: dict[str, Any], ctx: ScenarioContext, *, dice: tuple[int, ...] | None, seed: int | None
+) -> Scenario | None:
+    ctx.check_keys(raw, TOP_KEYS, "")
+    ruleset_id = ctx.take(raw, "ruleset", str, "", required=True)
+    ruleset: Ruleset | None = None
+    if isinstance(ruleset_id, str):
+        try:
+            ruleset = get_ruleset(ruleset_id)
+        except KeyError:
+            if ruleset_id in RULESET_IDS:
+                ctx.error("ruleset", f"the {ruleset_id!r} ruleset is not available in this version")
+            else:
+                ctx.error("ruleset", f"unknown ruleset {ruleset_id!r} (use one of {', '.join(RULESET_IDS)})")
+    layers = _layers(raw, ctx, ruleset_id)
+    name = ctx.take(raw, "name", str, "", required=True) or "?"
+    description = ctx.take(raw, "description", str, "", default="")
+    file_seed = ctx.take(raw, "seed", (int, str), "", default=0)
+    script = _dice(raw, ctx)
+    if ruleset is not None:
+        ctx.facing_kind = ruleset.facing
+    board = _board(raw, ctx, ruleset)
+    ctx.board = board
+    sides = _sides(raw, ctx)
+    options = _options(raw, ctx, ruleset)
+    units = _units(raw, ctx, ruleset, {s.id for s in sides})
+    if ruleset is None:
+        return None
+    state = EncounterState(
+        ruleset=ruleset.id,
+        name=name,
+        board=board,
+        sides=tuple(sides),
+        units={u.id: u for u in units},
+        seed=seed if seed is not None else file_seed,
+        dice_script=dice if dice is not None else script,
+        layers=layers,
+        options=options,
+    )
+    if ctx.problems:
+        return None
+    state = ruleset.setup(state)
+    rounds_raw = ctx.take(raw, "rounds", list, "", default=[])
+    rounds: list[RoundSpec] = []
+    for i, r in enumerate(cast(list[Any], rounds_raw)):
+        path = f"rounds[{i}]"
+        if not isinstance(r, dict):
+            ctx.error(path, "each [[rounds]] entry must be a table")
+            continue
+        entry = cast(dict[str, Any], r)
+        ctx.check_keys(entry, ruleset.round_keys, path)
+        spec = RoundSpec(index=i + 1, raw=entry)
+        ruleset.check_round(spec, state, path, ctx)
+        rounds.append(spec)
+    return Scenario(state=state, rounds=tuple(rounds), description=description)
+
+
+def _layers(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset_id: Any) -> tuple[str, ...]:
+    value = ctx.take(raw, "layers", list, "", default=[])
+    out: list[str] = []
+    for i, layer in enumerate(cast(list[Any], value)):
+        if layer not in LAYER_IDS:
+            ctx.error(f"layers[{i}]", f"unknown layer {layer!r} (available: {', '.join(LAYER_IDS)})")
+        elif ruleset_id == "exo":
+            ctx.error(f"layers[{i}]", "the night layer applies to skirmish, mech and ocs, not exo")
+        else:
+            out.append(str(layer))
+    return tuple(out)
+
+
+def _dice(raw: Mapping[str, Any], ctx: ScenarioContext) -> tuple[int, ...]:
+    value = ctx.take(raw, "dice", list, "", default=[])
+    out: list[int] = []
+    for i, d in enumerate(cast(list[Any], value)):
+        if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 10:
+            ctx.error(f"dice[{i}]", f"a scripted die is a whole number from 1 to 10, got {_describe(d)}")
+        else:
+            out.append(d)
+    return tuple(out)
+
+
+def _board(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset | None) -> Board:
+    table = ctx.take(raw, "board", dict, "", default=None)
+    default_unbounded = ruleset.unbounded_by_default if ruleset else False
+    if table is None:
+        if not default_unbounded:
+            ctx.error("board", "a [board] table with width and height is required for this ruleset")
+        return Board()
+    b = cast(dict[str, Any], table)
+    ctx.check_keys(b, BOARD_KEYS, "board")
+    unbounded = ctx.take(b, "unbounded", bool, "board", default=default_unbounded and "width" not in b)
+    width = height = None
+    if not unbounded:
+        width = ctx.number(b, "width", "board", default=0, low=1, high=MAX_BOARD) or None
+        height = ctx.number(b, "height", "board", default=0, low=1, high=MAX_BOARD) or None
+        if width is None or height is None:
+            if "width" not in b or "height" not in b:
+                ctx.error("board", "a bounded board needs width and height (or unbounded = true)")
+            width = height = None
+    board = Board(width=width, height=height)
+    ctx.board = board
+    terrain: dict[Hex, str] = {}
+    raw_terrain = ctx.take(b, "terrain", dict, "board", default={})
+    for label, kind in cast(dict[str, Any], raw_terrain).items():
+        path = f"board.terrain.{label}"
+        h = ctx.position(label, path)
+        if not isinstance(kind, str) or not kind:
+            ctx.error(path, f"terrain kind must be a name, got {_describe(kind)}")
+            continue
+        if h is not None:
+            terrain[h] = kind
+    return Board(width=width, height=height, terrain=terrain)
+
+
+def _sides(raw: Mapping[str, Any], ctx: ScenarioContext) -> list[Side]:
+    value = ctx.take(raw, "sides", list, "", required=True, default=[])
+    sides: list[Side] = []
+    for i, s in enumerate(cast(list[Any], value)):
+        path = f"sides[{i}]"
+        if not isinstance(s, dict):
+            ctx.error(path, "each [[sides]] entry must be a table")
+            continue
+        t = cast(dict[str, Any], s)
+        ctx.check_keys(t, SIDE_KEYS, path)
+        sid = ctx.take(t, "id", str, path, required=True)
+        if sid is None:
+            continue
+        if not SAFE_ID.match(sid):
+            ctx.error(f"{path}.id", "ids use letters, digits, '_' or '-' (at most 32)")
+        if any(x.id == sid for x in sides):
+            ctx.error(f"{path}.id", f"duplicate side id {sid!r}")
+        color = ctx.take(t, "color", str, path, default=None)
+        if color is not None and not re.fullmatch(r"#[0-9a-fA-F]{6}", color):
+            ctx.error(f"{path}.color", f'colour must look like "#c03030", got {color!r}')
+            color = None
+        sides.append(Side(id=sid, name=ctx.take(t, "name", str, path, default=sid), color=color))
+    if not sides and "sides" in raw:
+        ctx.error("sides", "at least one side is needed")
+    return sides
+
+
+def _options(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset | None) -> dict[str, Any]:
+    table = ctx.take(raw, "options", dict, "", default={})
+    opts = cast(dict[str, Any], table)
+    if ruleset is not None:
+        ctx.check_keys(opts, ruleset.option_keys, "options")
+    return dict(opts)
+
+
+def _units(
+    raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset | None, side_ids: set[str]
+) -> list[Unit]:
+    value = ctx.take(raw, "units", list, "", default=[])
+    units: list[Unit] = []
+    seen: dict[str, str] = {}
+    for i, u in enumerate(cast(list[Any], value)):
+        path = f"units[{i}]"
+        if not isinstance(u, dict):
+            ctx.error(path, "each [[units]] entry must be a table")
+            continue
+        t = cast(dict[str, Any], u)
+        extra: frozenset[str] = ruleset.unit_keys if ruleset else frozenset()
+        allowed = COMMON_UNIT_KEYS | extra
+        ctx.check_keys(t, allowed, path)
+        uid = ctx.take(t, "id", str, path, required=True)
+        side = ctx.take(t, "side", str, path, required=True)
+        if uid is not None:
+            if not SAFE_ID.match(uid):
+                ctx.error(f"{path}.id", "ids use letters, digits, '_' or '-' (at most 32)")
+            if uid in seen:
+                ctx.error(f"{path}.id", f"duplicate unit id {uid!r} (also {seen[uid]})")
+            seen[uid] = path
+        if side is not None and side_ids and side not in side_ids:
+            ctx.error(f"{path}.side", f"unknown side {side!r} (sides: {', '.join(sorted(side_ids))})")
+        at = ctx.position(t["at"], f"{path}.at") if "at" in t else None
+        if "at" not in t:
+            ctx.error(f"{path}.at", "is required")
+        facing = ctx.facing(t["facing"], f"{path}.facing") if "facing" in t else 0
+        name = ctx.take(t, "name", str, path, default=uid or "?")
+        label = ctx.take(t, "label", str, path, default="")
+        hidden = ctx.take(t, "hidden", bool, path, default=False)
+        if uid is None or side is None or ruleset is None:
+            continue
+        common = Unit(id=uid, side=side, name=name, at=at, facing=facing, label=label[:4], hidden=hidden)
+        built = ruleset.build_unit(t, common, path, ctx)
+        if built is not None:
+            units.append(built)
+    return units
+
+
+def _closest(key: str, allowed: frozenset[str]) -> str | None:
+    import difflib
+
+    match = difflib.get_close_matches(key, sorted(allowed), n=1, cutoff=0.6)
+    return match[0] if match else None
+
+
+def _type_name(kind: type) -> str:
+    return {
+        int: "a whole number",
+        str: "text",
+        bool: "true or false",
+        list: "a list",
+        dict: "a table",
+        float: "a number",
+    }.get(kind, kind.__name__)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (true/false)"
+    if isinstance(value, str):
+        return f"text {value!r}"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    return type(value).__name__
