@@ -1,0 +1,384 @@
+"""Hex-board geometry shared by every ruleset (HEX-1..3).
+
+Flat-top hexes in axial coordinates ``(q, r)`` with cube ``s = -q - r``; labels use 1-based odd-q offset columns
+(odd 0-based columns sit half a hex lower). Written after the Red Blob Games notes on hexagonal grids.
+Screen geometry: x grows right, y grows down; angles are compass degrees, clockwise from north.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Container, Iterable
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Literal
+
+SQRT3 = math.sqrt(3.0)
+# Line-tracing nudge in cube space (HEX-3). The components sum to zero and their ratio is irrational-ish, so no
+# line between hex centres runs parallel to it and stays exactly on a side or vertex after nudging.
+_EPS = 1e-6
+_NUDGE = (_EPS, _EPS * math.sqrt(2.0), -_EPS * (1.0 + math.sqrt(2.0)))
+# Angles are rounded to this many decimals so boundary bearings (0, ±30, ±90, 180) compare exactly (HEX-3).
+_ANGLE_DECIMALS = 9
+
+_LABEL_RE = re.compile(r"^(\d{2})(\d{2})$")
+_OFFSET_RE = re.compile(r"^(-?\d+)\s*,\s*(-?\d+)$")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Hex:
+    """One hex in axial coordinates (HEX-1)."""
+
+    q: int
+    r: int
+
+    @property
+    def s(self) -> int:
+        return -self.q - self.r
+
+    def __add__(self, other: Hex) -> Hex:
+        return Hex(self.q + other.q, self.r + other.r)
+
+    def __sub__(self, other: Hex) -> Hex:
+        return Hex(self.q - other.q, self.r - other.r)
+
+    def scale(self, k: int) -> Hex:
+        return Hex(self.q * k, self.r * k)
+
+    def neighbor(self, side: int) -> Hex:
+        """The adjacent hex across ``side`` (any int, taken modulo 6; HEX-2)."""
+        return self + SIDE_VECTORS[side % 6]
+
+    def neighbors(self) -> tuple[Hex, ...]:
+        """The six neighbours in side order N, NE, SE, S, SW, NW."""
+        return tuple(self + v for v in SIDE_VECTORS)
+
+    def distance(self, other: Hex) -> int:
+        d = self - other
+        return (abs(d.q) + abs(d.r) + abs(d.s)) // 2
+
+    def to_offset(self) -> tuple[int, int]:
+        """1-based odd-q offset ``(col, row)``."""
+        col0 = self.q
+        row0 = self.r + (self.q - (self.q & 1)) // 2
+        return col0 + 1, row0 + 1
+
+    @classmethod
+    def from_offset(cls, col: int, row: int) -> Hex:
+        """The hex at 1-based odd-q offset ``(col, row)``."""
+        col0, row0 = col - 1, row - 1
+        return cls(col0, row0 - (col0 - (col0 & 1)) // 2)
+
+    @property
+    def label(self) -> str:
+        """``"CCRR"`` when both parts fit in 1..99, else ``"col,row"`` (unbounded boards); parses back."""
+        col, row = self.to_offset()
+        if 1 <= col <= 99 and 1 <= row <= 99:
+            return f"{col:02d}{row:02d}"
+        return f"{col},{row}"
+
+    @classmethod
+    def parse(cls, text: str) -> Hex:
+        """Parse ``"0507"`` (CCRR) or ``"5,7"`` / ``"-1,3"`` (1-based col,row); ``ValueError`` otherwise."""
+        cleaned = text.strip()
+        if m := _LABEL_RE.match(cleaned):
+            col, row = int(m.group(1)), int(m.group(2))
+            if col == 0 or row == 0:
+                raise ValueError(
+                    f"bad hex {text!r}: columns and rows in CCRR labels start at 01; write 'col,row' for others"
+                )
+            return cls.from_offset(col, row)
+        if m := _OFFSET_RE.match(cleaned):
+            return cls.from_offset(int(m.group(1)), int(m.group(2)))
+        raise ValueError(f"bad hex {text!r}: expected a CCRR label such as '0507' or 'col,row' such as '5,7'")
+
+
+class HexSide(IntEnum):
+    """Hex sides, clockwise from north (HEX-2)."""
+
+    N = 0
+    NE = 1
+    SE = 2
+    S = 3
+    SW = 4
+    NW = 5
+
+    @classmethod
+    def parse(cls, value: int | str) -> HexSide:
+        """Accept 0-5 (int or digit string) or a side name, any case (``"ne"``)."""
+        if isinstance(value, str):
+            cleaned = value.strip().upper()
+            if cleaned.isdigit():
+                return cls.parse(int(cleaned))
+            try:
+                return cls[cleaned]
+            except KeyError:
+                pass
+        elif not isinstance(value, bool) and 0 <= value <= 5:
+            return cls(value)
+        names = ", ".join(s.name for s in cls)
+        raise ValueError(f"bad hex side {value!r}: expected 0-5 or one of {names}")
+
+
+class Vertex(IntEnum):
+    """Hex vertices, clockwise; vertex ``v`` lies between sides ``v`` and ``v + 1`` (HEX-2)."""
+
+    N_NE = 0
+    NE_SE = 1
+    SE_S = 2
+    S_SW = 3
+    SW_NW = 4
+    NW_N = 5
+
+    @property
+    def label(self) -> str:
+        return self.name.replace("_", "-")
+
+    @classmethod
+    def parse(cls, value: int | str) -> Vertex:
+        """Accept 0-5 or a vertex name such as ``"N-NE"``, ``"n_ne"`` or ``"NE-N"``, any case."""
+        if isinstance(value, str):
+            cleaned = value.strip().upper()
+            if cleaned.isdigit():
+                return cls.parse(int(cleaned))
+            parts = tuple(p for p in re.split(r"[-_\s/]+", cleaned) if p)
+            for vertex in cls:
+                names = tuple(vertex.name.split("_"))
+                if parts in (names, names[::-1]):
+                    return vertex
+        elif not isinstance(value, bool) and 0 <= value <= 5:
+            return cls(value)
+        labels = ", ".join(v.label for v in cls)
+        raise ValueError(f"bad vertex {value!r}: expected 0-5 or one of {labels}")
+
+
+# Axial direction of each side, index = HexSide (HEX-2).
+SIDE_VECTORS: tuple[Hex, ...] = (Hex(0, -1), Hex(1, -1), Hex(1, 0), Hex(0, 1), Hex(-1, 1), Hex(-1, 0))
+
+
+def side_angle(side: int) -> float:
+    """Compass angle of a side's outward direction: 60° per side, clockwise from north."""
+    return 60.0 * (side % 6)
+
+
+def vertex_angle(vertex: int) -> float:
+    """Compass angle of a vertex: halfway between its two sides."""
+    return 60.0 * (vertex % 6) + 30.0
+
+
+def vertices_of_side(side: int) -> tuple[int, int]:
+    """The two vertices at the ends of ``side``: ``side - 1`` (counter-clockwise end) and ``side``."""
+    return (side - 1) % 6, side % 6
+
+
+# --- areas -------------------------------------------------------------------------------------------------
+
+
+def ring(center: Hex, radius: int) -> list[Hex]:
+    """Hexes at exactly ``radius`` from ``center``, clockwise starting due north."""
+    if radius < 0:
+        raise ValueError(f"ring radius must be >= 0, got {radius}")
+    if radius == 0:
+        return [center]
+    out: list[Hex] = []
+    h = center + SIDE_VECTORS[HexSide.N].scale(radius)
+    # From the north corner the ring's edge runs SE, then each following side direction in turn.
+    for side in range(2, 8):
+        for _ in range(radius):
+            out.append(h)
+            h = h.neighbor(side)
+    return out
+
+
+def spiral(center: Hex, radius: int) -> list[Hex]:
+    """``center`` first, then each ring outwards up to ``radius``."""
+    if radius < 0:
+        raise ValueError(f"spiral radius must be >= 0, got {radius}")
+    out = [center]
+    for k in range(1, radius + 1):
+        out.extend(ring(center, k))
+    return out
+
+
+def hexes_within(center: Hex, radius: int) -> list[Hex]:
+    """All hexes at distance <= ``radius``, sorted by (q, r)."""
+    if radius < 0:
+        raise ValueError(f"radius must be >= 0, got {radius}")
+    return [
+        Hex(center.q + dq, center.r + dr)
+        for dq in range(-radius, radius + 1)
+        for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1)
+    ]
+
+
+def rotate(h: Hex, center: Hex, steps: int) -> Hex:
+    """Rotate ``h`` about ``center`` clockwise by ``60° * steps`` (negative = counter-clockwise)."""
+    d = h - center
+    q, r, s = d.q, d.r, d.s
+    for _ in range(steps % 6):
+        # One clockwise step in cube space maps (q, r, s) to (-r, -s, -q): N -> NE -> SE ...
+        q, r, s = -r, -s, -q
+    return Hex(center.q + q, center.r + r)
+
+
+# --- pixel layout ------------------------------------------------------------------------------------------
+
+Point = tuple[float, float]
+
+
+def hex_to_pixel(h: Hex, size: float, origin: Point = (0.0, 0.0)) -> Point:
+    """Centre of ``h`` on screen; ``size`` is centre-to-corner."""
+    return origin[0] + size * 1.5 * h.q, origin[1] + size * SQRT3 * (h.r + h.q / 2.0)
+
+
+def _cube_round(q: float, r: float) -> Hex:
+    s = -q - r
+    rq, rr, rs = round(q), round(r), round(s)
+    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+    # Recompute the coordinate with the largest rounding error so q + r + s stays 0.
+    if dq > dr and dq > ds:
+        rq = -rr - rs
+    elif dr > ds:
+        rr = -rq - rs
+    return Hex(rq, rr)
+
+
+def pixel_to_hex(x: float, y: float, size: float, origin: Point = (0.0, 0.0)) -> Hex:
+    """The hex containing screen point ``(x, y)``."""
+    px, py = (x - origin[0]) / size, (y - origin[1]) / size
+    return _cube_round(px * 2.0 / 3.0, -px / 3.0 + py / SQRT3)
+
+
+def _compass_point(center: Point, angle_deg: float, radius: float) -> Point:
+    a = math.radians(angle_deg)
+    return center[0] + radius * math.sin(a), center[1] - radius * math.cos(a)
+
+
+def vertex_point(h: Hex, vertex: int, size: float, origin: Point = (0.0, 0.0)) -> Point:
+    """Screen position of corner ``vertex`` of ``h``."""
+    return _compass_point(hex_to_pixel(h, size, origin), vertex_angle(vertex), size)
+
+
+def hex_corners(h: Hex, size: float, origin: Point = (0.0, 0.0)) -> list[Point]:
+    """The six corners; index = vertex index (0 = upper-right corner between N and NE, clockwise)."""
+    return [vertex_point(h, v, size, origin) for v in range(6)]
+
+
+def side_midpoint(h: Hex, side: int, size: float, origin: Point = (0.0, 0.0)) -> Point:
+    """Screen position of the middle of ``side`` of ``h``."""
+    return _compass_point(hex_to_pixel(h, size, origin), side_angle(side), size * SQRT3 / 2.0)
+
+
+# --- lines (HEX-3) -----------------------------------------------------------------------------------------
+
+
+def _trace(a: Hex, b: Hex, sign: float) -> list[Hex]:
+    n = a.distance(b)
+    nq, nr = sign * _NUDGE[0], sign * _NUDGE[1]
+    aq, ar = a.q + nq, a.r + nr
+    bq, br = b.q + nq, b.r + nr
+    if n == 0:
+        return [a]
+    return [_cube_round(aq + (bq - aq) * i / n, ar + (br - ar) * i / n) for i in range(n + 1)]
+
+
+def line_traces(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
+    """The centre-to-centre line traced with a +ε and a -ε nudge (HEX-3); each has ``distance + 1`` hexes."""
+    return _trace(a, b, 1.0), _trace(a, b, -1.0)
+
+
+def hexes_crossed(a: Hex, b: Hex) -> set[Hex]:
+    """Every hex either trace passes through, ends included."""
+    plus, minus = line_traces(a, b)
+    return set(plus) | set(minus)
+
+
+def line_of_sight(
+    a: Hex,
+    b: Hex,
+    blocked: Callable[[Hex], bool] | Container[Hex],
+    rule: Literal["either", "both"] = "either",
+) -> bool:
+    """True when the line a→b is clear (HEX-3).
+
+    Only hexes strictly between ``a`` and ``b`` can block. ``"either"``: a blocking hex on either trace blocks
+    (skirmish grazing, SK-3.2); ``"both"``: blocked only when both traces cross a blocking hex.
+    """
+    is_blocked: Callable[[Hex], bool]
+    if callable(blocked):
+        is_blocked = blocked
+    else:
+        is_blocked = blocked.__contains__
+    traces_blocked = [any(is_blocked(h) for h in trace[1:-1]) for trace in line_traces(a, b)]
+    if rule == "either":
+        return not any(traces_blocked)
+    if rule == "both":
+        return not all(traces_blocked)
+    raise ValueError(f"line_of_sight rule must be 'either' or 'both', got {rule!r}")
+
+
+# --- bearings and facing (HEX-3) ---------------------------------------------------------------------------
+
+
+def _round_angle(angle: float) -> float:
+    """Normalise to (-180, 180] and round so boundary values compare exactly."""
+    a = round((angle + 180.0) % 360.0 - 180.0, _ANGLE_DECIMALS)
+    if a <= -180.0:
+        a += 360.0
+    return a + 0.0  # turns -0.0 into 0.0
+
+
+def _compass_angle(origin: Hex, target: Hex) -> float:
+    if origin == target:
+        raise ValueError(f"bearing needs two different hexes, got {origin.label} twice")
+    d = target - origin
+    # Pixel vector scaled by 2/size: x = 3q, y = √3(2r + q); compass angle = atan2(x, -y).
+    return math.degrees(math.atan2(3.0 * d.q, -SQRT3 * (2 * d.r + d.q)))
+
+
+def bearing(origin: Hex, facing_angle_deg: float, target: Hex) -> float:
+    """Angle from the facing direction to the centre-to-centre vector, in (-180, 180], positive clockwise."""
+    return _round_angle(_compass_angle(origin, target) - facing_angle_deg)
+
+
+def bearing_from_side(origin: Hex, side: int, target: Hex) -> float:
+    """Bearing of ``target`` for a unit facing hexside ``side`` (exo, mech)."""
+    return bearing(origin, side_angle(side), target)
+
+
+def bearing_from_vertex(origin: Hex, vertex: int, target: Hex) -> float:
+    """Bearing of ``target`` for a unit facing vertex ``vertex`` (skirmish)."""
+    return bearing(origin, vertex_angle(vertex), target)
+
+
+def side_toward(origin: Hex, target: Hex) -> int:
+    """The hexside whose direction is nearest the target; a target exactly on a vertex line takes the clockwise side."""
+    angle = _round_angle(_compass_angle(origin, target)) % 360.0
+    return math.floor((angle + 30.0) / 60.0) % 6
+
+
+def turn_steps(frm: int, to: int) -> int:
+    """Signed shortest rotation from ``frm`` to ``to`` in 60° steps, -2..3 (exactly opposite = 3)."""
+    d = (to - frm) % 6
+    return d - 6 if d > 3 else d
+
+
+def turn_distance(frm: int, to: int) -> int:
+    """Number of 60° steps between two facings, 0..3."""
+    return abs(turn_steps(frm, to))
+
+
+def vertex_ahead(h: Hex, vertex: int) -> tuple[Hex, Hex]:
+    """The two neighbours sharing ``vertex`` (sides ``vertex`` and ``vertex + 1``; SK-2.2)."""
+    return h.neighbor(vertex), h.neighbor(vertex + 1)
+
+
+def vertex_behind(h: Hex, vertex: int) -> tuple[Hex, Hex]:
+    """The two neighbours sharing the opposite vertex (sides ``vertex + 3`` and ``vertex + 4``; SK-2.3)."""
+    return h.neighbor(vertex + 3), h.neighbor(vertex + 4)
+
+
+def labels(hexes: Iterable[Hex]) -> list[str]:
+    """Labels of ``hexes`` in order (handy in messages and test failures)."""
+    return [h.label for h in hexes]
