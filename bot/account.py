@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from data.i18n import has, t
-from rules.events import UNIT_FIELDS, DirectorOverride, Event, Note, RollMade
+from rules.events import UNIT_FIELDS, DirectorOverride, Event, Note, RollMade, ShotResolved
 from rules.hexgrid import Hex
 from rules.state import EncounterState
 
@@ -40,12 +40,21 @@ def template_params(event: Event, names: Mapping[str, str], locale: str | None) 
         params[key] = _plain(value, names)
         if key in UNIT_FIELDS and isinstance(value, str):
             params[f"{key}_name"] = names.get(value, value)
+    if isinstance(event, ShotResolved):
+        params["hit_text"] = t("shot.spent" if event.spent else "shot.hit" if event.hit else "shot.miss", locale)
     if isinstance(event, RollMade):
         params["dice_text"] = ", ".join(str(d) for d in event.dice)
         params["total"] = event.get("total", sum(event.dice))
         quality = event.get("quality")
         if quality is not None:
             params["quality_text"] = t(f"quality.{quality}", locale)
+    elif isinstance(params.get("quality"), str) and has(f"quality.{params['quality']}", "en"):
+        # any event that carries a roll quality shows it in the reader's language
+        params["quality_text"] = t(f"quality.{params['quality']}", locale)
+    for key, value in list(params.items()):
+        # keyword values (a station, a location, a reason) get a translated "<key>_text" when the catalog has one
+        if isinstance(value, str) and value and has(f"term.{value}", "en"):
+            params.setdefault(f"{key}_text", t(f"term.{value}", locale))
     return params
 
 

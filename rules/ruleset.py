@@ -140,6 +140,9 @@ class Ruleset(ABC):
     ) -> Unit | None:
         """Turn a ``[[units]]`` table into this ruleset's unit; report problems to ``ctx``."""
 
+    def check_state(self, state: EncounterState, ctx: ScenarioContext) -> None:  # noqa: B027
+        """Whole-scenario checks once every unit is built (unit groups, stacking, terrain kinds); none by default."""
+
     def check_round(self, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:  # noqa: B027
         """Static checks of a ``[[rounds]]`` entry (unknown units and the like); none by default."""
 

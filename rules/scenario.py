@@ -234,6 +234,8 @@ def _build(
         layers=layers,
         options=options,
     )
+    if not ctx.problems:
+        ruleset.check_state(state, ctx)
     if ctx.problems:
         return None
     state = ruleset.setup(state)

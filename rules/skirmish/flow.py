@@ -1,0 +1,221 @@
+"""One ``resolve`` call in activation mode: a chit draw, one action, or one answer to an overwatch question.
+
+An action first pays its AP, then every overwatch shot it triggers is resolved (SK-4.1: "before the triggering
+action"); a watcher whose policy is ``ask`` pauses the resolution with a ``Decision`` while the action waits in
+``SkirmishState.trigger``. If the shots kill the actor the action is cancelled, otherwise it happens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules.dice import Dice
+from rules.errors import IllegalOrderError
+from rules.events import Event, UnitMoved
+from rules.ruleset import Order, PhaseResult
+from rules.skirmish.activation import (
+    DRAW,
+    check_victory,
+    draw_chit,
+    end_activation,
+    ext_of,
+    waiting_characters,
+)
+from rules.skirmish.combat import Outcome, grenade, melee_attack, other_action, ranged_attack
+from rules.skirmish.events import (
+    SkActionCancelled,
+    SkApSpent,
+    SkOverwatchHeld,
+    SkOverwatchLost,
+    SkOverwatchSet,
+)
+from rules.skirmish.legality import action_cost, check_reaction, refuse
+from rules.skirmish.model import (
+    Character,
+    SkAct,
+    SkEnd,
+    SkGrenade,
+    SkirmishState,
+    SkMelee,
+    SkMove,
+    SkOverwatch,
+    SkReaction,
+    SkShoot,
+    SkTrigger,
+    SkTurn,
+    action_kind,
+)
+from rules.skirmish.overwatch import may_fire, overwatch_shot, shot_queue
+from rules.state import Decision, EncounterState, replace_unit
+
+
+def check_turn(state: EncounterState, actor: str, order: Order) -> None:
+    """SK-1.1: only a character of the drawn chit acts, one at a time, and only for itself."""
+    ch = state.unit_as(actor, Character)
+    if state.over:
+        raise refuse(ch, "over", "SK-1.1", "the encounter is over")
+    if isinstance(order, SkReaction):
+        check_reaction(state, order)
+        return
+    if state.pending is not None:
+        raise refuse(
+            ch, "waiting_reaction", "SK-4.1", f"waiting for {state.pending.unit} to answer overwatch"
+        )
+    if order.unit != actor or actor not in waiting_characters(state):
+        raise refuse(ch, "not_your_turn", "SK-1.1", "it is not this character's turn to act")
+
+
+def resolve(state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
+    if state.pending is not None:
+        answer = next((o for o in orders.values() if isinstance(o, SkReaction)), None)
+        if answer is None:
+            raise IllegalOrderError(
+                f"waiting for {state.pending.unit} to answer the overwatch question",
+                code="skirmish.waiting_reaction",
+                rule="SK-4.1",
+                params={"unit": state.pending.unit},
+            )
+        check_reaction(state, answer)
+        return _continue(state.replace(pending=None), dice, [], answer)
+    if state.phase == DRAW or not orders:
+        if state.over:
+            return PhaseResult(state, ())
+        state, events = draw_chit(state, dice)
+        return PhaseResult(state, tuple(events))
+    if len(orders) != 1:
+        raise IllegalOrderError(
+            "one action at a time in an activation", code="skirmish.one_action", rule="SK-1.1", params={}
+        )
+    ((actor, order),) = orders.items()
+    check_turn(state, actor, order)
+    ch = state.unit_as(actor, Character)
+    cost = action_cost(state, ch, order)
+    if isinstance(order, SkEnd):
+        state, events = end_activation(state, actor)
+        return PhaseResult(state, tuple(events))
+    ext = ext_of(state)
+    events: list[Event] = []
+    if ch.overwatch is not None and not isinstance(order, SkOverwatch):
+        # SK-4.1: any further action takes the character out of overwatch
+        ch = replace_unit(ch, overwatch=None)
+        events.append(SkOverwatchLost(rule="SK-4.1", unit=ch.id))
+    ch = replace_unit(ch, ap_left=ch.ap_left - cost)
+    events.append(
+        SkApSpent(rule="SK-1.2", unit=ch.id, action=action_kind(order), cost=cost, ap_left=ch.ap_left)
+    )
+    state = state.with_units([ch])
+    trigger = SkTrigger(actor=ch.id, order=order, cost=cost, queue=shot_queue(state, ch.id, order, cost))
+    state = state.replace(ext=_with(ext, active=ch.id, trigger=trigger))
+    return _continue(state, dice, events, None)
+
+
+def _with(ext: SkirmishState, *, active: str | None, trigger: SkTrigger | None) -> SkirmishState:
+    return SkirmishState(
+        bag=ext.bag, draw_plan=ext.draw_plan, chit=ext.chit, active=active, done=ext.done, trigger=trigger
+    )
+
+
+def _continue(
+    state: EncounterState, dice: Dice, events: list[Event], answer: SkReaction | None
+) -> PhaseResult:
+    """Work through the overwatch queue, then carry out (or cancel) the held action."""
+    ext = ext_of(state)
+    trigger = ext.trigger
+    assert trigger is not None
+    queue: list[str] = list(trigger.queue)
+    actor_id = trigger.actor
+    while queue and state.unit_as(actor_id, Character).acting and not state.over:
+        watcher_id = queue[0]
+        if not may_fire(state, watcher_id, actor_id):
+            queue.pop(0)
+            continue
+        watcher = state.unit_as(watcher_id, Character)
+        if watcher.overwatch == "ask":
+            if answer is None or answer.unit != watcher_id:
+                held = SkTrigger(actor=actor_id, order=trigger.order, cost=trigger.cost, queue=tuple(queue))
+                state = state.replace(ext=_with(ext, active=ext.active, trigger=held))
+                question = _question(state, watcher, actor_id, trigger)
+                return PhaseResult(state.replace(pending=question), tuple(events), question)
+            fire, answer = answer.answer == "fire", None
+        else:
+            fire = watcher.overwatch == "always"
+        queue.pop(0)
+        if fire:
+            state, more = overwatch_shot(state, dice, watcher_id, actor_id)
+            events.extend(more)
+            state, more = check_victory(state)
+            events.extend(more)
+        else:
+            # holding answers for this whole action: the watcher is not asked again for it
+            queue = [w for w in queue if w != watcher_id]
+            events.append(SkOverwatchHeld(rule="SK-4.1", unit=watcher_id, target=actor_id))
+    state = state.replace(ext=_with(ext_of(state), active=ext.active, trigger=None))
+    if state.over:
+        return PhaseResult(state, tuple(events))
+    actor = state.unit_as(actor_id, Character)
+    if not actor.acting:
+        events.append(SkActionCancelled(rule="SK-4.1", unit=actor_id, action=action_kind(trigger.order)))
+        state, more = end_activation(state, actor_id)
+        events.extend(more)
+        return PhaseResult(state, tuple(events))
+    state, more = _perform(state, dice, actor, trigger.order)
+    events.extend(more)
+    state, more = check_victory(state)
+    events.extend(more)
+    if state.over:
+        return PhaseResult(state, tuple(events))
+    actor = state.unit_as(actor_id, Character)
+    if not actor.acting or isinstance(trigger.order, SkOverwatch):
+        # SK-4.1: entering overwatch is the character's last action
+        state, more = end_activation(state, actor_id)
+        events.extend(more)
+    return PhaseResult(state, tuple(events))
+
+
+def _question(state: EncounterState, watcher: Character, actor_id: str, trigger: SkTrigger) -> Decision:
+    actor = state.unit_as(actor_id, Character)
+    kind = action_kind(trigger.order)
+    return Decision(
+        id=f"overwatch-{state.round}-{state.step}-{watcher.id}",
+        side=watcher.side,
+        unit=watcher.id,
+        kind="overwatch",
+        options=("fire", "hold"),
+        default="hold",
+        prompt=f"{actor.name} spends {trigger.cost} AP ({kind}) in sight of {watcher.name}: fire or hold?",
+    )
+
+
+def _perform(state: EncounterState, dice: Dice, ch: Character, order: Order) -> Outcome:
+    assert ch.at is not None
+    if isinstance(order, SkTurn):
+        moved = UnitMoved(
+            rule="SK-2.1", unit=ch.id, frm=ch.at, to=ch.at, facing_from=ch.facing, facing_to=order.to
+        )
+        return state.with_units([replace_unit(ch, facing=order.to)]), [moved]
+    if isinstance(order, SkMove):
+        facing = ch.facing if order.facing is None else order.facing
+        rule = "SK-2.3" if order.backward else "SK-2.2"
+        moved = UnitMoved(
+            rule=rule,
+            unit=ch.id,
+            frm=ch.at,
+            to=order.to,
+            facing_from=ch.facing,
+            facing_to=facing,
+            path=(ch.at, order.to),
+        )
+        return state.with_units([replace_unit(ch, at=order.to, facing=facing)]), [moved]
+    if isinstance(order, SkShoot):
+        return ranged_attack(state, dice, ch.id, order.target, weapon="ranged")
+    if isinstance(order, SkMelee):
+        return melee_attack(state, dice, ch.id, order.target)
+    if isinstance(order, SkGrenade):
+        return grenade(state, dice, ch.id, order.target)
+    if isinstance(order, SkAct):
+        return other_action(state, dice, ch.id, order.description)
+    if isinstance(order, SkOverwatch):
+        ch = replace_unit(ch, overwatch=order.policy)
+        event = SkOverwatchSet(rule="SK-4.1", unit=ch.id, policy=order.policy, shots=ch.overwatch_shots_left)
+        return state.with_units([ch]), [event]
+    raise refuse(ch, "not_an_action", "SK-1.1", "that is not an action", order=type(order).__name__)

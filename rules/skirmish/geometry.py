@@ -1,0 +1,106 @@
+"""Where characters may look and go: terrain and fire (SK-2.4, SK-6.2), sight (SK-3.2), costs (SK-2.1..2.4),
+and the melee about-face (SK-5.1)."""
+
+from __future__ import annotations
+
+from rules.hexgrid import (
+    Hex,
+    bearing_from_vertex,
+    line_of_sight,
+    side_toward,
+    turn_distance,
+    turn_steps,
+    vertex_ahead,
+    vertex_behind,
+    vertices_of_side,
+)
+from rules.skirmish.model import Character
+from rules.skirmish.tables import TerrainKind, tables
+from rules.state import EncounterState
+
+FIRE = "fire"
+EQUIPMENT = "equipment"
+
+
+def kinds_at(state: EncounterState, h: Hex) -> list[TerrainKind]:
+    """The terrain kind of ``h`` plus a fire marker's effects, if any burns there (SK-6.2)."""
+    tab = tables()
+    found: list[TerrainKind] = []
+    terrain = tab.kind(state.board.terrain_at(h))
+    if terrain is not None:
+        found.append(terrain)
+    fire = tab.kind(FIRE)
+    if fire is not None and any(m.kind == FIRE and m.at == h for m in state.markers):
+        found.append(fire)
+    return found
+
+
+def blocks_sight(state: EncounterState, h: Hex) -> bool:
+    return any(k.blocks_sight for k in kinds_at(state, h))
+
+
+def blocks_move(state: EncounterState, h: Hex) -> bool:
+    return any(k.blocks_move for k in kinds_at(state, h))
+
+
+def move_multiplier(state: EncounterState, h: Hex) -> int:
+    """SK-2.4: difficult terrain doubles the cost of entering it ([HOUSE]: the hex entered counts)."""
+    return max((k.move_multiplier for k in kinds_at(state, h)), default=1)
+
+
+def in_front(viewer: Character, target: Hex) -> bool:
+    """SK-3.2: the 180° front arc, ±90° from the facing vertex, edges included."""
+    assert viewer.at is not None
+    return abs(bearing_from_vertex(viewer.at, viewer.facing, target)) <= 90.0
+
+
+def clear_line(state: EncounterState, a: Hex, b: Hex) -> bool:
+    """SK-3.2: no obstacle (or fire) crossed or grazed: a blocking hex on either ε-trace blocks."""
+    return line_of_sight(a, b, lambda h: blocks_sight(state, h), rule="either")
+
+
+def can_see(state: EncounterState, viewer: Character, target: Hex) -> bool:
+    assert viewer.at is not None
+    return target != viewer.at and in_front(viewer, target) and clear_line(state, viewer.at, target)
+
+
+def occupant(state: EncounterState, h: Hex) -> Character | None:
+    for u in state.units.values():
+        if isinstance(u, Character) and u.alive and u.at == h:
+            return u
+    return None
+
+
+def turn_cost(frm: int, to: int) -> int:
+    """SK-2.1: 1 vertex 0 AP, 2 vertices 1 AP, 3 vertices 2 AP."""
+    return tables().turn_cost[turn_distance(frm, to)]
+
+
+def move_cost(state: EncounterState, ch: Character, to: Hex, facing: int, *, backward: bool) -> int:
+    """SK-2.2/2.3/2.4: 1 AP forward or 2 AP backward (doubled into difficult terrain), plus 1 AP when the facing
+    changes by 3 vertices on the way (up to 2 vertices is free)."""
+    tab = tables()
+    base = tab.backward_cost if backward else tab.forward_cost
+    return base * move_multiplier(state, to) + tab.facing_extra[turn_distance(ch.facing, facing)]
+
+
+def move_targets(ch: Character, *, backward: bool) -> tuple[Hex, Hex]:
+    """SK-2.2: the two hexes sharing the facing vertex; SK-2.3: the two sharing the opposite vertex."""
+    assert ch.at is not None
+    return vertex_behind(ch.at, ch.facing) if backward else vertex_ahead(ch.at, ch.facing)
+
+
+def melee_facing(defender: Character, attacker_at: Hex) -> int:
+    """SK-5.1: the defender turns the shortest way to the first vertex of the side the attack comes through.
+
+    The two vertices of a side are always an odd and an even number of steps away, so the shorter one is unique;
+    the [HOUSE] tie-break of ``costs.toml`` only matters if a director's table makes them equal.
+    """
+    assert defender.at is not None
+    side = side_toward(defender.at, attacker_at)
+    first, second = vertices_of_side(side)
+    d1, d2 = turn_distance(defender.facing, first), turn_distance(defender.facing, second)
+    if d1 != d2:
+        return first if d1 < d2 else second
+    clockwise = tables().melee_tie_clockwise
+    return first if (turn_steps(defender.facing, first) > 0) == clockwise else second

@@ -1,0 +1,127 @@
+"""The skirmish action language (text → order). Syntax only: legality is in :mod:`rules.skirmish.legality`.
+
+    turn <vertex>                      move <hex> [facing <vertex>]     back <hex> [facing <vertex>]
+    shoot <character>                  melee <character>                grenade <character>
+    overwatch [ask|always|never]       act <description>                end | done
+    fire | hold                        (answer to an overwatch question)
+
+Hexes are labels (``0506``), vertices names (``NE-SE``) or 0-5, characters their id (or name).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.errors import InvalidOrderError
+from rules.hexgrid import Hex, Vertex
+from rules.ruleset import Order
+from rules.skirmish.model import (
+    Character,
+    SkAct,
+    SkEnd,
+    SkGrenade,
+    SkMelee,
+    SkMove,
+    SkOverwatch,
+    SkReaction,
+    SkShoot,
+    SkTurn,
+)
+from rules.skirmish.tables import POLICIES, tables
+from rules.state import EncounterState
+
+VERBS = (
+    "turn",
+    "move",
+    "back",
+    "shoot",
+    "melee",
+    "grenade",
+    "overwatch",
+    "act",
+    "end",
+    "done",
+    "fire",
+    "hold",
+)
+
+
+def _bad(unit_id: str, message: str, token: str) -> InvalidOrderError:
+    return InvalidOrderError(
+        f"{unit_id}: {message}",
+        code="skirmish.syntax",
+        params={"unit": unit_id, "token": token, "detail": message},
+    )
+
+
+def parse_action(state: EncounterState, unit_id: str, raw: Any) -> Order:
+    if not isinstance(raw, str) or not raw.strip():
+        raise _bad(unit_id, f"an action is text such as 'move 0506', got {raw!r}", str(raw))
+    words = raw.split()
+    verb, args = words[0].lower(), words[1:]
+    if verb not in VERBS:
+        raise _bad(unit_id, f"unknown action {words[0]!r} (use one of {', '.join(VERBS)})", words[0])
+    if verb in ("end", "done", "fire", "hold"):
+        _no_more(unit_id, verb, args, 0)
+        if verb in ("fire", "hold"):
+            return SkReaction(unit=unit_id, answer=verb)
+        return SkEnd(unit=unit_id)
+    if verb == "act":
+        if not args:
+            raise _bad(unit_id, "'act' needs a description, e.g. 'act open the door'", raw)
+        return SkAct(unit=unit_id, description=" ".join(args))
+    if verb == "overwatch":
+        _no_more(unit_id, verb, args, 1)
+        policy = args[0].lower() if args else tables().overwatch_default
+        if policy not in POLICIES:
+            raise _bad(unit_id, f"overwatch policy {args[0]!r} is not one of {', '.join(POLICIES)}", args[0])
+        return SkOverwatch(unit=unit_id, policy=policy)
+    if not args:
+        raise _bad(unit_id, f"'{verb}' needs {'a vertex' if verb == 'turn' else 'a target'}", verb)
+    if verb == "turn":
+        _no_more(unit_id, verb, args, 1)
+        return SkTurn(unit=unit_id, to=_vertex(unit_id, args[0]))
+    if verb in ("move", "back"):
+        to = _hex(unit_id, args[0])
+        facing: int | None = None
+        if len(args) > 1:
+            if args[1].lower() != "facing" or len(args) != 3:
+                raise _bad(unit_id, f"write '{verb} {args[0]} facing <vertex>'", " ".join(args[1:]))
+            facing = _vertex(unit_id, args[2])
+        return SkMove(unit=unit_id, to=to, facing=facing, backward=verb == "back")
+    _no_more(unit_id, verb, args, 1)
+    target = resolve_character(state, unit_id, args[0])
+    if verb == "shoot":
+        return SkShoot(unit=unit_id, target=target)
+    if verb == "melee":
+        return SkMelee(unit=unit_id, target=target)
+    return SkGrenade(unit=unit_id, target=target)
+
+
+def resolve_character(state: EncounterState, unit_id: str, token: str) -> str:
+    """A character id from its id or name, any case."""
+    wanted = token.lower()
+    for u in state.units.values():
+        if isinstance(u, Character) and (u.id.lower() == wanted or u.name.lower() == wanted):
+            return u.id
+    raise _bad(unit_id, f"there is no character called {token!r}", token)
+
+
+def _no_more(unit_id: str, verb: str, args: list[str], allowed: int) -> None:
+    if len(args) > allowed:
+        raise _bad(unit_id, f"unexpected {' '.join(args[allowed:])!r} after '{verb}'", args[allowed])
+
+
+def _vertex(unit_id: str, token: str) -> int:
+    try:
+        return int(Vertex.parse(token))
+    except ValueError:
+        names = ", ".join(v.label for v in Vertex)
+        raise _bad(unit_id, f"{token!r} is not a vertex (use {names})", token) from None
+
+
+def _hex(unit_id: str, token: str) -> Hex:
+    try:
+        return Hex.parse(token)
+    except ValueError:
+        raise _bad(unit_id, f"{token!r} is not a hex label like 0506", token) from None

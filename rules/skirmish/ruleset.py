@@ -1,0 +1,91 @@
+"""The ``skirmish`` ruleset (Sombrachapas, RULES.md §2): vertex facing, chit-pull activation, live actions and
+overwatch reactions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rules.dice import Dice
+from rules.hexgrid import Vertex
+from rules.ruleset import (
+    DiceFactory,
+    FacingKind,
+    Order,
+    OrderMode,
+    PhaseResult,
+    PhaseSpec,
+    RoundSpec,
+    Ruleset,
+    SimStep,
+    register,
+)
+from rules.skirmish import flow, scenario_io, sim
+from rules.skirmish.activation import ACTIVATION, DRAW, fresh_round, waiting_characters
+from rules.skirmish.legality import action_cost
+from rules.skirmish.model import Character, SkReaction
+from rules.skirmish.orders import parse_action
+from rules.state import EncounterState, Unit
+
+if TYPE_CHECKING:
+    from rules.scenario import ScenarioContext
+
+
+@register
+class SkirmishRuleset(Ruleset):
+    id: ClassVar[str] = "skirmish"
+    facing: ClassVar[FacingKind] = FacingKind.VERTEX
+    order_mode: ClassVar[OrderMode] = OrderMode.ACTIVATION
+    phases: ClassVar[tuple[PhaseSpec, ...]] = (PhaseSpec(DRAW), PhaseSpec(ACTIVATION, takes_orders=True))
+    unit_keys: ClassVar[frozenset[str]] = scenario_io.UNIT_KEYS
+    round_keys: ClassVar[frozenset[str]] = scenario_io.ROUND_KEYS
+    option_keys: ClassVar[frozenset[str]] = scenario_io.OPTION_KEYS
+
+    # --- orders ------------------------------------------------------------------------------------------
+    def parse_order(self, state: EncounterState, unit_id: str, raw: Any) -> Order:
+        return parse_action(state, unit_id, raw)
+
+    def validate_order(self, state: EncounterState, actor: str, order: Order) -> None:
+        flow.check_turn(state, actor, order)
+        if not isinstance(order, SkReaction):
+            action_cost(state, state.unit_as(actor, Character), order)
+
+    def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
+        """A chit draw (``draw`` phase, no orders), one action, or one answer to an overwatch question."""
+        return flow.resolve(state, orders, dice)
+
+    def awaiting(self, state: EncounterState) -> tuple[str, ...]:
+        if state.pending is not None:
+            return (state.pending.unit,)
+        return waiting_characters(state)
+
+    # --- scenario files ----------------------------------------------------------------------------------
+    def build_unit(
+        self, raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioContext
+    ) -> Unit | None:
+        return scenario_io.build_character(raw, common, path, ctx)
+
+    def check_state(self, state: EncounterState, ctx: ScenarioContext) -> None:
+        scenario_io.check_characters(state, ctx)
+
+    def check_round(self, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:
+        scenario_io.check_round(spec, state, path, ctx)
+
+    def setup(self, state: EncounterState) -> EncounterState:
+        return fresh_round(state)
+
+    def simulate_round(
+        self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
+    ) -> Iterator[SimStep]:
+        return sim.simulate(self, state, spec, dice_for)
+
+    def unit_summary(self, unit: Unit) -> dict[str, Any]:
+        if not isinstance(unit, Character):
+            return super().unit_summary(unit)
+        return {
+            "at": unit.at.label if unit.at else None,
+            "facing": Vertex(unit.facing % 6).label,
+            "ap_left": unit.ap_left,
+            "wounds": unit.wounds,
+            "alive": unit.alive,
+        }
