@@ -1,0 +1,226 @@
+"""`FakeDiscord`: REST + gateway on 127.0.0.1 (random port) and the handles tests use to drive it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any, TypeVar
+
+import discord
+import yarl
+from aiohttp import web
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from .commands import CommandRegistry
+from .gateway import INVALID_SESSION, RECONNECT, Gateway
+from .ids import new_token
+from .interactions import InteractionRules
+from .limits import DEFAULT_ATTACHMENT_SIZE_LIMIT
+from .people import Person
+from .rest import Fault, RequestRecord, RestApi
+from .state import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Guild, World
+
+T = TypeVar("T")
+
+
+class FakeDiscord:
+    """An in-process Discord for one bot application.
+
+    async with FakeDiscord() as fd:
+        guild = fd.create_guild("Table")
+        channel = guild.create_text_channel("general")
+        alice = fd.create_user("alice"); guild.add_member(alice)
+        await fd.start_client(bot)          # real discord.py client, waits for on_ready
+        handle = await alice.run_command(channel, "ping")
+        message = await handle.response()
+    """
+
+    def __init__(self, *, bot_name: str = "hexbot") -> None:
+        self.world = World()
+        self.world.bot_user.username = bot_name
+        self.bot_token = new_token("ZmFrZWJvdA.")
+        self.commands = CommandRegistry(self.world.ids, self.world.application_id)
+        self.clock: Callable[[], float] = lambda: asyncio.get_running_loop().time()
+        self.rules = InteractionRules(self.world, lambda: self.clock())
+        self.rest = RestApi(self.world, self.commands, self.rules, self.bot_token)
+        self.gateway = Gateway(self.world, self.bot_token)
+        self.attachment_size_limit = DEFAULT_ATTACHMENT_SIZE_LIMIT
+        self.base_url = ""
+        self._runner: web.AppRunner | None = None
+        self._saved_urls: tuple[str, yarl.URL] | None = None
+        self._clients: list[tuple[discord.Client, asyncio.Task[None]]] = []
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        # Large enough that the fake, not aiohttp's 1 MiB default, decides what is too big.
+        app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[self.rest.middleware])
+        app.add_routes([*self.rest.routes(), web.get("/gateway", self.gateway.handle)])
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        # The port is known only now; the gateway URL is read by GET /gateway at request time.
+        server = site._server  # pyright: ignore[reportPrivateUsage]
+        assert server is not None
+        port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.base_url = f"http://127.0.0.1:{port}"
+        self.world.base_url = self.base_url
+        self.gateway.url = f"ws://127.0.0.1:{port}/gateway"
+        self.rest.gateway_url = self.gateway.url
+
+    async def close(self) -> None:
+        for client, task in self._clients:
+            await client.close()
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+        self._clients.clear()
+        for connection in list(self.gateway.connections):
+            await connection.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        self.restore_urls()
+
+    # -- pointing discord.py at the fake ------------------------------------------------------------
+
+    def point_discord_py_here(self) -> None:
+        """The only two changes discord.py needs: the REST base and the gateway a plain Client dials."""
+        if self._saved_urls is None:
+            self._saved_urls = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
+        Route.BASE = f"{self.base_url}/api/v10"
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway.url)
+
+    def restore_urls(self) -> None:
+        if self._saved_urls is not None:
+            Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = self._saved_urls
+            self._saved_urls = None
+
+    def connect_client(self, client: discord.Client) -> Any:
+        """Points discord.py here and returns `client.start(token)` for callers that run it themselves."""
+        self.point_discord_py_here()
+        return client.start(self.bot_token)
+
+    async def start_client(self, client: discord.Client, *, timeout: float = 10.0) -> asyncio.Task[None]:
+        """Starts `client` against the fake and returns once on_ready has fired (the task keeps it running)."""
+        task = asyncio.create_task(self.connect_client(client))
+        task.add_done_callback(self._client_stopped)
+        self._clients.append((client, task))
+        ready = asyncio.create_task(client.wait_until_ready())
+        done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            if task in done:
+                task.result()  # re-raises the login/connect failure
+            raise TimeoutError(f"the client was not ready within {timeout} s")
+        return task
+
+    def _client_stopped(self, task: asyncio.Task[None]) -> None:
+        # A payload discord.py cannot parse kills its connect loop; fail waiting tests at once, loudly.
+        if not task.cancelled() and task.exception() is not None:
+            self.world.client_failure = task.exception()
+            self.world.touch()
+
+    # -- world building ----------------------------------------------------------------------------
+
+    def create_guild(
+        self,
+        name: str,
+        *,
+        locale: str = "en-US",
+        bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
+        everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+    ) -> Guild:
+        """A guild the bot is in; a connected bot receives GUILD_CREATE."""
+        guild = self.world.new_guild(
+            name, locale=locale, bot_permissions=bot_permissions, everyone_permissions=everyone_permissions
+        )
+        self.world.dispatch("GUILD_CREATE", guild.to_payload())
+        return guild
+
+    def create_user(self, name: str, *, locale: str = "en-US") -> Person:
+        return Person(self, self.world.new_user(name, locale=locale))
+
+    @property
+    def bot_user_id(self) -> int:
+        return self.world.bot_user.id
+
+    @property
+    def application_id(self) -> int:
+        return self.world.application_id
+
+    # -- rules and their knobs ---------------------------------------------------------------------
+
+    @property
+    def response_deadline(self) -> float:
+        """Seconds the bot has for the first response (Discord: 3)."""
+        return self.rules.response_deadline
+
+    @response_deadline.setter
+    def response_deadline(self, seconds: float) -> None:
+        self.rules.response_deadline = seconds
+
+    @property
+    def token_lifetime(self) -> float:
+        """Seconds an interaction token stays valid for follow-ups (Discord: 15 minutes)."""
+        return self.rules.token_lifetime
+
+    @token_lifetime.setter
+    def token_lifetime(self, seconds: float) -> None:
+        self.rules.token_lifetime = seconds
+
+    def registered_commands(self, guild: Guild | None = None) -> list[dict[str, Any]]:
+        return list(self.commands.list(guild.id if guild else None))
+
+    # -- fault injection and observation -----------------------------------------------------------
+
+    def fail_next(
+        self,
+        method: str,
+        path_regex: str,
+        *,
+        status: int = 429,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+    ) -> None:
+        """The next request matching `method` ('*' for any) and `path_regex` (on the path after /api/v10)
+        gets `status`: 429 with `retry_after` seconds, or a 5xx."""
+        self.rest.faults.append(Fault(method.upper(), re.compile(path_regex), status, retry_after, is_global))
+
+    @property
+    def requests(self) -> list[RequestRecord]:
+        return list(self.rest.log)
+
+    def force_reconnect(self) -> None:
+        """Sends op 7 RECONNECT: the client drops the socket and RESUMEs, getting missed events replayed."""
+        self.gateway.send_control(RECONNECT, None)
+
+    def invalidate_session(self) -> None:
+        """Sends op 9 INVALID_SESSION (not resumable): the client must IDENTIFY again."""
+        self.gateway.send_control(INVALID_SESSION, False)
+        self.gateway.sessions.clear()
+
+    async def wait_for(
+        self, find: Callable[[], T | None], *, timeout: float = 5.0, what: str = "a condition"
+    ) -> T:
+        """Waits (on state changes, not sleeps) until `find()` returns something other than None/False."""
+
+        def truthy() -> T | None:
+            value = find()
+            return value if value else None
+
+        return await self.world.wait_for(truthy, timeout=timeout, what=what)
