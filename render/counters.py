@@ -1,0 +1,167 @@
+"""Counters: a disc in the side colour with a short label, a facing nose, damage bar, wreck and ghost forms.
+
+The nose points at the faced hexside (exo, mech) or vertex (skirmish) (HEX-2); a side facing also paints that
+hexside edge in the side colour, so "faces a side" and "faces a vertex" look different at a glance.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from render.canvas import Canvas, text_width
+from render.colors import (
+    BAR_BAD,
+    BAR_BG,
+    BAR_GOOD,
+    BAR_MID,
+    HIDDEN_TAG,
+    HIT,
+    MARKER,
+    PREVIEW,
+    RGB,
+    WHITE,
+    WRECK,
+    text_on,
+)
+from render.geometry import Point, arrow_head, compass, hex_polygon, toward
+
+COUNTER_RATIO = 0.62  # disc radius / hex size
+MIN_RADIUS = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class CounterLook:
+    colour: RGB
+    outline: RGB
+    label: str
+    facing: int | None  # None: no facing mark (concealed)
+    vertex_facing: bool
+    health: float = 1.0
+    destroyed: bool = False
+    hidden: bool = False  # placed hidden by the director: only the director and the owner see it
+    ghost: bool = False  # order preview
+
+
+def radius_for(size: float, scale: float = 1.0) -> float:
+    return max(MIN_RADIUS, size * COUNTER_RATIO * scale)
+
+
+def bar_colour(health: float) -> RGB:
+    return BAR_GOOD if health > 0.66 else BAR_MID if health > 0.33 else BAR_BAD
+
+
+def draw_counter(
+    cv: Canvas,
+    center: Point,
+    size: float,
+    look: CounterLook,
+    scale: float = 1.0,
+    hex_center: Point | None = None,
+) -> None:
+    r = radius_for(size, scale)
+    cx, cy = center
+    fill = WRECK if look.destroyed else look.colour
+    if look.facing is not None and not look.destroyed:
+        _facing_mark(cv, center, hex_center or center, size, r, look)
+    if look.ghost:
+        cv.draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=look.colour, width=max(3, round(r / 5)))
+        cv.draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), outline=PREVIEW, width=2)
+    else:
+        cv.draw.ellipse(
+            (cx - r, cy - r, cx + r, cy + r), fill=fill, outline=look.outline, width=max(1, round(r / 8))
+        )
+    if look.hidden:
+        _dotted_ring(cv, center, r + max(3.0, r * 0.18), HIDDEN_TAG, max(2, round(r / 7)))
+    damaged = look.health < 1.0 and not look.destroyed and not look.ghost
+    if r >= 9 and look.label:
+        text_colour = look.colour if look.ghost else text_on(fill)
+        _label(cv, (cx, cy - (r * 0.16 if damaged else 0)), r, look.label, text_colour)
+    if damaged:
+        bw, bh = r * 1.3, max(3.0, r * 0.2)
+        top = cy + r * 0.36
+        cv.draw.rectangle((cx - bw / 2, top, cx + bw / 2, top + bh), fill=BAR_BG)
+        cv.draw.rectangle(
+            (cx - bw / 2, top, cx - bw / 2 + bw * look.health, top + bh), fill=bar_colour(look.health)
+        )
+    if look.destroyed:
+        w = max(2, round(r / 5))
+        k = r * 0.62
+        cv.draw.line((cx - k, cy - k, cx + k, cy + k), fill=HIT, width=w)
+        cv.draw.line((cx - k, cy + k, cx + k, cy - k), fill=HIT, width=w)
+
+
+def draw_unknown(cv: Canvas, center: Point, size: float, outline: RGB, scale: float = 1.0) -> None:
+    """A '?' counter: something is there, identity hidden (NGT-2 concealed)."""
+    r = radius_for(size, scale)
+    cx, cy = center
+    cv.draw.ellipse(
+        (cx - r, cy - r, cx + r, cy + r),
+        fill=MARKER["concealed"],
+        outline=outline,
+        width=max(1, round(r / 8)),
+    )
+    if r >= 7:
+        cv.text((cx, cy), "?", size=round(r * 1.2), bold=True, fill=WHITE, anchor="mm")
+
+
+def _facing_mark(
+    cv: Canvas, center: Point, hex_center: Point, size: float, r: float, look: CounterLook
+) -> None:
+    assert look.facing is not None
+    if look.vertex_facing:
+        angle = 60.0 * look.facing + 30.0  # vertex v between sides v and v+1 (HEX-2)
+        reach = r + max(6.0, size * 0.36 * (r / radius_for(size)))
+    else:
+        angle = 60.0 * look.facing
+        reach = r + max(5.0, size * 0.3 * (r / radius_for(size)))
+        if r >= radius_for(size) * 0.99:  # lone counter: paint the faced hexside edge too
+            corners = hex_polygon(hex_center, size - 1)
+            a, b = corners[(look.facing - 1) % 6], corners[look.facing % 6]
+            edge = PREVIEW if look.ghost else look.colour
+            cv.draw.line((a, b), fill=edge, width=max(3, round(size * 0.13)))
+    tip = compass(center, angle, reach)
+    spread = 30.0
+    base_l = compass(center, angle - spread, r * 0.92)
+    base_r = compass(center, angle + spread, r * 0.92)
+    fill = PREVIEW if look.ghost else look.colour
+    cv.draw.polygon([tip, base_l, base_r], fill=fill, outline=look.outline)
+
+
+def _label(cv: Canvas, center: Point, r: float, text: str, colour: RGB) -> None:
+    size = max(7, round(r * 0.74))
+    while size > 7 and text_width(text, size, True) > r * 1.78:
+        size -= 1
+    cv.text(center, text, size=size, bold=True, fill=colour, anchor="mm")
+
+
+def _dotted_ring(cv: Canvas, center: Point, radius: float, colour: RGB, width: int) -> None:
+    cx, cy = center
+    box = (cx - radius, cy - radius, cx + radius, cy + radius)
+    for start in range(0, 360, 30):
+        cv.draw.arc(box, start, start + 16, fill=colour, width=width)
+
+
+def vector_token(
+    cv: Canvas, ship: Point, vector: Point, size: float, colour: RGB, light: RGB, r_ship: float
+) -> None:
+    """Exo vector counter (EXO-1.1) and the velocity arrow from the ship to it."""
+    rv = max(4.0, size * 0.36)
+    w = max(2, round(size * 0.09))
+    dist = math.dist(ship, vector)
+    if dist < 1.0:  # speed 0: the vector sits under the ship
+        cv.draw.ellipse(
+            (ship[0] - r_ship - 4, ship[1] - r_ship - 4, ship[0] + r_ship + 4, ship[1] + r_ship + 4),
+            outline=light,
+            width=w,
+        )
+        return
+    start = toward(ship, vector, r_ship + 2)
+    tip = toward(vector, ship, rv + 1)
+    if math.dist(start, tip) > 4:
+        cv.draw.line((start, tip), fill=light, width=w)
+        cv.draw.polygon(arrow_head(tip, start, max(7.0, size * 0.32)), fill=light)
+    cv.draw.ellipse(
+        (vector[0] - rv, vector[1] - rv, vector[0] + rv, vector[1] + rv), outline=colour, width=w + 1
+    )
+    cv.draw.ellipse((vector[0] - 2, vector[1] - 2, vector[0] + 2, vector[1] + 2), fill=colour)

@@ -1,0 +1,39 @@
+"""What the renderer is asked to draw: a state snapshot plus keyword-only options (DESIGN §5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.events import Event
+from rules.state import EncounterState
+
+MIN_WIDTH = 1024  # narrower images are unreadable once Discord scales them down on a phone
+MAX_WIDTH = 4096  # keeps every image far below the 10 MiB upload limit
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSnapshot:
+    """The state after a step and the events of that step (moves → trails, shots → firing lines)."""
+
+    state: EncounterState
+    events: tuple[Event, ...] = ()
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RenderOptions:
+    """How to draw. ``palette`` + a low ``png_level`` are the fast path; RGB at level 6 is the naive one."""
+
+    width: int = 1280
+    locale: str = "en"
+    whole_board: bool = False  # bounded boards: show every hex even when that makes hexes small
+    show_panel: bool = True
+    png_level: int = 3
+    palette: bool = True
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        if not MIN_WIDTH <= self.width <= MAX_WIDTH:
+            raise ValueError(f"width must be between {MIN_WIDTH} and {MAX_WIDTH} px, got {self.width}")
+        if not 0 <= self.png_level <= 9:
+            raise ValueError(f"png_level must be 0-9, got {self.png_level}")

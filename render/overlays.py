@@ -1,0 +1,145 @@
+"""Things drawn over the grid each step: tinted hexes (lit, burning, unseen), markers, trails, firing lines."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+
+from render.canvas import Canvas
+from render.colors import HIGHLIGHT, HIT, MARKER, MISS, PREVIEW, RGB, SPENT, WHITE
+from render.geometry import Point, arrow_head, compass, dashes, hex_polygon, toward
+
+
+def line_width(size: float, k: float, low: int = 2) -> int:
+    return max(low, round(size * k))
+
+
+def trail(cv: Canvas, points: Sequence[Point], size: float, colour: RGB, r_end: float) -> None:
+    """Last move (UnitMoved): a dashed line through every hex entered, dots on the way, ring where it began."""
+    if len(points) < 2:
+        return
+    w = line_width(size, 0.07)
+    pts = list(points)
+    pts[-1] = toward(pts[-1], pts[-2], r_end + 2)
+    for a, b in itertools.pairwise(pts):
+        for s, e in dashes(a, b, max(6.0, size * 0.3), max(4.0, size * 0.18)):
+            cv.draw.line((s, e), fill=colour, width=w)
+    dot = max(2.0, size * 0.08)
+    for x, y in points[1:-1]:
+        cv.draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=colour)
+    x, y = points[0]
+    ring = max(4.0, size * 0.22)
+    cv.draw.ellipse((x - ring, y - ring, x + ring, y + ring), outline=colour, width=w)
+
+
+def shot(
+    cv: Canvas, frm: Point, to: Point, size: float, r: float, *, hit: bool, spent: bool, damage: int
+) -> None:
+    """A firing line (ShotResolved): solid red with a burst on a hit, dashed white with a cross on a miss."""
+    if math.dist(frm, to) < 1:
+        return
+    start = toward(frm, to, r + 1)
+    end = toward(to, frm, r * 0.55)
+    if spent:
+        for s, e in dashes(start, end, 3.0, 5.0):
+            cv.draw.line((s, e), fill=SPENT, width=2)
+        return
+    if hit:
+        cv.draw.line((start, end), fill=HIT, width=line_width(size, 0.1, 3))
+        cv.draw.polygon(arrow_head(end, start, max(9.0, size * 0.38)), fill=HIT)
+        _burst(cv, to, max(8.0, size * 0.42), damage)
+        return
+    for s, e in dashes(start, end, max(7.0, size * 0.32), max(5.0, size * 0.2)):
+        cv.draw.line((s, e), fill=MISS, width=line_width(size, 0.07))
+    k = max(5.0, size * 0.2)
+    x, y = toward(to, frm, r + k + 2)
+    w = line_width(size, 0.08)
+    cv.draw.line((x - k, y - k, x + k, y + k), fill=MISS, width=w)
+    cv.draw.line((x - k, y + k, x + k, y - k), fill=MISS, width=w)
+
+
+def _burst(cv: Canvas, at: Point, radius: float, damage: int) -> None:
+    x, y = at[0] + radius * 0.9, at[1] - radius * 0.9  # top-right of the target, off its label
+    star = [compass((x, y), i * 22.5, radius if i % 2 == 0 else radius * 0.55) for i in range(16)]
+    cv.draw.polygon(star, fill=HIT, outline=WHITE)
+    if damage > 0 and radius >= 8:
+        cv.text((x, y), str(damage), size=round(radius * 0.8), bold=True, fill=WHITE, anchor="mm")
+
+
+def star(cv: Canvas, at: Point, radius: float, points: int, fill: RGB, outline: RGB) -> None:
+    poly = [
+        compass(at, i * 180.0 / points, radius if i % 2 == 0 else radius * 0.45) for i in range(points * 2)
+    ]
+    cv.draw.polygon(poly, fill=fill, outline=outline)
+
+
+def flame(cv: Canvas, at: Point, size: float, outline: RGB) -> None:
+    x, y = at
+    h = max(6.0, size * 0.5)
+    outer = [
+        (x, y - h),
+        (x + h * 0.55, y + h * 0.1),
+        (x + h * 0.35, y + h * 0.6),
+        (x - h * 0.35, y + h * 0.6),
+        (x - h * 0.55, y + h * 0.1),
+    ]
+    cv.draw.polygon(outer, fill=MARKER["fire"], outline=outline)
+    inner = [(x, y - h * 0.3), (x + h * 0.25, y + h * 0.3), (x - h * 0.25, y + h * 0.3)]
+    cv.draw.polygon(inner, fill=MARKER["gunflash"])
+
+
+def marker_glyph(cv: Canvas, kind: str, at: Point, size: float, outline: RGB) -> None:
+    k = max(4.0, size * 0.3)
+    x, y = at
+    if kind == "fire":
+        flame(cv, (x, y + size * 0.15), size, outline)
+    elif kind in ("flare", "illumination"):
+        star(cv, at, max(6.0, size * 0.42), 4, MARKER["flare"], outline)
+    elif kind == "gunflash":
+        star(cv, (x + size * 0.45, y - size * 0.3), max(5.0, size * 0.3), 8, MARKER["gunflash"], outline)
+    elif kind == "debris":
+        for dx, dy in ((-0.9, -0.5), (0.7, -0.2), (-0.1, 0.7)):
+            px, py = x + dx * k, y + dy * k
+            cv.draw.polygon(
+                [(px, py - k * 0.5), (px + k * 0.5, py + k * 0.4), (px - k * 0.5, py + k * 0.4)],
+                fill=MARKER["debris"],
+                outline=outline,
+            )
+    elif kind == "equipment":
+        px, py = x - size * 0.42, y + size * 0.3
+        cv.draw.rectangle(
+            (px - k * 0.6, py - k * 0.6, px + k * 0.6, py + k * 0.6),
+            fill=MARKER["equipment"],
+            outline=outline,
+        )
+        cv.draw.line((px - k * 0.6, py, px + k * 0.6, py), fill=outline, width=1)
+
+
+def highlight_ring(cv: Canvas, center: Point, size: float) -> None:
+    poly = hex_polygon(center, size - 2)
+    cv.draw.line([*poly, poly[0]], fill=HIGHLIGHT, width=line_width(size, 0.12, 3), joint="curve")
+
+
+def preview_path(cv: Canvas, points: Sequence[Point], size: float) -> None:
+    """The projected path of the order being written (private preview)."""
+    w = line_width(size, 0.1, 3)
+    for a, b in itertools.pairwise(points):
+        for s, e in dashes(a, b, max(8.0, size * 0.34), max(5.0, size * 0.16)):
+            cv.draw.line((s, e), fill=PREVIEW, width=w)
+    dot = max(3.0, size * 0.1)
+    for x, y in points[1:]:
+        cv.draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=PREVIEW)
+
+
+def ghost_vector(cv: Canvas, ship: Point, vector: Point, size: float, r_ship: float) -> None:
+    rv = max(4.0, size * 0.36)
+    w = line_width(size, 0.09)
+    if math.dist(ship, vector) >= 1:
+        start, tip = toward(ship, vector, r_ship + 4), toward(vector, ship, rv + 1)
+        for s, e in dashes(start, tip, 6.0, 4.0):
+            cv.draw.line((s, e), fill=PREVIEW, width=w)
+        cv.draw.polygon(arrow_head(tip, start, max(7.0, size * 0.32)), fill=PREVIEW)
+    cv.draw.ellipse(
+        (vector[0] - rv, vector[1] - rv, vector[0] + rv, vector[1] + rv), outline=PREVIEW, width=w + 1
+    )

@@ -1,0 +1,166 @@
+"""Which part of the board the image shows, and at what hex size (DESIGN §5).
+
+Geometry works in "unit" coordinates: a hex of size 1 (centre to corner) has its centre at
+``(1.5·q, √3·(r + q/2))``, the flat-top layout of ``rules.hexgrid.hex_to_pixel``. A viewport is a window in those
+coordinates scaled by ``size`` pixels and placed on the image's board area.
+
+- Bounded boards: the whole board when it fits at a readable size (or when asked), else a readable-size window
+  centred on the area of interest and kept inside the board.
+- Unbounded boards (exo): the largest size from a fixed ladder at which every piece fits with a margin, and a
+  window position snapped to a coarse grid, so the scale and the picture stay put from step to step while the
+  ships allow it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rules.hexgrid import Hex
+from rules.state import Board
+
+SQRT3 = math.sqrt(3.0)
+MIN_READABLE = 24.0  # px centre-to-corner: counters ~30 px wide, labels ~11 px
+MAX_SIZE = 46.0
+LADDER = (46.0, 40.0, 34.0, 29.0, 25.0, 21.0, 18.0, 15.0, 13.0, 11.0, 9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0)
+PAD = 10.0  # px between the board edge and the board area edge
+AOI_MARGIN = 1.6  # unit lengths around the area of interest (about one hex)
+SNAP_PARTS = 4  # unbounded windows move in quarters of their size
+
+
+Box = tuple[float, float, float, float]
+
+
+def unit_center(h: Hex) -> tuple[float, float]:
+    return 1.5 * h.q, SQRT3 * (h.r + h.q / 2.0)
+
+
+def hex_box(hexes: Iterable[Hex]) -> Box | None:
+    """Bounding box of whole hexes (not just centres), in unit coordinates."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for h in hexes:
+        x, y = unit_center(h)
+        xs.append(x)
+        ys.append(y)
+    if not xs:
+        return None
+    return min(xs) - 1.0, min(ys) - SQRT3 / 2, max(xs) + 1.0, max(ys) + SQRT3 / 2
+
+
+def board_box(board: Board) -> Box:
+    w, h = board.width or 1, board.height or 1
+    corners = [Hex.from_offset(c, r) for c in {1, min(2, w), w - 1 if w > 1 else 1, w} for r in (1, h)]
+    box = hex_box(corners)
+    assert box is not None
+    return box
+
+
+@dataclass(frozen=True, slots=True)
+class Area:
+    """Where the board goes on the image, in pixels."""
+
+    left: int
+    top: int
+    width: int
+    max_height: int
+
+
+@dataclass(frozen=True, slots=True)
+class Viewport:
+    size: float  # px, centre to corner
+    wx: float  # window origin, unit coordinates
+    wy: float
+    left: int  # board area on the image, px
+    top: int
+    width: int
+    height: int
+
+    def center(self, h: Hex) -> tuple[float, float]:
+        x, y = unit_center(h)
+        return self.left + (x - self.wx) * self.size, self.top + (y - self.wy) * self.size
+
+    def window(self) -> Box:
+        return self.wx, self.wy, self.wx + self.width / self.size, self.wy + self.height / self.size
+
+    def hexes(self, board: Board) -> list[Hex]:
+        """Hexes at least partly inside the board area (and on the board), column by column."""
+        x0, y0, x1, y1 = self.window()
+        out: list[Hex] = []
+        for q in range(math.floor((x0 - 1.0) / 1.5), math.ceil((x1 + 1.0) / 1.5) + 1):
+            r_lo = math.floor((y0 - SQRT3) / SQRT3 - q / 2.0)
+            r_hi = math.ceil((y1 + SQRT3) / SQRT3 - q / 2.0)
+            for r in range(r_lo, r_hi + 1):
+                h = Hex(q, r)
+                if board.contains(h):
+                    out.append(h)
+        return out
+
+    def shows(self, h: Hex) -> bool:
+        x, y = self.center(h)
+        return (
+            self.left - self.size <= x <= self.left + self.width + self.size
+            and self.top - self.size <= y <= self.top + self.height + self.size
+        )
+
+
+def fit(board: Board, interest: list[Hex], area: Area, *, whole_board: bool) -> Viewport:
+    if board.bounded:
+        return _fit_bounded(board, interest, area, whole_board=whole_board)
+    return _fit_unbounded(interest, area)
+
+
+def _fit_bounded(board: Board, interest: list[Hex], area: Area, *, whole_board: bool) -> Viewport:
+    bx0, by0, bx1, by1 = board_box(board)
+    bw, bh = bx1 - bx0, by1 - by0
+    full = min((area.width - 2 * PAD) / bw, (area.max_height - 2 * PAD) / bh)
+    if whole_board or full >= MIN_READABLE:
+        size = min(full, MAX_SIZE)
+        height = min(area.max_height, math.ceil(bh * size + 2 * PAD))
+        wx = bx0 - (area.width / size - bw) / 2
+        wy = by0 - PAD / size
+        return Viewport(size, wx, wy, area.left, area.top, area.width, height)
+    # Too big to read whole: a readable window centred on what matters, kept inside the board.
+    size = MIN_READABLE
+    ww, wh = area.width / size, area.max_height / size
+    cx, cy = _centroid(interest) if interest else ((bx0 + bx1) / 2, (by0 + by1) / 2)
+    wx = _clamp(cx - ww / 2, bx0 - PAD / size, bx1 + PAD / size - ww)
+    wy = _clamp(cy - wh / 2, by0 - PAD / size, by1 + PAD / size - wh)
+    return Viewport(size, wx, wy, area.left, area.top, area.width, area.max_height)
+
+
+def _fit_unbounded(interest: list[Hex], area: Area) -> Viewport:
+    box = hex_box(interest or [Hex(0, 0)])
+    assert box is not None
+    x0, y0, x1, y1 = box[0] - AOI_MARGIN, box[1] - AOI_MARGIN, box[2] + AOI_MARGIN, box[3] + AOI_MARGIN
+    size = LADDER[-1]
+    for step in LADDER:
+        if (x1 - x0) * step <= area.width and (y1 - y0) * step <= area.max_height:
+            size = step
+            break
+    ww, wh = area.width / size, area.max_height / size
+    wx = _snapped(x0, x1, ww)
+    wy = _snapped(y0, y1, wh)
+    return Viewport(size, wx, wy, area.left, area.top, area.width, area.max_height)
+
+
+def _snapped(lo: float, hi: float, span: float) -> float:
+    """A window start on a grid of ``span / SNAP_PARTS`` that contains [lo, hi]; centred if none does."""
+    grid = span / SNAP_PARTS
+    start = math.floor(((lo + hi) / 2 - span / 2) / grid) * grid
+    for candidate in (start, start + grid, start - grid):
+        if candidate <= lo and hi <= candidate + span:
+            return candidate
+    return (lo + hi) / 2 - span / 2
+
+
+def _centroid(hexes: list[Hex]) -> tuple[float, float]:
+    pts = [unit_center(h) for h in hexes]
+    return sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+
+
+def _clamp(v: float, lo: float, hi: float) -> float:
+    if hi < lo:
+        return (lo + hi) / 2
+    return max(lo, min(hi, v))
