@@ -41,7 +41,9 @@ def template_params(event: Event, names: Mapping[str, str], locale: str | None) 
         if key in UNIT_FIELDS and isinstance(value, str):
             params[f"{key}_name"] = names.get(value, value)
     if isinstance(event, ShotResolved):
-        params["hit_text"] = t("shot.spent" if event.spent else "shot.hit" if event.hit else "shot.miss", locale)
+        params["hit_text"] = t(
+            "shot.spent" if event.spent else "shot.hit" if event.hit else "shot.miss", locale
+        )
     if isinstance(event, RollMade):
         params["dice_text"] = ", ".join(str(d) for d in event.dice)
         params["total"] = event.get("total", sum(event.dice))

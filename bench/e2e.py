@@ -1,0 +1,207 @@
+"""End-to-end benchmark (issue 7): 20 exo duels played at once through the local Discord (tests/fakediscord)
+by the real bot and the unmodified discord.py client, all in this process on 127.0.0.1.
+
+Prints one JSON line per figure:
+
+* ``ack``: from a player's interaction (slash command, button, select) to its acknowledgement, p50/p99 ms;
+  bar p99 <= 100 ms;
+* ``image``: from the click that gave a phase's last order to the board image posted in the channel,
+  p50/p95 ms; bar p95 <= 500 ms.
+
+Run: ``.venv/bin/python bench/e2e.py [--encounters 20] [--rounds 2]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.e2e_helpers import button_id, draft_in, panels_for, start_bot, step_of
+from tests.fakediscord import Channel, FakeDiscord, Message, Person
+from tests.fakediscord.people import InteractionHandle
+
+
+class Timings:
+    def __init__(self) -> None:
+        self.ack: list[float] = []
+        self.by_kind: dict[str, list[float]] = {}
+        self.image: list[float] = []
+
+    async def timed(self, start: float, handle: InteractionHandle, kind: str) -> InteractionHandle:
+        await handle.acknowledged()
+        ms = (time.perf_counter() - start) * 1000
+        self.ack.append(ms)
+        self.by_kind.setdefault(kind, []).append(ms)
+        return handle
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
+
+
+async def panel_for(fd: FakeDiscord, person: Person, unit: str, after: int) -> Message:
+    """The newest DM panel of ``unit`` for a phase later than ``after`` (waits on the fake's state, no polling)."""
+
+    def find() -> Message | None:
+        for m in reversed(panels_for(person.dms(), unit)):
+            found = draft_in(m)
+            if found is not None and found[0] > after:
+                return m
+        return None
+
+    return await fd.wait_for(find, timeout=30, what=f"{person.name}'s panel")
+
+
+async def give_orders(
+    fd: FakeDiscord, tm: Timings, person: Person, panel: Message, unit: str, moves: str
+) -> float:
+    """Click the moves, declare a shot and Submit on the DM panel; returns when the Submit click was made."""
+    for letter in moves:
+        before = draft_in(panel)
+        start = time.perf_counter()
+        await tm.timed(start, await person.click(panel, button_id(panel, unit, letter)), "button")
+        await fd.wait_for(lambda b=before: draft_in(panel) != b, timeout=30)
+    fire_id = next((cid for cid in panel.custom_ids() if cid.endswith(f":unit:{unit}:fire")), None)
+    if fire_id is not None:  # declare one shot, as a player would
+        value = panel.custom_ids()[fire_id]["options"][0]["value"]
+        start = time.perf_counter()
+        await tm.timed(start, await person.select(panel, fire_id, [value]), "select")
+        await fd.wait_for(lambda: (d := draft_in(panel)) is not None and d[1].fire == (value,), timeout=30)
+    start = time.perf_counter()
+    handle = await tm.timed(start, await person.click(panel, button_id(panel, unit, "submit")), "submit")
+    await handle.wait_for_followups(1, timeout=30)
+    return start
+
+
+async def duel(fd: FakeDiscord, tm: Timings, channel: Channel, people: list[Person], rounds: int) -> None:
+    """One duel driven only as people would: commands, DM panels, and watching the channel."""
+    director, ana, bea = people
+    for who, name, options in (
+        (director, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"}),
+        (ana, "encounter join", {}),
+        (bea, "encounter join", {}),
+        (director, "encounter start", {}),
+    ):
+        start = time.perf_counter()
+        handle = await tm.timed(start, await who.run_command(channel, name, options), name)
+        await handle.final_response(timeout=30)
+    last = {"halcon": 0, "pirata": 0}  # the newest phase each player has acted on
+    players = {"halcon": ana, "pirata": bea}
+    played = 0
+    while played < rounds:
+
+        def next_panel() -> tuple[str, Message] | None:
+            for unit, person in players.items():
+                for m in reversed(panels_for(person.dms(), unit)):
+                    found = draft_in(m)
+                    if found is not None and found[0] > last[unit]:
+                        return unit, m
+            return None
+
+        unit, panel = await fd.wait_for(next_panel, timeout=30, what="a new panel")
+        draft = draft_in(panel)
+        assert draft is not None
+        if step_of(panel) == "decision":  # a piloting critical (EXO-4.1): keep the orders as written
+            cid = button_id(panel, unit, "decide")
+            await players[unit].select(panel, cid, [panel.custom_ids()[cid]["options"][0]["value"]])
+            await fd.wait_for(
+                lambda p=panel: (d := draft_in(p)) is not None and d[1].choice != "", timeout=30
+            )
+            handle = await players[unit].click(panel, button_id(panel, unit, "submit"))
+            await handle.wait_for_followups(1, timeout=30)
+            last[unit] = draft[0]
+            continue
+        phase = draft[0]
+        panel_a = await panel_for(fd, ana, "halcon", phase - 1)
+        panel_b = await panel_for(fd, bea, "pirata", phase - 1)
+        images = sum(1 for m in channel.messages() if m.attachments)
+        await give_orders(fd, tm, ana, panel_a, "halcon", "D")
+        submitted = await give_orders(fd, tm, bea, panel_b, "pirata", "I")
+        last["halcon"] = last["pirata"] = phase
+        await fd.wait_for(
+            lambda n=images: sum(1 for m in channel.messages() if m.attachments) > n, timeout=30
+        )
+        tm.image.append((time.perf_counter() - submitted) * 1000)
+        played += 1
+
+
+async def main(encounters: int, rounds: int) -> None:
+    logging.basicConfig(level=logging.ERROR)
+    tm = Timings()
+    with tempfile.TemporaryDirectory() as tmp:
+        async with FakeDiscord() as fd:
+            guild = fd.create_guild("Bench")
+            tables: list[tuple[Channel, list[Person]]] = []
+            for i in range(encounters):
+                channel = guild.create_text_channel(f"duel-{i}")
+                people = [fd.create_user(f"{role}{i}") for role in ("dir", "ana", "bea")]
+                for p in people:
+                    guild.add_member(p.user)
+                tables.append((channel, people))
+            bot = await start_bot(fd, f"sqlite:///{tmp}/bench.sqlite3", guild.id)
+            try:
+                began = time.perf_counter()
+                await asyncio.gather(*(duel(fd, tm, ch, ppl, rounds) for ch, ppl in tables))
+                await bot.settle()
+                wall = time.perf_counter() - began
+            finally:
+                await bot.close()
+    print(
+        json.dumps(
+            {
+                "figure": "ack",
+                "encounters": encounters,
+                "samples": len(tm.ack),
+                "p50_ms": pct(tm.ack, 0.50),
+                "p99_ms": pct(tm.ack, 0.99),
+                "bar_p99_ms": 100,
+            }
+        )
+    )
+    print(
+        json.dumps(
+            {
+                "figure": "image",
+                "encounters": encounters,
+                "samples": len(tm.image),
+                "p50_ms": pct(tm.image, 0.50),
+                "p95_ms": pct(tm.image, 0.95),
+                "bar_p95_ms": 500,
+            }
+        )
+    )
+    for kind, values in sorted(tm.by_kind.items()):
+        print(
+            json.dumps(
+                {
+                    "figure": "ack_by_kind",
+                    "kind": kind,
+                    "samples": len(values),
+                    "p50_ms": pct(values, 0.5),
+                    "p99_ms": pct(values, 0.99),
+                }
+            )
+        )
+    print(
+        json.dumps(
+            {"figure": "wall", "seconds": round(wall, 2), "mean_ack_ms": round(statistics.fmean(tm.ack), 1)}
+        )
+    )
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--encounters", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    asyncio.run(main(args.encounters, args.rounds))

@@ -1,0 +1,281 @@
+"""The Discord client: ``HexBot`` loads the cogs from one list, syncs the commands, owns the storage, the
+service, the deadline loop and the announcer, and turns every error into one localized ephemeral reply."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Coroutine, Sequence
+from typing import Any, Protocol
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Config
+from bot.imaging import warm_up
+from bot.logs import setup_logging, trace_id
+from bot.results import Resolution, StatusView, StepReport
+from bot.scheduler import DeadlineScheduler
+from bot.service import EncounterService
+from bot.storage import Storage, StorageError, open_storage
+from bot.translator import HexTranslator
+from data.i18n import has, t
+from rules.errors import GameError
+from rules.ruleset import available_rulesets
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.encounter",
+    "cogs.orders",
+    "cogs.director",
+    "cogs.dice",
+    "cogs.units",
+    "cogs.help",
+)
+
+
+class Refusal(app_commands.CheckFailure):
+    """A check refused the command with a ``GameError`` (raised from checks so the tree reports it)."""
+
+    def __init__(self, original: GameError) -> None:
+        super().__init__(str(original))
+        self.original = original
+
+
+def error_text(error: Exception, locale: str | None) -> str:
+    """A ``GameError`` in the reader's language (``errors.<code>``), falling back to its English text."""
+    if isinstance(error, GameError):
+        key = f"errors.{error.code}"
+        if has(key, "en") or has(key, locale):
+            text = t(key, locale, **{k: v for k, v in error.params.items()})
+            if error.rule and error.rule not in text:
+                text = f"{text} [{error.rule}]"
+            return text
+        return str(error)
+    return t("errors.internal", locale, trace=trace_id())
+
+
+class Announcing(Protocol):
+    """What the cogs' announcer offers the rest of the bot (installed by the ``cogs.orders`` extension)."""
+
+    async def step_done(self, step: StepReport) -> None: ...
+
+    async def after_resolution(self, result: Resolution) -> None: ...
+
+    async def open_phase(self, encounter_id: int) -> None: ...
+
+    async def refresh_status(self, encounter_id: int, *, status: StatusView | None = None) -> None: ...
+
+    def status_text(self, status: StatusView, locale: str) -> str: ...
+
+    async def drain(self) -> None: ...
+
+
+class HexBotCore(commands.Bot):
+    """Everything the bot does; :class:`HexBot` runs it sharded. (The local test Discord has no sharded READY,
+    so the end-to-end tests run this same class unsharded.)"""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        storage: Storage | None = None,
+        extensions: Sequence[str] = EXTENSIONS,
+        deadline_interval: float = 5.0,
+        guild_ready_timeout: float = 2.0,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        intents.dm_messages = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            chunk_guilds_at_startup=False,
+            member_cache_flags=discord.MemberCacheFlags.none(),
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            guild_ready_timeout=guild_ready_timeout,
+            **self.shard_options(config),
+        )
+        self.config = config
+        self._storage = storage
+        self._owns_storage = storage is None
+        self.extension_names = tuple(extensions)
+        self.failed_extensions: list[str] = []
+        self.deadline_interval = deadline_interval
+        self.announcer: Announcing | None = None  # set by the cogs.orders extension
+        self._service: EncounterService | None = None
+        self.scheduler: DeadlineScheduler | None = None
+        self._background: set[asyncio.Task[None]] = set()
+        self.tree.on_error = self.on_app_command_error
+
+    @staticmethod
+    def shard_options(config: Config) -> dict[str, Any]:
+        """Unsharded: nothing. :class:`HexBot` passes SHARD_COUNT/SHARD_IDS to AutoShardedBot."""
+        return {}
+
+    @property
+    def service(self) -> EncounterService:
+        if self._service is None:
+            raise RuntimeError("the bot is not set up yet")
+        return self._service
+
+    async def setup_hook(self) -> None:
+        if self._storage is None:
+            self._storage = await open_storage(self.config.database_url)
+        self._service = EncounterService(self._storage, director_role_name=self.config.director_role)
+        # import the rulesets and the renderer now, not inside the first interaction (a cold import blocks the loop)
+        available_rulesets()
+        await warm_up()
+        await self.tree.set_translator(HexTranslator())
+        for name in self.extension_names:
+            try:
+                await self.load_extension(name)
+            except Exception:
+                # a broken cog must not take the bot down (STYLE: RoboDanny)
+                log.exception("extension failed to load, skipped: %s", name)
+                self.failed_extensions.append(name)
+        await self.sync_commands()
+        self.scheduler = DeadlineScheduler(
+            self.service, self.announce, on_step=self.step_done, interval=self.deadline_interval
+        )
+        self.scheduler.start()
+
+    async def announce(self, result: Resolution) -> None:
+        """Tell the channel and the players what a resolution did (images, account, next phase's panels)."""
+        if self.announcer is not None:
+            await self.announcer.after_resolution(result)
+
+    async def step_done(self, step: StepReport) -> None:
+        """A step was committed: the announcer posts it while the following phases resolve."""
+        if self.announcer is not None:
+            await self.announcer.step_done(step)
+
+    async def resolve_and_announce(self, encounter_id: int, **kwargs: Any) -> Resolution:
+        result = await self.service.resolve(encounter_id, on_step=self.step_done, **kwargs)
+        await self.announce(result)
+        return result
+
+    def spawn(self, coro: Coroutine[Any, Any, Any], *, what: str) -> None:
+        """Run ``coro`` in the background (an interaction already answered), logging any failure."""
+
+        async def guarded() -> None:
+            try:
+                await coro
+            except Exception:
+                log.exception("background %s failed trace=%s", what, trace_id())
+
+        task = asyncio.create_task(guarded(), name=f"hexd-{what}")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def settle(self) -> None:
+        """Wait until background work and announcements are done (tests, shutdown)."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+        if self.announcer is not None:
+            await self.announcer.drain()
+
+    async def sync_commands(self) -> None:
+        if self.config.dev_guild:
+            guild = discord.Object(id=self.config.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("commands synced count=%d guild=%s", len(synced), self.config.dev_guild)
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        original: Exception = error
+        if isinstance(error, app_commands.CommandInvokeError | Refusal):
+            original = error.original
+        elif isinstance(error, app_commands.TransformerError) and isinstance(error.__cause__, GameError):
+            original = error.__cause__
+        await self.reply_error(interaction, original)
+
+    async def reply_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        locale = interaction.locale.value
+        if isinstance(error, GameError):
+            text = error_text(error, locale)
+            log.info("refused user=%s code=%s", interaction.user.id, error.code)
+        elif isinstance(error, app_commands.TransformerError):
+            text = t("errors.bad_argument", locale, value=str(error.value)[:50])
+        elif isinstance(error, StorageError):
+            text = t("errors.storage", locale, reason=str(error)[:200])
+            log.warning("storage refused user=%s: %s", interaction.user.id, error)
+        else:
+            trace = trace_id()
+            log.error("unhandled error trace=%s", trace, exc_info=error)
+            text = t("errors.internal", locale, trace=trace)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text[:2000], ephemeral=True)
+            else:
+                await interaction.response.send_message(text[:2000], ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not deliver an error reply user=%s", interaction.user.id)
+
+    async def close(self) -> None:
+        if self.scheduler is not None:
+            await self.scheduler.stop()
+        try:
+            await asyncio.wait_for(self.settle(), timeout=10)
+        except TimeoutError:
+            log.warning("shutting down with announcements still pending")
+        await super().close()
+        if self._storage is not None and self._owns_storage:
+            await self._storage.close()
+            self._storage = None
+
+
+class HexBot(HexBotCore, commands.AutoShardedBot):
+    """The production client: ``AutoShardedBot`` (DESIGN §6 scale-out; ``SHARD_COUNT``/``SHARD_IDS``)."""
+
+    @staticmethod
+    def shard_options(config: Config) -> dict[str, Any]:
+        options: dict[str, Any] = {}
+        if config.shard_count:
+            options["shard_count"] = config.shard_count
+            if config.shard_ids:
+                options["shard_ids"] = list(config.shard_ids)
+        return options
+
+
+def run_bot(config: Config) -> int:
+    """Run until SIGINT/SIGTERM; returns the process exit code."""
+    setup_logging(config.log_level, token=config.token)
+    log.info("starting %r", config)
+
+    async def main() -> int:
+        bot = HexBot(config)
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):  # no signals off the main thread
+                loop.add_signal_handler(sig, stop.set)
+        runner = asyncio.create_task(bot.start(config.token))
+        waiter = asyncio.create_task(stop.wait())
+        done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        code = 0
+        if runner in done:
+            exc = runner.exception()
+            if isinstance(exc, discord.LoginFailure):
+                log.error("Discord refused the token (check DISCORD_TOKEN)")
+                code = 2
+            elif exc is not None:
+                log.error("the bot stopped", exc_info=exc)
+                code = 1
+        log.info("shutting down")
+        await bot.close()
+        waiter.cancel()
+        if not runner.done():
+            runner.cancel()
+        return code
+
+    return asyncio.run(main())

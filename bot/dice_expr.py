@@ -1,0 +1,165 @@
+"""``/roll`` expressions: plain dice (``3d6+2``, ``d10``, ``4d6k3``), the Sombra roll (``sombra 17 +3``,
+DICE-2) and the 2d6 check (``2d6+5 vs 15``, DICE-3).
+
+Parsing is separate from rolling: :func:`parse_roll` turns text into a small expression object (or raises
+``InvalidOrderError`` with code ``roll.syntax``), and ``roll_expression`` rolls it with the dice it is given, so a
+test can pass scripted dice and the bot a fresh seeded ``Dice``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rules.dice import Dice
+from rules.errors import InvalidOrderError
+
+MAX_DICE = 100
+MAX_SIDES = 1000
+MAX_TERMS = 10
+
+_TERM = re.compile(r"([+-]?)\s*(?:(\d*)d(\d+)(?:k([hl]?)(\d+))?|(\d+))", re.IGNORECASE)
+_SOMBRA = re.compile(r"^\s*sombra\s+(\d{1,3})\s*(?:([+-])\s*(\d{1,3}))?\s*$", re.IGNORECASE)
+_CHECK = re.compile(r"^\s*2d6\s*(?:([+-])\s*(\d{1,3}))?\s*vs\.?\s*(\d{1,3})\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class DiceTerm:
+    sign: int
+    count: int
+    sides: int
+    keep: int | None = None  # keep the highest (or lowest) ``keep`` dice
+    keep_low: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SumExpr:
+    terms: tuple[DiceTerm, ...]
+    constant: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SombraExpr:
+    skill: int
+    modifier: int
+
+
+@dataclass(frozen=True, slots=True)
+class CheckExpr:
+    modifier: int
+    difficulty: int
+
+
+Expr = SumExpr | SombraExpr | CheckExpr
+
+
+@dataclass(frozen=True, slots=True)
+class RollOutcome:
+    """What to show: a translation key plus its parameters (the cog localizes it)."""
+
+    key: str
+    params: dict[str, Any]
+
+
+def _syntax(text: str) -> InvalidOrderError:
+    return InvalidOrderError(
+        f"Cannot read the dice expression {text!r}. Try 3d6+2, sombra 17 or 2d6+5 vs 15.",
+        code="roll.syntax",
+        params={"expression": text[:50]},
+    )
+
+
+def parse_roll(text: str) -> Expr:
+    raw = text.strip()
+    if not raw or len(raw) > 100:
+        raise _syntax(raw)
+    m = _SOMBRA.match(raw)
+    if m:
+        mod = int(m.group(3) or 0) * (-1 if m.group(2) == "-" else 1)
+        return SombraExpr(skill=int(m.group(1)), modifier=mod)
+    m = _CHECK.match(raw)
+    if m:
+        mod = int(m.group(2) or 0) * (-1 if m.group(1) == "-" else 1)
+        return CheckExpr(modifier=mod, difficulty=int(m.group(3)))
+    return _parse_sum(raw)
+
+
+def _parse_sum(raw: str) -> SumExpr:
+    compact = raw.replace(" ", "")
+    pos = 0
+    terms: list[DiceTerm] = []
+    constant = 0
+    while pos < len(compact):
+        m = _TERM.match(compact, pos)
+        if not m or m.end() == pos or (pos > 0 and not m.group(1)):
+            raise _syntax(raw)
+        sign = -1 if m.group(1) == "-" else 1
+        if m.group(6) is not None:
+            constant += sign * int(m.group(6))
+        else:
+            count = int(m.group(2) or 1)
+            sides = int(m.group(3))
+            keep = int(m.group(5)) if m.group(5) else None
+            if (
+                not 1 <= count <= MAX_DICE
+                or not 2 <= sides <= MAX_SIDES
+                or (keep is not None and not 1 <= keep <= count)
+            ):
+                raise _syntax(raw)
+            terms.append(DiceTerm(sign, count, sides, keep, (m.group(4) or "h").lower() == "l"))
+        pos = m.end()
+    if not terms or len(terms) > MAX_TERMS:
+        raise _syntax(raw)
+    return SumExpr(tuple(terms), constant, compact)
+
+
+def roll_expression(expr: Expr, dice: Dice) -> RollOutcome:
+    if isinstance(expr, SombraExpr):
+        r = dice.sombra(expr.skill, expr.modifier, rule="DICE-2", purpose="/roll sombra")
+        return RollOutcome(
+            "roll.sombra",
+            {
+                "de": r.de,
+                "high": r.high,
+                "low": r.low,
+                "modifier": f"{expr.modifier:+d}",
+                "total": r.total,
+                "skill": expr.skill,
+                "quality": r.quality.name.lower(),
+            },
+        )
+    if isinstance(expr, CheckExpr):
+        roll = dice.roll(2, 6, rule="DICE-3", purpose="/roll 2d6 check")
+        a, b = roll.dice
+        total = a + b + expr.modifier
+        # DICE-3: double 1 always fails, double 6 is a critical success.
+        if a == b == 1:
+            verdict = "fumble"
+        elif a == b == 6:
+            verdict = "critical"
+        else:
+            verdict = "success" if total >= expr.difficulty else "failure"
+        return RollOutcome(
+            "roll.check",
+            {
+                "dice_text": f"{a}, {b}",
+                "modifier": f"{expr.modifier:+d}",
+                "total": total,
+                "difficulty": expr.difficulty,
+                "quality": verdict,
+            },
+        )
+    parts: list[str] = []
+    total = expr.constant
+    for term in expr.terms:
+        roll = dice.roll(term.count, term.sides, rule="DICE-1", purpose="/roll")
+        values = list(roll.dice)
+        kept = values
+        if term.keep is not None:
+            kept = sorted(values, reverse=not term.keep_low)[: term.keep]
+        total += term.sign * sum(kept)
+        shown = ", ".join(str(v) for v in values)
+        parts.append(f"{'-' if term.sign < 0 else ''}[{shown}]")
+    return RollOutcome("roll.sum", {"expression": expr.text, "dice_text": " ".join(parts), "total": total})

@@ -1,0 +1,169 @@
+"""Director overrides as pure state transforms (DESIGN §4: "every override is an event, shown, undoable").
+
+Each function returns the new state and the ``DirectorOverride`` event that records it; the service stores both
+with ``storage.record_override`` so ``/director undo`` can return to the state before.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from bot.results import refuse
+from rules.events import DirectorOverride, UnitDestroyed
+from rules.hexgrid import Hex
+from rules.state import EncounterState, Unit, replace_unit
+
+RULE = "DIRECTOR"  # overrides are the director's ruling, not a rule of the book
+# stats a director may not set by hand: identity and position have their own commands
+PROTECTED = frozenset({"id", "side", "at", "kind", "crew", "weapons", "vector"})
+
+
+def _unit(state: EncounterState, unit_id: str) -> Unit:
+    if unit_id not in state.units:
+        raise refuse("unit.unknown", f"There is no unit called {unit_id!r} in this encounter.", unit=unit_id)
+    return state.units[unit_id]
+
+
+def move(
+    state: EncounterState, unit_id: str, to: Hex, facing: int | None = None
+) -> tuple[EncounterState, DirectorOverride]:
+    """Place a unit; an exo ship keeps its velocity, so its vector moves by the same displacement (EXO-1.1)."""
+    unit = _unit(state, unit_id)
+    changes: dict[str, Any] = {"at": to}
+    if facing is not None:
+        changes["facing"] = facing % 6
+    vector = getattr(unit, "vector", None)
+    if isinstance(vector, Hex) and unit.at is not None:
+        changes["vector"] = to + (vector - unit.at)
+    moved = replace_unit(unit, **changes)
+    args: tuple[tuple[str, Any], ...] = (("frm", unit.at.label if unit.at else "-"), ("to", to.label))
+    if facing is not None:
+        args = (*args, ("facing", facing % 6))
+    return state.with_units([moved]), DirectorOverride(rule=RULE, action="move", unit=unit_id, args=args)
+
+
+def settable_stats(unit: Unit) -> list[str]:
+    out: list[str] = []
+    for f in dataclasses.fields(unit):
+        value = getattr(unit, f.name)
+        if f.name in PROTECTED:
+            continue
+        if isinstance(value, bool | int | str) and not f.name.startswith("_"):
+            out.append(f.name)
+    return out
+
+
+def set_stat(
+    state: EncounterState, unit_id: str, stat: str, value: str
+) -> tuple[EncounterState, DirectorOverride]:
+    unit = _unit(state, unit_id)
+    if stat not in settable_stats(unit):
+        raise refuse(
+            "director.bad_stat",
+            f"{unit.name} has no stat {stat!r} a director can set.",
+            unit=unit_id,
+            stat=stat,
+            allowed=", ".join(settable_stats(unit)),
+        )
+    current = getattr(unit, stat)
+    parsed: Any
+    if isinstance(current, bool):
+        if value.lower() not in ("true", "false", "yes", "no", "1", "0", "si", "sí"):
+            raise refuse("director.bad_value", f"{stat} takes true or false.", stat=stat, value=value)
+        parsed = value.lower() in ("true", "yes", "1", "si", "sí")
+    elif isinstance(current, int):
+        try:
+            parsed = int(value)
+        except ValueError:
+            raise refuse(
+                "director.bad_value", f"{stat} takes a whole number.", stat=stat, value=value
+            ) from None
+        if parsed < 0:
+            raise refuse("director.bad_value", f"{stat} cannot be negative.", stat=stat, value=value)
+        limit = getattr(unit, f"max_{stat}", None)
+        if isinstance(limit, int) and not isinstance(limit, bool) and parsed > limit:
+            raise refuse("director.bad_value", f"{stat} is at most {limit}.", stat=stat, value=value)
+    else:
+        parsed = value[:64]
+    changed = replace_unit(unit, **{stat: parsed})
+    event = DirectorOverride(rule=RULE, action="set", unit=unit_id, args=(("stat", stat), ("value", parsed)))
+    return state.with_units([changed]), event
+
+
+def damage(
+    state: EncounterState, unit_id: str, amount: int
+) -> tuple[EncounterState, tuple[DirectorOverride | UnitDestroyed, ...]]:
+    """Damage by hand: armor first, then structure (EXO-3.5 order); structure 0 destroys the unit.
+
+    Units without those stats (other rulesets) take it on ``wounds`` when they have it.
+    """
+    unit = _unit(state, unit_id)
+    if amount <= 0:
+        raise refuse("director.bad_value", "Damage must be a positive number.", stat="damage", value=amount)
+    changes: dict[str, Any] = {}
+    left = amount
+    if hasattr(unit, "armor") and hasattr(unit, "structure"):
+        armor = int(unit.armor)
+        absorbed = min(armor, left)
+        changes["armor"] = armor - absorbed
+        left -= absorbed
+        structure = max(0, int(unit.structure) - left)
+        changes["structure"] = structure
+        if structure == 0:
+            changes["destroyed"] = True
+    elif hasattr(unit, "wounds"):
+        changes["wounds"] = int(unit.wounds) + amount
+    else:
+        raise refuse("director.no_damage", f"{unit.name} has no stats that take damage.", unit=unit_id)
+    changed = replace_unit(unit, **changes)
+    events: list[DirectorOverride | UnitDestroyed] = [
+        DirectorOverride(rule=RULE, action="damage", unit=unit_id, args=(("amount", amount),))
+    ]
+    if changes.get("destroyed") and not unit.destroyed:
+        events.append(UnitDestroyed(rule=RULE, unit=unit_id, at=unit.at))
+    return state.with_units([changed]), tuple(events)
+
+
+def add_unit(
+    state: EncounterState, new_id: str, side: str, at: Hex, like: str, name: str | None = None
+) -> tuple[EncounterState, DirectorOverride]:
+    """A new unit copied from an existing one (same class and stats), on ``side`` at ``at``."""
+    if new_id in state.units:
+        raise refuse("director.unit_exists", f"There is already a unit called {new_id!r}.", unit=new_id)
+    if not new_id.replace("-", "").replace("_", "").isalnum() or len(new_id) > 32:
+        raise refuse(
+            "director.bad_id", "Unit ids use letters, digits, - and _ (at most 32).", unit=new_id[:40]
+        )
+    template = _unit(state, like)
+    if side not in state.side_ids():
+        raise refuse("side.unknown", f"There is no side called {side!r}.", side=side)
+    changes: dict[str, Any] = {
+        "id": new_id,
+        "side": side,
+        "at": at,
+        "name": name or new_id,
+        "destroyed": False,
+        "label": (name or new_id)[:4],
+    }
+    vector = getattr(template, "vector", None)
+    if isinstance(vector, Hex) and template.at is not None:
+        changes["vector"] = at + (vector - template.at)
+    unit = replace_unit(template, **changes)
+    event = DirectorOverride(
+        rule=RULE, action="add-unit", unit=new_id, args=(("at", at.label), ("like", like))
+    )
+    return state.with_units([unit]), event
+
+
+def remove_unit(state: EncounterState, unit_id: str) -> tuple[EncounterState, DirectorOverride]:
+    _unit(state, unit_id)
+    event = DirectorOverride(rule=RULE, action="remove-unit", unit=unit_id)
+    return state.without_unit(unit_id), event
+
+
+def reveal(state: EncounterState, unit_id: str) -> tuple[EncounterState, DirectorOverride]:
+    unit = _unit(state, unit_id)
+    return state.with_units([replace_unit(unit, hidden=False)]), DirectorOverride(
+        rule=RULE, action="reveal", unit=unit_id
+    )

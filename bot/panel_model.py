@@ -1,0 +1,218 @@
+"""The private order panel as data: what a player may choose now, the draft being composed, and the raw order
+the draft becomes on Submit. Pure (no Discord); the cog draws it as an embed with buttons and selects.
+
+The draft travels with the panel message (a disabled button's custom id, ``hexd:draft:{phase}:{payload}``), so a
+panel keeps working after a restart without keeping anything in memory, and nothing secret touches the shared
+event log before the player submits. Everything in a draft is re-checked by the rules on Submit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rules.hexgrid import Hex
+from rules.state import EncounterState
+
+DRAFT_PREFIX = "hexd:draft:"
+MAX_OPTIONS = 25  # Discord: options per select menu
+_DRAFT = re.compile(r"^hexd:draft:(?P<phase>\d+):(?P<body>.*)$")
+MOVE_LETTERS = ("I", "D", "A")  # exo: turn port (izquierda), starboard (derecha), accelerate
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    moves: str = ""
+    fire: tuple[str, ...] = ()  # fire option values
+    crew: tuple[str, ...] = ()  # crew-roll option values
+    choice: str = ""  # the answer to a pending decision
+
+    def encode(self, phase_no: int) -> str:
+        body = f"{self.moves}|{','.join(self.fire)}|{','.join(self.crew)}|{self.choice}"
+        return f"{DRAFT_PREFIX}{phase_no}:{body}"[:100]
+
+    @classmethod
+    def decode(cls, custom_id: str) -> tuple[int, Draft] | None:
+        m = _DRAFT.match(custom_id)
+        if not m:
+            return None
+        parts = [*m.group("body").split("|"), "", "", "", ""][:4]
+        moves = "".join(c for c in parts[0].upper() if c in MOVE_LETTERS)[:12]
+        fire = tuple(v for v in parts[1].split(",") if v)[:MAX_OPTIONS]
+        crew = tuple(v for v in parts[2].split(",") if v)[:6]
+        return int(m.group("phase")), cls(moves, fire, crew, parts[3][:20])
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    value: str
+    label: str  # already readable (unit names, weapon codes); the cog localizes the frame around it
+    key: str = ""  # optional i18n key for the label (crew rolls)
+
+
+@dataclass(frozen=True, slots=True)
+class PanelModel:
+    encounter_id: int
+    phase_no: int
+    unit_id: str
+    unit_name: str
+    side: str
+    step: str  # "crew" | "orders" | "decision" | "wait"
+    round: int
+    phase: str
+    stats: tuple[tuple[str, str], ...] = ()
+    manta: int | None = None
+    max_moves: int = 0
+    can_accelerate: bool = False
+    fire_options: tuple[Option, ...] = ()
+    crew_options: tuple[Option, ...] = ()
+    decision_options: tuple[Option, ...] = ()
+    draft: Draft = field(default_factory=Draft)
+    submitted: bool = False
+
+    def apply(self, action: str) -> Draft:
+        """A button press → the new draft (pure; limits follow the rules so the panel never offers the illegal)."""
+        d = self.draft
+        if action in MOVE_LETTERS:
+            if len(d.moves) >= self.max_moves or (action == "A" and not self.can_accelerate):
+                return d
+            return replace(d, moves=d.moves + action)
+        if action == "back":
+            return replace(d, moves=d.moves[:-1])
+        if action == "clear":
+            return Draft()
+        return d
+
+    def raw_order(self) -> Any:
+        """The order as the ruleset's ``parse_order`` reads it."""
+        if self.step == "crew":
+            return {"crew_rolls": list(self.draft.crew)}
+        if self.step == "decision":
+            return {"pilot_change": self.draft.choice or "-"}
+        known = {o.value for o in self.fire_options}
+        fire = [_fire_entry(v) for v in self.draft.fire if v in known]
+        return {"move": self.draft.moves or "-", "fire": fire}
+
+
+def _fire_entry(value: str) -> dict[str, Any]:
+    by, weapon, target = value.split(".", 2)
+    return {"by": by, "weapon": int(weapon), "target": target}
+
+
+def projected(
+    state: EncounterState, unit_id: str, moves: str
+) -> tuple[tuple[Hex, ...], int, Hex | None] | None:
+    """Where an exo ship ends after ``moves`` (EXO-4.2, EXO-4.3): path, facing, new vector."""
+    unit = state.units.get(unit_id)
+    if state.ruleset != "exo" or unit is None or unit.at is None or unit.destroyed:
+        return None
+    from rules.exo.preview import project_orders
+
+    at, facing, vector = project_orders(state, unit_id, moves)
+    return (unit.at, at), facing, vector
+
+
+def build_panel(
+    state: EncounterState,
+    unit_id: str,
+    *,
+    encounter_id: int,
+    phase_no: int,
+    draft: Draft,
+    submitted: bool,
+    owing: bool,
+) -> PanelModel:
+    unit = state.units[unit_id]
+    base = PanelModel(
+        encounter_id,
+        phase_no,
+        unit_id,
+        unit.name,
+        unit.side,
+        "wait",
+        state.round,
+        state.phase,
+        draft=draft,
+        submitted=submitted,
+    )
+    if state.ruleset != "exo":
+        return base
+    return _exo_panel(state, base, owing)
+
+
+def _exo_panel(state: EncounterState, base: PanelModel, owing: bool) -> PanelModel:
+    from rules.exo.crew import roster
+    from rules.exo.ship import Ship
+    from rules.exo.state import CREW_STEP, ext_of
+
+    ship = state.units[base.unit_id]
+    if not isinstance(ship, Ship):
+        return base
+    stats = (
+        ("maneuverability", f"{ship.maneuverability}/{ship.max_maneuverability}"),
+        ("engines", f"{ship.engines}/{ship.max_engines}"),
+        ("armor", f"{ship.armor}/{ship.max_armor}"),
+        ("structure", f"{ship.structure}/{ship.max_structure}"),
+        ("cabin", f"{ship.cabin}/{ship.max_cabin}"),
+        ("cargo", f"{ship.cargo}/{ship.max_cargo}"),
+        ("weapons", " ".join(ship.weapon_label(i) for i in range(len(ship.weapons))) or "-"),
+        ("at", f"{ship.at.label if ship.at else '-'} → {ship.vector.label if ship.vector else '-'}"),
+    )
+    model = replace(base, stats=stats, manta=ship.manta)
+    if not owing:
+        return model
+    if state.pending is not None and state.pending.unit == ship.id:
+        options = tuple(Option(o or "-", o or "—") for o in state.pending.options[:MAX_OPTIONS])
+        return replace(model, step="decision", decision_options=options)
+    if ext_of(state.ext).step == CREW_STEP and state.phase == "1":
+        crew: list[Option] = []
+        if roster(ship.crew, "engineer", state.round):
+            crew.append(Option("engineer", "engineer", "panel.crew.engineer"))
+        if roster(ship.crew, "navigator", state.round):
+            crew.append(Option("navigator", "navigator", "panel.crew.navigator"))
+        if roster(ship.crew, "captain", state.round):
+            helped = ["engineer", "navigator"] + [
+                f"gunner{i + 1}" for i in range(len(roster(ship.crew, "gunner", state.round)))
+            ]
+            crew.extend(Option(f"captain:{h}", h, "panel.crew.captain") for h in helped)
+        return replace(model, step="crew", crew_options=tuple(crew[:MAX_OPTIONS]))
+    if ship.adrift:
+        max_moves, accelerate = 0, False
+    elif ship.manta <= 0:
+        from rules.exo.tables import tables
+
+        max_moves, accelerate = tables().turns_without_manta, False
+    else:
+        max_moves, accelerate = ship.manta, True
+    return replace(
+        model,
+        step="orders",
+        max_moves=max_moves,
+        can_accelerate=accelerate,
+        fire_options=_fire_options(state, ship),
+    )
+
+
+def _fire_options(state: EncounterState, ship: Any) -> tuple[Option, ...]:
+    """Every (shooter, weapon, target) the rules allow now (EXO-1.4, EXO-2.4, EXO-3.4): in arc and in range."""
+    from rules.exo.crew import roster
+    from rules.exo.preview import legal_targets
+
+    if ship.at is None:
+        return ()
+    gunners = roster(ship.crew, "gunner", state.round)
+    shooters = [(f"gunner{i + 1}", g.name) for i, g in enumerate(gunners)]
+    pilot = roster(ship.crew, "pilot", state.round)
+    if not shooters and pilot:
+        shooters = [("pilot", pilot[0].name)]  # EXO-2.4: the pilot fires for ships without gunners
+    names = {u.id: u.name for u in state.units.values()}
+    out: list[Option] = []
+    for ref, crew_name in shooters:
+        for index in range(1, len(ship.weapons) + 1):
+            for target in legal_targets(state, ship.id, index, by=crew_name):
+                if state.units[target].hidden:
+                    continue
+                label = f"{ref} · {ship.weapon_label(index - 1)} → {names.get(target, target)}"
+                out.append(Option(f"{ref}.{index}.{target}", label))
+    return tuple(out[:MAX_OPTIONS])

@@ -1,0 +1,55 @@
+"""Who may do what in an encounter (DESIGN §4 Permissions). Pure: the cog supplies what Discord knows.
+
+The director is the encounter's creator, its co-directors, members holding the configured director role and
+members with Manage Server. Players act only for the units assigned to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from bot.storage.base import Encounter, Participant
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """A Discord member as far as permissions go."""
+
+    user_id: int
+    role_ids: frozenset[int] = field(default_factory=frozenset)
+    role_names: frozenset[str] = field(default_factory=frozenset)
+    manage_guild: bool = False
+    locale: str = "en"
+
+
+def is_director(
+    actor: Actor,
+    meta: Encounter,
+    participants: Iterable[Participant],
+    *,
+    director_role_id: int | None = None,
+    director_role_name: str | None = None,
+) -> bool:
+    if actor.user_id == meta.created_by or actor.manage_guild:
+        return True
+    if director_role_id is not None and director_role_id in actor.role_ids:
+        return True
+    if director_role_name and director_role_name in actor.role_names:
+        return True
+    return any(p.user_id == actor.user_id and p.role in ("director", "codirector") for p in participants)
+
+
+def units_of(user_id: int, participants: Iterable[Participant]) -> list[str]:
+    return [p.unit for p in participants if p.user_id == user_id and p.role == "player" and p.unit]
+
+
+def holder_of(unit_id: str, participants: Iterable[Participant]) -> int | None:
+    for p in participants:
+        if p.role == "player" and p.unit == unit_id:
+            return p.user_id
+    return None
+
+
+def is_member(user_id: int, participants: Iterable[Participant]) -> bool:
+    return any(p.user_id == user_id for p in participants)

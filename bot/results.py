@@ -1,0 +1,136 @@
+"""Plain result objects the application layer returns to the Discord layer (no discord import).
+
+Text is always a translation key plus parameters, so the cog can show it in the reader's language; images are
+PNG bytes rendered off the event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from data.i18n import t
+from rules.errors import GameError
+from rules.events import Event
+from rules.state import EncounterState
+
+
+class Refused(GameError):
+    """The bot refuses a request (not a rule of the game): no encounter here, not your unit, not a director...
+
+    ``code`` is an i18n key under ``errors.``; the English ``message`` is the fallback.
+    """
+
+
+def refuse(code: str, message: str, **params: Any) -> Refused:
+    return Refused(message, code=code, params=params)
+
+
+@dataclass(frozen=True, slots=True)
+class Msg:
+    key: str
+    params: Mapping[str, Any] = field(default_factory=lambda: dict[str, Any]())
+
+    def text(self, locale: str | None) -> str:
+        return t(self.key, locale, **self.params)
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    encounter_id: int
+    name: str
+    ruleset: str
+    units: tuple[tuple[str, str, str], ...]  # (unit id, name, side) of units players can take
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    encounter_id: int
+    user_id: int
+    unit: str
+    unit_name: str
+    side: str
+    side_name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Missing:
+    """Who still owes orders: names only, never what anyone ordered."""
+
+    user_id: int | None
+    unit: str
+    unit_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class StatusView:
+    encounter_id: int
+    name: str
+    ruleset: str
+    status: str
+    round: int
+    phase: str
+    phase_no: int
+    missing: tuple[Missing, ...]
+    players: tuple[tuple[int, str, str], ...]  # (user id, unit id, unit name)
+    directors: tuple[int, ...]
+    over: bool
+    winner: str | None
+    deadline: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitResult:
+    encounter_id: int
+    phase_no: int
+    unit: str
+    amended: bool
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StepReport:
+    """One resolved step: what the channel is shown (public events only) and the state after it."""
+
+    encounter_id: int
+    phase_no: int  # the storage phase that was resolved
+    round: int
+    phase: str
+    events: tuple[Event, ...]
+    state: EncounterState
+    public_events: tuple[Event, ...]
+    board_changed: bool = True  # pieces moved, were hit or destroyed: worth a new board image
+
+
+@dataclass(frozen=True, slots=True)
+class HeldRolls:
+    """``director reviews rolls``: the rolls a resolution would make, shown to the director before it is applied."""
+
+    encounter_id: int
+    phase_no: int
+    rolls: tuple[tuple[int, str, str, tuple[int, ...]], ...]  # (index, rule, purpose, dice)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What a resolution pass did: zero or more steps, possibly stopping at a held review or a decision."""
+
+    encounter_id: int
+    steps: tuple[StepReport, ...] = ()
+    held: HeldRolls | None = None
+    decision_unit: str | None = None  # a pending decision (pilot critical) waits for this unit's holder
+    decision_user: int | None = None
+    opened_phase_no: int | None = None  # the phase now waiting for orders, if any
+    over: bool = False
+    winner: str | None = None
+    already: bool = False  # someone else resolved it first
+
+
+@dataclass(frozen=True, slots=True)
+class OverrideDone:
+    encounter_id: int
+    action: str
+    unit: str
+    event: Event
+    state: EncounterState

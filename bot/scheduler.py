@@ -1,0 +1,78 @@
+"""Phase deadlines: a small loop that resolves every phase whose deadline has passed (DESIGN §4).
+
+Deadlines live in storage, so they survive a restart; the loop only polls. Resolution goes through the same
+idempotent service call as everything else, so a deadline racing the last order resolves the phase once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.logs import trace_id
+from bot.results import Resolution, StepReport
+from bot.service import EncounterService
+
+log = logging.getLogger(__name__)
+
+OnResolved = Callable[[Resolution], Awaitable[None]]
+OnStep = Callable[[StepReport], Awaitable[None]]
+
+
+class DeadlineScheduler:
+    def __init__(
+        self,
+        service: EncounterService,
+        on_resolved: OnResolved,
+        *,
+        on_step: OnStep | None = None,
+        interval: float = 5.0,
+    ) -> None:
+        self.service = service
+        self.on_resolved = on_resolved
+        self.on_step = on_step
+        self.interval = interval
+        self._task: asyncio.Task[None] | None = None
+
+    async def tick(self) -> int:
+        """Resolve every due phase once; returns how many phases were resolved."""
+        done = 0
+        for due in await self.service.storage.due_deadlines(self.service.clock()):
+            try:
+                result = await self.service.resolve(
+                    due.encounter_id, expected_phase_no=due.phase_no, forced=True, on_step=self.on_step
+                )
+            except Exception:
+                log.exception(
+                    "deadline resolution failed trace=%s encounter=%s", trace_id(), due.encounter_id
+                )
+                await self.service.storage.set_deadline(due.encounter_id, due.phase_no, None)
+                continue
+            if result.already:
+                await self.service.storage.set_deadline(due.encounter_id, due.phase_no, None)
+                continue
+            done += 1
+            log.info("deadline resolved encounter=%s phase_no=%s", due.encounter_id, due.phase_no)
+            await self.on_resolved(result)
+        return done
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("deadline loop error trace=%s", trace_id())
+            await asyncio.sleep(self.interval)
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="hexd-deadlines")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None

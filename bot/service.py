@@ -1,0 +1,468 @@
+"""The application layer: encounters played through storage and the rules, with no Discord in sight.
+
+Every public method takes plain ids, checks permissions against the encounter (never trusting an id it was
+given), calls the ruleset and the storage, and returns a result object from :mod:`bot.results`. Refusals are
+``Refused`` (a ``GameError``) with an i18n code; rule violations are the ruleset's own ``GameError``\\ s. Order
+contents never leave this module except back to the player who wrote them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import tomllib
+from collections.abc import Awaitable, Callable, Mapping
+from functools import cache
+from typing import Any
+
+from bot.permissions import Actor, holder_of, units_of
+from bot.results import (
+    Created,
+    HeldRolls,
+    Joined,
+    Missing,
+    Resolution,
+    StatusView,
+    StepReport,
+    SubmitResult,
+    refuse,
+)
+from bot.service_base import MAX_AUTO_STEPS, Seen, ServiceBase, orderable, utc_now
+from bot.service_director import DirectorActions
+from bot.service_records import RecordActions, parse_export
+from bot.storage import (
+    AlreadyResolved,
+    ChannelBusyError,
+    Encounter,
+    Participant,
+    Resolved,
+    StalePhaseError,
+    UnitTakenError,
+)
+from data import SCENARIO_DIR
+from rules.engine import resolve_phase, visibility
+from rules.errors import ScenarioError
+from rules.events import Event, RollMade, ShotResolved
+from rules.ruleset import PUBLIC, DiceFactory, Ruleset, get_ruleset
+from rules.scenario import load_scenario
+from rules.serial import from_json, to_json
+from rules.state import EncounterState, Unit
+
+log = logging.getLogger(__name__)
+
+OnStep = Callable[[StepReport], Awaitable[None]]
+INLINE_UNITS = 30  # resolutions of boards this small run on the loop (exo: 100 ships take < 20 ms)
+
+
+def _board_of(state: EncounterState) -> tuple[Any, ...]:
+    """What a board image shows of a state: pieces (place, facing, vector, damage state) and markers."""
+    pieces = sorted(
+        (
+            (
+                u.id,
+                u.at,
+                u.facing,
+                getattr(u, "vector", None),
+                u.destroyed,
+                u.hidden,
+                getattr(u, "armor", None),
+                getattr(u, "structure", None),
+            )
+            for u in state.units.values()
+        ),
+        key=lambda piece: piece[0],
+    )
+    return tuple(pieces), state.markers
+
+
+def bundled_scenarios(ruleset: str | None = None) -> list[tuple[str, str, str]]:
+    """(id, name, ruleset) of the scenarios shipped in ``data/scenarios``."""
+    return [s for s in _bundled() if ruleset is None or s[2] == ruleset]
+
+
+@cache
+def _bundled() -> tuple[tuple[str, str, str], ...]:
+    # package data: read once per process
+    out: list[tuple[str, str, str]] = []
+    for path in sorted(SCENARIO_DIR.glob("*.toml")):
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError):
+            continue
+        out.append((path.stem, str(raw.get("name", path.stem)), str(raw.get("ruleset", ""))))
+    return tuple(out)
+
+
+class EncounterService(DirectorActions, RecordActions):
+    """Encounters end to end: create, join, start, orders, resolution; director tools and records come from
+    the mixins (bot/service_director.py, bot/service_records.py)."""
+
+    # --- encounters ----------------------------------------------------------------------------------------
+    async def create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        *,
+        ruleset: str,
+        scenario: str | None = None,
+        toml_text: str | None = None,
+        name: str | None = None,
+        seed: int | None = None,
+    ) -> Created:
+        if toml_text is None:
+            known = {sid: rid for sid, _, rid in bundled_scenarios()}
+            if scenario not in known:
+                raise refuse(
+                    "scenario.unknown",
+                    f"There is no bundled scenario {scenario!r}.",
+                    scenario=str(scenario)[:40],
+                )
+            toml_text = (SCENARIO_DIR / f"{scenario}.toml").read_text(encoding="utf-8")
+        try:
+            raw = tomllib.loads(toml_text)
+        except tomllib.TOMLDecodeError:
+            raw = {}
+        if seed is None and "seed" not in raw:
+            seed = random.SystemRandom().randrange(1, 2**31)
+        try:
+            loaded = await asyncio.to_thread(load_scenario, toml_text, seed=seed)
+        except ScenarioError as exc:
+            lines = "\n".join(p.text() for p in exc.problems[:20])
+            raise refuse("scenario.invalid", f"The scenario has problems:\n{lines}", problems=lines) from None
+        state = loaded.state
+        if state.ruleset != ruleset:
+            raise refuse(
+                "scenario.ruleset_mismatch",
+                f"That scenario is for {state.ruleset}, not {ruleset}.",
+                scenario_ruleset=state.ruleset,
+                ruleset=ruleset,
+            )
+        if name:
+            state = state.replace(name=name[:100])
+        try:
+            enc_id = await self.storage.create_encounter(
+                guild_id,
+                channel_id,
+                state.ruleset,
+                state.name,
+                user_id,
+                to_json(state),
+                {"review_rolls": False},
+            )
+        except ChannelBusyError:
+            raise refuse("encounter.exists", "This channel already has an encounter; end it first.") from None
+        await self.storage.add_participant(enc_id, user_id, "director")
+        units = tuple(
+            (u.id, u.name, state.side(u.side).name)
+            for u in state.units.values()
+            if orderable(u) and not u.hidden
+        )
+        return Created(enc_id, state.name, state.ruleset, units)
+
+    async def free_units(self, encounter_id: int) -> list[Unit]:
+        _, state, _ = await self.load(encounter_id)
+        parts = await self.storage.participants(encounter_id)
+        taken = {p.unit for p in parts if p.unit}
+        return [u for u in state.units.values() if orderable(u) and not u.hidden and u.id not in taken]
+
+    async def join(
+        self, encounter_id: int, user_id: int, side: str | None = None, unit: str | None = None
+    ) -> Joined:
+        meta, state, _ = await self.load(encounter_id)
+        if meta.status == "ended":
+            raise refuse("encounter.ended", "This encounter has ended.")
+        parts = await self.storage.participants(encounter_id)
+        mine = units_of(user_id, parts)
+        if mine and unit is None:
+            u = state.units[mine[0]]
+            return Joined(encounter_id, user_id, u.id, u.name, u.side, state.side(u.side).name)
+        candidates = [
+            u
+            for u in state.units.values()
+            if orderable(u) and not u.hidden and (side is None or u.side == side)
+        ]
+        if side is not None and side not in state.side_ids():
+            raise refuse("side.unknown", f"There is no side called {side!r}.", side=side[:40])
+        if unit is not None:
+            match = [u for u in candidates if u.id == unit or u.name.lower() == unit.lower()]
+            if not match:
+                raise refuse(
+                    "unit.unknown", f"There is no unit called {unit!r} you can take.", unit=unit[:40]
+                )
+            chosen = match[0]
+        else:
+            taken = {p.unit for p in parts if p.unit}
+            free = [u for u in candidates if u.id not in taken]
+            if not free:
+                raise refuse("unit.none_free", "Every unit is taken; ask the director to assign you one.")
+            chosen = free[0]
+        try:
+            await self.storage.add_participant(encounter_id, user_id, "player", chosen.side, chosen.id)
+        except UnitTakenError:
+            raise refuse("unit.taken", f"{chosen.name} is already taken.", unit=chosen.name) from None
+        return Joined(
+            encounter_id, user_id, chosen.id, chosen.name, chosen.side, state.side(chosen.side).name
+        )
+
+    async def leave(self, encounter_id: int, user_id: int) -> int:
+        return await self.storage.remove_participant(encounter_id, user_id, role="player")
+
+    async def start(self, encounter_id: int, actor: Actor, *, on_step: OnStep | None = None) -> Resolution:
+        meta, _, phase_no = await self.load(encounter_id)
+        await self.require_director(meta, actor)
+        if meta.status != "open":
+            raise refuse("encounter.already_started", "The encounter has already started.")
+        await self.storage.set_encounter_status(encounter_id, "running")
+        settings = await self.storage.get_guild_settings(meta.guild_id)
+        if settings.default_deadline_minutes:
+            await self.set_deadline(encounter_id, phase_no, settings.default_deadline_minutes)
+        return await self.advance(encounter_id, on_step=on_step)
+
+    async def end(self, encounter_id: int, actor: Actor) -> None:
+        meta = await self.storage.get_encounter(encounter_id)
+        await self.require_director(meta, actor)
+        await self.storage.set_encounter_status(encounter_id, "ended")
+
+    async def status(self, encounter_id: int, *, seen: Seen | None = None) -> StatusView:
+        seen = seen if seen is not None and seen.meta.id == encounter_id else await self.seen(encounter_id)
+        meta, state, phase_no, parts = seen.meta, seen.state, seen.phase_no, seen.parts
+        missing: tuple[Missing, ...] = ()
+        if meta.status == "running" and not state.over:
+            missing = tuple(await self._missing(encounter_id, state, phase_no, parts))
+        players = tuple(
+            (p.user_id, p.unit, state.units[p.unit].name)
+            for p in parts
+            if p.role == "player" and p.unit is not None and p.unit in state.units
+        )
+        directors = tuple(
+            sorted({meta.created_by, *(p.user_id for p in parts if p.role in ("director", "codirector"))})
+        )
+        return StatusView(
+            meta.id,
+            meta.name,
+            meta.ruleset,
+            meta.status,
+            state.round,
+            state.phase,
+            phase_no,
+            missing,
+            players,
+            directors,
+            state.over,
+            state.winner,
+        )
+
+    # --- orders --------------------------------------------------------------------------------------------
+    async def submit(
+        self,
+        encounter_id: int,
+        user_id: int,
+        unit_id: str,
+        raw: Any,
+        *,
+        phase_no: int | None = None,
+        seen: Seen | None = None,
+    ) -> SubmitResult:
+        """Parse, validate and store one order (durable when this returns); ``all_in`` says whether it was the last."""
+        seen = seen if seen is not None and seen.meta.id == encounter_id else await self.seen(encounter_id)
+        meta, state, current, parts = seen.meta, seen.state, seen.phase_no, seen.parts
+        if holder_of(unit_id, parts) != user_id:
+            raise refuse("unit.not_yours", "That is not one of your units.")
+        self._require_running(meta)
+        if phase_no is not None and phase_no != current:
+            raise refuse("phase.stale", "That panel belongs to a phase that is over; open /orders again.")
+        if state.over:
+            raise refuse("encounter.ended", "This encounter has ended.")
+        if unit_id not in self.owing(state):
+            raise refuse(
+                "unit.not_awaiting",
+                f"{state.units[unit_id].name} takes no orders now.",
+                unit=state.units[unit_id].name,
+            )
+        ruleset = get_ruleset(state.ruleset)
+        order = ruleset.parse_order(state, unit_id, raw)
+        ruleset.validate_order(state, unit_id, order)
+        try:
+            ack = await self.storage.submit_order(
+                encounter_id, current, unit_id, user_id, {"raw": raw, "order": to_json(order)}
+            )
+        except StalePhaseError:
+            raise refuse("phase.stale", "The phase was resolved meanwhile; open /orders again.") from None
+        missing = await self._missing(encounter_id, state, current, parts)
+        log.info("order accepted: encounter %s phase %s unit %s", encounter_id, current, unit_id)
+        return SubmitResult(encounter_id, current, unit_id, ack.amended, all_in=not missing)
+
+    async def my_order(self, encounter_id: int, user_id: int, unit_id: str) -> Any | None:
+        """The raw order this player gave for this unit in the current phase (theirs only), or None."""
+        _, _, phase_no = await self.player_unit(encounter_id, user_id, unit_id)
+        for pending in await self.storage.orders_of(encounter_id, phase_no, user_id):
+            if pending.unit_id == unit_id:
+                return pending.order.get("raw")
+        return None
+
+    # --- resolution ----------------------------------------------------------------------------------------
+    async def advance(self, encounter_id: int, *, on_step: OnStep | None = None) -> Resolution:
+        """Resolve the phases that take no orders, up to the next one that does (or the end)."""
+        return await self._resolve(
+            encounter_id, expected_phase_no=None, forced=False, approved=False, on_step=on_step
+        )
+
+    async def resolve(
+        self,
+        encounter_id: int,
+        *,
+        expected_phase_no: int | None = None,
+        forced: bool = False,
+        approved: bool = False,
+        on_step: OnStep | None = None,
+        seen: Seen | None = None,
+        all_in: bool = False,
+    ) -> Resolution:
+        """Resolve the current phase (all orders in, deadline, or the director: ``forced``) and what follows.
+
+        Idempotent: with ``expected_phase_no`` a phase resolved meanwhile returns ``already=True``. ``on_step`` is
+        awaited after each committed step, so the channel can see a phase before the next one is resolved.
+        ``seen``/``all_in`` come from the submission that gave the last order, saving the reads it just made
+        (the storage still checks the phase and the orders when the resolution is committed).
+        """
+        return await self._resolve(
+            encounter_id,
+            expected_phase_no=expected_phase_no,
+            forced=forced or all_in,
+            approved=approved,
+            on_step=on_step,
+            seen=seen,
+        )
+
+    async def _resolve(
+        self,
+        encounter_id: int,
+        *,
+        expected_phase_no: int | None,
+        forced: bool,
+        approved: bool,
+        on_step: OnStep | None = None,
+        seen: Seen | None = None,
+    ) -> Resolution:
+        steps: list[StepReport] = []
+        async with self._lock(encounter_id):
+            if seen is not None and seen.meta.id == encounter_id:
+                meta, state, phase_no = seen.meta, seen.state, seen.phase_no
+            else:
+                meta, state, phase_no = await self.load(encounter_id)
+            if expected_phase_no is not None and phase_no != expected_phase_no:
+                return Resolution(encounter_id, already=True)
+            if meta.status != "running" or state.over:
+                return Resolution(encounter_id, over=state.over, winner=state.winner)
+            deadline_minutes = (await self.guild_settings(meta.guild_id)).default_deadline_minutes
+            review = bool(meta.settings.get("review_rolls"))
+            parts: list[Participant] | None = None
+            first = True
+            for _ in range(MAX_AUTO_STEPS):
+                ruleset = get_ruleset(state.ruleset)
+                owing = self.owing(state)
+                if owing and not (first and forced):
+                    parts = parts if parts is not None else await self.storage.participants(encounter_id)
+                    missing = await self._missing(encounter_id, state, phase_no, parts)
+                    if missing or not any(holder_of(u, parts) for u in owing):
+                        break
+                try:
+                    batch = await self.storage.orders_for_resolution(encounter_id, phase_no)
+                except StalePhaseError:
+                    return Resolution(encounter_id, tuple(steps), already=not steps)
+                # resolve exactly the snapshot the orders were read with (commit checks it is still current)
+                state = self._decode(encounter_id, batch.snapshot_seq, batch.state)
+                orders = {u: from_json(p.order["order"]) for u, p in batch.orders.items() if u in state.units}
+                dice_for = DiceFactory(self._roll_overrides(meta, phase_no))
+                if len(state.units) <= INLINE_UNITS:  # a small resolution takes less than a thread hop
+                    result = resolve_phase(ruleset, state, orders, dice_for=dice_for)
+                else:
+                    result = await asyncio.to_thread(resolve_phase, ruleset, state, orders, dice_for=dice_for)
+                rolls = [e for e in result.events if isinstance(e, RollMade)]
+                if review and rolls and not (first and approved):
+                    held = HeldRolls(
+                        encounter_id, phase_no, tuple((e.index, e.rule, e.purpose, e.dice) for e in rolls)
+                    )
+                    return Resolution(encounter_id, tuple(steps), held=held)
+                new_state = result.state
+                if result.pending is not None and new_state.pending is None:
+                    new_state = new_state.replace(pending=result.pending)
+                specs = [self._event_spec(state, e) for e in result.events]
+                outcome = await self.storage.commit_resolution(
+                    encounter_id, phase_no, specs, to_json(new_state), based_on=batch
+                )
+                if isinstance(outcome, AlreadyResolved):
+                    return Resolution(encounter_id, tuple(steps), already=not steps)
+                if not isinstance(outcome, Resolved):
+                    continue  # orders changed while resolving: read them again
+                # the new snapshot is this state: keep it decoded (its seq is the commit's last event)
+                self._states[encounter_id] = (outcome.last_seq, new_state)
+                steps.append(self._report(encounter_id, phase_no, state, new_state, result.events, ruleset))
+                if on_step is not None:
+                    await on_step(steps[-1])
+                first = False
+                state, phase_no = new_state, outcome.next_phase_no
+                if new_state.over:
+                    await self.storage.set_encounter_status(encounter_id, "ended")
+                    return Resolution(encounter_id, tuple(steps), over=True, winner=new_state.winner)
+                # a deadline left on a resolved phase never fires (due_deadlines wants the current phase)
+                if deadline_minutes and self.owing(new_state):
+                    await self.set_deadline(encounter_id, phase_no, deadline_minutes)
+            parts = parts if parts is not None else await self.storage.participants(encounter_id)
+            return self._stopped(encounter_id, steps, state, phase_no, parts)
+
+    def _stopped(
+        self,
+        encounter_id: int,
+        steps: list[StepReport],
+        state: EncounterState,
+        phase_no: int,
+        parts: list[Participant],
+    ) -> Resolution:
+        decision_unit = state.pending.unit if state.pending is not None else None
+        return Resolution(
+            encounter_id,
+            tuple(steps),
+            decision_unit=decision_unit,
+            decision_user=holder_of(decision_unit, parts) if decision_unit else None,
+            opened_phase_no=phase_no if self.owing(state) and not state.over else None,
+            over=state.over,
+            winner=state.winner,
+        )
+
+    @staticmethod
+    def _roll_overrides(meta: Encounter, phase_no: int) -> dict[int, tuple[int, ...]]:
+        table: Mapping[str, Any] = meta.settings.get("roll_overrides", {}).get(str(phase_no), {})
+        return {int(k): tuple(int(d) for d in v) for k, v in table.items()}
+
+    @staticmethod
+    def _event_spec(before: EncounterState, event: Event) -> tuple[str, dict[str, Any]]:
+        return event.type, {"round": before.round, "phase": before.phase, "event": to_json(event)}
+
+    @staticmethod
+    def _report(
+        encounter_id: int,
+        phase_no: int,
+        before: EncounterState,
+        after: EncounterState,
+        events: tuple[Event, ...],
+        ruleset: Ruleset,
+    ) -> StepReport:
+        seen = visibility(ruleset, after, PUBLIC).units | visibility(ruleset, before, PUBLIC).units
+        known = set(before.units) | set(after.units)
+        public = tuple(e for e in events if all(u in seen or u not in known for u in e.involved()))
+        changed = _board_of(before) != _board_of(after) or any(isinstance(e, ShotResolved) for e in public)
+        return StepReport(encounter_id, phase_no, before.round, before.phase, events, after, public, changed)
+
+
+__all__ = [
+    "EncounterService",
+    "OnStep",
+    "Seen",
+    "ServiceBase",
+    "bundled_scenarios",
+    "parse_export",
+    "utc_now",
+]

@@ -1,0 +1,173 @@
+"""What every part of the application layer shares: loading an encounter (with a decode cache), checking who
+is acting, and what a unit owes. :class:`bot.service.EncounterService` is built on it."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bot.permissions import Actor, holder_of, is_director, units_of
+from bot.results import Missing, refuse
+from bot.storage import Encounter, EncounterNotFoundError, GuildSettings, Participant, Storage
+from rules.ruleset import get_ruleset
+from rules.serial import from_json
+from rules.state import EncounterState, Unit
+
+NOT_ORDERABLE = frozenset({"debris", "asteroid", "marker"})
+GUILD_SETTINGS_TTL = 30.0  # seconds a guild's settings are reused between reads
+MAX_AUTO_STEPS = 12  # phases without orders resolved (or undone) in a row before we stop: a safety net
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """One read of an encounter (meta, state, phase, participants), handed along so a click that checks,
+    shows and submits does not read the same rows three times."""
+
+    meta: Encounter
+    state: EncounterState
+    phase_no: int
+    parts: list[Participant]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def orderable(unit: Unit) -> bool:
+    return not unit.destroyed and unit.kind not in NOT_ORDERABLE
+
+
+class ServiceBase:
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        director_role_name: str | None = None,
+    ) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.director_role_name = director_role_name
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._states: dict[int, tuple[int, EncounterState]] = {}
+        self._guilds: dict[int, tuple[float, GuildSettings]] = {}
+
+    # --- loading and checks --------------------------------------------------------------------------------
+    def _lock(self, encounter_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(encounter_id, asyncio.Lock())
+
+    async def load(self, encounter_id: int) -> tuple[Encounter, EncounterState, int]:
+        try:
+            loaded = await self.storage.load(encounter_id)
+        except EncounterNotFoundError:
+            raise refuse("encounter.none", "There is no such encounter.") from None
+        return loaded.meta, self._decode(encounter_id, loaded.snapshot_seq, loaded.state), loaded.phase_no
+
+    async def seen(self, encounter_id: int) -> Seen:
+        meta, state, phase_no = await self.load(encounter_id)
+        return Seen(meta, state, phase_no, await self.storage.participants(encounter_id))
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        now = time.monotonic()
+        cached = self._guilds.get(guild_id)
+        if cached is not None and now - cached[0] < GUILD_SETTINGS_TTL:
+            return cached[1]
+        settings = await self.storage.get_guild_settings(guild_id)
+        self._guilds[guild_id] = (now, settings)
+        return settings
+
+    def _decode(self, encounter_id: int, snapshot_seq: int, data: Mapping[str, Any]) -> EncounterState:
+        """A snapshot never changes once written, so its decoded state is cached by (encounter, seq)."""
+        cached = self._states.get(encounter_id)
+        if cached is not None and cached[0] == snapshot_seq:
+            return cached[1]
+        state = from_json(data)
+        assert isinstance(state, EncounterState)
+        self._states[encounter_id] = (snapshot_seq, state)
+        return state
+
+    async def in_channel(self, guild_id: int, channel_id: int) -> Encounter:
+        meta = await self.storage.active_encounter_in_channel(guild_id, channel_id)
+        if meta is None:
+            raise refuse(
+                "encounter.none",
+                "There is no encounter in this channel. A director starts one with /encounter new.",
+            )
+        return meta
+
+    async def checked(self, encounter_id: int, guild_id: int | None) -> Encounter:
+        """The encounter ``encounter_id`` if it belongs to ``guild_id`` (ids from custom ids are never trusted)."""
+        try:
+            meta = await self.storage.get_encounter(encounter_id)
+        except EncounterNotFoundError:
+            raise refuse("encounter.none", "There is no such encounter.") from None
+        if guild_id is not None and meta.guild_id != guild_id:
+            raise refuse("encounter.none", "There is no such encounter.")
+        return meta
+
+    async def is_director(
+        self, meta: Encounter, actor: Actor, parts: list[Participant] | None = None
+    ) -> bool:
+        parts = parts if parts is not None else await self.storage.participants(meta.id)
+        settings = await self.guild_settings(meta.guild_id)
+        return is_director(
+            actor,
+            meta,
+            parts,
+            director_role_id=settings.director_role_id,
+            director_role_name=self.director_role_name,
+        )
+
+    async def require_director(self, meta: Encounter, actor: Actor) -> None:
+        if not await self.is_director(meta, actor):
+            raise refuse("director.only", "Only the encounter's directors can do that.")
+
+    @staticmethod
+    def _require_running(meta: Encounter) -> None:
+        if meta.status == "ended":
+            raise refuse("encounter.ended", "This encounter has ended.")
+        if meta.status == "paused":
+            raise refuse("encounter.paused", "The director has paused this encounter.")
+        if meta.status != "running":
+            raise refuse("encounter.not_started", "The encounter has not started yet.")
+
+    def owing(self, state: EncounterState) -> tuple[str, ...]:
+        """Units that owe an answer now: the ruleset's awaited units, or the unit of a pending decision."""
+        ruleset = get_ruleset(state.ruleset)
+        waiting = list(ruleset.awaiting(state))
+        if state.pending is not None and state.pending.unit and state.pending.unit not in waiting:
+            waiting.append(state.pending.unit)
+        return tuple(u for u in waiting if u in state.units)
+
+    async def _missing(
+        self, encounter_id: int, state: EncounterState, phase_no: int, parts: list[Participant]
+    ) -> list[Missing]:
+        submitted = set(await self.storage.submitted_units(encounter_id, phase_no))
+        out: list[Missing] = []
+        for uid in self.owing(state):
+            holder = holder_of(uid, parts)
+            if holder is not None and uid not in submitted:
+                out.append(Missing(holder, uid, state.units[uid].name))
+        return out
+
+    async def my_units(self, encounter_id: int, user_id: int) -> list[str]:
+        return units_of(user_id, await self.storage.participants(encounter_id))
+
+    async def player_unit(
+        self, encounter_id: int, user_id: int, unit_id: str
+    ) -> tuple[Encounter, EncounterState, int]:
+        """Load for a player acting on ``unit_id``; refuses when the unit is not theirs (ids are never trusted)."""
+        meta, state, phase_no = await self.load(encounter_id)
+        parts = await self.storage.participants(encounter_id)
+        if holder_of(unit_id, parts) != user_id:
+            raise refuse("unit.not_yours", "That is not one of your units.")
+        return meta, state, phase_no
+
+    async def set_deadline(self, encounter_id: int, phase_no: int, minutes: float | None) -> datetime | None:
+        when = None if minutes is None else self.clock() + timedelta(minutes=minutes)
+        await self.storage.set_deadline(encounter_id, phase_no, when)
+        return when

@@ -1,0 +1,138 @@
+"""The director's side of the application layer: overrides (recorded, shown, undoable), undo, pause and
+resume, deadlines, assignments, co-directors and "director reviews rolls" (DESIGN §4)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from bot.permissions import Actor
+from bot.results import Joined, OverrideDone, refuse
+from bot.service_base import MAX_AUTO_STEPS, ServiceBase, orderable
+from bot.storage import NothingToUndoError, StalePhaseError
+from rules.events import Event
+from rules.serial import to_json
+from rules.state import EncounterState
+
+OVERRIDE_EVENT = "DirectorOverride"
+
+
+class DirectorActions(ServiceBase):
+    # --- director ------------------------------------------------------------------------------------------
+    async def override(
+        self,
+        encounter_id: int,
+        actor: Actor,
+        action: str,
+        unit: str,
+        build: Callable[[EncounterState], tuple[EncounterState, Any]],
+    ) -> OverrideDone:
+        meta, state, phase_no = await self.load(encounter_id)
+        await self.require_director(meta, actor)
+        if meta.status == "ended":
+            raise refuse("encounter.ended", "This encounter has ended.")
+        new_state, produced = build(state)
+        events: tuple[Event, ...] = produced if isinstance(produced, tuple) else (produced,)
+        first = events[0]
+        payload = {
+            "round": state.round,
+            "phase": state.phase,
+            "event": to_json(first),
+            "extra": [to_json(e) for e in events[1:]],
+            "by": actor.user_id,
+        }
+        try:
+            await self.storage.record_override(
+                encounter_id, phase_no, (OVERRIDE_EVENT, payload), to_json(new_state)
+            )
+        except StalePhaseError:
+            raise refuse("phase.stale", "The phase changed meanwhile; try again.") from None
+        return OverrideDone(encounter_id, action, unit, first, new_state)
+
+    async def undo(self, encounter_id: int, actor: Actor) -> tuple[int, EncounterState]:
+        """Back to the previous state that waited for orders (or the first one). Returns (phase_no, state)."""
+        meta = await self.storage.get_encounter(encounter_id)
+        await self.require_director(meta, actor)
+        async with self._lock(encounter_id):
+            try:
+                await self.storage.undo(encounter_id)
+            except NothingToUndoError:
+                raise refuse("undo.nothing", "There is nothing to undo.") from None
+            for _ in range(MAX_AUTO_STEPS):
+                _, state, phase_no = await self.load(encounter_id)
+                if self.owing(state) or state.over:
+                    break
+                try:
+                    await self.storage.undo(encounter_id)
+                except NothingToUndoError:
+                    break
+            meta, state, phase_no = await self.load(encounter_id)
+            if meta.status == "ended" and not state.over:
+                await self.storage.set_encounter_status(encounter_id, "running")
+            return phase_no, state
+
+    async def set_status(self, encounter_id: int, actor: Actor, status: str) -> None:
+        meta = await self.storage.get_encounter(encounter_id)
+        await self.require_director(meta, actor)
+        if meta.status == "ended":
+            raise refuse("encounter.ended", "This encounter has ended.")
+        if status == "paused" and meta.status != "running":
+            raise refuse("encounter.not_started", "Only a running encounter can be paused.")
+        if status == "running" and meta.status != "paused":
+            raise refuse("encounter.not_paused", "The encounter is not paused.")
+        await self.storage.set_encounter_status(encounter_id, status)  # type: ignore[arg-type]
+
+    async def director_deadline(
+        self, encounter_id: int, actor: Actor, minutes: float | None
+    ) -> datetime | None:
+        meta, _, phase_no = await self.load(encounter_id)
+        await self.require_director(meta, actor)
+        self._require_running(meta)
+        return await self.set_deadline(encounter_id, phase_no, minutes)
+
+    async def assign(self, encounter_id: int, actor: Actor, unit_id: str, user_id: int) -> Joined:
+        meta, state, _ = await self.load(encounter_id)
+        await self.require_director(meta, actor)
+        if unit_id not in state.units or not orderable(state.units[unit_id]):
+            raise refuse("unit.unknown", f"There is no unit called {unit_id!r}.", unit=unit_id[:40])
+        u = state.units[unit_id]
+        await self.storage.add_participant(encounter_id, user_id, "player", u.side, u.id, reassign=True)
+        return Joined(encounter_id, user_id, u.id, u.name, u.side, state.side(u.side).name)
+
+    async def kick(self, encounter_id: int, actor: Actor, user_id: int) -> int:
+        meta = await self.storage.get_encounter(encounter_id)
+        await self.require_director(meta, actor)
+        if user_id == meta.created_by:
+            raise refuse("director.kick_creator", "The encounter's creator cannot be removed.")
+        return await self.storage.remove_participant(encounter_id, user_id)
+
+    async def cohost(self, encounter_id: int, actor: Actor, user_id: int) -> None:
+        meta = await self.storage.get_encounter(encounter_id)
+        await self.require_director(meta, actor)
+        await self.storage.add_participant(encounter_id, user_id, "codirector")
+
+    async def set_review_rolls(self, encounter_id: int, actor: Actor, on: bool) -> None:
+        meta = await self.storage.get_encounter(encounter_id)
+        await self.require_director(meta, actor)
+        await self.storage.update_settings(encounter_id, review_rolls=on)
+
+    async def override_roll(self, encounter_id: int, actor: Actor, index: int, dice: tuple[int, ...]) -> int:
+        """Replace roll ``index`` of the held resolution of the current phase ("director reviews rolls")."""
+        meta, _, phase_no = await self.load(encounter_id)
+        await self.require_director(meta, actor)
+        if not meta.settings.get("review_rolls"):
+            raise refuse("director.review_off", "Turn on 'director reviews rolls' first (/director review).")
+        if not dice or any(not 1 <= d <= 100 for d in dice) or not 0 <= index < 1000:
+            raise refuse(
+                "director.bad_value",
+                "Give the roll number and its dice, e.g. 3 and 6,6,6.",
+                stat="dice",
+                value="",
+            )
+        table: dict[str, Any] = dict(meta.settings.get("roll_overrides", {}))
+        phase_table = dict(table.get(str(phase_no), {}))
+        phase_table[str(index)] = list(dice)
+        table[str(phase_no)] = phase_table
+        await self.storage.update_settings(encounter_id, roll_overrides=table)
+        return phase_no

@@ -1,0 +1,101 @@
+"""Crash-safe, event-sourced encounter storage (DESIGN §3).
+
+``await open_storage(url)`` returns a ``Storage``: ``sqlite:///path.db`` or a bare path opens the embedded SQLite
+backend (the default); ``postgresql://…`` opens the asyncpg backend (``pip install 'hexdirector[postgres]'``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from .base import (
+    UNSET,
+    Ack,
+    AlreadyResolved,
+    BackendUnavailableError,
+    ChannelBusyError,
+    Deadline,
+    Encounter,
+    EncounterEndedError,
+    EncounterNotFoundError,
+    EncounterStatus,
+    Event,
+    EventSpec,
+    GuildSettings,
+    InputsChanged,
+    InvalidExportError,
+    JsonDict,
+    Loaded,
+    MessageRef,
+    NothingToUndoError,
+    OrdersForResolution,
+    Participant,
+    PendingOrder,
+    Resolution,
+    Resolved,
+    Role,
+    StalePhaseError,
+    Storage,
+    StorageError,
+    UnitTakenError,
+)
+from .export import EXPORT_FORMAT, EXPORT_VERSION
+from .sql import utc_now
+from .sqlite import SqliteStorage
+
+__all__ = [
+    "EXPORT_FORMAT",
+    "EXPORT_VERSION",
+    "UNSET",
+    "Ack",
+    "AlreadyResolved",
+    "BackendUnavailableError",
+    "ChannelBusyError",
+    "Deadline",
+    "Encounter",
+    "EncounterEndedError",
+    "EncounterNotFoundError",
+    "EncounterStatus",
+    "Event",
+    "EventSpec",
+    "GuildSettings",
+    "InputsChanged",
+    "InvalidExportError",
+    "JsonDict",
+    "Loaded",
+    "MessageRef",
+    "NothingToUndoError",
+    "OrdersForResolution",
+    "Participant",
+    "PendingOrder",
+    "Resolution",
+    "Resolved",
+    "Role",
+    "SqliteStorage",
+    "StalePhaseError",
+    "Storage",
+    "StorageError",
+    "UnitTakenError",
+    "open_storage",
+]
+
+
+async def open_storage(url: str | Path, *, clock: Callable[[], datetime] | None = None) -> Storage:
+    """Open (creating and migrating if needed) the database named by ``url``:
+    ``sqlite:///path.db`` or a bare path (SQLite), ``postgresql://user@host/db`` (PostgreSQL)."""
+    text = str(url)
+    scheme, _, _ = text.partition("://")
+    clock = clock or utc_now
+    if scheme in ("postgresql", "postgres"):
+        try:
+            from .postgres import PostgresStorage
+        except ImportError as error:
+            raise BackendUnavailableError(
+                "the PostgreSQL backend needs asyncpg: pip install 'hexdirector[postgres]'"
+            ) from error
+        return await PostgresStorage.open(text, clock=clock)
+    if "://" in text and scheme != "sqlite":
+        raise StorageError(f"unknown database URL scheme {scheme!r}; use sqlite:///path.db or postgresql://…")
+    return await SqliteStorage.open(text, clock=clock)

@@ -1,0 +1,471 @@
+"""The storage interface every backend implements, its row types and its errors (DESIGN §3).
+
+Storage knows nothing about the rules: a game state is an opaque JSON-able ``dict`` (the engine has its own
+``to_json``/``from_json``) and an event is a ``(type, payload)`` pair. What storage guarantees:
+
+* every write is one transaction; a call that returns has been committed (durable);
+* an encounter is an append-only event log plus snapshots; loading is "latest snapshot + later events";
+* a phase is resolved at most once: resolution is guarded by the expected phase number inside the
+  database's write lock, so racing resolvers (tasks or processes) get exactly one resolution;
+* a player's pending orders are readable only by that player (``orders_of``); only the resolver reads them
+  all (``orders_for_resolution``); the event log never carries order contents.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final, Literal, TypeAlias
+
+JsonDict: TypeAlias = dict[str, Any]
+EventSpec: TypeAlias = tuple[str, Mapping[str, Any]]
+EncounterStatus: TypeAlias = Literal["open", "running", "paused", "ended"]
+Role: TypeAlias = Literal["director", "codirector", "player"]
+
+STATUSES: Final[frozenset[str]] = frozenset({"open", "running", "paused", "ended"})
+ROLES: Final[frozenset[str]] = frozenset({"director", "codirector", "player"})
+
+# Event types written by storage itself. Callers may not append them: replay and undo depend on their meaning.
+ENCOUNTER_CREATED: Final = "EncounterCreated"
+ENCOUNTER_IMPORTED: Final = "EncounterImported"
+ORDER_ACCEPTED: Final = "OrderAccepted"
+PHASE_RESOLVED: Final = "PhaseResolved"
+UNDONE: Final = "Undone"
+STATUS_CHANGED: Final = "StatusChanged"
+SETTINGS_CHANGED: Final = "SettingsChanged"
+PARTICIPANT_ADDED: Final = "ParticipantAdded"
+PARTICIPANT_REMOVED: Final = "ParticipantRemoved"
+RESERVED_EVENT_TYPES: Final[frozenset[str]] = frozenset(
+    {
+        ENCOUNTER_CREATED,
+        ENCOUNTER_IMPORTED,
+        ORDER_ACCEPTED,
+        PHASE_RESOLVED,
+        UNDONE,
+        STATUS_CHANGED,
+        SETTINGS_CHANGED,
+        PARTICIPANT_ADDED,
+        PARTICIPANT_REMOVED,
+    }
+)
+
+
+# --- errors -------------------------------------------------------------------------------------------------
+
+
+class StorageError(Exception):
+    """Base of every storage failure; the message is fit to show a director."""
+
+
+class BackendUnavailableError(StorageError):
+    """The database URL names a backend that is not available in this installation."""
+
+
+class EncounterNotFoundError(StorageError):
+    def __init__(self, encounter_id: int) -> None:
+        super().__init__(f"encounter {encounter_id} does not exist")
+        self.encounter_id = encounter_id
+
+
+class ChannelBusyError(StorageError):
+    """A channel holds at most one encounter that has not ended (enforced by a unique index)."""
+
+    def __init__(self, guild_id: int, channel_id: int) -> None:
+        super().__init__(f"channel {channel_id} already has an encounter that has not ended; end it first")
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+
+
+class EncounterEndedError(StorageError):
+    def __init__(self, encounter_id: int) -> None:
+        super().__init__(f"encounter {encounter_id} has ended; it accepts no more orders or resolutions")
+        self.encounter_id = encounter_id
+
+
+class StalePhaseError(StorageError):
+    """The caller acted on a phase that is no longer the encounter's current phase."""
+
+    def __init__(self, encounter_id: int, given_phase_no: int, current_phase_no: int) -> None:
+        super().__init__(
+            f"encounter {encounter_id} is in phase {current_phase_no}, not phase {given_phase_no}; "
+            "reload and try again"
+        )
+        self.encounter_id = encounter_id
+        self.given_phase_no = given_phase_no
+        self.current_phase_no = current_phase_no
+
+
+class UnitTakenError(StorageError):
+    def __init__(self, encounter_id: int, unit: str, holder_id: int) -> None:
+        super().__init__(f"unit {unit!r} of encounter {encounter_id} is already assigned to user {holder_id}")
+        self.encounter_id = encounter_id
+        self.unit = unit
+        self.holder_id = holder_id
+
+
+class NothingToUndoError(StorageError):
+    def __init__(self, encounter_id: int) -> None:
+        super().__init__(f"encounter {encounter_id} is at its first snapshot; there is nothing to undo")
+        self.encounter_id = encounter_id
+
+
+class InvalidExportError(StorageError):
+    """An import file is broken, tampered with or written in a format version this bot does not read."""
+
+
+# --- rows ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Encounter:
+    id: int
+    guild_id: int
+    channel_id: int
+    ruleset: str
+    name: str
+    created_by: int
+    status: EncounterStatus
+    phase_no: int
+    settings: JsonDict
+    last_seq: int
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def active(self) -> bool:
+        return self.status != "ended"
+
+
+@dataclass(frozen=True, slots=True)
+class Participant:
+    encounter_id: int
+    user_id: int
+    role: Role
+    side: str | None
+    unit: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    encounter_id: int
+    seq: int
+    type: str
+    payload: JsonDict
+    phase_no: int
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """What a cog needs to act on an encounter: the latest snapshot and the events appended after it."""
+
+    meta: Encounter
+    phase_no: int
+    state: JsonDict
+    snapshot_seq: int
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """Returned by ``submit_order`` only after the order is committed: safe to tell the player "received"."""
+
+    encounter_id: int
+    phase_no: int
+    unit_id: str
+    user_id: int
+    seq: int
+    amended: bool
+    accepted_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PendingOrder:
+    phase_no: int
+    unit_id: str
+    user_id: int
+    order: JsonDict
+    seq: int
+    accepted_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersForResolution:
+    """What a resolver works from, read in one transaction: the current snapshot and every pending order of the
+    phase (latest per unit). Pass it back as ``commit_resolution(based_on=...)`` so that an order accepted, or a
+    director's override made, while the resolver was working is never silently lost."""
+
+    encounter_id: int
+    phase_no: int
+    snapshot_seq: int
+    state: JsonDict
+    orders: Mapping[str, PendingOrder]
+
+    @property
+    def order_seqs(self) -> dict[str, int]:
+        return {unit: order.seq for unit, order in self.orders.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    encounter_id: int
+    phase_no: int
+    next_phase_no: int
+    first_seq: int
+    last_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class AlreadyResolved:
+    """The loser of a resolution race (or a retry after success): nothing was written."""
+
+    encounter_id: int
+    expected_phase_no: int
+    current_phase_no: int
+
+    @property
+    def message(self) -> str:
+        return (
+            f"phase {self.expected_phase_no} of encounter {self.encounter_id} was already resolved; "
+            f"the encounter is in phase {self.current_phase_no}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class InputsChanged:
+    """Orders were accepted or amended, or the state was overridden, after the resolver read them: nothing was
+    written; read the inputs again and resolve again."""
+
+    encounter_id: int
+    phase_no: int
+
+    @property
+    def message(self) -> str:
+        return (
+            f"orders or state of phase {self.phase_no} changed while it was being resolved; resolve it again"
+        )
+
+
+Resolution: TypeAlias = Resolved | AlreadyResolved | InputsChanged
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    guild_id: int
+    language: str | None = None  # None: follow the guild's Discord locale
+    director_role_id: int | None = None
+    default_deadline_minutes: int | None = None  # None: phases wait for every order or the director
+    tutorial_shown: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    encounter_id: int
+    phase_no: int
+    due_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRef:
+    encounter_id: int
+    kind: str
+    key: str
+    channel_id: int
+    message_id: int
+
+
+class Unset:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Final = Unset()
+
+
+# --- the interface ------------------------------------------------------------------------------------------
+
+
+class Storage(abc.ABC):
+    """Async, typed access to encounters. Backends: ``SqliteStorage`` (default), ``PostgresStorage``.
+
+    Obtain one with ``await open_storage(url)``; call ``await close()`` when done (or use ``async with``).
+    """
+
+    async def __aenter__(self) -> Storage:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    # encounters
+    @abc.abstractmethod
+    async def create_encounter(
+        self,
+        guild_id: int,
+        channel_id: int,
+        ruleset: str,
+        name: str,
+        created_by: int,
+        state: Mapping[str, Any],
+        settings: Mapping[str, Any] | None = None,
+        *,
+        phase_no: int = 1,
+    ) -> int:
+        """Create an encounter (status ``open``) with its first snapshot; raises ``ChannelBusyError``."""
+
+    @abc.abstractmethod
+    async def get_encounter(self, encounter_id: int) -> Encounter: ...
+
+    @abc.abstractmethod
+    async def active_encounter_in_channel(self, guild_id: int, channel_id: int) -> Encounter | None: ...
+
+    @abc.abstractmethod
+    async def list_encounters(self, guild_id: int, active_only: bool = False) -> list[Encounter]: ...
+
+    @abc.abstractmethod
+    async def set_encounter_status(self, encounter_id: int, status: EncounterStatus) -> Encounter: ...
+
+    @abc.abstractmethod
+    async def update_settings(self, encounter_id: int, **changes: Any) -> Encounter:
+        """Merge ``changes`` into the encounter's settings; a value of ``None`` removes the key."""
+
+    # participants
+    @abc.abstractmethod
+    async def add_participant(
+        self,
+        encounter_id: int,
+        user_id: int,
+        role: Role,
+        side: str | None = None,
+        unit: str | None = None,
+        *,
+        reassign: bool = False,
+    ) -> Participant:
+        """Idempotent. A unit has one holder: another user's unit raises ``UnitTakenError`` unless
+        ``reassign`` (a director's assignment) moves it."""
+
+    @abc.abstractmethod
+    async def remove_participant(
+        self, encounter_id: int, user_id: int, *, role: Role | None = None, unit: str | None = None
+    ) -> int:
+        """Remove the user's rows (narrowed by role/unit when given); returns how many were removed."""
+
+    @abc.abstractmethod
+    async def participants(self, encounter_id: int) -> list[Participant]: ...
+
+    # event log
+    @abc.abstractmethod
+    async def load(self, encounter_id: int) -> Loaded: ...
+
+    @abc.abstractmethod
+    async def events(
+        self, encounter_id: int, since_seq: int = 0, types: Iterable[str] | None = None
+    ) -> list[Event]: ...
+
+    @abc.abstractmethod
+    async def append_event(self, encounter_id: int, type: str, payload: Mapping[str, Any]) -> Event:
+        """Log an event that does not change the state (a table roll, a notice). Reserved types are refused."""
+
+    # orders
+    @abc.abstractmethod
+    async def submit_order(
+        self, encounter_id: int, phase_no: int, unit_id: str, user_id: int, order: Mapping[str, Any]
+    ) -> Ack:
+        """Store an order durably; an amendment replaces the unit's earlier order of the phase.
+        Raises ``StalePhaseError`` when ``phase_no`` is not the current phase."""
+
+    @abc.abstractmethod
+    async def orders_of(self, encounter_id: int, phase_no: int, user_id: int) -> list[PendingOrder]:
+        """The pending orders of the current phase whose latest version was given by ``user_id``."""
+
+    @abc.abstractmethod
+    async def submitted_units(self, encounter_id: int, phase_no: int) -> list[str]:
+        """Units with an order in for the current phase, never what they ordered (sorted)."""
+
+    @abc.abstractmethod
+    async def orders_for_resolution(self, encounter_id: int, phase_no: int) -> OrdersForResolution:
+        """Every pending order of the phase. For the resolver only."""
+
+    @abc.abstractmethod
+    async def commit_resolution(
+        self,
+        encounter_id: int,
+        expected_phase_no: int,
+        events: Sequence[EventSpec],
+        new_state: Mapping[str, Any],
+        *,
+        based_on: OrdersForResolution | None = None,
+    ) -> Resolution:
+        """In one transaction: append ``events`` and a ``PhaseResolved`` event, snapshot ``new_state`` and move
+        to phase ``expected_phase_no + 1``. Returns ``AlreadyResolved`` (nothing written) when the phase is
+        stale and ``InputsChanged`` when ``based_on`` no longer matches the pending orders or the snapshot."""
+
+    @abc.abstractmethod
+    async def record_override(
+        self,
+        encounter_id: int,
+        expected_phase_no: int,
+        event: EventSpec,
+        new_state: Mapping[str, Any],
+    ) -> Event:
+        """A director's change to the state inside the current phase: logged and snapshotted (undoable).
+        Raises ``StalePhaseError``."""
+
+    @abc.abstractmethod
+    async def undo(self, encounter_id: int, *, expected_phase_no: int | None = None) -> int:
+        """Restore the snapshot before the current one and append ``Undone``; returns the restored phase.
+        Nothing is deleted. Raises ``NothingToUndoError`` (and ``StalePhaseError`` when guarded)."""
+
+    # export / import
+    @abc.abstractmethod
+    async def export_encounter(self, encounter_id: int) -> JsonDict: ...
+
+    @abc.abstractmethod
+    async def import_encounter(self, data: Mapping[str, Any], guild_id: int, channel_id: int) -> int:
+        """Validate an export (``InvalidExportError`` with a clear message) and store it as a new encounter."""
+
+    # guild settings
+    @abc.abstractmethod
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings: ...
+
+    @abc.abstractmethod
+    async def set_guild_settings(
+        self,
+        guild_id: int,
+        *,
+        language: str | Unset | None = UNSET,
+        director_role_id: int | Unset | None = UNSET,
+        default_deadline_minutes: int | Unset | None = UNSET,
+        tutorial_shown: bool | Unset = UNSET,
+    ) -> GuildSettings: ...
+
+    # timers
+    @abc.abstractmethod
+    async def set_deadline(self, encounter_id: int, phase_no: int, when_utc: datetime | None) -> None:
+        """One pending deadline per encounter; ``None`` clears it."""
+
+    @abc.abstractmethod
+    async def due_deadlines(self, now: datetime) -> list[Deadline]:
+        """Deadlines at or before ``now`` of running encounters still in the deadline's phase."""
+
+    # message bookkeeping (status message of a phase, a DM panel per unit ...)
+    @abc.abstractmethod
+    async def set_message_ref(
+        self, encounter_id: int, kind: str, key: str, channel_id: int, message_id: int
+    ) -> None: ...
+
+    @abc.abstractmethod
+    async def get_message_ref(self, encounter_id: int, kind: str, key: str) -> MessageRef | None: ...
+
+    @abc.abstractmethod
+    async def message_refs(self, encounter_id: int, kind: str | None = None) -> list[MessageRef]: ...
+
+    @abc.abstractmethod
+    async def delete_message_ref(self, encounter_id: int, kind: str, key: str) -> bool: ...

@@ -1,0 +1,258 @@
+"""Versioned JSON export of one encounter, and the validation an import must pass (DESIGN §3).
+
+The file carries everything needed to continue the encounter elsewhere: its metadata, participants, the whole
+event log, the order contents and every snapshot, plus a SHA-256 of its canonical JSON so that a truncated or
+hand-edited file is refused instead of half-imported. Discord message ids and timers are not exported: they
+belong to the old channel.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, cast
+
+from .base import (
+    ENCOUNTER_CREATED,
+    ORDER_ACCEPTED,
+    ROLES,
+    STATUSES,
+    InvalidExportError,
+    JsonDict,
+)
+
+EXPORT_FORMAT: Final = "hexdirector-encounter"
+EXPORT_VERSION: Final = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedEncounter:
+    ruleset: str
+    name: str
+    created_by: int
+    status: str
+    phase_no: int
+    settings: JsonDict
+    snapshot_seq: int
+    opened_seq: int
+    last_seq: int
+    created_at: str
+    source_guild_id: int
+    source_channel_id: int
+    source_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedParticipant:
+    user_id: int
+    role: str
+    side: str
+    unit: str
+    joined_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedEvent:
+    seq: int
+    type: str
+    payload: JsonDict
+    phase_no: int
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedOrder:
+    seq: int
+    phase_no: int
+    unit_id: str
+    user_id: int
+    order: JsonDict
+    accepted_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedSnapshot:
+    seq: int
+    phase_no: int
+    opened_seq: int
+    parent_seq: int | None
+    state: JsonDict
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Archive:
+    """A validated export, ready for a backend to insert."""
+
+    encounter: ArchivedEncounter
+    participants: tuple[ArchivedParticipant, ...]
+    events: tuple[ArchivedEvent, ...]
+    orders: tuple[ArchivedOrder, ...]
+    snapshots: tuple[ArchivedSnapshot, ...]
+
+
+def canonical_digest(document: Mapping[str, Any]) -> str:
+    body = {key: value for key, value in document.items() if key != "sha256"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def seal(document: JsonDict) -> JsonDict:
+    """Add the format header and checksum to an export body built by a backend."""
+    sealed: JsonDict = {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, **document}
+    sealed["sha256"] = canonical_digest(sealed)
+    return sealed
+
+
+# --- validation ---------------------------------------------------------------------------------------------
+
+
+def _fail(where: str, problem: str) -> InvalidExportError:
+    return InvalidExportError(f"this encounter file cannot be imported: {where}: {problem}")
+
+
+def _field(obj: Mapping[str, Any], key: str, kind: type, where: str, *, optional: bool = False) -> Any:
+    if key not in obj:
+        raise _fail(where, f"missing field {key!r}")
+    value = obj[key]
+    if value is None and optional:
+        return None
+    # bool is an int in Python; a JSON true where a number belongs is still a broken file
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise _fail(where, f"field {key!r} must be {kind.__name__}, not {type(value).__name__}")
+    return value
+
+
+def _objects(document: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    items = _field(document, key, list, "file")
+    for index, item in enumerate(cast(list[object], items)):
+        if not isinstance(item, dict):
+            raise _fail(f"{key}[{index}]", "must be an object")
+    return cast(list[Mapping[str, Any]], items)
+
+
+def parse_export(data: object) -> Archive:
+    """Validate an export document and return it typed; raises ``InvalidExportError`` saying what is wrong."""
+    if not isinstance(data, dict):
+        raise _fail("file", "the top level must be a JSON object")
+    document = cast(Mapping[str, Any], data)
+    if document.get("format") != EXPORT_FORMAT:
+        raise _fail("file", f"it is not a hexdirector encounter export (format {document.get('format')!r})")
+    version = document.get("version")
+    if version != EXPORT_VERSION:
+        raise _fail(
+            "file", f"it has format version {version!r}; this bot reads version {EXPORT_VERSION} only"
+        )
+    digest = _field(document, "sha256", str, "file")
+    if digest != canonical_digest(document):
+        raise _fail("file", "its checksum does not match: the file is damaged or was edited")
+
+    meta = _field(document, "encounter", dict, "file")
+    encounter = ArchivedEncounter(
+        ruleset=_field(meta, "ruleset", str, "encounter"),
+        name=_field(meta, "name", str, "encounter"),
+        created_by=_field(meta, "created_by", int, "encounter"),
+        status=_field(meta, "status", str, "encounter"),
+        phase_no=_field(meta, "phase_no", int, "encounter"),
+        settings=_field(meta, "settings", dict, "encounter"),
+        snapshot_seq=_field(meta, "snapshot_seq", int, "encounter"),
+        opened_seq=_field(meta, "opened_seq", int, "encounter"),
+        last_seq=_field(meta, "last_seq", int, "encounter"),
+        created_at=_field(meta, "created_at", str, "encounter"),
+        source_guild_id=_field(meta, "guild_id", int, "encounter"),
+        source_channel_id=_field(meta, "channel_id", int, "encounter"),
+        source_id=_field(meta, "id", int, "encounter"),
+    )
+    if encounter.status not in STATUSES:
+        raise _fail("encounter", f"unknown status {encounter.status!r}")
+
+    participants = tuple(
+        ArchivedParticipant(
+            user_id=_field(p, "user_id", int, f"participants[{i}]"),
+            role=_field(p, "role", str, f"participants[{i}]"),
+            side=_field(p, "side", str, f"participants[{i}]", optional=True) or "",
+            unit=_field(p, "unit", str, f"participants[{i}]", optional=True) or "",
+            joined_at=_field(p, "joined_at", str, f"participants[{i}]"),
+        )
+        for i, p in enumerate(_objects(document, "participants"))
+    )
+    for i, participant in enumerate(participants):
+        if participant.role not in ROLES:
+            raise _fail(f"participants[{i}]", f"unknown role {participant.role!r}")
+
+    events = tuple(
+        ArchivedEvent(
+            seq=_field(e, "seq", int, f"events[{i}]"),
+            type=_field(e, "type", str, f"events[{i}]"),
+            payload=_field(e, "payload", dict, f"events[{i}]"),
+            phase_no=_field(e, "phase_no", int, f"events[{i}]"),
+            created_at=_field(e, "created_at", str, f"events[{i}]"),
+        )
+        for i, e in enumerate(_objects(document, "events"))
+    )
+    orders = tuple(
+        ArchivedOrder(
+            seq=_field(o, "seq", int, f"orders[{i}]"),
+            phase_no=_field(o, "phase_no", int, f"orders[{i}]"),
+            unit_id=_field(o, "unit_id", str, f"orders[{i}]"),
+            user_id=_field(o, "user_id", int, f"orders[{i}]"),
+            order=_field(o, "order", dict, f"orders[{i}]"),
+            accepted_at=_field(o, "accepted_at", str, f"orders[{i}]"),
+        )
+        for i, o in enumerate(_objects(document, "orders"))
+    )
+    snapshots = tuple(
+        ArchivedSnapshot(
+            seq=_field(s, "seq", int, f"snapshots[{i}]"),
+            phase_no=_field(s, "phase_no", int, f"snapshots[{i}]"),
+            opened_seq=_field(s, "opened_seq", int, f"snapshots[{i}]"),
+            parent_seq=_field(s, "parent_seq", int, f"snapshots[{i}]", optional=True),
+            state=_field(s, "state", dict, f"snapshots[{i}]"),
+            created_at=_field(s, "created_at", str, f"snapshots[{i}]"),
+        )
+        for i, s in enumerate(_objects(document, "snapshots"))
+    )
+    archive = Archive(encounter, participants, events, orders, snapshots)
+    _check_consistency(archive)
+    return archive
+
+
+def _check_consistency(archive: Archive) -> None:
+    """The references a backend relies on: a gap-free log, orders and snapshots that point into it."""
+    events = archive.events
+    if not events:
+        raise _fail("events", "the event log is empty")
+    for expected, event in enumerate(events, start=1):
+        if event.seq != expected:
+            raise _fail(f"events[{expected - 1}]", f"sequence number {event.seq}, expected {expected}")
+    if events[0].type != ENCOUNTER_CREATED:
+        raise _fail("events[0]", f"the log must start with {ENCOUNTER_CREATED}, not {events[0].type}")
+    by_seq = {event.seq: event for event in events}
+    if archive.encounter.last_seq != len(events):
+        raise _fail(
+            "encounter", f"last_seq {archive.encounter.last_seq} but the log has {len(events)} events"
+        )
+    for i, order in enumerate(archive.orders):
+        event = by_seq.get(order.seq)
+        if event is None or event.type != ORDER_ACCEPTED:
+            raise _fail(f"orders[{i}]", f"seq {order.seq} is not an {ORDER_ACCEPTED} event")
+        if event.payload.get("unit_id") != order.unit_id or event.phase_no != order.phase_no:
+            raise _fail(f"orders[{i}]", "does not match its event (unit or phase)")
+    snapshot_seqs = {snapshot.seq for snapshot in archive.snapshots}
+    if 1 not in snapshot_seqs:
+        raise _fail("snapshots", "the first snapshot (seq 1) is missing")
+    for i, snapshot in enumerate(archive.snapshots):
+        if snapshot.seq not in by_seq:
+            raise _fail(f"snapshots[{i}]", f"seq {snapshot.seq} is not in the log")
+        if snapshot.parent_seq is not None and snapshot.parent_seq not in snapshot_seqs:
+            raise _fail(f"snapshots[{i}]", f"parent snapshot {snapshot.parent_seq} is missing")
+    latest = max(archive.snapshots, key=lambda snapshot: snapshot.seq)
+    meta = archive.encounter
+    if (meta.snapshot_seq, meta.phase_no, meta.opened_seq) != (
+        latest.seq,
+        latest.phase_no,
+        latest.opened_seq,
+    ):
+        raise _fail("encounter", "its phase does not match its latest snapshot")

@@ -1,0 +1,263 @@
+"""What the channel and the players are told as phases open and resolve (DESIGN §4 flow).
+
+* after a resolution: the board image (public view) and the readable account of each step, in the channel's
+  language; long accounts go out as a text file; the winner when the encounter ends;
+* when a phase opens: one status message per phase listing who is still missing (names only), and a DM panel
+  for each missing player's unit (closed DMs → a channel notice mentioning the player, who uses ``/orders``);
+* a pending decision (pilot critical) is asked by DM; held rolls ("director reviews rolls") go to the director.
+
+Sent panels and status messages are recorded as message refs, so a restart neither loses nor repeats them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.account import describe
+from bot.imaging import board_png
+from bot.logs import trace_id
+from bot.results import HeldRolls, Resolution, StatusView, StepReport
+from bot.service import Seen
+from bot.storage import Encounter
+from cogs.common import ACCOUNT_INLINE_LIMIT, clip, png_file, text_file
+from cogs.panel import load_panel, panel_message
+from data.i18n import language_of, t
+
+if TYPE_CHECKING:
+    from bot.client import HexBotCore
+
+log = logging.getLogger(__name__)
+
+
+Job = Callable[[], Awaitable[None]]
+
+
+class Announcer:
+    """Posts in order, per encounter: one worker drains a queue of jobs, so the image of phase 2 never overtakes
+    the one of phase 1 while resolution goes on in parallel."""
+
+    def __init__(self, bot: HexBotCore) -> None:
+        self.bot = bot
+        self._queues: dict[int, asyncio.Queue[Job]] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._queued: set[int] = set()
+        self._metas: dict[int, Encounter] = {}  # ids of StepReports already queued through step_done
+
+    def enqueue(self, encounter_id: int, job: Job) -> None:
+        queue = self._queues.setdefault(encounter_id, asyncio.Queue())
+        queue.put_nowait(job)
+        worker = self._workers.get(encounter_id)
+        if worker is None or worker.done():
+            self._workers[encounter_id] = asyncio.create_task(
+                self._work(encounter_id), name=f"hexd-announce-{encounter_id}"
+            )
+
+    async def _work(self, encounter_id: int) -> None:
+        queue = self._queues[encounter_id]
+        while not queue.empty():
+            job = queue.get_nowait()
+            try:
+                await job()
+            except Exception:
+                log.exception("announcement failed trace=%s encounter=%s", trace_id(), encounter_id)
+        self._workers.pop(encounter_id, None)
+
+    async def drain(self) -> None:
+        while self._workers:
+            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+
+    async def step_done(self, step: StepReport) -> None:
+        self._queued.add(id(step))
+        self.enqueue(step.encounter_id, lambda: self._post(step))
+
+    async def _meta(self, encounter_id: int) -> Encounter:
+        """The encounter row as far as posting goes (name, guild, channel, creator: fixed for its lifetime)."""
+        meta = self._metas.get(encounter_id)
+        if meta is None:
+            meta = self._metas[encounter_id] = await self.bot.service.storage.get_encounter(encounter_id)
+        return meta
+
+    async def _post(self, step: StepReport) -> None:
+        meta = await self._meta(step.encounter_id)
+        chan = await self.channel(meta)
+        if chan is not None:
+            await self.post_step(chan, meta, step, await self.channel_lang(meta))
+
+    # --- where and in which language ------------------------------------------------------------------------
+    async def channel_lang(self, meta: Encounter) -> str:
+        settings = await self.bot.service.guild_settings(meta.guild_id)
+        if settings.language:
+            return language_of(settings.language)
+        guild = self.bot.get_guild(meta.guild_id)
+        return language_of(guild.preferred_locale.value if guild else None)
+
+    async def user_lang(self, meta: Encounter, user_id: int) -> str:
+        saved = meta.settings.get(f"locale_{user_id}")
+        return language_of(saved) if isinstance(saved, str) else await self.channel_lang(meta)
+
+    async def channel(self, meta: Encounter) -> discord.abc.Messageable | None:
+        chan = self.bot.get_channel(meta.channel_id)
+        if chan is None:
+            try:
+                chan = await self.bot.fetch_channel(meta.channel_id)
+            except discord.HTTPException:
+                log.warning("channel unavailable encounter=%s", meta.id)
+                return None
+        return chan if isinstance(chan, discord.abc.Messageable) else None
+
+    # --- resolution -----------------------------------------------------------------------------------------
+    async def after_resolution(self, result: Resolution) -> None:
+        if result.already:
+            return
+        for step in result.steps:
+            if id(step) not in self._queued:
+                self.enqueue(step.encounter_id, lambda step=step: self._post(step))
+            self._queued.discard(id(step))
+        self.enqueue(result.encounter_id, lambda: self._conclude(result))
+
+    async def _conclude(self, result: Resolution) -> None:
+        meta = await self._meta(result.encounter_id)
+        locale = await self.channel_lang(meta)
+        chan = await self.channel(meta)
+        if chan is not None and result.over:
+            names = {s.id: s.name for s in result.steps[-1].state.sides} if result.steps else {}
+            winner = result.winner
+            text = (
+                t("channel.winner", locale, winner=names.get(winner, winner))
+                if winner
+                else t("channel.draw", locale)
+            )
+            await chan.send(f"🏁 **{meta.name}** — {text}")
+        if result.held is not None:
+            await self.send_held(meta, result.held)
+        if result.opened_phase_no is not None and not result.over:
+            await self.open_phase(meta.id)  # panels for whoever owes orders, the pilot's decision included
+        elif result.decision_user is not None and result.decision_unit is not None:
+            await self.send_panel(meta, result.decision_user, result.decision_unit)
+
+    async def post_step(
+        self, chan: discord.abc.Messageable, meta: Encounter, step: StepReport, locale: str
+    ) -> None:
+        if not step.public_events:
+            return  # nothing happened that the channel may see: no image to repeat
+        header = t("channel.step", locale, name=meta.name, round=step.round, phase=step.phase)
+        lines = [describe(e, step.state, locale) for e in step.public_events]
+        account = "\n".join(lines) or t("channel.nothing_happened", locale)
+        png = None
+        if step.board_changed:  # a phase that moved nothing gets its account without repeating the picture
+            png = await board_png(
+                step.state, step.public_events, viewer="public", locale=locale, title=header
+            )
+        files: list[discord.File] = []
+        embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
+        if len(account) <= ACCOUNT_INLINE_LIMIT:
+            embed.description = account
+        else:
+            embed.description = t("channel.account_in_file", locale, count=len(lines))
+            files.append(text_file(account, f"round{step.round:02d}-phase{step.phase}.txt"))
+        if png is not None:
+            files.append(png_file(png))
+            embed.set_image(url="attachment://board.png")
+        await chan.send(embed=embed, files=files)
+
+    async def send_held(self, meta: Encounter, held: HeldRolls) -> None:
+        """'Director reviews rolls': the director sees the rolls before they are applied (never the channel)."""
+        locale = await self.user_lang(meta, meta.created_by)
+        lines = [
+            t(
+                "director.held_roll",
+                locale,
+                index=i,
+                rule=rule,
+                purpose=purpose,
+                dice=", ".join(map(str, dice)),
+            )
+            for i, rule, purpose, dice in held.rolls
+        ]
+        text = t("director.held", locale, name=meta.name) + "\n" + "\n".join(lines)
+        await self.dm(meta.created_by, clip(text))
+
+    # --- opening a phase ------------------------------------------------------------------------------------
+    async def open_phase(self, encounter_id: int) -> None:
+        seen = await self.bot.service.seen(encounter_id)
+        status = await self.bot.service.status(encounter_id, seen=seen)
+        await self.refresh_status(encounter_id, status=status)
+        for missing in status.missing:
+            if missing.user_id is not None:
+                await self.send_panel(seen.meta, missing.user_id, missing.unit, seen=seen)
+
+    def status_text(self, status: StatusView, locale: str) -> str:
+        head = t("status.head", locale, name=status.name, round=status.round, phase=status.phase)
+        if status.over:
+            return head + "\n" + t("status.over", locale)
+        if status.status == "paused":
+            return head + "\n" + t("status.paused", locale)
+        if not status.missing:
+            return head + "\n" + t("status.all_in", locale)
+        names = ", ".join(f"<@{m.user_id}> ({m.unit_name})" for m in status.missing)
+        return head + "\n" + t("status.waiting", locale, names=names)
+
+    async def refresh_status(self, encounter_id: int, *, status: StatusView | None = None) -> None:
+        """One status message per phase, edited as orders come in: who is missing, never what was ordered."""
+        storage = self.bot.service.storage
+        meta = await self._meta(encounter_id)
+        status = status or await self.bot.service.status(encounter_id)
+        locale = await self.channel_lang(meta)
+        text = clip(self.status_text(status, locale))
+        key = str(status.phase_no)
+        ref = await storage.get_message_ref(encounter_id, "status", key)
+        chan = await self.channel(meta)
+        if chan is None:
+            return
+        mentions = discord.AllowedMentions.none()
+        if ref is not None and isinstance(chan, discord.TextChannel | discord.Thread):
+            try:
+                await chan.get_partial_message(ref.message_id).edit(content=text, allowed_mentions=mentions)
+                return
+            except discord.HTTPException:
+                log.info("status message gone, sending a new one encounter=%s", encounter_id)
+        sent = await chan.send(text, allowed_mentions=mentions)
+        await storage.set_message_ref(encounter_id, "status", key, sent.channel.id, sent.id)
+
+    async def dm(self, user_id: int, text: str, **kwargs: object) -> discord.Message | None:
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            return await user.send(text, **kwargs)  # type: ignore[arg-type]
+        except discord.Forbidden:
+            return None
+        except discord.HTTPException:
+            log.warning("DM failed user=%s", user_id)
+            return None
+
+    async def send_panel(
+        self, meta: Encounter, user_id: int, unit_id: str, *, seen: Seen | None = None
+    ) -> bool:
+        """DM the unit's panel for the current phase once; on closed DMs tell the channel (mention only)."""
+        storage = self.bot.service.storage
+        seen = seen if seen is not None and seen.meta.id == meta.id else await self.bot.service.seen(meta.id)
+        key = f"{seen.phase_no}:{unit_id}"
+        if await storage.get_message_ref(meta.id, "panel", key) is not None:
+            return True
+        locale = await self.user_lang(seen.meta, user_id)
+        model = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, seen=seen)
+        kwargs = await panel_message(model, locale, self.bot, seen.state)
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            sent = await user.send(**kwargs)
+        except discord.Forbidden:
+            chan = await self.channel(meta)
+            if chan is not None and await storage.get_message_ref(meta.id, "dm_closed", key) is None:
+                channel_locale = await self.channel_lang(meta)
+                notice = await chan.send(
+                    t("channel.dms_closed", channel_locale, user=f"<@{user_id}>"),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+                )
+                await storage.set_message_ref(meta.id, "dm_closed", key, notice.channel.id, notice.id)
+            return False
+        await storage.set_message_ref(meta.id, "panel", key, sent.channel.id, sent.id)
+        return True

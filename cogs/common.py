@@ -1,0 +1,97 @@
+"""Helpers every cog shares: who is acting, in which language, the encounter of this channel, argument
+transformers, and replies that respect Discord's limits. Not an extension (no ``setup``)."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.permissions import Actor
+from bot.results import refuse
+from bot.storage import Encounter
+from data.i18n import language_of, t
+from rules.hexgrid import Hex
+
+if TYPE_CHECKING:
+    from bot.client import HexBotCore
+
+EMBED_DESCRIPTION_LIMIT = 4096
+CONTENT_LIMIT = 2000
+ACCOUNT_INLINE_LIMIT = 3500  # longer accounts go out as a text file (DESIGN §4 limits)
+
+
+def bot_of(interaction: discord.Interaction) -> HexBotCore:
+    return interaction.client  # type: ignore[return-value]
+
+
+def lang(interaction: discord.Interaction) -> str:
+    return language_of(interaction.locale.value)
+
+
+def actor_of(interaction: discord.Interaction) -> Actor:
+    user = interaction.user
+    roles: list[discord.Role] = list(getattr(user, "roles", []))
+    perms = interaction.permissions
+    return Actor(
+        user_id=user.id,
+        role_ids=frozenset(r.id for r in roles),
+        role_names=frozenset(r.name for r in roles),
+        manage_guild=bool(interaction.guild is not None and (perms.manage_guild or perms.administrator)),
+        locale=lang(interaction),
+    )
+
+
+async def encounter_here(interaction: discord.Interaction) -> Encounter:
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise refuse("encounter.guild_only", "Use this in the encounter's channel.")
+    return await bot_of(interaction).service.in_channel(interaction.guild_id, interaction.channel_id)
+
+
+async def remember_locale(interaction: discord.Interaction, encounter_id: int) -> None:
+    """DMs sent later (panels, questions) use the language the player last used with the bot."""
+    bot = bot_of(interaction)
+    meta = await bot.service.storage.get_encounter(encounter_id)
+    key = f"locale_{interaction.user.id}"
+    if meta.settings.get(key) != lang(interaction):
+        await bot.service.storage.update_settings(encounter_id, **{key: lang(interaction)})
+
+
+class HexTransformer(app_commands.Transformer):
+    """``"0507"`` or ``"5,7"`` → ``Hex`` (HEX-1); anything else fails with a message the user can act on."""
+
+    async def transform(self, interaction: discord.Interaction, value: str) -> Hex:
+        try:
+            return Hex.parse(value.strip())
+        except ValueError:
+            raise refuse(
+                "hex.bad", f"{value!r} is not a hex: write it as 0507 or 5,7.", value=value[:20]
+            ) from None
+
+
+def text_file(text: str, name: str) -> discord.File:
+    return discord.File(io.BytesIO(text.encode("utf-8")), filename=name)
+
+
+def png_file(data: bytes, name: str = "board.png") -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+def clip(text: str, limit: int = CONTENT_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def reply(
+    interaction: discord.Interaction, text: str, *, ephemeral: bool = True, **kwargs: Any
+) -> None:
+    """Send ``text`` as the response or, when already acknowledged, as a follow-up."""
+    if interaction.response.is_done():
+        await interaction.followup.send(clip(text), ephemeral=ephemeral, **kwargs)
+    else:
+        await interaction.response.send_message(clip(text), ephemeral=ephemeral, **kwargs)
+
+
+def tr_text(interaction: discord.Interaction, key: str, **params: Any) -> str:
+    return t(key, lang(interaction), **params)

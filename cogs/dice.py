@@ -1,0 +1,44 @@
+"""``/roll``: dice expressions, the Sombra roll and the 2d6 check (DICE-1..3), rolled in the open."""
+
+from __future__ import annotations
+
+import secrets
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import HexBotCore
+from bot.dice_expr import parse_roll, roll_expression
+from bot.translator import tr
+from cogs.common import lang
+from data.i18n import t
+from rules.dice import Dice
+
+
+class DiceCog(commands.Cog):
+    def __init__(self, bot: HexBotCore) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name=tr("roll", "cmd.roll.name"),
+        description=tr("Roll dice: 3d6+2, sombra 17, 2d6+5 vs 15", "cmd.roll.desc"),
+    )
+    @app_commands.describe(expression=tr("What to roll", "cmd.roll.expression"))
+    async def roll(
+        self, interaction: discord.Interaction, expression: app_commands.Range[str, 1, 100]
+    ) -> None:
+        expr = parse_roll(expression)
+        outcome = roll_expression(expr, Dice(secrets.randbits(64)))
+        locale = lang(interaction)
+        params = dict(outcome.params)
+        if "quality" in params:
+            params["quality_text"] = t(f"quality.{params['quality']}", locale)
+        text = t(outcome.key, locale, **params)
+        await interaction.response.send_message(
+            f"{interaction.user.mention} 🎲 {text}"[:2000], allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
+async def setup(bot: HexBotCore) -> None:
+    await bot.add_cog(DiceCog(bot))

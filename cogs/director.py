@@ -1,0 +1,287 @@
+"""``/director …``: the director's overrides and controls (DESIGN §4).
+
+Every command is refused to anyone who is not a director of this channel's encounter, before anything else
+happens. Every override is recorded as an event (undoable) and shown in the channel.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import overrides
+from bot.account import describe
+from bot.client import HexBotCore, Refusal
+from bot.results import OverrideDone, refuse
+from bot.storage import Encounter
+from bot.translator import tr
+from cogs.common import HexTransformer, actor_of, encounter_here, lang, reply
+from cogs.units import any_unit_autocomplete
+from data.i18n import t
+from rules.errors import GameError
+from rules.hexgrid import Hex, HexSide
+
+HexArg = app_commands.Transform[Hex, HexTransformer]
+
+
+class DirectorCog(
+    commands.GroupCog,
+    group_name=tr("director", "cmd.director.name"),
+    group_description=tr("Director tools for this channel's encounter", "cmd.director.desc"),
+):
+    def __init__(self, bot: HexBotCore) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        """Refuse non-directors up front, for every subcommand."""
+        try:
+            meta = await encounter_here(interaction)
+            await self.bot.service.require_director(meta, actor_of(interaction))
+        except GameError as exc:
+            raise Refusal(exc) from None
+        return True
+
+    async def _announce(self, interaction: discord.Interaction, meta: Encounter, done: OverrideDone) -> None:
+        locale = lang(interaction)
+        line = describe(done.event, done.state, locale)
+        await interaction.response.send_message(t("director.override_done", locale, line=line))
+        if self.bot.announcer is not None:
+            await self.bot.announcer.refresh_status(meta.id)
+
+    @app_commands.command(
+        name=tr("move", "cmd.director.move.name"),
+        description=tr("Place a unit on a hex", "cmd.director.move.desc"),
+    )
+    @app_commands.autocomplete(unit=any_unit_autocomplete)
+    async def move(
+        self, interaction: discord.Interaction, unit: str, hex: HexArg, facing: str | None = None
+    ) -> None:
+        meta = await encounter_here(interaction)
+        side = None
+        if facing is not None:
+            try:
+                side = int(HexSide.parse(facing.upper() if not facing.isdigit() else int(facing)))
+            except ValueError:
+                raise refuse(
+                    "hex.bad_facing", "Facing is N, NE, SE, S, SW, NW or 0-5.", value=facing[:10]
+                ) from None
+        done = await self.bot.service.override(
+            meta.id, actor_of(interaction), "move", unit, lambda s: overrides.move(s, unit, hex, side)
+        )
+        await self._announce(interaction, meta, done)
+
+    @app_commands.command(
+        name=tr("set", "cmd.director.set.name"), description=tr("Set a unit's stat", "cmd.director.set.desc")
+    )
+    @app_commands.autocomplete(unit=any_unit_autocomplete)
+    async def set_(self, interaction: discord.Interaction, unit: str, stat: str, value: str) -> None:
+        meta = await encounter_here(interaction)
+        done = await self.bot.service.override(
+            meta.id, actor_of(interaction), "set", unit, lambda s: overrides.set_stat(s, unit, stat, value)
+        )
+        await self._announce(interaction, meta, done)
+
+    @app_commands.command(
+        name=tr("damage", "cmd.director.damage.name"),
+        description=tr("Damage a unit by hand", "cmd.director.damage.desc"),
+    )
+    @app_commands.autocomplete(unit=any_unit_autocomplete)
+    async def damage(
+        self, interaction: discord.Interaction, unit: str, amount: app_commands.Range[int, 1, 999]
+    ) -> None:
+        meta = await encounter_here(interaction)
+        done = await self.bot.service.override(
+            meta.id, actor_of(interaction), "damage", unit, lambda s: overrides.damage(s, unit, amount)
+        )
+        await self._announce(interaction, meta, done)
+
+    @app_commands.command(
+        name=tr("add-unit", "cmd.director.add_unit.name"),
+        description=tr("Add a unit copied from another", "cmd.director.add_unit.desc"),
+    )
+    @app_commands.autocomplete(like=any_unit_autocomplete)
+    async def add_unit(
+        self,
+        interaction: discord.Interaction,
+        id: str,
+        side: str,
+        hex: HexArg,
+        like: str,
+        name: str | None = None,
+    ) -> None:
+        meta = await encounter_here(interaction)
+        done = await self.bot.service.override(
+            meta.id,
+            actor_of(interaction),
+            "add-unit",
+            id,
+            lambda s: overrides.add_unit(s, id, side, hex, like, name),
+        )
+        await self._announce(interaction, meta, done)
+
+    @app_commands.command(
+        name=tr("remove-unit", "cmd.director.remove_unit.name"),
+        description=tr("Remove a unit", "cmd.director.remove_unit.desc"),
+    )
+    @app_commands.autocomplete(unit=any_unit_autocomplete)
+    async def remove_unit(self, interaction: discord.Interaction, unit: str) -> None:
+        meta = await encounter_here(interaction)
+        done = await self.bot.service.override(
+            meta.id, actor_of(interaction), "remove-unit", unit, lambda s: overrides.remove_unit(s, unit)
+        )
+        await self._announce(interaction, meta, done)
+
+    @app_commands.command(
+        name=tr("reveal", "cmd.director.reveal.name"),
+        description=tr("Reveal a hidden unit", "cmd.director.reveal.desc"),
+    )
+    @app_commands.autocomplete(unit=any_unit_autocomplete)
+    async def reveal(self, interaction: discord.Interaction, unit: str) -> None:
+        meta = await encounter_here(interaction)
+        done = await self.bot.service.override(
+            meta.id, actor_of(interaction), "reveal", unit, lambda s: overrides.reveal(s, unit)
+        )
+        await self._announce(interaction, meta, done)
+
+    @app_commands.command(
+        name=tr("assign", "cmd.director.assign.name"),
+        description=tr("Give a unit to a player", "cmd.director.assign.desc"),
+    )
+    @app_commands.autocomplete(unit=any_unit_autocomplete)
+    async def assign(self, interaction: discord.Interaction, unit: str, user: discord.User) -> None:
+        meta = await encounter_here(interaction)
+        joined = await self.bot.service.assign(meta.id, actor_of(interaction), unit, user.id)
+        await interaction.response.send_message(
+            t(
+                "encounter.joined",
+                lang(interaction),
+                user=user.mention,
+                unit=joined.unit_name,
+                side=joined.side_name or joined.side,
+            ),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        if meta.status == "running" and self.bot.announcer is not None:
+            await self.bot.announcer.open_phase(meta.id)
+
+    @app_commands.command(
+        name=tr("kick", "cmd.director.kick.name"),
+        description=tr("Remove a player from the encounter", "cmd.director.kick.desc"),
+    )
+    async def kick(self, interaction: discord.Interaction, user: discord.User) -> None:
+        meta = await encounter_here(interaction)
+        await self.bot.service.kick(meta.id, actor_of(interaction), user.id)
+        await interaction.response.send_message(
+            t("director.kicked", lang(interaction), user=user.mention),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(
+        name=tr("cohost", "cmd.director.cohost.name"),
+        description=tr("Make someone a co-director", "cmd.director.cohost.desc"),
+    )
+    async def cohost(self, interaction: discord.Interaction, user: discord.User) -> None:
+        meta = await encounter_here(interaction)
+        await self.bot.service.cohost(meta.id, actor_of(interaction), user.id)
+        await interaction.response.send_message(
+            t("director.cohosted", lang(interaction), user=user.mention),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(
+        name=tr("resolve", "cmd.director.resolve.name"),
+        description=tr("Resolve the phase now", "cmd.director.resolve.desc"),
+    )
+    async def resolve(self, interaction: discord.Interaction) -> None:
+        meta = await encounter_here(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await self.bot.resolve_and_announce(meta.id, forced=True, approved=True)
+        await interaction.followup.send(
+            t("director.resolved", lang(interaction), steps=len(result.steps)), ephemeral=True
+        )
+
+    @app_commands.command(
+        name=tr("deadline", "cmd.director.deadline.name"),
+        description=tr("Resolve the phase after N minutes (0 clears)", "cmd.director.deadline.desc"),
+    )
+    async def deadline(
+        self, interaction: discord.Interaction, minutes: app_commands.Range[float, 0, 10080]
+    ) -> None:
+        meta = await encounter_here(interaction)
+        when = await self.bot.service.director_deadline(meta.id, actor_of(interaction), minutes or None)
+        locale = lang(interaction)
+        if when is None:
+            await interaction.response.send_message(t("director.deadline_cleared", locale))
+        else:
+            await interaction.response.send_message(
+                t("director.deadline_set", locale, when=discord.utils.format_dt(when, "R"))
+            )
+
+    @app_commands.command(
+        name=tr("pause", "cmd.director.pause.name"),
+        description=tr("Pause the encounter", "cmd.director.pause.desc"),
+    )
+    async def pause(self, interaction: discord.Interaction) -> None:
+        meta = await encounter_here(interaction)
+        await self.bot.service.set_status(meta.id, actor_of(interaction), "paused")
+        await interaction.response.send_message(t("director.paused", lang(interaction)))
+
+    @app_commands.command(
+        name=tr("resume", "cmd.director.resume.name"),
+        description=tr("Resume the encounter", "cmd.director.resume.desc"),
+    )
+    async def resume(self, interaction: discord.Interaction) -> None:
+        meta = await encounter_here(interaction)
+        await self.bot.service.set_status(meta.id, actor_of(interaction), "running")
+        await interaction.response.send_message(t("director.resumed", lang(interaction)))
+        if self.bot.announcer is not None:
+            await self.bot.announcer.open_phase(meta.id)
+
+    @app_commands.command(
+        name=tr("undo", "cmd.director.undo.name"),
+        description=tr("Go back to the previous phase's state", "cmd.director.undo.desc"),
+    )
+    async def undo(self, interaction: discord.Interaction) -> None:
+        meta = await encounter_here(interaction)
+        await interaction.response.defer()
+        _, state = await self.bot.service.undo(meta.id, actor_of(interaction))
+        await interaction.followup.send(
+            t("director.undone", lang(interaction), round=state.round, phase=state.phase)
+        )
+        if self.bot.announcer is not None:
+            await self.bot.announcer.open_phase(meta.id)
+
+    @app_commands.command(
+        name=tr("review", "cmd.director.review.name"),
+        description=tr("Director reviews rolls before they apply", "cmd.director.review.desc"),
+    )
+    async def review(self, interaction: discord.Interaction, on: bool) -> None:
+        meta = await encounter_here(interaction)
+        await self.bot.service.set_review_rolls(meta.id, actor_of(interaction), on)
+        await reply(interaction, t("director.review_on" if on else "director.review_off", lang(interaction)))
+
+    @app_commands.command(
+        name=tr("override-roll", "cmd.director.override_roll.name"),
+        description=tr("Replace a held roll (review mode)", "cmd.director.override_roll.desc"),
+    )
+    async def override_roll(
+        self, interaction: discord.Interaction, index: app_commands.Range[int, 0, 999], dice: str
+    ) -> None:
+        meta = await encounter_here(interaction)
+        try:
+            values = tuple(int(x) for x in dice.replace(" ", "").split(",") if x)
+        except ValueError:
+            raise refuse(
+                "director.bad_value", "Dice are numbers separated by commas.", stat="dice", value=dice[:20]
+            ) from None
+        await self.bot.service.override_roll(meta.id, actor_of(interaction), index, values)
+        await reply(
+            interaction,
+            t("director.roll_overridden", lang(interaction), index=index, dice=", ".join(map(str, values))),
+        )
+
+
+async def setup(bot: HexBotCore) -> None:
+    await bot.add_cog(DirectorCog(bot))

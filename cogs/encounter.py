@@ -1,0 +1,336 @@
+"""``/encounter new|join|leave|start|status|board|log|export|import|end`` (DESIGN §4)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.account import describe
+from bot.client import HexBotCore
+from bot.imaging import board_png
+from bot.results import refuse
+from bot.service import bundled_scenarios, parse_export
+from bot.translator import tr
+from cogs.common import (
+    ACCOUNT_INLINE_LIMIT,
+    actor_of,
+    bot_of,
+    clip,
+    encounter_here,
+    lang,
+    png_file,
+    remember_locale,
+    reply,
+    text_file,
+)
+from cogs.help import tutorial_embed
+from data.i18n import t
+from rules.ruleset import DIRECTOR, PUBLIC, available_rulesets
+
+MAX_SCENARIO_BYTES = 256 * 1024
+MAX_IMPORT_BYTES = 8 * 1024 * 1024
+
+RULESET_CHOICES = [
+    app_commands.Choice(name=tr(rid, f"choice.ruleset.{rid}"), value=rid)
+    for rid in ("exo", "skirmish", "mech", "ocs")
+]
+VIEW_CHOICES = [
+    app_commands.Choice(name=tr("public", "choice.view.public"), value="public"),
+    app_commands.Choice(name=tr("my side", "choice.view.mine"), value="mine"),
+    app_commands.Choice(name=tr("director", "choice.view.director"), value="director"),
+]
+
+
+async def scenario_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    ruleset = getattr(interaction.namespace, "ruleset", None)
+    out: list[app_commands.Choice[str]] = []
+    for sid, name, rid in bundled_scenarios(ruleset if isinstance(ruleset, str) else None):
+        if current.lower() in sid.lower() or current.lower() in name.lower():
+            out.append(app_commands.Choice(name=f"{name} ({rid})"[:100], value=sid))
+    return out[:25]
+
+
+async def free_unit_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Only units anyone may take: never hidden ones (FOG-1)."""
+    try:
+        meta = await encounter_here(interaction)
+        units = await bot_of(interaction).service.free_units(meta.id)
+    except Exception:
+        return []
+    side = getattr(interaction.namespace, "side", None)
+    return [
+        app_commands.Choice(name=f"{u.name} ({u.side})"[:100], value=u.id)
+        for u in units
+        if (not side or u.side == side) and current.lower() in f"{u.id} {u.name}".lower()
+    ][:25]
+
+
+async def side_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    try:
+        meta = await encounter_here(interaction)
+        _, state, _ = await bot_of(interaction).service.load(meta.id)
+    except Exception:
+        return []
+    return [
+        app_commands.Choice(name=s.name[:100], value=s.id)
+        for s in state.sides
+        if current.lower() in f"{s.id} {s.name}".lower()
+    ][:25]
+
+
+class EncounterCog(
+    commands.GroupCog,
+    group_name=tr("encounter", "cmd.encounter.name"),
+    group_description=tr("Run an encounter in this channel", "cmd.encounter.desc"),
+):
+    def __init__(self, bot: HexBotCore) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(
+        name=tr("new", "cmd.encounter.new.name"),
+        description=tr("Create an encounter from a scenario", "cmd.encounter.new.desc"),
+    )
+    @app_commands.describe(
+        ruleset=tr("The rules to play", "cmd.encounter.new.ruleset"),
+        scenario=tr("A bundled scenario", "cmd.encounter.new.scenario"),
+        file=tr("Or your own scenario file (TOML)", "cmd.encounter.new.file"),
+        name=tr("A name for the encounter", "cmd.encounter.new.name_opt"),
+    )
+    @app_commands.choices(ruleset=RULESET_CHOICES)
+    @app_commands.autocomplete(scenario=scenario_autocomplete)
+    @app_commands.guild_only()
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        ruleset: str,
+        scenario: str | None = None,
+        file: discord.Attachment | None = None,
+        name: str | None = None,
+    ) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise refuse("encounter.guild_only", "Use this in a server channel.")
+        if scenario is None and file is None:
+            raise refuse("scenario.missing", "Pick a bundled scenario or attach a scenario file.")
+        await interaction.response.defer(thinking=True)
+        if ruleset not in available_rulesets():
+            raise refuse(
+                "ruleset.unavailable", f"The {ruleset} ruleset is not available yet.", ruleset=ruleset
+            )
+        text: str | None = None
+        if file is not None:
+            if file.size > MAX_SCENARIO_BYTES:
+                raise refuse(
+                    "scenario.too_big", "That scenario file is too big.", limit=MAX_SCENARIO_BYTES // 1024
+                )
+            try:
+                text = (await file.read()).decode("utf-8")
+            except UnicodeDecodeError:
+                raise refuse("scenario.not_text", "The scenario file must be UTF-8 text (TOML).") from None
+        service = self.bot.service
+        created = await service.create(
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            ruleset=ruleset,
+            scenario=scenario if text is None else None,
+            toml_text=text,
+            name=name,
+        )
+        await remember_locale(interaction, created.encounter_id)
+        locale = lang(interaction)
+        units = "\n".join(f"• {uname} ({side})" for _, uname, side in created.units) or "—"
+        await interaction.followup.send(
+            clip(
+                t(
+                    "encounter.created",
+                    locale,
+                    name=created.name,
+                    ruleset=created.ruleset,
+                    units=units,
+                    director=interaction.user.mention,
+                )
+            ),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        settings = await service.storage.get_guild_settings(interaction.guild_id)
+        if not settings.tutorial_shown:
+            await interaction.followup.send(embed=tutorial_embed(locale))
+            await service.storage.set_guild_settings(interaction.guild_id, tutorial_shown=True)
+
+    @app_commands.command(
+        name=tr("join", "cmd.encounter.join.name"),
+        description=tr("Take a unit in this channel's encounter", "cmd.encounter.join.desc"),
+    )
+    @app_commands.describe(
+        side=tr("The side you want", "cmd.encounter.join.side"),
+        unit=tr("The unit you want", "cmd.encounter.join.unit"),
+    )
+    @app_commands.autocomplete(side=side_autocomplete, unit=free_unit_autocomplete)
+    @app_commands.guild_only()
+    async def join(
+        self, interaction: discord.Interaction, side: str | None = None, unit: str | None = None
+    ) -> None:
+        await interaction.response.defer(thinking=True)
+        meta = await encounter_here(interaction)
+        joined = await self.bot.service.join(meta.id, interaction.user.id, side, unit)
+        await remember_locale(interaction, meta.id)
+        await interaction.followup.send(
+            t(
+                "encounter.joined",
+                lang(interaction),
+                user=interaction.user.mention,
+                unit=joined.unit_name,
+                side=joined.side_name or joined.side,
+            ),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        if meta.status == "running" and self.bot.announcer is not None:
+            await self.bot.announcer.open_phase(meta.id)
+
+    @app_commands.command(
+        name=tr("leave", "cmd.encounter.leave.name"),
+        description=tr("Give up your units", "cmd.encounter.leave.desc"),
+    )
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction) -> None:
+        meta = await encounter_here(interaction)
+        removed = await self.bot.service.leave(meta.id, interaction.user.id)
+        key = "encounter.left" if removed else "encounter.not_playing"
+        await reply(interaction, t(key, lang(interaction)))
+
+    @app_commands.command(
+        name=tr("start", "cmd.encounter.start.name"),
+        description=tr("Start the encounter (director)", "cmd.encounter.start.desc"),
+    )
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        meta = await encounter_here(interaction)
+        result = await self.bot.service.start(meta.id, actor_of(interaction), on_step=self.bot.step_done)
+        await interaction.followup.send(t("encounter.started", lang(interaction), name=meta.name))
+        await self.bot.announce(result)
+
+    @app_commands.command(
+        name=tr("status", "cmd.encounter.status.name"),
+        description=tr("Round, phase and who is still missing", "cmd.encounter.status.desc"),
+    )
+    @app_commands.guild_only()
+    async def status(self, interaction: discord.Interaction) -> None:
+        meta = await encounter_here(interaction)
+        view = await self.bot.service.status(meta.id)
+        text = self.bot.announcer.status_text(view, lang(interaction)) if self.bot.announcer else meta.name
+        await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(
+        name=tr("board", "cmd.encounter.board.name"),
+        description=tr("Show the board", "cmd.encounter.board.desc"),
+    )
+    @app_commands.describe(view=tr("Whose view of the board", "cmd.encounter.board.view"))
+    @app_commands.choices(view=VIEW_CHOICES)
+    @app_commands.guild_only()
+    async def board(self, interaction: discord.Interaction, view: str = "public") -> None:
+        meta = await encounter_here(interaction)
+        service = self.bot.service
+        _, state, _ = await service.load(meta.id)
+        viewer = PUBLIC
+        if view == "director":
+            await service.require_director(meta, actor_of(interaction))
+            viewer = DIRECTOR
+        elif view == "mine":
+            mine = await service.my_units(meta.id, interaction.user.id)
+            if not mine:
+                raise refuse(
+                    "encounter.not_playing_board", "You have no units here; showing your side needs one."
+                )
+            viewer = state.units[mine[0]].side
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        png = await board_png(state, (), viewer=viewer, locale=lang(interaction), title=meta.name)
+        if png is None:
+            raise refuse("render.failed", "The board could not be drawn right now.")
+        await interaction.followup.send(file=png_file(png), ephemeral=True)
+
+    @app_commands.command(
+        name=tr("log", "cmd.encounter.log.name"),
+        description=tr("The account of the encounter", "cmd.encounter.log.desc"),
+    )
+    @app_commands.describe(round=tr("Only this round", "cmd.encounter.log.round"))
+    @app_commands.guild_only()
+    async def log(
+        self, interaction: discord.Interaction, round: app_commands.Range[int, 1, 10000] | None = None
+    ) -> None:
+        meta = await encounter_here(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        service = self.bot.service
+        _, state, _ = await service.load(meta.id)
+        locale = lang(interaction)
+        lines = [
+            f"R{r}·{p} {describe(e, state, locale)}" for r, p, e in await service.history(meta.id, round)
+        ]
+        text = "\n".join(lines) or t("encounter.log_empty", locale)
+        if len(text) <= min(ACCOUNT_INLINE_LIMIT, 1900):
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.followup.send(
+                t("channel.account_in_file", locale, count=len(lines)),
+                file=text_file(text, "log.txt"),
+                ephemeral=True,
+            )
+
+    @app_commands.command(
+        name=tr("export", "cmd.encounter.export.name"),
+        description=tr("Download the encounter as a file (director)", "cmd.encounter.export.desc"),
+    )
+    @app_commands.guild_only()
+    async def export(self, interaction: discord.Interaction) -> None:
+        meta = await encounter_here(interaction)
+        await self.bot.service.require_director(meta, actor_of(interaction))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        data = await self.bot.service.export(meta.id, actor_of(interaction))
+        blob = json.dumps(data, ensure_ascii=False)
+        await interaction.followup.send(
+            t("encounter.exported", lang(interaction), name=meta.name),
+            file=text_file(blob, f"encounter-{meta.id}.json"),
+            ephemeral=True,
+        )
+
+    @app_commands.command(
+        name=tr("import", "cmd.encounter.import.name"),
+        description=tr("Continue an exported encounter here", "cmd.encounter.import.desc"),
+    )
+    @app_commands.describe(file=tr("The exported encounter (JSON)", "cmd.encounter.import.file"))
+    @app_commands.guild_only()
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise refuse("encounter.guild_only", "Use this in a server channel.")
+        if file.size > MAX_IMPORT_BYTES:
+            raise refuse("import.too_big", "That file is too big to import.")
+        await interaction.response.defer(thinking=True)
+        data: dict[str, Any] = parse_export(await file.read())
+        enc_id = await self.bot.service.import_(
+            data, interaction.guild_id, interaction.channel_id, interaction.user.id
+        )
+        meta = await self.bot.service.storage.get_encounter(enc_id)
+        await interaction.followup.send(t("encounter.imported", lang(interaction), name=meta.name))
+
+    @app_commands.command(
+        name=tr("end", "cmd.encounter.end.name"),
+        description=tr("End the encounter (director)", "cmd.encounter.end.desc"),
+    )
+    @app_commands.guild_only()
+    async def end(self, interaction: discord.Interaction) -> None:
+        meta = await encounter_here(interaction)
+        await self.bot.service.end(meta.id, actor_of(interaction))
+        await interaction.response.send_message(t("encounter.ended", lang(interaction), name=meta.name))
+
+
+async def setup(bot: HexBotCore) -> None:
+    await bot.add_cog(EncounterCog(bot))

@@ -1,0 +1,51 @@
+"""``/orders``: the caller's private order panels, ephemeral in the channel (the fallback when DMs are closed).
+
+This extension also registers the panel's ``DynamicItem``\\ s (so panels sent before a restart keep working)
+and installs the announcer that opens phases and posts resolutions.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import HexBotCore
+from bot.results import refuse
+from bot.translator import tr
+from cogs.announcer import Announcer
+from cogs.common import encounter_here, lang, remember_locale
+from cogs.panel import OrderButton, OrderSelect, load_panel, panel_message
+
+
+class OrdersCog(commands.Cog):
+    def __init__(self, bot: HexBotCore) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name=tr("orders", "cmd.orders.name"), description=tr("Your private order panel", "cmd.orders.desc")
+    )
+    @app_commands.guild_only()
+    async def orders(self, interaction: discord.Interaction) -> None:
+        meta = await encounter_here(interaction)
+        units = await self.bot.service.my_units(meta.id, interaction.user.id)
+        if not units:
+            raise refuse("encounter.not_playing", "You have no unit in this encounter; use /encounter join.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await remember_locale(interaction, meta.id)
+        locale = lang(interaction)
+        for unit in units[:5]:
+            model = await load_panel(self.bot, meta.id, interaction.user.id, unit, None, interaction.guild_id)
+            kwargs = await panel_message(model, locale, self.bot)
+            await interaction.followup.send(ephemeral=True, **kwargs)
+
+
+async def setup(bot: HexBotCore) -> None:
+    bot.add_dynamic_items(OrderButton, OrderSelect)
+    bot.announcer = Announcer(bot)
+    await bot.add_cog(OrdersCog(bot))
+
+
+async def teardown(bot: HexBotCore) -> None:
+    bot.remove_dynamic_items(OrderButton, OrderSelect)
+    bot.announcer = None

@@ -1,0 +1,160 @@
+"""``/unit info`` and ``/unit arcs``: what a caller may know about a unit, and never more (FOG-1).
+
+Autocomplete offers only units the caller can see: everything for a director, their side's view for a player,
+the public view for anyone else; the commands refuse an unseen unit exactly like an unknown one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import HexBotCore
+from bot.imaging import board_png
+from bot.results import refuse
+from bot.translator import tr
+from cogs.common import actor_of, bot_of, encounter_here, lang, png_file
+from data.i18n import t
+from rules.engine import visibility
+from rules.hexgrid import Hex
+from rules.ruleset import DIRECTOR, PUBLIC, get_ruleset
+from rules.state import EncounterState
+
+
+async def viewer_of(interaction: discord.Interaction) -> tuple[int, EncounterState, str]:
+    """(encounter id, state, viewer) for the caller: ``director``, their side, or ``public``."""
+    service = bot_of(interaction).service
+    meta = await encounter_here(interaction)
+    _, state, _ = await service.load(meta.id)
+    if await service.is_director(meta, actor_of(interaction)):
+        return meta.id, state, DIRECTOR
+    mine = await service.my_units(meta.id, interaction.user.id)
+    viewer = state.units[mine[0]].side if mine and mine[0] in state.units else PUBLIC
+    return meta.id, state, viewer
+
+
+def seen_by(state: EncounterState, viewer: str) -> frozenset[str]:
+    return visibility(get_ruleset(state.ruleset), state, viewer).units
+
+
+async def any_unit_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    try:
+        _, state, viewer = await viewer_of(interaction)
+    except Exception:
+        return []
+    seen = seen_by(state, viewer)
+    return [
+        app_commands.Choice(name=f"{u.name} ({u.side})"[:100], value=u.id)
+        for u in state.units.values()
+        if u.id in seen and current.lower() in f"{u.id} {u.name}".lower()
+    ][:25]
+
+
+def _visible_unit(state: EncounterState, viewer: str, unit_id: str) -> Any:
+    if unit_id not in state.units or unit_id not in seen_by(state, viewer):
+        # the same answer as for a unit that does not exist: an unseen unit is not confirmed
+        raise refuse(
+            "unit.unknown", f"There is no unit called {unit_id!r} in this encounter.", unit=unit_id[:40]
+        )
+    return state.units[unit_id]
+
+
+def reachable(state: EncounterState, unit_id: str) -> list[Hex]:
+    """Exo: every hex the ship can end on this round with up to Manta orders (EXO-2.3, EXO-4.3)."""
+    if state.ruleset != "exo":
+        return []
+    from rules.exo.preview import project_orders
+
+    unit = state.units[unit_id]
+    limit = min(int(getattr(unit, "manta", 0)), 5)
+    strings = [""]
+    frontier = [""]
+    for _ in range(limit):
+        frontier = [s + c for s in frontier for c in ("I", "D", "A")]
+        strings.extend(frontier)
+    return sorted({project_orders(state, unit_id, s)[0] for s in strings}, key=lambda h: (h.q, h.r))
+
+
+class UnitCog(
+    commands.GroupCog,
+    group_name=tr("unit", "cmd.unit.name"),
+    group_description=tr("Look at a unit", "cmd.unit.desc"),
+):
+    def __init__(self, bot: HexBotCore) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(
+        name=tr("info", "cmd.unit.info.name"), description=tr("A unit's stats", "cmd.unit.info.desc")
+    )
+    @app_commands.autocomplete(unit=any_unit_autocomplete)
+    @app_commands.guild_only()
+    async def info(self, interaction: discord.Interaction, unit: str) -> None:
+        _, state, viewer = await viewer_of(interaction)
+        u = _visible_unit(state, viewer, unit)
+        locale = lang(interaction)
+        summary = get_ruleset(state.ruleset).unit_summary(u)
+        embed = discord.Embed(
+            title=f"{u.name} ({state.side(u.side).name})"[:256], colour=discord.Colour.dark_teal()
+        )
+        for key, value in summary.items():
+            if isinstance(value, dict | list | tuple):
+                continue
+            embed.add_field(name=t(f"stat.{key}", locale)[:256], value=str(value)[:1024], inline=True)
+            if len(embed.fields) >= 24:
+                break
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name=tr("arcs", "cmd.unit.arcs.name"),
+        description=tr("A unit's firing arcs and reachable hexes", "cmd.unit.arcs.desc"),
+    )
+    @app_commands.autocomplete(unit=any_unit_autocomplete)
+    @app_commands.guild_only()
+    async def arcs(self, interaction: discord.Interaction, unit: str) -> None:
+        _, state, viewer = await viewer_of(interaction)
+        _visible_unit(state, viewer, unit)
+        if state.ruleset != "exo":
+            raise refuse("unit.no_arcs", "Arcs are shown for exo ships.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        from rules.exo.preview import arcs as exo_arcs
+
+        hexes: set[Hex] = set()
+        for section in exo_arcs(state, unit).values():
+            hexes.update(section)
+        hexes.update(reachable(state, unit))
+        png = await board_png_highlight(state, viewer, lang(interaction), tuple(hexes))
+        if png is None:
+            raise refuse("render.failed", "The board could not be drawn right now.")
+        await interaction.followup.send(
+            t("unit.arcs", lang(interaction), unit=state.units[unit].name),
+            file=png_file(png, "arcs.png"),
+            ephemeral=True,
+        )
+
+
+async def board_png_highlight(
+    state: EncounterState, viewer: str, locale: str, hexes: tuple[Hex, ...]
+) -> bytes | None:
+    import asyncio
+
+    def draw() -> bytes:
+        from render import BoardSnapshot, RenderOptions, render_board
+
+        return render_board(
+            BoardSnapshot(state, ()), viewer=viewer, highlight=hexes, options=RenderOptions(locale=locale)
+        )
+
+    try:
+        return await asyncio.to_thread(draw)
+    except Exception:
+        return await board_png(state, (), viewer=viewer, locale=locale)
+
+
+async def setup(bot: HexBotCore) -> None:
+    await bot.add_cog(UnitCog(bot))

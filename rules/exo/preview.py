@@ -1,0 +1,71 @@
+"""Pure helpers for the order panel and ``/unit arcs``: what an order string would do, what a weapon can reach."""
+
+from __future__ import annotations
+
+from rules.exo.arcs import SECTIONS, coverage, sections
+from rules.exo.movement import execute_orders, inertial_move
+from rules.exo.ship import Ship
+from rules.exo.tables import tables
+from rules.exo.validation import turret_gunners
+from rules.hexgrid import Hex, hexes_within
+from rules.state import EncounterState
+
+
+def manta(state: EncounterState, ship_id: str) -> int:
+    """EXO-2.2: this round's maneuverability (set by the phase-1 crew step)."""
+    return state.unit_as(ship_id, Ship).manta
+
+
+def project_orders(state: EncounterState, ship_id: str, moves: str) -> tuple[Hex, int, Hex]:
+    """Where ``moves`` would take the ship if executed as written: (position, facing, new vector) (EXO-4.2/4.3)."""
+    ship = state.unit_as(ship_id, Ship)
+    assert ship.at is not None
+    vector = ship.vector if ship.vector is not None else ship.at
+    facing, vector = execute_orders(ship.facing, vector, moves.upper())
+    at, vector = inertial_move(ship.at, vector)
+    return at, facing, vector
+
+
+def _reach(ship: Ship) -> int:
+    t = tables()
+    return max((t.weapon_type(w.type).max_range for w in ship.weapons if w.usable), default=0)
+
+
+def arcs(state: EncounterState, ship_id: str) -> dict[str, list[Hex]]:
+    """EXO-1.4: for each section, the hexes in it within the ship's longest usable weapon range."""
+    ship = state.unit_as(ship_id, Ship)
+    out: dict[str, list[Hex]] = {s: [] for s in SECTIONS}
+    if ship.at is None:
+        return out
+    for h in hexes_within(ship.at, _reach(ship)):
+        if h == ship.at:
+            continue
+        for s in sections(ship.at, ship.facing, h):
+            out[s].append(h)
+    return out
+
+
+def legal_targets(
+    state: EncounterState, ship_id: str, weapon_index: int, *, by: str | None = None
+) -> list[str]:
+    """Enemy ships that weapon ``weapon_index`` (1-based) can hit now: in a covered section and within range.
+
+    ``by`` (a crew name) decides whether a turret is manned; by default it is if a gunner mans it.
+    """
+    ship = state.unit_as(ship_id, Ship)
+    if ship.at is None or not 1 <= weapon_index <= len(ship.weapons):
+        return []
+    weapon = ship.weapons[weapon_index - 1]
+    if not weapon.usable:
+        return []
+    gunner = turret_gunners(ship, state.round).get(weapon_index - 1)
+    manned = gunner is not None and (by is None or by == gunner)
+    covered = coverage(weapon, manned=manned)
+    reach = tables().weapon_type(weapon.type).max_range
+    out: list[str] = []
+    for unit in state.units.values():
+        if not isinstance(unit, Ship) or not unit.active or unit.side == ship.side or unit.at is None:
+            continue
+        if ship.at.distance(unit.at) <= reach and covered & sections(ship.at, ship.facing, unit.at):
+            out.append(unit.id)
+    return out

@@ -1,0 +1,162 @@
+"""Phase 5 — repairs, first aid and station changes (EXO-6.1 … EXO-6.5), then the next round begins."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from rules.dice import Dice, Quality
+from rules.events import Event
+from rules.exo.crew import Crew, find_crew, resolve_crew_ref
+from rules.exo.events import RepairResolved, StationChanged
+from rules.exo.orders import RepairOrder
+from rules.exo.rolls import roll_event
+from rules.exo.ship import Ship
+from rules.exo.state import ExoState
+from rules.state import EncounterState, Unit
+
+SKILL_FOR = {"engines": "drives", "weapon": "weapons_tech", "cargo": "auxiliary_tech", "cabin": "first_aid"}
+
+
+def _weapon_to_fix(ship: Ship, rep: RepairOrder) -> int | None:
+    if rep.weapon:
+        w = ship.weapons[rep.weapon - 1]
+        return rep.weapon - 1 if w.disabled and not w.beyond_repair else None
+    return next((i for i, w in enumerate(ship.weapons) if w.disabled and not w.beyond_repair), None)
+
+
+def _patient(ship: Ship, rep: RepairOrder) -> int | None:
+    if rep.patient:
+        member = find_crew(ship.crew, rep.patient)
+        return ship.crew.index(member) if member is not None and member.down else None
+    return next((i for i, c in enumerate(ship.crew) if c.down), None)
+
+
+def _has_work(ship: Ship, rep: RepairOrder) -> bool:
+    match rep.item:
+        case "engines":
+            return ship.engines < ship.max_engines - ship.engines_beyond_repair
+        case "cargo":
+            return ship.cargo < ship.max_cargo - ship.cargo_beyond_repair
+        case "weapon":
+            return _weapon_to_fix(ship, rep) is not None
+        case _:
+            return _patient(ship, rep) is not None or ship.cabin < ship.max_cabin
+
+
+def _fix(ship: Ship, rep: RepairOrder, quality: Quality) -> tuple[Ship, str, str]:
+    """Apply one repair result: (ship, result, detail)."""
+    success = quality.success
+    fumble = quality is Quality.FUMBLE and rep.item != "cabin"  # EXO-6.1: fumble = beyond repair
+    if rep.item == "engines":
+        if success:
+            return dataclasses.replace(ship, engines=ship.engines + 1), "repaired", str(ship.engines + 1)
+        if fumble:
+            return (
+                dataclasses.replace(ship, engines_beyond_repair=ship.engines_beyond_repair + 1),
+                "beyond_repair",
+                "",
+            )
+    elif rep.item == "cargo":
+        if success:
+            return dataclasses.replace(ship, cargo=ship.cargo + 1), "repaired", str(ship.cargo + 1)
+        if fumble:
+            return (
+                dataclasses.replace(ship, cargo_beyond_repair=ship.cargo_beyond_repair + 1),
+                "beyond_repair",
+                "",
+            )
+    elif rep.item == "weapon":
+        index = _weapon_to_fix(ship, rep)
+        assert index is not None
+        weapons = list(ship.weapons)
+        label = ship.weapon_label(index)
+        if success:
+            weapons[index] = dataclasses.replace(weapons[index], disabled=False)
+            return dataclasses.replace(ship, weapons=tuple(weapons)), "repaired", label
+        if fumble:
+            weapons[index] = dataclasses.replace(weapons[index], beyond_repair=True)
+            return dataclasses.replace(ship, weapons=tuple(weapons)), "beyond_repair", label
+    elif success:  # EXO-6.4 first aid: one cabin point, a crew member back
+        crew = list(ship.crew)
+        index = _patient(ship, rep)
+        detail = ""
+        if index is not None:
+            crew[index] = dataclasses.replace(crew[index], status="active")
+            detail = crew[index].name
+        cabin = min(ship.max_cabin, ship.cabin + 1)
+        return dataclasses.replace(ship, crew=tuple(crew), cabin=cabin), "repaired", detail
+    return ship, "failed", ""
+
+
+def _repair(
+    state: EncounterState, ship: Ship, rep: RepairOrder, dice: Dice, events: list[Event]
+) -> tuple[Ship, str]:
+    """One repair attempt (EXO-6.1, EXO-6.4). Returns the ship and the name of the crew member who tried ('' if none)."""
+    rule = "EXO-6.4" if rep.item == "cabin" else "EXO-6.1"
+    member = find_crew(ship.crew, rep.by) or resolve_crew_ref(ship.crew, rep.by, state.round)
+    if member is None or member.down:
+        who = member.name if member is not None else rep.by
+        events.append(RepairResolved(rule="EXO-5.2", unit=ship.id, crew=who, item=rep.item, result="unable"))
+        return ship, ""
+    if not _has_work(ship, rep):
+        events.append(
+            RepairResolved(rule=rule, unit=ship.id, crew=member.name, item=rep.item, result="nothing")
+        )
+        return ship, ""
+    skill = SKILL_FOR[rep.item]
+    roll = dice.sombra(
+        member.skill(skill), 0, rule=rule, purpose=f"{rule} {rep.item} repair, {ship.name} {member.name}"
+    )
+    events.append(roll_event(roll, ship, member, item=rep.item))
+    ship, result, detail = _fix(ship, rep, roll.quality)
+    events.append(
+        RepairResolved(rule=rule, unit=ship.id, crew=member.name, item=rep.item, result=result, detail=detail)
+    )
+    return ship, member.name
+
+
+def _mark_busy(ship: Ship, names: set[str], round_no: int) -> Ship:
+    """EXO-6.2: who tried a repair does nothing but repair next round."""
+    crew = tuple(dataclasses.replace(c, repaired_round=round_no) if c.name in names else c for c in ship.crew)
+    return dataclasses.replace(ship, crew=crew)
+
+
+def _change_stations(ship: Ship, ext: ExoState, repaired: set[str], events: list[Event]) -> Ship:
+    orders = ext.locked.get(ship.id)
+    if orders is None or not orders.stations:
+        return ship
+    crew: list[Crew] = list(ship.crew)
+    for change in orders.stations:
+        member = find_crew(crew, change.by)
+        if member is None or member.name in repaired or member.station == change.station:
+            continue
+        crew[crew.index(member)] = dataclasses.replace(member, station=change.station)
+        events.append(
+            StationChanged(
+                rule="EXO-6.5", unit=ship.id, crew=member.name, frm=member.station, to=change.station
+            )
+        )
+    return dataclasses.replace(ship, crew=tuple(crew))
+
+
+def resolve_repairs(state: EncounterState, ext: ExoState, dice: Dice) -> tuple[EncounterState, list[Event]]:
+    events: list[Event] = []
+    changed: list[Unit] = []
+    for unit in state.units.values():
+        if not isinstance(unit, Ship) or not unit.active:
+            continue
+        ship = unit
+        orders = ext.locked.get(ship.id)
+        tried: set[str] = set()
+        for rep in orders.repairs if orders is not None else ():
+            ship, who = _repair(state, ship, rep, dice, events)
+            if who:
+                tried.add(who)
+        ship = _mark_busy(ship, tried, state.round)
+        ship = _change_stations(ship, ext, tried, events)
+        ship = dataclasses.replace(
+            ship, manta=ship.maneuverability
+        )  # EXO-2.2 until next round's engineer roll
+        if ship != unit:
+            changed.append(ship)
+    return state.with_units(changed), events

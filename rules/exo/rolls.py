@@ -1,0 +1,75 @@
+"""Sombra rolls of crew stations, with assistants (EXO-1.5), reported as events (DICE-1)."""
+
+from __future__ import annotations
+
+from rules.dice import Dice, SombraRoll
+from rules.events import Event, RollMade
+from rules.exo.crew import Crew, roster
+from rules.exo.events import CrewEffect
+from rules.exo.ship import Ship
+from rules.exo.tables import tables
+
+
+def roll_event(roll: SombraRoll, ship: Ship, crew: Crew, *, target: str = "", **extra: object) -> RollMade:
+    """A Sombra roll as an event with what the account prints: dE, d+, d− → total vs skill: quality."""
+    return RollMade.of(
+        roll.roll,
+        actor=ship.id,
+        target=target,
+        crew=crew.name,
+        skill=roll.skill,
+        modifier=roll.modifier,
+        total=roll.total,
+        quality=roll.quality.name.lower(),
+        **extra,
+    )
+
+
+def station_roll(
+    dice: Dice,
+    ship: Ship,
+    station: str,
+    skill: str,
+    modifier: int,
+    round_no: int,
+    *,
+    rule: str,
+    purpose: str,
+    events: list[Event],
+) -> tuple[Crew, SombraRoll] | None:
+    """Station 1 rolls ``skill``; its assistants roll first and shift its total (EXO-1.5, [HOUSE] table).
+
+    Returns None when nobody able is at the station.
+    """
+    members = roster(ship.crew, station, round_no)
+    if not members:
+        return None
+    lead, assistants = members[0], members[1:]
+    effect_table = tables().assistant_effect
+    total_mod = modifier
+    for helper in assistants:
+        r = dice.sombra(
+            helper.skill(skill),
+            0,
+            rule="EXO-1.5",
+            purpose=f"EXO-1.5 assistant roll, {ship.name} {helper.name} helps {lead.name} ({station})",
+        )
+        events.append(roll_event(r, ship, helper))
+        effect = effect_table[r.quality]
+        total_mod += effect
+        events.append(
+            CrewEffect(
+                rule="EXO-1.5",
+                unit=ship.id,
+                crew=helper.name,
+                station=station,
+                quality=r.quality.name.lower(),
+                effect=-effect,
+                applies_to=lead.name,
+            )
+        )
+    roll = dice.sombra(
+        lead.skill(skill), total_mod, rule=rule, purpose=f"{rule} {purpose}, {ship.name} {lead.name}"
+    )
+    events.append(roll_event(roll, ship, lead))
+    return lead, roll

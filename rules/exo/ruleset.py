@@ -1,0 +1,360 @@
+"""The ``exo`` ruleset (RULES.md §1): five simultaneous phases per round, secret orders, vector movement.
+
+Phase 1 takes orders in two steps kept in ``ExoState.step``: first the open crew rolls (EXO-2.1, they set Manta),
+then the secret movement and fire orders (EXO-2.3, EXO-2.4), validated against that Manta. Phases 2-5 take no
+orders, except the answer to a piloting critical (EXO-4.1) asked through ``state.pending`` in phase 3.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+from rules.dice import Dice, phase_seed
+from rules.engine import resolve_phase
+from rules.errors import IllegalOrderError, InvalidOrderError
+from rules.events import Event, Note, RollMade
+from rules.exo.combat import resolve_combat
+from rules.exo.crew import find_crew, resolve_crew_ref
+from rules.exo.damage import resolve_damage
+from rules.exo.events import BroadsideSideRolled, OrdersLocked
+from rules.exo.orders import (
+    EMPTY_MOVES,
+    CrewRolls,
+    FireOrder,
+    PilotChange,
+    ShipOrders,
+    parse_crew_rolls,
+    parse_moves,
+    parse_ship_orders,
+)
+from rules.exo.phase_crew import resolve_crew_step
+from rules.exo.piloting import answer_decision, execute_movement, next_decision, roll_piloting
+from rules.exo.repairs import resolve_repairs
+from rules.exo.scenario_units import SHIP_KEYS, build_exo_unit
+from rules.exo.ship import Ship, SpaceObject
+from rules.exo.state import CREW_STEP, ORDERS_STEP, ExoState, ext_of
+from rules.exo.validation import check_crew_rolls, check_moves, check_ship_orders
+from rules.exo.weapons import PORT, STARBOARD, Mount
+from rules.hexgrid import HexSide
+from rules.ruleset import (
+    DiceFactory,
+    FacingKind,
+    Order,
+    OrderMode,
+    PhaseResult,
+    PhaseSpec,
+    RoundSpec,
+    Ruleset,
+    SimStep,
+    register,
+)
+from rules.state import EncounterState, Unit
+
+if TYPE_CHECKING:
+    from rules.scenario import ScenarioContext
+
+PHASES = ("1", "2", "3", "4", "5")
+
+
+def _lock(state: EncounterState, ship: Ship, order: ShipOrders) -> ShipOrders:
+    """Orders as locked at the end of phase 1: every ``by`` turned into the crew member's name."""
+
+    def name(ref: str) -> str:
+        member = resolve_crew_ref(ship.crew, ref, state.round)
+        return member.name if member is not None else ref
+
+    return dataclasses.replace(
+        order,
+        fire=tuple(dataclasses.replace(f, by=name(f.by)) for f in order.fire),
+        repairs=tuple(dataclasses.replace(r, by=name(r.by)) for r in order.repairs),
+        stations=tuple(dataclasses.replace(s, by=name(s.by)) for s in order.stations),
+    )
+
+
+def _playable(state: EncounterState, orders: dict[str, Order], notes: list[Event]) -> dict[str, Order]:
+    """Offline only: a scripted round cannot foresee the dice, so orders of a ship already destroyed, fire at a
+    destroyed ship, fire by a crew member who fell and fire with a weapon disabled meanwhile are dropped with a note instead of stopping the
+    simulation (the bot never offers them). Every other illegal order still stops it."""
+    out: dict[str, Order] = {}
+    for uid, order in orders.items():
+        unit = state.units.get(uid)
+        if isinstance(unit, Ship) and unit.destroyed:
+            if not any(isinstance(n, Note) and n.unit == uid for n in notes):
+                notes.append(Note(rule="EXO-5.1", key="exo.orders_dropped", unit=uid))
+            continue
+        if isinstance(order, ShipOrders) and isinstance(unit, Ship):
+            keep: list[FireOrder] = []
+            for f in order.fire:
+                target = state.units.get(f.target)
+                if isinstance(target, Ship) and target.destroyed:
+                    notes.append(
+                        Note(rule="EXO-5.1", key="exo.fire_dropped", unit=uid, args=(("target", f.target),))
+                    )
+                elif ((member := find_crew(unit.crew, f.by)) is not None and member.down) or (
+                    member is None and resolve_crew_ref(unit.crew, f.by, state.round) is None
+                ):
+                    notes.append(
+                        Note(rule="EXO-5.2", key="exo.fire_dropped_crew", unit=uid, args=(("crew", f.by),))
+                    )
+                elif 1 <= f.weapon <= len(unit.weapons) and not unit.weapons[f.weapon - 1].usable:
+                    label = unit.weapon_label(f.weapon - 1)
+                    notes.append(
+                        Note(
+                            rule="EXO-3.5", key="exo.fire_dropped_weapon", unit=uid, args=(("weapon", label),)
+                        )
+                    )
+                else:
+                    keep.append(f)
+            order = dataclasses.replace(order, fire=tuple(keep))
+        out[uid] = order
+    return out
+
+
+@register
+class ExoRuleset(Ruleset):
+    id = "exo"
+    facing = FacingKind.SIDE
+    order_mode = OrderMode.SIMULTANEOUS
+    phases: ClassVar[tuple[PhaseSpec, ...]] = (
+        PhaseSpec("1", takes_orders=True, secret=True),
+        PhaseSpec("2"),
+        PhaseSpec("3"),
+        PhaseSpec("4"),
+        PhaseSpec("5"),
+    )
+    unit_keys = SHIP_KEYS
+    unbounded_by_default = True
+
+    # --- orders -------------------------------------------------------------------------------------------
+    def parse_order(self, state: EncounterState, unit_id: str, raw: Any) -> Order:
+        if state.pending is not None and state.pending.kind == "pilot_change":
+            table = cast(Mapping[str, Any], raw) if isinstance(raw, Mapping) else {"pilot_change": raw}
+            value: Any = table.get("pilot_change", table.get("moves"))
+            return PilotChange(unit=unit_id, moves=parse_moves(unit_id, value, key="pilot_change"))
+        if ext_of(state.ext).step == CREW_STEP and state.phase in ("", "1"):
+            value = cast(Mapping[str, Any], raw).get("crew_rolls", []) if isinstance(raw, Mapping) else raw
+            return parse_crew_rolls(unit_id, value)
+        return parse_ship_orders(unit_id, raw)
+
+    def validate_order(self, state: EncounterState, actor: str, order: Order) -> None:
+        ship = state.unit_as(order.unit, Ship)
+        if ship.destroyed:
+            raise IllegalOrderError(
+                f"{ship.name} is destroyed.", code="exo.destroyed", rule="EXO-5.1", params={"unit": ship.id}
+            )
+        if isinstance(order, CrewRolls):
+            check_crew_rolls(state, ship, order)
+        elif isinstance(order, ShipOrders):
+            check_ship_orders(state, ship, order)
+        elif isinstance(order, PilotChange):
+            self._check_pilot_change(state, ship, order)
+        else:
+            raise InvalidOrderError(
+                f"{ship.name}: not an exo order.", code="exo.orders_syntax", params={"unit": ship.id}
+            )
+
+    def _check_pilot_change(self, state: EncounterState, ship: Ship, order: PilotChange) -> None:
+        pending = state.pending
+        if pending is None or pending.kind != "pilot_change" or pending.unit != ship.id:
+            raise IllegalOrderError(
+                f"{ship.name}: no piloting critical is waiting for a change.",
+                code="exo.no_pilot_change",
+                rule="EXO-4.1",
+                params={"unit": ship.id},
+            )
+        if (order.moves or EMPTY_MOVES) not in pending.options:
+            raise IllegalOrderError(
+                f"{ship.name}: {order.moves!r} is not one letter replaced or deleted.",
+                code="exo.pilot_change",
+                rule="EXO-4.1",
+                params={"unit": ship.id, "change": order.moves},
+            )
+        check_moves(ship, order.moves, what="orders in pilot_change")
+
+    def awaiting(self, state: EncounterState) -> tuple[str, ...]:
+        if state.over:
+            return ()
+        if state.pending is not None:
+            return (state.pending.unit,)
+        if state.phase not in ("", "1"):
+            return ()
+        ships = [u for u in state.units.values() if isinstance(u, Ship) and u.active]
+        if ext_of(state.ext).step == CREW_STEP:
+            from rules.exo.crew import station_one
+
+            return tuple(
+                s.id
+                for s in ships
+                if any(station_one(s.crew, st, state.round) for st in ("captain", "engineer", "navigator"))
+            )
+        return tuple(s.id for s in ships)
+
+    # --- resolution ---------------------------------------------------------------------------------------
+    def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
+        state = state if state.phase else state.replace(phase="1")
+        ext = ext_of(state.ext)
+        phase = state.phase
+        events: list[Event]
+        if phase == "1" and ext.step == CREW_STEP:
+            state, events = resolve_crew_step(state, orders, dice)
+            return PhaseResult(state, tuple(events))
+        if phase == "1":
+            return self._lock_orders(state, orders)
+        if phase == "2":
+            ext, events = resolve_combat(state, ext, dice)
+            return PhaseResult(state.replace(ext=ext, phase="3"), tuple(events))
+        if phase == "3":
+            return self._resolve_movement(state, ext, orders, dice)
+        if phase == "4":
+            state, events = resolve_damage(state, ext, dice)
+            return PhaseResult(state.replace(phase="5"), tuple(events))
+        state, events = resolve_repairs(state, ext, dice)
+        return PhaseResult(state.replace(phase="1", round=state.round + 1, ext=ExoState()), tuple(events))
+
+    def _lock_orders(self, state: EncounterState, orders: Mapping[str, Order]) -> PhaseResult:
+        ext = ext_of(state.ext)
+        locked: dict[str, ShipOrders] = {}
+        events: list[Event] = []
+        for unit in state.units.values():
+            order = orders.get(unit.id)
+            if not isinstance(unit, Ship) or not isinstance(order, ShipOrders) or not unit.active:
+                continue
+            check_ship_orders(state, unit, order)
+            locked[unit.id] = _lock(state, unit, order)
+            events.append(OrdersLocked(rule="EXO-2.3", unit=unit.id))
+        ext = dataclasses.replace(ext, step=ORDERS_STEP, locked=locked)
+        return PhaseResult(state.replace(ext=ext, phase="2"), tuple(events))
+
+    def _resolve_movement(
+        self, state: EncounterState, ext: ExoState, orders: Mapping[str, Order], dice: Dice
+    ) -> PhaseResult:
+        events: list[Event] = []
+        if state.pending is None:
+            ext, events = roll_piloting(state, ext, dice)
+        else:
+            answer = orders.get(state.pending.unit)
+            ship = state.unit_as(state.pending.unit, Ship)
+            moves = answer.moves if isinstance(answer, PilotChange) else ext.piloting[ship.id].executed
+            if isinstance(answer, PilotChange):
+                self._check_pilot_change(state, ship, answer)
+            ext, events = answer_decision(state, ext, ship.id, moves)
+        decision = next_decision(state, ext)
+        if decision is not None:
+            return PhaseResult(state.replace(ext=ext, pending=decision), tuple(events), decision)
+        state, moved = execute_movement(state.replace(ext=ext, pending=None), ext)
+        return PhaseResult(state.replace(phase="4"), (*events, *moved))
+
+    # --- scenario files and offline simulation ------------------------------------------------------------
+    def build_unit(
+        self, raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioContext
+    ) -> Unit | None:
+        return build_exo_unit(raw, common, path, ctx)
+
+    def setup(self, state: EncounterState) -> EncounterState:
+        """EXO-1.3: a broadside weapon without a side gets one from a d10 (even port, odd starboard), recorded."""
+        dice = Dice(phase_seed(state.seed, 0, "setup"))
+        events: list[Event] = []
+        changed: list[Unit] = []
+        for unit in state.units.values():
+            if not isinstance(unit, Ship):
+                continue
+            weapons = list(unit.weapons)
+            for i, w in enumerate(weapons):
+                if w.mount is Mount.BROADSIDE and not w.side:
+                    roll = dice.d10(
+                        rule="EXO-1.3", purpose=f"EXO-1.3 broadside side, {unit.name} {w.code}#{i + 1}"
+                    )
+                    side = PORT if roll.total % 2 == 0 else STARBOARD
+                    weapons[i] = w.with_side(side)
+                    events.append(RollMade.of(roll, actor=unit.id))
+                    events.append(
+                        BroadsideSideRolled(
+                            rule="EXO-1.3", unit=unit.id, weapon=f"{weapons[i].code}#{i + 1}", side=side
+                        )
+                    )
+            if weapons != list(unit.weapons):
+                changed.append(dataclasses.replace(unit, weapons=tuple(weapons)))
+        return state.with_units(changed).replace(phase="1", ext=ExoState(setup_events=tuple(events)))
+
+    def check_round(self, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:
+        orders = spec.raw.get("orders", {})
+        if not isinstance(orders, Mapping):
+            ctx.error(f"{path}.orders", 'orders is a table: { ship_id = { move = "DA" } }')
+            return
+        for uid, raw in cast(Mapping[str, Any], orders).items():
+            where = f"{path}.orders.{uid}"
+            unit = state.units.get(uid)
+            if not isinstance(unit, Ship):
+                ctx.error(where, f"{uid!r} is not a ship of this scenario")
+                continue
+            try:
+                if isinstance(raw, Mapping):
+                    table = cast(Mapping[str, Any], raw)
+                    parse_crew_rolls(uid, table.get("crew_rolls", []))
+                    parse_ship_orders(uid, {k: v for k, v in table.items() if k != "crew_rolls"})
+                else:
+                    parse_ship_orders(uid, raw)
+            except InvalidOrderError as exc:
+                ctx.error(where, str(exc))
+
+    def simulate_round(
+        self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
+    ) -> Iterator[SimStep]:
+        raw_orders = cast(Mapping[str, Any], spec.raw.get("orders", {}))
+        rnd = state.round
+        crew_orders: dict[str, Order] = {}
+        ship_orders: dict[str, Order] = {}
+        for uid, raw in raw_orders.items():
+            table = cast(Mapping[str, Any], raw) if isinstance(raw, Mapping) else {"move": raw}
+            if table.get("crew_rolls"):
+                crew_orders[uid] = parse_crew_rolls(uid, table["crew_rolls"])
+            ship_orders[uid] = parse_ship_orders(uid, {k: v for k, v in table.items() if k != "crew_rolls"})
+        # Phase 1: the open crew step, then the secret orders validated against the Manta it set.
+        skipped: list[Event] = []
+        crew_orders = _playable(state, crew_orders, skipped)
+        ship_orders = _playable(state, ship_orders, skipped)
+        for uid, order in crew_orders.items():
+            self.validate_order(state, uid, order)
+        first = resolve_phase(self, state, crew_orders, dice_for=dice_for)
+        for uid, order in ship_orders.items():
+            self.validate_order(first.state, uid, order)
+        second = resolve_phase(self, first.state, ship_orders, dice_for=dice_for)
+        state = second.state
+        yield SimStep(rnd, "1", state, (*skipped, *first.events, *second.events))
+        for phase in ("2", "3", "4", "5"):
+            result = resolve_phase(self, state, {}, dice_for=dice_for)
+            events = list(result.events)
+            # EXO-4.1: offline, a critical without pilot_change in the orders keeps the written orders.
+            while result.pending is not None:
+                answer = PilotChange(
+                    unit=result.pending.unit, moves=result.pending.default.replace(EMPTY_MOVES, "")
+                )
+                result = resolve_phase(self, result.state, {answer.unit: answer}, dice_for=dice_for)
+                events.extend(result.events)
+            state = result.state
+            yield SimStep(rnd, phase, state, tuple(events))
+            if state.over:
+                return
+
+    def unit_summary(self, unit: Unit) -> dict[str, Any]:
+        base: dict[str, Any] = {
+            "at": unit.at.label if unit.at else None,
+            "facing": HexSide(unit.facing).name,
+            "kind": unit.kind,
+        }
+        if isinstance(unit, Ship):
+            base.update(
+                vector=unit.vector.label if unit.vector else None,
+                maneuverability=unit.maneuverability,
+                engines=unit.engines,
+                armor=unit.armor,
+                structure=unit.structure,
+                cabin=unit.cabin,
+                cargo=unit.cargo,
+            )
+        elif isinstance(unit, SpaceObject):
+            base["vector"] = unit.vector.label if unit.vector else None
+        base["destroyed"] = unit.destroyed
+        return base

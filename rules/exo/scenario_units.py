@@ -1,0 +1,126 @@
+"""Exo units in scenario files (DESIGN §7): ships with stats, weapons, vector and crew; debris and asteroids."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+from rules.errors import InvalidOrderError
+from rules.exo.crew import SKILLS, STATIONS, Crew, npc_crew
+from rules.exo.ship import Ship, SpaceObject, cruise_vector
+from rules.exo.tables import tables
+from rules.exo.weapons import Weapon, parse_weapon
+from rules.state import Unit
+
+if TYPE_CHECKING:
+    from rules.scenario import ScenarioContext
+
+STAT_KEYS = ("maneuverability", "engines", "armor", "structure", "cabin", "cargo")
+SHIP_KEYS = frozenset({*STAT_KEYS, "weapons", "vector", "speed", "crew", "kind"})
+CREW_KEYS = frozenset({"name", "station", "skills"})
+OBJECT_KINDS = ("debris", "asteroid")
+
+
+def _common(common: Unit) -> dict[str, Any]:
+    return {f: getattr(common, f) for f in ("id", "side", "name", "at", "facing", "label", "hidden")}
+
+
+def _weapons(raw: Mapping[str, Any], path: str, ctx: ScenarioContext) -> tuple[Weapon, ...]:
+    value = ctx.take(raw, "weapons", list, path, default=[])
+    out: list[Weapon] = []
+    for i, notation in enumerate(cast(list[Any], value)):
+        where = f"{path}.weapons[{i}]"
+        if not isinstance(notation, str):
+            ctx.error(where, 'a weapon is written like "Lx3", "Pl(D)" or "APt" (EXO-1.3)')
+            continue
+        try:
+            out.extend(parse_weapon(notation))
+        except InvalidOrderError as exc:
+            ctx.error(where, str(exc))
+    return tuple(out)
+
+
+def _crew(raw: Mapping[str, Any], path: str, ctx: ScenarioContext, cabin: int) -> tuple[Crew, ...]:
+    if "crew" not in raw:
+        t = tables()
+        return npc_crew(cabin, t.npc_stations, t.npc_skills)  # EXO-1.5b
+    value = ctx.take(raw, "crew", list, path, default=[])
+    members: list[Crew] = []
+    for i, entry in enumerate(cast(list[Any], value)):
+        where = f"{path}.crew[{i}]"
+        if not isinstance(entry, dict):
+            ctx.error(
+                where,
+                'each crew member is a table like { name = "Ana", station = "pilot", skills = { piloting = 15 } }',
+            )
+            continue
+        table = cast(dict[str, Any], entry)
+        ctx.check_keys(table, CREW_KEYS, where)
+        name = ctx.take(table, "name", str, where, required=True)
+        station = ctx.take(table, "station", str, where, required=True)
+        if station is not None and station not in STATIONS:
+            ctx.error(f"{where}.station", f"unknown station {station!r} (use {', '.join(STATIONS)})")
+            station = None
+        skills_raw = cast(dict[str, Any], ctx.take(table, "skills", dict, where, default={}))
+        skills: dict[str, int] = {}
+        for key in skills_raw:
+            if key not in SKILLS:
+                ctx.error(f"{where}.skills.{key}", f"unknown skill {key!r} (use {', '.join(SKILLS)})")
+            else:
+                skills[key] = ctx.number(skills_raw, key, f"{where}.skills", low=0, high=40)
+        if name is None or station is None:
+            continue
+        if any(m.name.casefold() == name.casefold() for m in members):
+            ctx.error(f"{where}.name", f"two crew members are called {name!r}")
+        members.append(Crew(name=name, station=station, skills=skills))
+    if sum(1 for m in members if m.station == "captain") > 1:
+        ctx.error(f"{path}.crew", "a ship has one captain (EXO-1.5)")
+    if len(members) > cabin:
+        ctx.error(
+            f"{path}.crew",
+            f"{len(members)} crew members but cabin {cabin}: one crew member per cabin point (EXO-1.2)",
+        )
+    return tuple(members)
+
+
+def build_exo_unit(raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioContext) -> Unit | None:
+    kind = ctx.take(raw, "kind", str, path, default="ship")
+    if kind in OBJECT_KINDS:
+        extra = sorted(k for k in raw if k in SHIP_KEYS and k not in ("kind", "vector"))
+        for key in extra:
+            ctx.error(f"{path}.{key}", f"{kind} counters have no {key} (EXO-1.2)")
+        vector = ctx.position(raw["vector"], f"{path}.vector") if "vector" in raw else None
+        return SpaceObject(**_common(common), kind=kind, vector=vector)
+    if kind != "ship":
+        ctx.error(f"{path}.kind", f"kind is ship, debris or asteroid, got {kind!r}")
+        return None
+    stats = {
+        k: ctx.number(raw, k, path, default=1 if k == "structure" else 0, low=0, high=99) for k in STAT_KEYS
+    }
+    if stats["structure"] < 1:
+        ctx.error(f"{path}.structure", "a ship needs at least 1 structure point")
+    weapons = _weapons(raw, path, ctx)
+    crew = _crew(raw, path, ctx, stats["cabin"])
+    vector = None
+    if "vector" in raw and "speed" in raw:
+        ctx.error(f"{path}.speed", "give vector or speed, not both (EXO-1.6)")
+    if "vector" in raw:
+        vector = ctx.position(raw["vector"], f"{path}.vector")
+    elif common.at is not None:
+        # EXO-1.6: the scenario's speed, or cruise speed 2×M straight ahead.
+        speed = ctx.number(raw, "speed", path, default=-1, low=0, high=99) if "speed" in raw else None
+        if speed is None or speed < 0:
+            vector = cruise_vector(common.at, common.facing, stats["maneuverability"])
+        else:
+            vector = common.at
+            for _ in range(speed):
+                vector = vector.neighbor(common.facing)
+    numbers: dict[str, Any] = {**stats, **{f"max_{k}": v for k, v in stats.items()}}
+    return Ship(
+        **_common(common),
+        vector=vector,
+        weapons=weapons,
+        crew=crew,
+        manta=stats["maneuverability"],
+        **numbers,
+    )

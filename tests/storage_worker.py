@@ -1,0 +1,117 @@
+"""A separate process that writes to a storage database, for the crash and race tests (not collected by pytest).
+
+Modes:
+
+``crash DB SEED``
+    Accept orders and resolve phases with a toy resolver, forever, printing ``ACK <phase> <unit> <seq> <value>``
+    after each committed order and ``RESOLVED <phase>`` after each committed resolution. The parent kills it.
+``race DB ENCOUNTER``
+    For each line ``GO <phase>`` read from stdin, read that phase's orders and try to resolve it, then print
+    ``RESULT <phase> <Resolved|AlreadyResolved|InputsChanged|StalePhaseError>``.
+
+The toy resolver is the replay reference of the crash test: state = {"phase": n, "total": sum of every
+consumed order's value}.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.storage import (
+    OrdersForResolution,
+    StalePhaseError,
+    Storage,
+    open_storage,
+)
+
+GUILD_ID = 1
+CHANNEL_ID = 10
+UNITS = ("alpha", "bravo", "charlie", "delta")
+
+
+def toy_resolve(state: Mapping[str, Any], order_values: list[int]) -> dict[str, Any]:
+    return {"phase": int(state["phase"]) + 1, "total": int(state["total"]) + sum(order_values)}
+
+
+def emit(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+async def resolve_once(storage: Storage, encounter_id: int, phase_no: int) -> str:
+    """Read the phase's orders, resolve them with the toy resolver and try to commit; returns the outcome."""
+    try:
+        orders: OrdersForResolution = await storage.orders_for_resolution(encounter_id, phase_no)
+    except StalePhaseError:
+        return "StalePhaseError"
+    values = [int(order.order["value"]) for order in orders.orders.values()]
+    new_state = toy_resolve(orders.state, values)
+    result = await storage.commit_resolution(
+        encounter_id,
+        phase_no,
+        [("ToyResolved", {"phase_no": phase_no, "total": new_state["total"]})],
+        new_state,
+        based_on=orders,
+    )
+    return type(result).__name__
+
+
+async def crash_writer(db: str, seed: int) -> None:
+    rng = random.Random(seed)
+    storage = await open_storage(db)
+    encounter = await storage.active_encounter_in_channel(GUILD_ID, CHANNEL_ID)
+    if encounter is None:
+        encounter_id = await storage.create_encounter(
+            GUILD_ID, CHANNEL_ID, "toy", "crash test", 1, {"phase": 1, "total": 0}
+        )
+    else:
+        encounter_id = encounter.id
+    emit(f"READY {encounter_id}")
+    while True:
+        phase_no = (await storage.get_encounter(encounter_id)).phase_no
+        if rng.random() < 0.75:
+            unit = rng.choice(UNITS)
+            value = rng.randint(1, 100)
+            ack = await storage.submit_order(
+                encounter_id, phase_no, unit, 100 + UNITS.index(unit), {"value": value}
+            )
+            emit(f"ACK {phase_no} {unit} {ack.seq} {value}")
+        else:
+            outcome = await resolve_once(storage, encounter_id, phase_no)
+            if outcome != "Resolved":
+                raise SystemExit(f"the only writer could not resolve phase {phase_no}: {outcome}")
+            emit(f"RESOLVED {phase_no}")
+
+
+async def race_contender(db: str, encounter_id: int) -> None:
+    storage = await open_storage(db)
+    emit("READY")
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line.startswith("GO "):
+            break
+        phase_no = int(line.split()[1])
+        emit(f"RESULT {phase_no} {await resolve_once(storage, encounter_id, phase_no)}")
+    await storage.close()
+
+
+def main(argv: list[str]) -> None:
+    mode, db, number = argv[1], argv[2], int(argv[3])
+    if mode == "crash":
+        asyncio.run(crash_writer(db, number))
+    elif mode == "race":
+        asyncio.run(race_contender(db, number))
+    else:
+        raise SystemExit(f"unknown mode {mode!r}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
