@@ -55,8 +55,9 @@ def template_params(event: Event, names: Mapping[str, str], locale: str | None) 
         params["quality_text"] = t(f"quality.{params['quality']}", locale)
     for key, value in list(params.items()):
         # keyword values (a station, a location, a reason) get a translated "<key>_text" when the catalog has one
-        if isinstance(value, str) and value and has(f"term.{value}", "en"):
-            params.setdefault(f"{key}_text", t(f"term.{value}", locale))
+        if isinstance(value, str):
+            translated = has(f"term.{value}", "en") if value else False
+            params.setdefault(f"{key}_text", t(f"term.{value}", locale) if translated else value)
     return params
 
 

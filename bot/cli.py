@@ -11,6 +11,7 @@ from typing import TextIO
 
 from bot.account import describe, event_json
 from data import SCENARIO_DIR
+from data.i18n import t
 from rules.errors import GameError, ScenarioError
 from rules.ruleset import DiceFactory, SimStep, get_ruleset
 from rules.scenario import Scenario, load_scenario
@@ -140,7 +141,8 @@ def simulate(
         winner = state.winner
         if state.over:
             name = next((s.name for s in state.sides if s.id == winner), None)
-            print(f"== over: {name + ' wins' if name else 'no winner'}", file=stream)
+            key = "cli.over_winner" if name else "cli.over_none"
+            print(t(key, lang, side=name), file=stream)
     return EXIT_OK
 
 
@@ -152,7 +154,7 @@ def _print_step(step: SimStep, summary, *, as_json: bool, lang: str, stream: Tex
         record = {"type": "phase_end", "round": step.round, "phase": step.phase, "units": units}
         print(json.dumps(record, ensure_ascii=False), file=stream)
         return
-    print(f"== round {step.round}, phase {step.phase}", file=stream)
+    print(t("cli.step", lang, round=step.round, phase=step.phase), file=stream)
     for ev in step.events:
         print(f"  {describe(ev, step.state, lang)}", file=stream)
 
