@@ -76,8 +76,8 @@ class Announcing(Protocol):
 
 
 class HexBotCore(commands.Bot):
-    """Everything the bot does; :class:`HexBot` runs it sharded. (The local test Discord has no sharded READY,
-    so the end-to-end tests run this same class unsharded.)"""
+    """Everything the bot does; :class:`HexBot` runs it sharded (most end-to-end tests run this class
+    unsharded for speed; tests/test_e2e_launch.py runs :class:`HexBot` itself through :func:`serve`)."""
 
     def __init__(
         self,
@@ -247,6 +247,31 @@ class HexBot(HexBotCore, commands.AutoShardedBot):
         return options
 
 
+async def serve(bot: HexBotCore, token: str, stop: asyncio.Event) -> int:
+    """Log in and run ``bot`` until ``stop`` is set or the client fails; close it; return the exit code.
+    ``run_bot`` wires it to SIGINT/SIGTERM; the end-to-end tests run it against the local Discord."""
+    runner = asyncio.create_task(bot.start(token))
+    waiter = asyncio.create_task(stop.wait())
+    done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    code = 0
+    if runner in done:
+        exc = runner.exception()
+        if isinstance(exc, discord.LoginFailure):
+            log.error("Discord refused the token (check DISCORD_TOKEN)")
+            code = 2
+        elif exc is not None:
+            log.error("the bot stopped", exc_info=exc)
+            code = 1
+    log.info("shutting down")
+    await bot.close()
+    waiter.cancel()
+    if not runner.done():
+        runner.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await runner
+    return code
+
+
 def run_bot(config: Config) -> int:
     """Run until SIGINT/SIGTERM; returns the process exit code."""
     setup_logging(config.log_level, token=config.token)
@@ -259,23 +284,6 @@ def run_bot(config: Config) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):  # no signals off the main thread
                 loop.add_signal_handler(sig, stop.set)
-        runner = asyncio.create_task(bot.start(config.token))
-        waiter = asyncio.create_task(stop.wait())
-        done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
-        code = 0
-        if runner in done:
-            exc = runner.exception()
-            if isinstance(exc, discord.LoginFailure):
-                log.error("Discord refused the token (check DISCORD_TOKEN)")
-                code = 2
-            elif exc is not None:
-                log.error("the bot stopped", exc_info=exc)
-                code = 1
-        log.info("shutting down")
-        await bot.close()
-        waiter.cancel()
-        if not runner.done():
-            runner.cancel()
-        return code
+        return await serve(bot, config.token, stop)
 
     return asyncio.run(main())

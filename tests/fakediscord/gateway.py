@@ -183,6 +183,8 @@ class Gateway:
                 "relationships": [],
                 "presences": [],
                 "application": {"id": str(self.world.application_id), "flags": 0},
+                # AutoShardedBot reads READY's shard to know which shard is up: echo IDENTIFY's [id, count]
+                "shard": _shard_of(d),
                 "_trace": ["fakediscord"],
             },
         )
@@ -230,3 +232,15 @@ class Gateway:
         if d.get("nonce"):
             chunk["nonce"] = d["nonce"]
         session.push("GUILD_MEMBERS_CHUNK", chunk)
+
+
+def _shard_of(identify: dict[str, Any]) -> list[int]:
+    """IDENTIFY's ``shard`` ([shard_id, shard_count]) when well formed, else the unsharded [0, 1]."""
+    shard = identify.get("shard")
+    if (
+        isinstance(shard, list | tuple)
+        and len(shard) == 2  # pyright: ignore[reportUnknownArgumentType]
+        and all(isinstance(n, int) for n in shard)  # pyright: ignore[reportUnknownVariableType]
+    ):
+        return [int(shard[0]), int(shard[1])]  # pyright: ignore[reportUnknownArgumentType]
+    return [0, 1]
