@@ -2,7 +2,8 @@
 
 Prints one JSON line per case, ``{"board": "40x30", "units": 50, "naive": false, "p50_ms": …, "p95_ms": …,
 "png_kb": …}``, for 20×15/10, 40×30/50 and 80×60/200 units, then the naive rows (static layer rebuilt every time,
-RGB, default PNG level 6), then a final line with the naive/fast ratio per case.
+RGB, default PNG level 6), then a final line with the naive/fast ratio per case. The two paths are timed
+interleaved, case by case, so the ratio holds up when other processes load the machine.
 
     .venv/bin/python bench/render.py [--repeat N]
 """
@@ -15,6 +16,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,49 +92,68 @@ def snapshot(width: int, height: int, count: int, seed: int = 4) -> BoardSnapsho
     return BoardSnapshot(state=state, events=tuple(events))
 
 
-def measure(fn, repeat: int) -> tuple[float, float, int]:  # type: ignore[no-untyped-def]
-    data = fn()  # warm-up: fonts, static layer, palette
-    times: list[float] = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        data = fn()
-        times.append((time.perf_counter() - t0) * 1000)
-    times.sort()
-    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
-    return statistics.median(times), p95, len(data)
+def _timed(fn: Callable[[], bytes]) -> tuple[float, int]:
+    t0 = time.perf_counter()
+    data = fn()
+    return (time.perf_counter() - t0) * 1000, len(data)
+
+
+def _summary(times: list[float]) -> tuple[float, float]:
+    times = sorted(times)
+    return statistics.median(times), times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+
+
+def measure_pair(
+    fast: Callable[[], bytes], naive: Callable[[], bytes], repeat: int
+) -> tuple[tuple[float, float, int], tuple[float, float, int]]:
+    """Time both paths interleaved (one naive call after every third fast one), so load from other processes
+    drifting during the run hits both sides of the ratio alike. Both are warmed up first (fonts, static layer)."""
+    fast()
+    naive()
+    fast_times: list[float] = []
+    naive_times: list[float] = []
+    fast_size = naive_size = 0
+    for i in range(repeat):
+        ms, fast_size = _timed(fast)
+        fast_times.append(ms)
+        if i % 3 == 2 or (i == repeat - 1 and len(naive_times) < 5):
+            ms, naive_size = _timed(naive)
+            naive_times.append(ms)
+    while len(naive_times) < 5:
+        ms, naive_size = _timed(naive)
+        naive_times.append(ms)
+    return (*_summary(fast_times), fast_size), (*_summary(naive_times), naive_size)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30)
     args = parser.parse_args()
     naive_opts = RenderOptions(palette=False, png_level=6)
-    fast: dict[str, float] = {}
-    rows: list[dict[str, object]] = []
-    for naive in (False, True):
-        for w, h, n in CASES:
-            snap = snapshot(w, h, n)
-            if naive:
-                p50, p95, size = measure(
-                    lambda snap=snap: render_board_uncached(snap, viewer="director", options=naive_opts),
-                    max(5, args.repeat // 3),
-                )
-            else:
-                p50, p95, size = measure(lambda snap=snap: render_board(snap, viewer="director"), args.repeat)
-                fast[f"{w}x{h}"] = p50
-            row: dict[str, object] = {
-                "board": f"{w}x{h}",
-                "units": n,
-                "naive": naive,
-                "p50_ms": round(p50, 2),
-                "p95_ms": round(p95, 2),
-                "png_kb": round(size / 1024, 1),
-            }
-            rows.append(row)
-            print(json.dumps(row), flush=True)
-    ratios = {
-        str(r["board"]): round(float(r["p50_ms"]) / fast[str(r["board"])], 1) for r in rows if r["naive"]
-    }
+    results: dict[bool, list[dict[str, object]]] = {False: [], True: []}
+    p50s: dict[tuple[str, bool], float] = {}
+    for w, h, n in CASES:
+        snap = snapshot(w, h, n)
+        pair = measure_pair(
+            lambda snap=snap: render_board(snap, viewer="director"),
+            lambda snap=snap: render_board_uncached(snap, viewer="director", options=naive_opts),
+            args.repeat,
+        )
+        for naive, (p50, p95, size) in zip((False, True), pair, strict=True):
+            p50s[f"{w}x{h}", naive] = round(p50, 2)
+            results[naive].append(
+                {
+                    "board": f"{w}x{h}",
+                    "units": n,
+                    "naive": naive,
+                    "p50_ms": round(p50, 2),
+                    "p95_ms": round(p95, 2),
+                    "png_kb": round(size / 1024, 1),
+                }
+            )
+    for row in results[False] + results[True]:
+        print(json.dumps(row), flush=True)
+    ratios = {board: round(ms / p50s[board, False], 1) for (board, naive), ms in p50s.items() if naive}
     print(json.dumps({"ratio_naive_over_fast": ratios, "min_ratio": min(ratios.values())}))
 
 

@@ -1,8 +1,9 @@
 """``render_board`` and ``render_order_preview``: a state snapshot in, PNG bytes out (DESIGN §5).
 
 Pure and deterministic: the same snapshot, viewer and options give the same bytes. The static layer comes from a
-value-keyed cache; pieces are drawn on a copy in RGB (anti-aliased text), then mapped onto a fixed palette and
-written with a fast PNG level. Fog (FOG-1, NGT-9): a unit the viewer cannot see is not drawn at all — no counter,
+value-keyed cache, already mapped onto the board's fixed palette; pieces are drawn on a copy with palette indexes
+(text from cached anti-aliased sprites), and the result is written with a fast PNG level. The naive baseline
+redraws everything in RGB instead. Fog (FOG-1, NGT-9): a unit the viewer cannot see is not drawn at all — no counter,
 no vector, no panel row, no trail, no firing line from or to it.
 """
 
@@ -11,12 +12,10 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-
-from PIL import Image
 
 from data.i18n import has, t
 from render import colors as C
+from render.board_palette import board_palette
 from render.canvas import Canvas
 from render.colors import RGB, Theme
 from render.counters import CounterLook, draw_counter, draw_unknown, radius_for, vector_token
@@ -25,7 +24,6 @@ from render.geometry import compass
 from render.layout import Layout, plan
 from render.options import BoardSnapshot, RenderOptions
 from render.overlays import ghost_vector, highlight_ring, marker_glyph, preview_path, shot, trail
-from render.palette import MAX_COLOURS, palette_colours, to_palette
 from render.panel import LegendItem, header, legend, panel, panel_need
 from render.png import encode_palette_png
 from render.static_layer import draw_hex, hex_fill, static_layer
@@ -51,7 +49,7 @@ class Preview:
 
 @dataclass(slots=True)
 class _Frame:
-    """Per-render working data: what is visible, where counters sit, which extra colours were painted."""
+    """Per-render working data: what is visible and where counters sit."""
 
     state: EncounterState
     theme: Theme
@@ -59,7 +57,6 @@ class _Frame:
     colours: dict[str, RGB]
     layout: Layout
     vertex_facing: bool
-    painted: set[RGB] = field(default_factory=lambda: set[RGB]())
     centres: dict[str, tuple[float, float]] = field(default_factory=lambda: dict[str, tuple[float, float]]())
     radii: dict[str, float] = field(default_factory=lambda: dict[str, float]())
 
@@ -170,8 +167,11 @@ def _render(
     static = static_layer(theme, state.board, layout, use_cache=use_cache)
     frame = _Frame(state, theme, vis, C.side_colors(state), layout, _vertex_facing(state))
 
-    img = static.image.copy()
-    cv = Canvas(img, cached=use_cache)
+    if opts.palette:
+        pal = board_palette(theme, tuple(frame.colours[s.id] for s in state.sides), static.fills)
+        cv = Canvas(static.indexed(pal).copy(), palette=pal)
+    else:
+        cv = Canvas(static.image.copy(), cached=use_cache)
     fogged = _tint_hexes(cv, frame, markers)
     for m in markers:
         if m.kind != "concealed" and frame.vp.shows(m.at):
@@ -221,7 +221,7 @@ def _render(
     )
     items = _legend_items(frame, static.terrain_kinds, markers, moves, shots, seen, preview, fogged, locale)
     legend(cv, layout.legend, theme, items)
-    return _encode(img, opts, _palette_for(frame, static.fills, items))
+    return _encode(cv, opts)
 
 
 def _marker_seen(m: Marker, vis: Visibility) -> bool:
@@ -296,9 +296,7 @@ def _tint_hexes(cv: Canvas, frame: _Frame, markers: list[Marker]) -> bool:
             tints[m.at] = C.mix(hex_fill(theme, board, m.at), C.MARKER["fire"], C.FIRE_MIX)
     for h, fill in sorted(tints.items()):
         if vp.shows(h):
-            draw_hex(cv.draw, theme, vp.size, vp.center(h), fill, h.label)
-            frame.painted.add(fill)
-            frame.painted.add(C.label_color(fill))
+            draw_hex(cv, theme, vp.size, vp.center(h), fill, h.label)
     return fogged
 
 
@@ -333,8 +331,7 @@ def _draw_trail(cv: Canvas, frame: _Frame, mv: UnitMoved) -> None:
             pts.append(p)
     if mv.unit in frame.centres and pts:
         pts[-1] = frame.centres[mv.unit]
-    colour = C.mix(frame.colours.get(unit.side if unit else "", C.MISS), C.WHITE, 0.4)
-    frame.painted.add(colour)
+    colour = C.mix(_colour_of(frame, unit) if unit else C.MISS, C.WHITE, 0.4)
     trail(cv, pts, frame.vp.size, colour, frame.radii.get(mv.unit, radius_for(frame.vp.size)))
 
 
@@ -344,9 +341,8 @@ def _draw_vectors(cv: Canvas, frame: _Frame, seen: list[Unit]) -> None:
         vec = getattr(u, "vector", None)
         if not isinstance(vec, Hex) or u.at is None or u.destroyed or u.id not in frame.centres:
             continue
-        colour = frame.colours.get(u.side, C.MISS)
+        colour = _colour_of(frame, u)
         light = C.mix(colour, C.WHITE, 0.4)
-        frame.painted.add(light)
         ship = frame.centres[u.id]
         target = frame.vp.center(vec) if vec != u.at else ship
         vector_token(cv, ship, target, frame.vp.size, colour, light, frame.radii[u.id])
@@ -359,12 +355,12 @@ def _draw_counters(
     for u in sorted(seen, key=lambda u: (not u.destroyed, u.id)):  # wrecks first, live counters on top
         if u.at is None or u.id not in frame.centres or not frame.vp.shows(u.at):
             continue
-        colour = frame.colours.get(u.side, C.MISS)
+        neutral = u.kind in C.NEUTRAL  # exo debris and asteroids (EXO-1.2): no side, no facing
         look = CounterLook(
-            colour=colour,
+            colour=_colour_of(frame, u),
             outline=theme.outline,
             label=u.short,
-            facing=u.facing % 6,
+            facing=None if neutral else u.facing % 6,
             vertex_facing=frame.vertex_facing,
             health=health(u),
             destroyed=u.destroyed,
@@ -376,6 +372,11 @@ def _draw_counters(
     for key in unknown:
         scale = frame.radii[key] / radius_for(size)
         draw_unknown(cv, frame.centres[key], size, theme.outline, scale)
+
+
+def _colour_of(frame: _Frame, unit: Unit) -> RGB:
+    """The side colour, or a neutral grey for pieces that belong to no one (exo debris, asteroids)."""
+    return C.NEUTRAL.get(unit.kind) or frame.colours.get(unit.side, C.MISS)
 
 
 def _draw_preview(cv: Canvas, frame: _Frame, preview: Preview) -> None:
@@ -452,7 +453,6 @@ def _legend_items(
     for k in marker_kinds:
         if k in LIT_KINDS:
             lit = C.mix(theme.hex_fill, C.MARKER["flare"], C.LIT_MIX)
-            frame.painted.add(lit)
             items.append(LegendItem(t(f"render.legend.{k}", locale), "hex", lit))
         elif k == "concealed":
             items.append(LegendItem(t("render.legend.concealed", locale), "ring", C.MARKER["concealed"]))
@@ -481,64 +481,12 @@ def _known(key: str) -> bool:
     return has(key)
 
 
-# --- palette and encoding ----------------------------------------------------------------------------------
+# --- encoding ----------------------------------------------------------------------------------------------
 
 
-def _palette_for(frame: _Frame, fills: Sequence[RGB], items: Sequence[LegendItem]) -> tuple[RGB, ...]:
-    theme = frame.theme
-    sides = tuple(frame.colours[s.id] for s in frame.state.sides)
-    extra = tuple(sorted(frame.painted | {i.colour for i in items}))
-    return _palette(theme, sides, tuple(fills), extra)
-
-
-@lru_cache(maxsize=64)
-def _palette(
-    theme: Theme, sides: tuple[RGB, ...], fills: tuple[RGB, ...], extra: tuple[RGB, ...]
-) -> tuple[RGB, ...]:
-    flat: list[RGB] = [
-        theme.background,
-        theme.hex_fill,
-        theme.grid,
-        theme.panel,
-        theme.panel_text,
-        theme.panel_dim,
-        theme.outline,
-        C.WHITE,
-        C.BLACK,
-    ]
-    for c in sides:
-        flat.extend((c, C.mix(c, C.WHITE, 0.4), C.text_on(c)))
-    flat.extend(fills)
-    flat.extend(C.label_color(f) for f in fills)
-    flat.extend(
-        (
-            C.HIT,
-            C.MISS,
-            C.SPENT,
-            C.HIGHLIGHT,
-            C.PREVIEW,
-            C.WRECK,
-            C.HIDDEN_TAG,
-            C.BAR_BG,
-            C.BAR_GOOD,
-            C.BAR_MID,
-            C.BAR_BAD,
-        )
-    )
-    flat.extend(C.MARKER.values())
-    flat.extend(extra)
-    pairs: list[tuple[RGB, RGB]] = [(theme.panel_text, theme.panel), (theme.panel_dim, theme.panel)]
-    pairs.extend((C.text_on(c), c) for c in sides)
-    pairs.extend((C.label_color(f), f) for f in (*fills, *extra))
-    pairs.extend((c, theme.panel) for c in sides)
-    pairs.extend(((C.WHITE, C.HIT), (C.WHITE, C.WRECK), (C.WHITE, C.MARKER["concealed"])))
-    return palette_colours(C.unique(flat), pairs)
-
-
-def _encode(img: Image.Image, opts: RenderOptions, colours: tuple[RGB, ...]) -> bytes:
-    if opts.palette:
-        flat = bytes(v for c in colours for v in c).ljust(3 * MAX_COLOURS, b"\0")
-        return encode_palette_png(to_palette(img, colours), flat, level=opts.png_level)
+def _encode(cv: Canvas, opts: RenderOptions) -> bytes:
+    if cv.palette is not None:
+        return encode_palette_png(cv.img, cv.palette.plte, level=opts.png_level)
     buf = io.BytesIO()
-    img.save(buf, "PNG", compress_level=opts.png_level)
+    cv.img.save(buf, "PNG", compress_level=opts.png_level)
     return buf.getvalue()

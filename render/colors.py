@@ -104,6 +104,12 @@ MARKER: dict[str, RGB] = {
     "equipment": (160, 82, 45),
 }
 
+# Counters that belong to no side (exo debris and asteroids, EXO-1.2): neutral greys, never a side colour.
+NEUTRAL: dict[str, RGB] = {
+    "debris": (156, 147, 135),
+    "asteroid": (128, 112, 98),
+}
+
 WHITE: RGB = (255, 255, 255)
 BLACK: RGB = (0, 0, 0)
 HIT: RGB = (255, 59, 48)

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
-from render.canvas import Canvas, text_width
+from PIL import Image
+
+from render.canvas import Canvas, apply_lut, text_width
 from render.colors import (
     BAR_BAD,
     BAR_BG,
@@ -25,9 +28,11 @@ from render.colors import (
     text_on,
 )
 from render.geometry import Point, arrow_head, compass, hex_polygon, toward
+from render.palette import CLEAR, Palette
 
 COUNTER_RATIO = 0.62  # disc radius / hex size
 MIN_RADIUS = 5.0
+SMALL_HEX, SMALL_HEX_RANGE = 34.0, 16.0  # px: the facing nose grows bolder from this hex size down to 18 px
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,36 +64,86 @@ def draw_counter(
     scale: float = 1.0,
     hex_center: Point | None = None,
 ) -> None:
+    """A counter at ``center``. On a palette canvas a lone or stacked counter is a cached sprite pasted at the
+    nearest whole pixel: the same look comes back step after step, so drawing it once per look pays."""
+    if (
+        cv.palette is None
+        or look.ghost
+        or (hex_center is not None and hex_center != center and _edge(size, scale))
+    ):
+        _paint(cv, center, size, look, scale, hex_center)
+        return
+    half = _sprite_half(size)
+    sprite, mask = _counter_sprite(look, size, scale, cv.palette)
+    cv.img.paste(sprite, (round(center[0]) - half, round(center[1]) - half), mask)
+
+
+def _sprite_half(size: float) -> int:
+    """Half the side of a counter sprite: room for the nose, the faced hexside edge and the hidden ring."""
+    return math.ceil(size + 12)
+
+
+def _edge(size: float, scale: float) -> bool:
+    return radius_for(size, scale) >= radius_for(size) * 0.99
+
+
+@lru_cache(maxsize=512)
+def _counter_sprite(
+    look: CounterLook, size: float, scale: float, palette: Palette
+) -> tuple[Image.Image, Image.Image]:
+    """(palette-index sprite, 0/255 mask) of one counter look, drawn once with the palette's indexes."""
+    half = _sprite_half(size)
+    sprite = Image.new("P", (2 * half + 1, 2 * half + 1), CLEAR)
+    _paint(Canvas(sprite, palette=palette), (half, half), size, look, scale, None)
+    drawn = Image.frombytes("L", sprite.size, sprite.tobytes())
+    return sprite, apply_lut(drawn, [255] * CLEAR + [0] * (256 - CLEAR))
+
+
+def _paint(
+    cv: Canvas, center: Point, size: float, look: CounterLook, scale: float, hex_center: Point | None
+) -> None:
     r = radius_for(size, scale)
     cx, cy = center
     fill = WRECK if look.destroyed else look.colour
     if look.facing is not None and not look.destroyed:
         _facing_mark(cv, center, hex_center or center, size, r, look)
     if look.ghost:
-        cv.draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=look.colour, width=max(3, round(r / 5)))
-        cv.draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), outline=PREVIEW, width=2)
+        cv.draw.ellipse(
+            (cx - r, cy - r, cx + r, cy + r), outline=cv.ink(look.colour), width=max(3, round(r / 5))
+        )
+        cv.draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), outline=cv.ink(PREVIEW), width=2)
     else:
         cv.draw.ellipse(
-            (cx - r, cy - r, cx + r, cy + r), fill=fill, outline=look.outline, width=max(1, round(r / 8))
+            (cx - r, cy - r, cx + r, cy + r),
+            fill=cv.ink(fill),
+            outline=cv.ink(look.outline),
+            width=max(1, round(r / 8)),
         )
     if look.hidden:
         _dotted_ring(cv, center, r + max(3.0, r * 0.18), HIDDEN_TAG, max(2, round(r / 7)))
     damaged = look.health < 1.0 and not look.destroyed and not look.ghost
     if r >= 9 and look.label:
         text_colour = look.colour if look.ghost else text_on(fill)
-        _label(cv, (cx, cy - (r * 0.16 if damaged else 0)), r, look.label, text_colour)
+        _label(
+            cv,
+            (cx, cy - (r * 0.16 if damaged else 0)),
+            r,
+            look.label,
+            text_colour,
+            None if look.ghost else fill,
+        )
     if damaged:
         bw, bh = r * 1.3, max(3.0, r * 0.2)
         top = cy + r * 0.36
-        cv.draw.rectangle((cx - bw / 2, top, cx + bw / 2, top + bh), fill=BAR_BG)
+        cv.draw.rectangle((cx - bw / 2, top, cx + bw / 2, top + bh), fill=cv.ink(BAR_BG))
         cv.draw.rectangle(
-            (cx - bw / 2, top, cx - bw / 2 + bw * look.health, top + bh), fill=bar_colour(look.health)
+            (cx - bw / 2, top, cx - bw / 2 + bw * look.health, top + bh), fill=cv.ink(bar_colour(look.health))
         )
     if look.destroyed:
         w = max(2, round(r / 5))
         k = r * 0.62
-        cv.draw.line((cx - k, cy - k, cx + k, cy + k), fill=HIT, width=w)
-        cv.draw.line((cx - k, cy + k, cx + k, cy - k), fill=HIT, width=w)
+        cv.draw.line((cx - k, cy - k, cx + k, cy + k), fill=cv.ink(HIT), width=w)
+        cv.draw.line((cx - k, cy + k, cx + k, cy - k), fill=cv.ink(HIT), width=w)
 
 
 def draw_unknown(cv: Canvas, center: Point, size: float, outline: RGB, scale: float = 1.0) -> None:
@@ -97,49 +152,53 @@ def draw_unknown(cv: Canvas, center: Point, size: float, outline: RGB, scale: fl
     cx, cy = center
     cv.draw.ellipse(
         (cx - r, cy - r, cx + r, cy + r),
-        fill=MARKER["concealed"],
-        outline=outline,
+        fill=cv.ink(MARKER["concealed"]),
+        outline=cv.ink(outline),
         width=max(1, round(r / 8)),
     )
     if r >= 7:
-        cv.text((cx, cy), "?", size=round(r * 1.2), bold=True, fill=WHITE, anchor="mm")
+        cv.text(
+            (cx, cy), "?", size=round(r * 1.2), bold=True, fill=WHITE, anchor="mm", bg=MARKER["concealed"]
+        )
 
 
 def _facing_mark(
     cv: Canvas, center: Point, hex_center: Point, size: float, r: float, look: CounterLook
 ) -> None:
     assert look.facing is not None
+    # Small hexes (big boards, stacks) get a longer, wider nose so the facing still reads on a phone.
+    small = max(0.0, min(1.0, (SMALL_HEX - r / COUNTER_RATIO) / SMALL_HEX_RANGE))
     if look.vertex_facing:
         angle = 60.0 * look.facing + 30.0  # vertex v between sides v and v+1 (HEX-2)
-        reach = r + max(6.0, size * 0.36 * (r / radius_for(size)))
+        reach = r + max(6.0 + 2.0 * small, size * 0.36 * (r / radius_for(size)))
     else:
         angle = 60.0 * look.facing
-        reach = r + max(5.0, size * 0.3 * (r / radius_for(size)))
+        reach = r + max(5.0 + 3.0 * small, size * 0.3 * (r / radius_for(size)))
         if r >= radius_for(size) * 0.99:  # lone counter: paint the faced hexside edge too
             corners = hex_polygon(hex_center, size - 1)
             a, b = corners[(look.facing - 1) % 6], corners[look.facing % 6]
             edge = PREVIEW if look.ghost else look.colour
-            cv.draw.line((a, b), fill=edge, width=max(3, round(size * 0.13)))
+            cv.draw.line((a, b), fill=cv.ink(edge), width=max(3, round(size * 0.13)))
     tip = compass(center, angle, reach)
-    spread = 30.0
+    spread = 30.0 + 10.0 * small
     base_l = compass(center, angle - spread, r * 0.92)
     base_r = compass(center, angle + spread, r * 0.92)
     fill = PREVIEW if look.ghost else look.colour
-    cv.draw.polygon([tip, base_l, base_r], fill=fill, outline=look.outline)
+    cv.draw.polygon([tip, base_l, base_r], fill=cv.ink(fill), outline=cv.ink(look.outline))
 
 
-def _label(cv: Canvas, center: Point, r: float, text: str, colour: RGB) -> None:
+def _label(cv: Canvas, center: Point, r: float, text: str, colour: RGB, bg: RGB | None) -> None:
     size = max(7, round(r * 0.74))
     while size > 7 and text_width(text, size, True) > r * 1.78:
         size -= 1
-    cv.text(center, text, size=size, bold=True, fill=colour, anchor="mm")
+    cv.text(center, text, size=size, bold=True, fill=colour, anchor="mm", bg=bg)
 
 
 def _dotted_ring(cv: Canvas, center: Point, radius: float, colour: RGB, width: int) -> None:
     cx, cy = center
     box = (cx - radius, cy - radius, cx + radius, cy + radius)
     for start in range(0, 360, 30):
-        cv.draw.arc(box, start, start + 16, fill=colour, width=width)
+        cv.draw.arc(box, start, start + 16, fill=cv.ink(colour), width=width)
 
 
 def vector_token(
@@ -152,16 +211,16 @@ def vector_token(
     if dist < 1.0:  # speed 0: the vector sits under the ship
         cv.draw.ellipse(
             (ship[0] - r_ship - 4, ship[1] - r_ship - 4, ship[0] + r_ship + 4, ship[1] + r_ship + 4),
-            outline=light,
+            outline=cv.ink(light),
             width=w,
         )
         return
     start = toward(ship, vector, r_ship + 2)
     tip = toward(vector, ship, rv + 1)
     if math.dist(start, tip) > 4:
-        cv.draw.line((start, tip), fill=light, width=w)
-        cv.draw.polygon(arrow_head(tip, start, max(7.0, size * 0.32)), fill=light)
+        cv.draw.line((start, tip), fill=cv.ink(light), width=w)
+        cv.draw.polygon(arrow_head(tip, start, max(7.0, size * 0.32)), fill=cv.ink(light))
     cv.draw.ellipse(
-        (vector[0] - rv, vector[1] - rv, vector[0] + rv, vector[1] + rv), outline=colour, width=w + 1
+        (vector[0] - rv, vector[1] - rv, vector[0] + rv, vector[1] + rv), outline=cv.ink(colour), width=w + 1
     )
-    cv.draw.ellipse((vector[0] - 2, vector[1] - 2, vector[0] + 2, vector[1] + 2), fill=colour)
+    cv.draw.ellipse((vector[0] - 2, vector[1] - 2, vector[0] + 2, vector[1] + 2), fill=cv.ink(colour))

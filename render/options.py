@@ -28,7 +28,7 @@ class RenderOptions:
     locale: str = "en"
     whole_board: bool = False  # bounded boards: show every hex even when that makes hexes small
     show_panel: bool = True
-    png_level: int = 3
+    png_level: int = 1
     palette: bool = True
     title: str = ""
 

@@ -23,14 +23,14 @@ def trail(cv: Canvas, points: Sequence[Point], size: float, colour: RGB, r_end: 
     pts = list(points)
     pts[-1] = toward(pts[-1], pts[-2], r_end + 2)
     for a, b in itertools.pairwise(pts):
-        for s, e in dashes(a, b, max(6.0, size * 0.3), max(4.0, size * 0.18)):
-            cv.draw.line((s, e), fill=colour, width=w)
+        for s, e in dashes(a, b, max(6.0, size * 0.3), max(4.0, size * 0.18), cv.bounds):
+            cv.draw.line((s, e), fill=cv.ink(colour), width=w)
     dot = max(2.0, size * 0.08)
     for x, y in points[1:-1]:
-        cv.draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=colour)
+        cv.draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=cv.ink(colour))
     x, y = points[0]
     ring = max(4.0, size * 0.22)
-    cv.draw.ellipse((x - ring, y - ring, x + ring, y + ring), outline=colour, width=w)
+    cv.draw.ellipse((x - ring, y - ring, x + ring, y + ring), outline=cv.ink(colour), width=w)
 
 
 def shot(
@@ -42,36 +42,36 @@ def shot(
     start = toward(frm, to, r + 1)
     end = toward(to, frm, r * 0.55)
     if spent:
-        for s, e in dashes(start, end, 3.0, 5.0):
-            cv.draw.line((s, e), fill=SPENT, width=2)
+        for s, e in dashes(start, end, 3.0, 5.0, cv.bounds):
+            cv.draw.line((s, e), fill=cv.ink(SPENT), width=2)
         return
     if hit:
-        cv.draw.line((start, end), fill=HIT, width=line_width(size, 0.1, 3))
-        cv.draw.polygon(arrow_head(end, start, max(9.0, size * 0.38)), fill=HIT)
+        cv.draw.line((start, end), fill=cv.ink(HIT), width=line_width(size, 0.1, 3))
+        cv.draw.polygon(arrow_head(end, start, max(9.0, size * 0.38)), fill=cv.ink(HIT))
         _burst(cv, to, max(8.0, size * 0.42), damage)
         return
-    for s, e in dashes(start, end, max(7.0, size * 0.32), max(5.0, size * 0.2)):
-        cv.draw.line((s, e), fill=MISS, width=line_width(size, 0.07))
+    for s, e in dashes(start, end, max(7.0, size * 0.32), max(5.0, size * 0.2), cv.bounds):
+        cv.draw.line((s, e), fill=cv.ink(MISS), width=line_width(size, 0.07))
     k = max(5.0, size * 0.2)
     x, y = toward(to, frm, r + k + 2)
     w = line_width(size, 0.08)
-    cv.draw.line((x - k, y - k, x + k, y + k), fill=MISS, width=w)
-    cv.draw.line((x - k, y + k, x + k, y - k), fill=MISS, width=w)
+    cv.draw.line((x - k, y - k, x + k, y + k), fill=cv.ink(MISS), width=w)
+    cv.draw.line((x - k, y + k, x + k, y - k), fill=cv.ink(MISS), width=w)
 
 
 def _burst(cv: Canvas, at: Point, radius: float, damage: int) -> None:
     x, y = at[0] + radius * 0.9, at[1] - radius * 0.9  # top-right of the target, off its label
     star = [compass((x, y), i * 22.5, radius if i % 2 == 0 else radius * 0.55) for i in range(16)]
-    cv.draw.polygon(star, fill=HIT, outline=WHITE)
+    cv.draw.polygon(star, fill=cv.ink(HIT), outline=cv.ink(WHITE))
     if damage > 0 and radius >= 8:
-        cv.text((x, y), str(damage), size=round(radius * 0.8), bold=True, fill=WHITE, anchor="mm")
+        cv.text((x, y), str(damage), size=round(radius * 0.8), bold=True, fill=WHITE, anchor="mm", bg=HIT)
 
 
 def star(cv: Canvas, at: Point, radius: float, points: int, fill: RGB, outline: RGB) -> None:
     poly = [
         compass(at, i * 180.0 / points, radius if i % 2 == 0 else radius * 0.45) for i in range(points * 2)
     ]
-    cv.draw.polygon(poly, fill=fill, outline=outline)
+    cv.draw.polygon(poly, fill=cv.ink(fill), outline=cv.ink(outline))
 
 
 def flame(cv: Canvas, at: Point, size: float, outline: RGB) -> None:
@@ -84,9 +84,9 @@ def flame(cv: Canvas, at: Point, size: float, outline: RGB) -> None:
         (x - h * 0.35, y + h * 0.6),
         (x - h * 0.55, y + h * 0.1),
     ]
-    cv.draw.polygon(outer, fill=MARKER["fire"], outline=outline)
+    cv.draw.polygon(outer, fill=cv.ink(MARKER["fire"]), outline=cv.ink(outline))
     inner = [(x, y - h * 0.3), (x + h * 0.25, y + h * 0.3), (x - h * 0.25, y + h * 0.3)]
-    cv.draw.polygon(inner, fill=MARKER["gunflash"])
+    cv.draw.polygon(inner, fill=cv.ink(MARKER["gunflash"]))
 
 
 def marker_glyph(cv: Canvas, kind: str, at: Point, size: float, outline: RGB) -> None:
@@ -103,33 +103,33 @@ def marker_glyph(cv: Canvas, kind: str, at: Point, size: float, outline: RGB) ->
             px, py = x + dx * k, y + dy * k
             cv.draw.polygon(
                 [(px, py - k * 0.5), (px + k * 0.5, py + k * 0.4), (px - k * 0.5, py + k * 0.4)],
-                fill=MARKER["debris"],
-                outline=outline,
+                fill=cv.ink(MARKER["debris"]),
+                outline=cv.ink(outline),
             )
     elif kind == "equipment":
         px, py = x - size * 0.42, y + size * 0.3
         cv.draw.rectangle(
             (px - k * 0.6, py - k * 0.6, px + k * 0.6, py + k * 0.6),
-            fill=MARKER["equipment"],
-            outline=outline,
+            fill=cv.ink(MARKER["equipment"]),
+            outline=cv.ink(outline),
         )
-        cv.draw.line((px - k * 0.6, py, px + k * 0.6, py), fill=outline, width=1)
+        cv.draw.line((px - k * 0.6, py, px + k * 0.6, py), fill=cv.ink(outline), width=1)
 
 
 def highlight_ring(cv: Canvas, center: Point, size: float) -> None:
     poly = hex_polygon(center, size - 2)
-    cv.draw.line([*poly, poly[0]], fill=HIGHLIGHT, width=line_width(size, 0.12, 3), joint="curve")
+    cv.draw.line([*poly, poly[0]], fill=cv.ink(HIGHLIGHT), width=line_width(size, 0.12, 3), joint="curve")
 
 
 def preview_path(cv: Canvas, points: Sequence[Point], size: float) -> None:
     """The projected path of the order being written (private preview)."""
     w = line_width(size, 0.1, 3)
     for a, b in itertools.pairwise(points):
-        for s, e in dashes(a, b, max(8.0, size * 0.34), max(5.0, size * 0.16)):
-            cv.draw.line((s, e), fill=PREVIEW, width=w)
+        for s, e in dashes(a, b, max(8.0, size * 0.34), max(5.0, size * 0.16), cv.bounds):
+            cv.draw.line((s, e), fill=cv.ink(PREVIEW), width=w)
     dot = max(3.0, size * 0.1)
     for x, y in points[1:]:
-        cv.draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=PREVIEW)
+        cv.draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=cv.ink(PREVIEW))
 
 
 def ghost_vector(cv: Canvas, ship: Point, vector: Point, size: float, r_ship: float) -> None:
@@ -137,9 +137,9 @@ def ghost_vector(cv: Canvas, ship: Point, vector: Point, size: float, r_ship: fl
     w = line_width(size, 0.09)
     if math.dist(ship, vector) >= 1:
         start, tip = toward(ship, vector, r_ship + 4), toward(vector, ship, rv + 1)
-        for s, e in dashes(start, tip, 6.0, 4.0):
-            cv.draw.line((s, e), fill=PREVIEW, width=w)
-        cv.draw.polygon(arrow_head(tip, start, max(7.0, size * 0.32)), fill=PREVIEW)
+        for s, e in dashes(start, tip, 6.0, 4.0, cv.bounds):
+            cv.draw.line((s, e), fill=cv.ink(PREVIEW), width=w)
+        cv.draw.polygon(arrow_head(tip, start, max(7.0, size * 0.32)), fill=cv.ink(PREVIEW))
     cv.draw.ellipse(
-        (vector[0] - rv, vector[1] - rv, vector[0] + rv, vector[1] + rv), outline=PREVIEW, width=w + 1
+        (vector[0] - rv, vector[1] - rv, vector[0] + rv, vector[1] + rv), outline=cv.ink(PREVIEW), width=w + 1
     )

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image
 
 from data.i18n import t
 from render.canvas import Canvas, text_width
-from render.colors import BAR_BG, HIDDEN_TAG, HIT, RGB, Theme
+from render.colors import BAR_BG, HIDDEN_TAG, HIT, NEUTRAL, RGB, Theme
 from render.counters import bar_colour
 from render.geometry import hex_polygon
 from render.layout import HEADER_H
 from render.overlays import marker_glyph
-from render.stats import unit_stats
+from render.palette import Palette
+from render.stats import Stat, unit_stats
 from rules.state import EncounterState, Unit
 
 FULL_ROW = 46
@@ -33,13 +37,15 @@ class LegendItem:
 def header(
     cv: Canvas, state: EncounterState, theme: Theme, *, width: int, title: str, subtitle: str, locale: str
 ) -> None:
-    cv.draw.rectangle((0, 0, width, HEADER_H - 1), fill=theme.panel)
-    cv.text((PAD, 8), title, size=26, bold=True, fill=theme.panel_text)
-    cv.text((PAD, 40), subtitle, size=17, fill=theme.panel_dim)
+    cv.draw.rectangle((0, 0, width, HEADER_H - 1), fill=cv.ink(theme.panel))
+    cv.text((PAD, 8), title, size=26, bold=True, fill=theme.panel_text, bg=theme.panel)
+    cv.text((PAD, 40), subtitle, size=17, fill=theme.panel_dim, bg=theme.panel)
     if state.over:
         name = next((s.name for s in state.sides if s.id == state.winner), None)
         text = t("render.winner", locale, side=name) if name else t("render.over", locale)
-        cv.text((width - PAD, 22), text, size=20, bold=True, fill=theme.panel_text, anchor="ra")
+        cv.text(
+            (width - PAD, 22), text, size=20, bold=True, fill=theme.panel_text, anchor="ra", bg=theme.panel
+        )
 
 
 def panel_need(state: EncounterState, shown: Sequence[Unit]) -> int:
@@ -59,7 +65,7 @@ def panel(
     first_side: str | None,
 ) -> None:
     x0, y0, x1, y1 = box
-    cv.draw.rectangle(box, fill=theme.panel)
+    cv.draw.rectangle(box, fill=cv.ink(theme.panel))
     sides = sorted(state.sides, key=lambda s: (s.id != first_side, state.sides.index(s)))
     groups = [(s, [u for u in shown if u.side == s.id]) for s in sides]
     groups = [(s, us) for s, us in groups if us]
@@ -75,8 +81,8 @@ def panel(
         if drawn >= fits:
             break
         colour = colours.get(side.id, theme.panel_dim)
-        cv.draw.rectangle((x0 + PAD, y + 6, x0 + PAD + 16, y + 22), fill=colour)
-        cv.text((x0 + PAD + 24, y + 3), side.name, size=18, bold=True, fill=theme.panel_text)
+        cv.draw.rectangle((x0 + PAD, y + 6, x0 + PAD + 16, y + 22), fill=cv.ink(colour))
+        cv.text((x0 + PAD + 24, y + 3), side.name, size=18, bold=True, fill=theme.panel_text, bg=theme.panel)
         y += SIDE_ROW
         for u in units:
             if drawn >= fits:
@@ -86,34 +92,88 @@ def panel(
             drawn += 1
     if total > drawn:
         cv.text(
-            (x0 + PAD, y + 2), t("render.more", locale, count=total - drawn), size=14, fill=theme.panel_dim
+            (x0 + PAD, y + 2),
+            t("render.more", locale, count=total - drawn),
+            size=14,
+            fill=theme.panel_dim,
+            bg=theme.panel,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RowData:
+    """What one panel row shows of a unit; equal data, equal pixels (the row cache key)."""
+
+    short: str
+    name: str
+    at: str | None
+    destroyed: bool
+    hidden: bool
+    stats: tuple[Stat, ...]
+    colour: RGB
+
+    @classmethod
+    def of(cls, unit: Unit, side_colour: RGB) -> RowData:
+        return cls(
+            short=unit.short,
+            name=unit.name,
+            at=unit.at.label if unit.at is not None else None,
+            destroyed=unit.destroyed,
+            hidden=unit.hidden,
+            stats=tuple(unit_stats(unit)),
+            colour=NEUTRAL.get(unit.kind) or side_colour,  # exo debris and asteroids belong to no side
         )
 
 
 def _row(
     cv: Canvas, span: tuple[int, int, int], unit: Unit, colour: RGB, theme: Theme, *, locale: str, full: bool
 ) -> None:
+    """One unit row. On a palette canvas the row is a cached sprite: most rows do not change between steps."""
+    x0, y, x1 = span
+    data = RowData.of(unit, colour)
+    if cv.palette is None:
+        _paint_row(cv, span, data, theme, locale=locale, full=full)
+        return
+    cv.img.paste(_row_sprite(data, x1 - x0, theme, locale, full, cv.palette), (x0, y))
+
+
+@lru_cache(maxsize=512)
+def _row_sprite(
+    data: RowData, width: int, theme: Theme, locale: str, full: bool, palette: Palette
+) -> Image.Image:
+    img = Image.new("P", (width, FULL_ROW if full else COMPACT_ROW), palette.index(theme.panel))
+    _paint_row(Canvas(img, palette=palette), (0, 0, width), data, theme, locale=locale, full=full)
+    return img
+
+
+def _paint_row(
+    cv: Canvas, span: tuple[int, int, int], unit: RowData, theme: Theme, *, locale: str, full: bool
+) -> None:
     x0, y, x1 = span
     r = 10 if full else 7
     cx, cy = x0 + r, y + r + 2
-    cv.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour if not unit.destroyed else BAR_BG)
+    cv.draw.ellipse(
+        (cx - r, cy - r, cx + r, cy + r), fill=cv.ink(unit.colour if not unit.destroyed else BAR_BG)
+    )
     name_size = 16 if full else 13
     name_colour = theme.panel_dim if unit.destroyed else theme.panel_text
     name = f"{unit.short} · {unit.name}" if unit.short != unit.name else unit.name
-    cv.text((x0 + 2 * r + 8, y + 1), name, size=name_size, bold=True, fill=name_colour)
+    cv.text((x0 + 2 * r + 8, y + 1), name, size=name_size, bold=True, fill=name_colour, bg=theme.panel)
     if unit.at is not None:
-        cv.text((x1, y + 2), unit.at.label, size=name_size - 1, fill=theme.panel_dim, anchor="ra")
+        cv.text((x1, y + 2), unit.at, size=name_size - 1, fill=theme.panel_dim, anchor="ra", bg=theme.panel)
     stats_y = y + 23 if full else y + 2
     stats_x = x0 + 2 * r + 8 if full else x0 + 2 * r + 8 + text_width(name, 13, True) + 10
     if unit.destroyed:
-        cv.text((stats_x, stats_y), t("render.destroyed", locale), size=13, bold=True, fill=HIT)
+        cv.text(
+            (stats_x, stats_y), t("render.destroyed", locale), size=13, bold=True, fill=HIT, bg=theme.panel
+        )
         return
     if unit.hidden:
         tag = t("render.hidden", locale)
-        cv.text((stats_x, stats_y), tag, size=12, bold=True, fill=HIDDEN_TAG)
+        cv.text((stats_x, stats_y), tag, size=12, bold=True, fill=HIDDEN_TAG, bg=theme.panel)
         stats_x += text_width(tag, 12, True) + 10
     limit = x1 - (60 if not full else 0)
-    for stat in unit_stats(unit):
+    for stat in unit.stats:
         label = t(f"render.stat.{stat.key}", locale)
         value = f"{stat.value}/{stat.maximum}" if stat.maximum is not None else str(stat.value)
         text = f"{label} {value}"
@@ -121,18 +181,25 @@ def _row(
         w = text_width(text, fs)
         if stats_x + w > limit:
             break
-        cv.text((stats_x, stats_y), text, size=fs, fill=theme.panel_text if full else theme.panel_dim)
+        cv.text(
+            (stats_x, stats_y),
+            text,
+            size=fs,
+            fill=theme.panel_text if full else theme.panel_dim,
+            bg=theme.panel,
+        )
         if full and stat.maximum:
-            cv.draw.rectangle((stats_x, stats_y + 16, stats_x + w, stats_y + 19), fill=BAR_BG)
+            cv.draw.rectangle((stats_x, stats_y + 16, stats_x + w, stats_y + 19), fill=cv.ink(BAR_BG))
             cv.draw.rectangle(
-                (stats_x, stats_y + 16, stats_x + w * stat.health, stats_y + 19), fill=bar_colour(stat.health)
+                (stats_x, stats_y + 16, stats_x + w * stat.health, stats_y + 19),
+                fill=cv.ink(bar_colour(stat.health)),
             )
         stats_x += w + 12
 
 
 def legend(cv: Canvas, box: tuple[int, int, int, int], theme: Theme, items: Sequence[LegendItem]) -> None:
     x0, y0, x1, y1 = box
-    cv.draw.rectangle(box, fill=theme.panel)
+    cv.draw.rectangle(box, fill=cv.ink(theme.panel))
     x = x0 + PAD
     cy = (y0 + y1) / 2
     for item in items:
@@ -141,15 +208,17 @@ def legend(cv: Canvas, box: tuple[int, int, int, int], theme: Theme, items: Sequ
             break
         sx = x + 12
         if item.kind == "hex":
-            cv.draw.polygon(hex_polygon((sx, cy), 12), fill=item.colour, outline=item.extra or theme.grid)
+            cv.draw.polygon(
+                hex_polygon((sx, cy), 12), fill=cv.ink(item.colour), outline=cv.ink(item.extra or theme.grid)
+            )
         elif item.kind == "line":
-            cv.draw.line((x, cy, x + 24, cy), fill=item.colour, width=4)
+            cv.draw.line((x, cy, x + 24, cy), fill=cv.ink(item.colour), width=4)
         elif item.kind == "dash":
             for i in range(0, 24, 8):
-                cv.draw.line((x + i, cy, x + i + 5, cy), fill=item.colour, width=3)
+                cv.draw.line((x + i, cy, x + i + 5, cy), fill=cv.ink(item.colour), width=3)
         elif item.kind == "ring":
-            cv.draw.ellipse((sx - 8, cy - 8, sx + 8, cy + 8), outline=item.colour, width=3)
+            cv.draw.ellipse((sx - 8, cy - 8, sx + 8, cy + 8), outline=cv.ink(item.colour), width=3)
         else:
             marker_glyph(cv, item.glyph, (sx, cy), 26, theme.outline)
-        cv.text((x + 30, cy), item.text, size=15, fill=theme.panel_text, anchor="lm")
+        cv.text((x + 30, cy), item.text, size=15, fill=theme.panel_text, anchor="lm", bg=theme.panel)
         x += need

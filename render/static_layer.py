@@ -1,33 +1,61 @@
 """The part of the picture that does not change between steps: background, hex grid, terrain, CCRR labels.
 
 Built once per (theme, board geometry, terrain, viewport, image size) and kept in a small LRU keyed by those
-values, not by object identity, so a state rebuilt from storage hits the same entry.
+values, not by object identity, so a state rebuilt from storage hits the same entry. The fast path keeps the layer
+drawn with each board palette's indexes (``indexed``), so a step starts from a cheap 1-byte-per-pixel copy.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
+from render.canvas import Canvas
 from render.colors import RGB, Theme, label_color, terrain_color
-from render.fonts import font
 from render.geometry import hex_polygon
 from render.layout import Layout
+from render.palette import Palette
 from rules.hexgrid import Hex
 from rules.state import Board
 
 CACHE_SIZE = 8
+IMAGES_PER_LAYER = 4  # RGB plus a palette per set of side colours: one or two in practice
 LABEL_MIN_SIZE = 17.0  # px: below this CCRR labels would be noise
 GRID_MIN_SIZE = 6.0  # px: below this an empty grid is a grey blur; only terrain hexes are drawn
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class StaticLayer:
-    image: Image.Image  # RGB, full image size; copy before drawing on it
+    """One board's unchanging picture, drawn lazily: in RGB for the naive path, per palette for the fast one."""
+
+    theme: Theme
+    board: Board
+    layout: Layout
     terrain_kinds: tuple[str, ...]  # kinds present in the view, for the legend
     fills: tuple[RGB, ...]  # every hex fill used, for the palette
+    _images: OrderedDict[Palette | None, Image.Image] = field(
+        default_factory=lambda: OrderedDict[Palette | None, Image.Image]()
+    )
+
+    @property
+    def image(self) -> Image.Image:
+        """The layer in RGB; copy before drawing on it."""
+        return self._image(None)
+
+    def indexed(self, palette: Palette) -> Image.Image:
+        """The layer drawn straight with ``palette``'s indexes (mode "P", exact colours); copy before drawing."""
+        return self._image(palette)
+
+    def _image(self, palette: Palette | None) -> Image.Image:
+        hit = self._images.get(palette)
+        if hit is None:
+            hit = _draw(self, palette)
+            self._images[palette] = hit
+            while len(self._images) > IMAGES_PER_LAYER:
+                self._images.popitem(last=False)
+        return hit
 
 
 _cache: OrderedDict[tuple[object, ...], StaticLayer] = OrderedDict()
@@ -71,34 +99,43 @@ def hex_fill(theme: Theme, board: Board, h: Hex) -> RGB:
 
 
 def draw_hex(
-    draw: ImageDraw.ImageDraw,
-    theme: Theme,
-    vp_size: float,
-    center: tuple[float, float],
-    fill: RGB,
-    label: str | None,
+    cv: Canvas, theme: Theme, vp_size: float, center: tuple[float, float], fill: RGB, label: str | None
 ) -> None:
     """One hex: fill, grid line and (when big enough) its CCRR label at the top."""
-    draw.polygon(hex_polygon(center, vp_size), fill=fill, outline=theme.grid)
+    cv.draw.polygon(hex_polygon(center, vp_size), fill=cv.ink(fill), outline=cv.ink(theme.grid))
     if label is not None and vp_size >= LABEL_MIN_SIZE:
-        f = font(round(vp_size * 0.34))
-        draw.text((center[0], center[1] - vp_size * 0.6), label, font=f, fill=label_color(fill), anchor="mt")
+        cv.text(
+            (center[0], center[1] - vp_size * 0.6),
+            label,
+            size=round(vp_size * 0.34),
+            fill=label_color(fill),
+            anchor="mt",
+            bg=fill,
+        )
 
 
 def _build(theme: Theme, board: Board, layout: Layout) -> StaticLayer:
-    img = Image.new("RGB", (layout.width, layout.height), theme.background)
-    draw = ImageDraw.Draw(img)
-    vp = layout.viewport
     kinds: list[str] = []
     fills: list[RGB] = [theme.hex_fill]
     for h in _hexes_to_draw(board, layout):
-        fill = hex_fill(theme, board, h)
         kind = board.terrain.get(h)
         if kind and kind not in kinds:
             kinds.append(kind)
-            fills.append(fill)
-        draw_hex(draw, theme, vp.size, vp.center(h), fill, h.label)
-    return StaticLayer(image=img, terrain_kinds=tuple(kinds), fills=tuple(fills))
+            fills.append(terrain_color(kind))
+    return StaticLayer(theme, board, layout, terrain_kinds=tuple(kinds), fills=tuple(fills))
+
+
+def _draw(layer: StaticLayer, palette: Palette | None) -> Image.Image:
+    theme, board, layout = layer.theme, layer.board, layer.layout
+    size = (layout.width, layout.height)
+    if palette is None:
+        cv = Canvas(Image.new("RGB", size, theme.background), cached=False)
+    else:
+        cv = Canvas(Image.new("P", size, palette.index(theme.background)), palette=palette)
+    vp = layout.viewport
+    for h in _hexes_to_draw(board, layout):
+        draw_hex(cv, theme, vp.size, vp.center(h), hex_fill(theme, board, h), h.label)
+    return cv.img
 
 
 def _hexes_to_draw(board: Board, layout: Layout) -> list[Hex]:
