@@ -41,6 +41,7 @@ class Crew:
     skills: Mapping[str, int] = field(default_factory=lambda: dict[str, int]())
     status: str = ACTIVE
     repaired_round: int = 0  # last round this member tried a repair (EXO-6.2 busy the round after)
+    turret: int = 0  # gunners: 1-based index of the turret this gunner mans, 0 = none (EXO-1.5, ``turrets``)
     npc: bool = False
 
     def skill(self, key: str) -> int:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from rules.exo.arcs import SECTIONS, coverage, sections
+from rules.exo.crew import find_crew
 from rules.exo.movement import execute_orders, inertial_move
 from rules.exo.ship import Ship
 from rules.exo.tables import tables
-from rules.exo.validation import turret_gunners
+from rules.exo.turrets import GUNNER, turret_handler
 from rules.hexgrid import Hex, hexes_within
 from rules.state import EncounterState
 
@@ -50,7 +51,9 @@ def legal_targets(
 ) -> list[str]:
     """Enemy ships that weapon ``weapon_index`` (1-based) can hit now: in a covered section and within range.
 
-    ``by`` (a crew name) decides whether a turret is manned; by default it is if a gunner mans it.
+    ``by`` (a crew name) is the shooter: nothing is listed for a weapon that crew member may not fire (EXO-1.5:
+    another gunner's turret, or a turret gunner's non-turret weapon). A turret whose own gunner is down or busy
+    repairing lists nothing (EXO-5.2, EXO-6.2); one with no gunner assigned fires as bow (EXO-1.3).
     """
     ship = state.unit_as(ship_id, Ship)
     if ship.at is None or not 1 <= weapon_index <= len(ship.weapons):
@@ -58,8 +61,16 @@ def legal_targets(
     weapon = ship.weapons[weapon_index - 1]
     if not weapon.usable:
         return []
-    gunner = turret_gunners(ship, state.round).get(weapon_index - 1)
-    manned = gunner is not None and (by is None or by == gunner)
+    handler = turret_handler(ship.weapons, ship.crew, weapon_index - 1)
+    if handler is not None and not handler.able(state.round):
+        return []
+    if by is not None:
+        shooter = find_crew(ship.crew, by)
+        if handler is not None and (shooter is None or shooter.name != handler.name):
+            return []
+        if shooter is not None and shooter.station == GUNNER and shooter.turret not in (0, weapon_index):
+            return []
+    manned = handler is not None
     covered = coverage(weapon, manned=manned)
     reach = tables().weapon_type(weapon.type).max_range
     out: list[str] = []

@@ -12,6 +12,7 @@ from rules.exo.orders import RepairOrder
 from rules.exo.rolls import roll_event
 from rules.exo.ship import Ship
 from rules.exo.state import ExoState
+from rules.exo.turrets import GUNNER, turret_takeover
 from rules.state import EncounterState, Unit
 
 SKILL_FOR = {"engines": "drives", "weapon": "weapons_tech", "cargo": "auxiliary_tech", "cabin": "first_aid"}
@@ -122,21 +123,27 @@ def _mark_busy(ship: Ship, names: set[str], round_no: int) -> Ship:
 
 
 def _change_stations(ship: Ship, ext: ExoState, repaired: set[str], events: list[Event]) -> Ship:
+    """EXO-6.5: station changes of crew who did not repair, effective next round. A member who went down this
+    round (EXO-5.2) stays put. Turrets follow (EXO-1.5): a new gunner takes over a fallen gunner's or an empty
+    turret; a gunner who leaves the station leaves the turret."""
     orders = ext.locked.get(ship.id)
     if orders is None or not orders.stations:
         return ship
-    crew: list[Crew] = list(ship.crew)
+    crew: tuple[Crew, ...] = ship.crew
     for change in orders.stations:
         member = find_crew(crew, change.by)
-        if member is None or member.name in repaired or member.station == change.station:
+        if member is None or member.down or member.name in repaired or member.station == change.station:
             continue
-        crew[crew.index(member)] = dataclasses.replace(member, station=change.station)
+        moved = dataclasses.replace(member, station=change.station, turret=0)
+        crew = tuple(moved if c is member else c for c in crew)
+        if change.station == GUNNER:
+            crew = turret_takeover(ship.weapons, crew, member.name)
         events.append(
             StationChanged(
                 rule="EXO-6.5", unit=ship.id, crew=member.name, frm=member.station, to=change.station
             )
         )
-    return dataclasses.replace(ship, crew=tuple(crew))
+    return dataclasses.replace(ship, crew=crew)
 
 
 def resolve_repairs(state: EncounterState, ext: ExoState, dice: Dice) -> tuple[EncounterState, list[Event]]:

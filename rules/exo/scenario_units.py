@@ -9,6 +9,7 @@ from rules.errors import InvalidOrderError
 from rules.exo.crew import SKILLS, STATIONS, Crew, npc_crew
 from rules.exo.ship import Ship, SpaceObject, cruise_vector
 from rules.exo.tables import tables
+from rules.exo.turrets import assign_turrets
 from rules.exo.weapons import Weapon, parse_weapon
 from rules.state import Unit
 
@@ -100,7 +101,7 @@ def build_exo_unit(raw: Mapping[str, Any], common: Unit, path: str, ctx: Scenari
     if stats["structure"] < 1:
         ctx.error(f"{path}.structure", "a ship needs at least 1 structure point")
     weapons = _weapons(raw, path, ctx)
-    crew = _crew(raw, path, ctx, stats["cabin"])
+    crew = assign_turrets(weapons, _crew(raw, path, ctx, stats["cabin"]))  # EXO-1.5 turret gunners
     vector = None
     if "vector" in raw and "speed" in raw:
         ctx.error(f"{path}.speed", "give vector or speed, not both (EXO-1.6)")

@@ -8,7 +8,7 @@ from rules.exo.movement import ACCELERATE, is_one_change
 from rules.exo.orders import CrewRolls, FireOrder, ShipOrders
 from rules.exo.ship import Ship
 from rules.exo.tables import tables
-from rules.exo.weapons import Mount
+from rules.exo.turrets import turret_handler, turret_indexes
 from rules.state import EncounterState
 
 
@@ -19,10 +19,13 @@ def _illegal(ship: Ship, message: str, code: str, rule: str, **params: object) -
 
 
 def turret_gunners(ship: Ship, round_no: int) -> dict[int, str]:
-    """EXO-1.3/1.5: turrets (in weapon order) are manned by the able gunners in gunner order, one each."""
-    gunners = roster(ship.crew, "gunner", round_no)
-    turrets = [i for i, w in enumerate(ship.weapons) if w.mount is Mount.TURRET and w.usable]
-    return {i: g.name for i, g in zip(turrets, gunners, strict=False)}
+    """EXO-1.5 / EXO-5.2 / EXO-6.2: turrets (0-based) whose own gunner is able to fire them this round."""
+    out: dict[int, str] = {}
+    for index in turret_indexes(ship.weapons):
+        handler = turret_handler(ship.weapons, ship.crew, index)
+        if handler is not None and handler.able(round_no):
+            out[index] = handler.name
+    return out
 
 
 def shooter_rank(ship: Ship, crew: Crew, round_no: int) -> int:
@@ -115,6 +118,46 @@ def check_crew_rolls(state: EncounterState, ship: Ship, order: CrewRolls) -> Non
                 )
 
 
+def _check_turret(ship: Ship, crew: Crew, index: int, round_no: int) -> None:
+    """EXO-1.5: a turret is fired only by its own gunner, who fires nothing else; EXO-5.2 / EXO-6.2: if that
+    gunner is down or repairing the turret stays silent (a station change, EXO-6.5, hands it over next round)."""
+    label = ship.weapon_label(index)
+    handler = turret_handler(ship.weapons, ship.crew, index)
+    if handler is not None and not handler.able(round_no):
+        busy = not handler.down
+        why = "busy repairing" if busy else f"out of action ({handler.status})"
+        raise _illegal(
+            ship,
+            f"turret {label} cannot fire: its gunner {handler.name} is {why}; another crew member can take it"
+            " over only by changing station (EXO-6.5), from next round.",
+            "exo.turret_silent",
+            "EXO-6.2" if busy else "EXO-5.2",
+            weapon=label,
+            gunner=handler.name,
+        )
+    if handler is not None and handler.name != crew.name:
+        raise _illegal(
+            ship,
+            f"turret {label} is manned by {handler.name}; only that gunner fires it.",
+            "exo.turret_gunner",
+            "EXO-1.5",
+            weapon=label,
+            gunner=handler.name,
+        )
+    own = crew.turret if crew.station == "gunner" else 0
+    if own and own != index + 1:
+        turret = ship.weapon_label(own - 1) if own <= len(ship.weapons) else f"#{own}"
+        raise _illegal(
+            ship,
+            f"{crew.name} mans turret {turret} and fires only that weapon, not {label}.",
+            "exo.turret_own_only",
+            "EXO-1.5",
+            weapon=label,
+            gunner=crew.name,
+            turret=turret,
+        )
+
+
 def _check_fire(state: EncounterState, ship: Ship, fire: FireOrder, used: dict[int, tuple[str, int]]) -> None:
     rnd = state.round
     crew = resolve_crew_ref(ship.crew, fire.by, rnd)
@@ -155,16 +198,7 @@ def _check_fire(state: EncounterState, ship: Ship, fire: FireOrder, used: dict[i
         raise _illegal(
             ship, f"weapon {label} is {state_text}.", "exo.weapon_disabled", "EXO-3.5", weapon=label
         )
-    gunner = turret_gunners(ship, rnd).get(index)
-    if gunner is not None and gunner != crew.name:
-        raise _illegal(
-            ship,
-            f"turret {label} is manned by {gunner}; only that gunner fires it.",
-            "exo.turret_gunner",
-            "EXO-1.5",
-            weapon=label,
-            gunner=gunner,
-        )
+    _check_turret(ship, crew, index, rnd)
     target = state.units.get(fire.target)
     if not isinstance(target, Ship) or target.destroyed or target.side == ship.side:
         raise _illegal(
@@ -261,6 +295,14 @@ def check_ship_orders(state: EncounterState, ship: Ship, order: ShipOrders) -> N
                 "exo.crew_unknown",
                 "EXO-6.5",
                 crew=change.by,
+            )
+        if crew.down:
+            raise _illegal(
+                ship,
+                f"{crew.name} is out of action ({crew.status}) and cannot change station until treated (EXO-5.2).",
+                "exo.station_down",
+                "EXO-6.5",
+                crew=crew.name,
             )
         if crew.name in repairing:
             raise _illegal(
