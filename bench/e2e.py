@@ -1,5 +1,10 @@
 """End-to-end benchmark (issue 7): 20 exo duels played at once through the local Discord (tests/fakediscord)
-by the real bot and the unmodified discord.py client, all in this process on 127.0.0.1.
+by the real bot and the unmodified discord.py client on 127.0.0.1.
+
+By default the bot runs in its own process, as in production (Discord is not in the bot's process): this process
+hosts the local Discord and the simulated people, and times everything from their side. ``--in-process`` runs
+the bot on the same event loop as the local Discord and the people (the first version of this bench), which
+charges the fake server's own work to the bot.
 
 Prints one JSON line per figure:
 
@@ -8,7 +13,8 @@ Prints one JSON line per figure:
 * ``image``: from the click that gave a phase's last order to the board image posted in the channel,
   p50/p95 ms; bar p95 <= 500 ms.
 
-Run: ``.venv/bin/python bench/e2e.py [--encounters 20] [--rounds 2]``.
+Run: ``.venv/bin/python bench/e2e.py [--encounters 20] [--rounds 2] [--in-process]``;
+``HEXD_BENCH_PROFILE=out.prof`` writes a cProfile of the bot process.
 """
 
 from __future__ import annotations
@@ -17,6 +23,9 @@ import argparse
 import asyncio
 import json
 import logging
+import os
+import resource
+import signal
 import statistics
 import sys
 import tempfile
@@ -25,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.e2e_helpers import button_id, draft_in, panels_for, start_bot, step_of
+from tests.e2e_helpers import BotUnderTest, button_id, draft_in, panels_for, start_bot, step_of
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 from tests.fakediscord.people import InteractionHandle
 
@@ -135,11 +144,15 @@ async def duel(fd: FakeDiscord, tm: Timings, channel: Channel, people: list[Pers
         played += 1
 
 
-async def main(encounters: int, rounds: int) -> None:
+async def main(encounters: int, rounds: int, in_process: bool) -> None:
     logging.basicConfig(level=logging.ERROR)
     tm = Timings()
+    bot_cpu: float | None = None
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeDiscord() as fd:
+            # every wait here is on the local Discord's own state, which wakes waiters when it changes: the
+            # 10 ms safety poll (for predicates over a bot's state) would only burn CPU the bot shares
+            fd.world.poll_interval = 1.0
             guild = fd.create_guild("Bench")
             tables: list[tuple[Channel, list[Person]]] = []
             for i in range(encounters):
@@ -148,14 +161,29 @@ async def main(encounters: int, rounds: int) -> None:
                 for p in people:
                     guild.add_member(p.user)
                 tables.append((channel, people))
-            bot = await start_bot(fd, f"sqlite:///{tmp}/bench.sqlite3", guild.id)
-            try:
-                began = time.perf_counter()
-                await asyncio.gather(*(duel(fd, tm, ch, ppl, rounds) for ch, ppl in tables))
-                await bot.settle()
-                wall = time.perf_counter() - began
-            finally:
-                await bot.close()
+            database_url = f"sqlite:///{tmp}/bench.sqlite3"
+            if in_process:
+                bot = await start_bot(fd, database_url, guild.id)
+                try:
+                    began = time.perf_counter()
+                    await asyncio.gather(*(duel(fd, tm, ch, ppl, rounds) for ch, ppl in tables))
+                    await bot.settle()
+                    wall = time.perf_counter() - began
+                finally:
+                    await bot.close()
+            else:
+                child, started_cpu = await spawn_bot(fd, database_url, guild.id)
+                try:
+                    began = time.perf_counter()
+                    await asyncio.gather(*(duel(fd, tm, ch, ppl, rounds) for ch, ppl in tables))
+                    wall = time.perf_counter() - began
+                finally:
+                    child.send_signal(signal.SIGTERM)
+                    assert child.stdout is not None
+                    tail = (await child.stdout.read()).decode().split()
+                    await child.wait()
+                if tail:  # the bot's CPU seconds from ready to exit (its render workers not included)
+                    bot_cpu = round(float(tail[-1]) - started_cpu, 2)
     print(
         json.dumps(
             {
@@ -194,14 +222,94 @@ async def main(encounters: int, rounds: int) -> None:
         )
     print(
         json.dumps(
-            {"figure": "wall", "seconds": round(wall, 2), "mean_ack_ms": round(statistics.fmean(tm.ack), 1)}
+            {
+                "figure": "wall",
+                "bot": "in-process" if in_process else "own process",
+                "seconds": round(wall, 2),
+                "mean_ack_ms": round(statistics.fmean(tm.ack), 1),
+                "bot_cpu_s": bot_cpu,
+            }
         )
     )
+
+
+async def spawn_bot(
+    fd: FakeDiscord, database_url: str, guild_id: int
+) -> tuple[asyncio.subprocess.Process, float]:
+    """The bot in a child process pointed at this process's local Discord; returns once it is ready, with the
+    CPU seconds it had used by then."""
+    spec = json.dumps(
+        {
+            "base": fd.base_url,
+            "gateway": fd.gateway.url,
+            "token": fd.bot_token,
+            "database_url": database_url,
+            "guild_id": guild_id,
+        }
+    )
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--serve-bot", spec, stdout=asyncio.subprocess.PIPE
+    )
+    assert child.stdout is not None
+    line = await asyncio.wait_for(child.stdout.readline(), timeout=60)
+    if not line.startswith(b"ready "):
+        raise RuntimeError(f"the bot process did not start: {line!r}")
+    return child, float(line.split()[1])
+
+
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def serve_bot(spec: dict[str, object]) -> None:
+    """Child side of ``spawn_bot``: the same ``BotUnderTest`` the end-to-end tests run, until SIGTERM."""
+    import yarl
+    from discord.gateway import DiscordWebSocket
+    from discord.http import Route
+
+    from bot.client import serve
+    from bot.config import Config
+
+    logging.basicConfig(level=logging.ERROR)
+    Route.BASE = f"{spec['base']}/api/v10"
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(str(spec["gateway"]))
+
+    async def run() -> int:
+        config = Config(
+            token=str(spec["token"]),
+            database_url=str(spec["database_url"]),
+            dev_guild=int(str(spec["guild_id"])),
+            log_level="ERROR",
+        )
+        bot = BotUnderTest(config, deadline_interval=3600, guild_ready_timeout=0.05)
+        stop = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+
+        async def announce_ready() -> None:
+            print("ready", cpu_seconds(), flush=True)
+
+        bot.add_listener(announce_ready, "on_ready")
+        return await serve(bot, config.token, stop)
+
+    profile_to = os.environ.get("HEXD_BENCH_PROFILE")
+    if profile_to:
+        import cProfile
+
+        cProfile.runctx("asyncio.run(run())", globals(), locals(), profile_to)
+    else:
+        asyncio.run(run())
+    print(cpu_seconds(), flush=True)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--encounters", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--in-process", action="store_true", help="run the bot on the local Discord's loop")
+    parser.add_argument("--serve-bot", metavar="JSON", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    asyncio.run(main(args.encounters, args.rounds))
+    if args.serve_bot:
+        serve_bot(json.loads(args.serve_bot))
+    else:
+        asyncio.run(main(args.encounters, args.rounds, args.in_process))

@@ -89,8 +89,7 @@ class HexBotCore(commands.Bot):
         guild_ready_timeout: float = 2.0,
     ) -> None:
         intents = discord.Intents.none()
-        intents.guilds = True
-        intents.dm_messages = True
+        intents.guilds = True  # only interactions and guild/channel cache: no message events to parse
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

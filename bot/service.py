@@ -162,18 +162,18 @@ class EncounterService(DirectorActions, RecordActions):
         return Created(enc_id, state.name, state.ruleset, units)
 
     async def free_units(self, encounter_id: int) -> list[Unit]:
-        _, state, _ = await self.load(encounter_id)
-        parts = await self.storage.participants(encounter_id)
+        seen = await self.seen(encounter_id)
+        state, parts = seen.state, seen.parts
         taken = {p.unit for p in parts if p.unit}
         return [u for u in state.units.values() if orderable(u) and not u.hidden and u.id not in taken]
 
     async def join(
         self, encounter_id: int, user_id: int, side: str | None = None, unit: str | None = None
     ) -> Joined:
-        meta, state, _ = await self.load(encounter_id)
+        seen = await self.seen(encounter_id)
+        meta, state, parts = seen.meta, seen.state, seen.parts
         if meta.status == "ended":
             raise refuse("encounter.ended", "This encounter has ended.")
-        parts = await self.storage.participants(encounter_id)
         mine = units_of(user_id, parts)
         if mine and unit is None:
             u = state.units[mine[0]]

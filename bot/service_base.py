@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -18,6 +19,7 @@ from rules.serial import from_json
 from rules.state import EncounterState, Unit
 
 NOT_ORDERABLE = frozenset({"debris", "asteroid", "marker"})
+SEEN_CACHE_SIZE = 512  # encounters whose last read is kept (each holds one decoded state)
 GUILD_SETTINGS_TTL = 30.0  # seconds a guild's settings are reused between reads
 MAX_AUTO_STEPS = 12  # phases without orders resolved (or undone) in a row before we stop: a safety net
 
@@ -54,6 +56,7 @@ class ServiceBase:
         self.director_role_name = director_role_name
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: dict[int, tuple[int, EncounterState]] = {}
+        self._seen: OrderedDict[int, Seen] = OrderedDict()  # newest read per encounter, LRU-bounded
         self._guilds: dict[int, tuple[float, GuildSettings]] = {}
 
     # --- loading and checks --------------------------------------------------------------------------------
@@ -61,15 +64,28 @@ class ServiceBase:
         return self._locks.setdefault(encounter_id, asyncio.Lock())
 
     async def load(self, encounter_id: int) -> tuple[Encounter, EncounterState, int]:
+        seen = await self.seen(encounter_id)
+        return seen.meta, seen.state, seen.phase_no
+
+    async def seen(self, encounter_id: int) -> Seen:
+        """The encounter as stored now. A click reads it several times a second: the last read is kept and
+        reused while the stored ``last_seq`` is unchanged (one indexed read instead of the snapshot, events and
+        participants; the database, not this process, says whether it changed)."""
         try:
+            cached = self._seen.get(encounter_id)
+            if cached is not None and await self.storage.last_seq(encounter_id) == cached.meta.last_seq:
+                self._seen.move_to_end(encounter_id)
+                return cached
             loaded = await self.storage.load(encounter_id)
         except EncounterNotFoundError:
             raise refuse("encounter.none", "There is no such encounter.") from None
-        return loaded.meta, self._decode(encounter_id, loaded.snapshot_seq, loaded.state), loaded.phase_no
-
-    async def seen(self, encounter_id: int) -> Seen:
-        meta, state, phase_no = await self.load(encounter_id)
-        return Seen(meta, state, phase_no, await self.storage.participants(encounter_id))
+        state = self._decode(encounter_id, loaded.snapshot_seq, loaded.state)
+        seen = Seen(loaded.meta, state, loaded.phase_no, list(loaded.participants))
+        self._seen[encounter_id] = seen
+        self._seen.move_to_end(encounter_id)
+        while len(self._seen) > SEEN_CACHE_SIZE:
+            self._seen.popitem(last=False)
+        return seen
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         now = time.monotonic()
@@ -112,7 +128,7 @@ class ServiceBase:
     async def is_director(
         self, meta: Encounter, actor: Actor, parts: list[Participant] | None = None
     ) -> bool:
-        parts = parts if parts is not None else await self.storage.participants(meta.id)
+        parts = parts if parts is not None else (await self.seen(meta.id)).parts
         settings = await self.guild_settings(meta.guild_id)
         return is_director(
             actor,
@@ -155,14 +171,14 @@ class ServiceBase:
         return out
 
     async def my_units(self, encounter_id: int, user_id: int) -> list[str]:
-        return units_of(user_id, await self.storage.participants(encounter_id))
+        return units_of(user_id, (await self.seen(encounter_id)).parts)
 
     async def player_unit(
         self, encounter_id: int, user_id: int, unit_id: str
     ) -> tuple[Encounter, EncounterState, int]:
         """Load for a player acting on ``unit_id``; refuses when the unit is not theirs (ids are never trusted)."""
-        meta, state, phase_no = await self.load(encounter_id)
-        parts = await self.storage.participants(encounter_id)
+        seen = await self.seen(encounter_id)
+        meta, state, phase_no, parts = seen.meta, seen.state, seen.phase_no, seen.parts
         if holder_of(unit_id, parts) != user_id:
             raise refuse("unit.not_yours", "That is not one of your units.")
         return meta, state, phase_no

@@ -7,8 +7,10 @@ import copy
 import json
 import os
 import sqlite3
+import threading
 import uuid
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -554,3 +556,115 @@ async def test_message_refs_survive_as_bookkeeping(storage: Storage) -> None:
     assert await storage.delete_message_ref(encounter_id, "panel", "halcon") is True
     assert await storage.delete_message_ref(encounter_id, "panel", "halcon") is False
     assert await storage.get_message_ref(encounter_id, "panel", "halcon") is None
+
+
+# --- change detection ---------------------------------------------------------------------------------------
+
+
+async def test_every_change_moves_last_seq_and_load_reads_participants_with_it(storage: Storage) -> None:
+    """The bot reuses its last read of an encounter while ``last_seq`` is unchanged (bot/service_base.seen):
+    each kind of write must move it, and ``load`` must return participants consistent with it."""
+    encounter_id = await new_encounter(storage)
+    seqs = [await storage.last_seq(encounter_id)]
+
+    async def moved() -> None:
+        seqs.append(await storage.last_seq(encounter_id))
+        assert seqs[-1] > seqs[-2]
+        loaded = await storage.load(encounter_id)
+        assert loaded.meta.last_seq == seqs[-1]
+        assert list(loaded.participants) == await storage.participants(encounter_id)
+
+    await storage.add_participant(encounter_id, ALICE, "player", side="red", unit="halcon")
+    await moved()
+    await storage.add_participant(encounter_id, BOB, "player", side="red", unit="halcon", reassign=True)
+    await moved()
+    await storage.remove_participant(encounter_id, BOB, role="player")
+    await moved()
+    await storage.set_encounter_status(encounter_id, "running")
+    await moved()
+    await storage.update_settings(encounter_id, review_rolls=True)
+    await moved()
+    await storage.submit_order(encounter_id, 1, "halcon", ALICE, {"move": "A"})
+    await moved()
+    await storage.commit_resolution(encounter_id, 1, [("UnitMoved", {})], {"phase": 2})
+    await moved()
+    await storage.record_override(encounter_id, 2, ("UnitPlaced", {"unit": "halcon"}), {"phase": 2, "x": 1})
+    await moved()
+    await storage.undo(encounter_id)
+    await moved()
+    unchanged = await storage.last_seq(encounter_id)
+    await storage.set_message_ref(encounter_id, "status", "2", CHANNEL, 99)  # bookkeeping, not the encounter
+    assert await storage.last_seq(encounter_id) == unchanged
+    with pytest.raises(EncounterNotFoundError):
+        await storage.last_seq(encounter_id + 1000)
+
+
+class _HeldExecutor(ThreadPoolExecutor):
+    """Runs each job only once the test releases it: a COMMIT that is "still syncing" for as long as we like."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.started = threading.Event()
+        self.release = threading.Event()
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        def held() -> Any:
+            self.started.set()
+            self.release.wait(10)
+            return fn(*args, **kwargs)
+
+        return super().submit(held)
+
+
+async def test_a_write_cancelled_while_its_commit_syncs_is_kept_and_others_wait(tmp_path: Path) -> None:
+    """SQLite commits off the loop (bot/storage/sqlite.py): a caller cancelled mid-commit must not roll back or
+    corrupt the connection, and transactions arriving meanwhile wait for the commit instead of interleaving."""
+    storage = await open_storage(f"sqlite:///{tmp_path / 'held.db'}")
+    try:
+        encounter_id = await new_encounter(storage)
+        driver: Any = storage._driver  # type: ignore[attr-defined]
+        held = _HeldExecutor()
+        driver._committer = held
+        submit = asyncio.create_task(storage.submit_order(encounter_id, 1, "halcon", ALICE, {"move": "A"}))
+        while not held.started.is_set():
+            await asyncio.sleep(0.001)
+        reader = asyncio.create_task(storage.submitted_units(encounter_id, 1))
+        await asyncio.sleep(0.01)
+        assert not reader.done()  # waits for the commit, never reads around it
+        submit.cancel()
+        await asyncio.sleep(0.01)
+        assert not submit.done()  # the cancelled caller still waits for its commit to end
+        held.release.set()
+        with pytest.raises(asyncio.CancelledError):
+            await submit
+        assert await reader == ["halcon"]
+        assert driver.fallbacks == 0
+        await storage.submit_order(encounter_id, 1, "pirata", BOB, {"move": "I"})
+        assert await storage.submitted_units(encounter_id, 1) == ["halcon", "pirata"]
+    finally:
+        held.release.set()
+        await storage.close()
+
+
+async def test_bookkeeping_writes_skip_the_sync_and_leave_the_connection_durable(tmp_path: Path) -> None:
+    """Message refs are written with ``durable=False`` (synchronous=NORMAL for that transaction only): every other
+    write must still run at FULL afterwards, also after a bookkeeping write that failed."""
+    storage = await open_storage(f"sqlite:///{tmp_path / 'sync.db'}")
+    try:
+        encounter_id = await new_encounter(storage)
+        driver: Any = storage._driver  # type: ignore[attr-defined]
+        inline: sqlite3.Connection = driver._inline
+
+        async def level_during(durable: bool) -> int:
+            async with driver.transaction(write=True, durable=durable):
+                return int(inline.execute("PRAGMA synchronous").fetchone()[0])
+
+        assert await level_during(durable=False) == 1  # NORMAL
+        assert await level_during(durable=True) == 2  # FULL
+        await storage.set_message_ref(encounter_id, "status", "1", CHANNEL, 5)
+        with pytest.raises(EncounterNotFoundError):
+            await storage.set_message_ref(encounter_id + 99, "status", "1", CHANNEL, 5)
+        assert int(inline.execute("PRAGMA synchronous").fetchone()[0]) == 2
+        assert (await storage.get_message_ref(encounter_id, "status", "1")) is not None
+    finally:
+        await storage.close()

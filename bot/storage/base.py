@@ -166,6 +166,9 @@ class Loaded:
     state: JsonDict
     snapshot_seq: int
     events: tuple[Event, ...]
+    participants: tuple[
+        Participant, ...
+    ] = ()  # read in the same transaction: consistent with ``meta.last_seq``
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,6 +366,12 @@ class Storage(abc.ABC):
     # event log
     @abc.abstractmethod
     async def load(self, encounter_id: int) -> Loaded: ...
+
+    @abc.abstractmethod
+    async def last_seq(self, encounter_id: int) -> int:
+        """The encounter's newest event number. Every change to the encounter row, its participants, events,
+        orders and snapshots appends an event, so an unchanged number means an unchanged encounter: callers
+        validate what they cached with one cheap read (several bot processes may share the database)."""
 
     @abc.abstractmethod
     async def events(

@@ -63,14 +63,16 @@ class PostgresDriver(Driver):
     def __init__(self, pool: Any) -> None:
         self._pool = pool
 
-    def transaction(self, *, write: bool) -> AbstractAsyncContextManager[Session]:
-        return self._transaction(write)
+    def transaction(self, *, write: bool, durable: bool = True) -> AbstractAsyncContextManager[Session]:
+        return self._transaction(write, durable)
 
     @asynccontextmanager
-    async def _transaction(self, write: bool) -> AsyncGenerator[Session]:
+    async def _transaction(self, write: bool, durable: bool) -> AsyncGenerator[Session]:
         async with self._pool.acquire() as conn:
             isolation = "read_committed" if write else "repeatable_read"
             async with conn.transaction(isolation=isolation, readonly=not write):
+                if write and not durable:
+                    await conn.execute("SET LOCAL synchronous_commit = off")  # this transaction only
                 yield _PostgresSession(conn, write=write)
 
     async def close(self) -> None:

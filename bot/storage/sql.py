@@ -64,6 +64,7 @@ _ENCOUNTER_COLUMNS = (
     "id, guild_id, channel_id, ruleset, name, created_by, status, phase_no, settings, last_seq, "
     "created_at, updated_at, snapshot_seq, opened_seq"
 )
+_PARTICIPANTS = "SELECT user_id, role, side, unit FROM participants WHERE encounter_id = ? ORDER BY joined_at, user_id, role, unit"
 _EVENT_COLUMNS = "encounter_id, seq, type, payload, phase_no, created_at"
 _INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
 _INSERT_ORDER = (
@@ -177,8 +178,10 @@ class Driver(abc.ABC):
     integrity_errors: tuple[type[Exception], ...] = ()
 
     @abc.abstractmethod
-    def transaction(self, *, write: bool) -> AbstractAsyncContextManager[Session]:
-        """Writes take the database's write lock (or row locks); reads see one consistent snapshot."""
+    def transaction(self, *, write: bool, durable: bool = True) -> AbstractAsyncContextManager[Session]:
+        """Writes take the database's write lock (or row locks); reads see one consistent snapshot.
+        ``durable=False`` (bookkeeping only, never game state or orders): the commit survives a crash of the
+        bot but may be lost with a power cut, and costs no disk sync."""
 
     @abc.abstractmethod
     async def close(self) -> None: ...
@@ -192,8 +195,8 @@ class SqlStorage(Storage):
     async def close(self) -> None:
         await self._driver.close()
 
-    def _write(self) -> AbstractAsyncContextManager[Session]:
-        return self._driver.transaction(write=True)
+    def _write(self, *, durable: bool = True) -> AbstractAsyncContextManager[Session]:
+        return self._driver.transaction(write=True, durable=durable)
 
     def _read(self) -> AbstractAsyncContextManager[Session]:
         return self._driver.transaction(write=False)
@@ -439,11 +442,7 @@ class SqlStorage(Storage):
     async def participants(self, encounter_id: int) -> list[Participant]:
         async with self._read() as db:
             await self._head(db, encounter_id)
-            rows = await db.fetch(
-                "SELECT user_id, role, side, unit FROM participants WHERE encounter_id = ? "
-                "ORDER BY joined_at, user_id, role, unit",
-                (encounter_id,),
-            )
+            rows = await db.fetch(_PARTICIPANTS, (encounter_id,))
         return [_participant(encounter_id, row) for row in rows]
 
     # --- event log ------------------------------------------------------------------------------------------
@@ -466,8 +465,17 @@ class SqlStorage(Storage):
                 "WHERE encounter_id = ? AND seq > ? ORDER BY seq",
                 (encounter_id, snapshot_seq),
             )
+            part_rows = await db.fetch(_PARTICIPANTS, (encounter_id,))
         events = tuple(_events(encounter_id, event_rows))
-        return Loaded(meta, phase_no, _loads(state_text), snapshot_seq, events)
+        parts = tuple(_participant(encounter_id, row) for row in part_rows)
+        return Loaded(meta, phase_no, _loads(state_text), snapshot_seq, events, parts)
+
+    async def last_seq(self, encounter_id: int) -> int:
+        async with self._read() as db:
+            rows = list(await db.fetch("SELECT last_seq FROM encounters WHERE id = ?", (encounter_id,)))
+        if not rows:
+            raise EncounterNotFoundError(encounter_id)
+        return int(rows[0][0])
 
     async def events(
         self, encounter_id: int, since_seq: int = 0, types: Iterable[str] | None = None
@@ -924,7 +932,9 @@ class SqlStorage(Storage):
         self, encounter_id: int, kind: str, key: str, channel_id: int, message_id: int
     ) -> None:
         now = _timestamp(self._clock())
-        async with self._write() as db:
+        # which message shows a panel or the status: losing the newest one to a power cut only means it is sent
+        # again, so it skips the disk sync that game state and orders get
+        async with self._write(durable=False) as db:
             await self._head(db, encounter_id)
             await db.execute(
                 "INSERT INTO message_refs (encounter_id, kind, key, channel_id, message_id, updated_at) "

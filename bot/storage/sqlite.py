@@ -14,7 +14,8 @@ on another reader, its statements take microseconds, and it completes without yi
 the file's write lock is held by someone else (another process, or our own fallback in flight) does ``BEGIN``
 report busy; that transaction then runs on the aiosqlite connection, whose ``busy_timeout`` waits in its thread
 without blocking the loop. One ``asyncio.Lock`` per connection keeps one task's transaction from interleaving
-with another's statements on it.
+with another's statements on it. A write's COMMIT (the WAL fsync, the one slow statement) runs on a commit thread
+while the loop goes on; transactions arriving meanwhile wait those few milliseconds for the inline connection.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import AsyncGenerator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -93,46 +95,86 @@ def _is_busy(error: sqlite3.OperationalError) -> bool:
 class SqliteDriver(Driver):
     integrity_errors = (sqlite3.IntegrityError,)
 
-    def __init__(self, conn: aiosqlite.Connection, inline: sqlite3.Connection | None = None) -> None:
+    def __init__(
+        self, conn: aiosqlite.Connection, inline: sqlite3.Connection | None = None, synchronous: str = "FULL"
+    ) -> None:
         self._conn = conn
+        self._synchronous = synchronous
         self._session = _SqliteSession(conn)
         self._lock = asyncio.Lock()
         self._inline = inline
         self._inline_session = _InlineSession(inline) if inline is not None else None
         self._inline_lock = asyncio.Lock()
+        self._syncing = False  # a write's COMMIT is running on the commit thread
+        self._committer = ThreadPoolExecutor(1, thread_name_prefix="hexd-sqlite-commit")
         self.fallbacks = 0  # transactions that found the write lock taken and went through the thread
 
-    def transaction(self, *, write: bool) -> AbstractAsyncContextManager[Session]:
-        return self._transaction("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
+    def transaction(self, *, write: bool, durable: bool = True) -> AbstractAsyncContextManager[Session]:
+        return self._transaction(
+            "BEGIN IMMEDIATE" if write else "BEGIN DEFERRED", write=write, durable=durable
+        )
 
     @asynccontextmanager
-    async def _transaction(self, begin: str) -> AsyncGenerator[Session]:
+    async def _transaction(self, begin: str, *, write: bool, durable: bool) -> AsyncGenerator[Session]:
         inline, session = self._inline, self._inline_session
-        if inline is not None and session is not None and not self._inline_lock.locked():
+        relaxed = write and not durable and self._synchronous != "NORMAL"
+        # the inline connection is busy only for a moment while a commit is synced: wait for it then
+        usable = not self._inline_lock.locked() or self._syncing
+        if inline is not None and session is not None and usable:
             async with self._inline_lock:
+                if relaxed:  # WAL + NORMAL: no sync at commit (the level cannot change inside a transaction)
+                    inline.execute("PRAGMA synchronous = NORMAL")
                 try:
-                    inline.execute(begin)
-                    # a read snapshot starts at the first read: take it now, so "busy" can only happen here
-                    inline.execute("SELECT 1 FROM schema_version LIMIT 1").fetchall()
-                    started = True
-                except sqlite3.OperationalError as error:
-                    if not _is_busy(error):
-                        raise
-                    if inline.in_transaction:
-                        inline.execute("ROLLBACK")
-                    started = False
-                if started:
                     try:
-                        yield session
-                    except BaseException:
+                        inline.execute(begin)
+                        # a read snapshot starts at the first read: take it now, so "busy" can only happen here
+                        inline.execute("SELECT 1 FROM schema_version LIMIT 1").fetchall()
+                        started = True
+                    except sqlite3.OperationalError as error:
+                        if not _is_busy(error):
+                            raise
                         if inline.in_transaction:
                             inline.execute("ROLLBACK")
-                        raise
-                    inline.execute("COMMIT")
-                    return
+                        started = False
+                    if started:
+                        try:
+                            yield session
+                        except BaseException:
+                            if inline.in_transaction:
+                                inline.execute("ROLLBACK")
+                            raise
+                        if write and durable and self._synchronous != "NORMAL":
+                            await self._commit_off_loop(inline)
+                        else:
+                            inline.execute("COMMIT")  # nothing to sync: a read, or a relaxed write
+                        return
+                finally:
+                    if relaxed:
+                        inline.execute(f"PRAGMA synchronous = {self._synchronous}")
             self.fallbacks += 1
         async with self._threaded(begin) as threaded:
             yield threaded
+
+    async def _commit_off_loop(self, inline: sqlite3.Connection) -> None:
+        """COMMIT of a write syncs the WAL to disk (synchronous=FULL: ~1 ms here, far more on slow disks): do it
+        on the commit thread so the loop keeps answering interactions meanwhile. The caller holds the inline lock
+        until the commit is over, even if it is cancelled: nothing else may touch the connection mid-commit,
+        and a cancelled caller's write still commits (an order stored but not acknowledged is harmless; the
+        reverse would not be)."""
+        self._syncing = True
+        try:
+            commit = asyncio.get_running_loop().run_in_executor(self._committer, inline.execute, "COMMIT")
+            try:
+                await asyncio.shield(commit)
+            except asyncio.CancelledError:
+                await asyncio.wait([commit])
+                raise
+        except sqlite3.Error:
+            if inline.in_transaction:
+                inline.execute("ROLLBACK")
+            raise
+        finally:
+            self._syncing = False
 
     @asynccontextmanager
     async def _threaded(self, begin: str) -> AsyncGenerator[Session]:
@@ -149,9 +191,11 @@ class SqliteDriver(Driver):
 
     async def close(self) -> None:
         async with self._lock:
-            if self._inline is not None:
-                self._inline.close()
-                self._inline = self._inline_session = None
+            async with self._inline_lock:
+                if self._inline is not None:
+                    self._inline.close()
+                    self._inline = self._inline_session = None
+            self._committer.shutdown(wait=True)
             await self._conn.close()
 
 
@@ -176,11 +220,12 @@ class SqliteStorage(SqlStorage):
             await migrate(conn)
             inline = None
             if path != ":memory:":  # a second connection to :memory: would be another, empty database
-                inline = sqlite3.connect(path, isolation_level=None)
+                # used from the loop's thread and (COMMIT only, under the inline lock) the commit thread
+                inline = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
                 inline.execute("PRAGMA busy_timeout = 0")  # never wait on the loop: fall back instead
                 inline.execute(f"PRAGMA synchronous = {synchronous}")
                 inline.execute("PRAGMA foreign_keys = ON")
         except BaseException:
             await conn.close()
             raise
-        return cls(SqliteDriver(conn, inline), clock=clock)
+        return cls(SqliteDriver(conn, inline, synchronous), clock=clock)

@@ -72,23 +72,38 @@ class RequestRecord:
     status: int
 
 
+_DISPOSITION_PARAM = re.compile(r';\s*(name|filename)="((?:[^"\\]|\\.)*)"')
+
+
+def _disposition(part: BodyPartReader) -> dict[str, str]:
+    """`name` and `filename` of a part. aiohttp's own parser (RFC 2231, email.headerregistry) costs ~0.2 ms a
+    part, which the benchmark would charge to the bot; discord.py only ever sends the plain quoted form."""
+    header = part.headers.get("Content-Disposition", "")
+    return {key: value.replace('\\"', '"') for key, value in _DISPOSITION_PARAM.findall(header)}
+
+
 async def read_body(request: web.Request) -> tuple[dict[str, Any], list[Upload]]:
     """JSON body, or multipart `payload_json` plus `files[n]` parts."""
-    if request.content_type == "multipart/form-data":
+    # the raw header, not `request.content_type` (a slow general parser; see `_disposition`)
+    if request.headers.get("Content-Type", "").startswith("multipart/form-data"):
         payload: dict[str, Any] = {}
         uploads: list[Upload] = []
         reader = await request.multipart()
         async for part in reader:
             if not isinstance(part, BodyPartReader):
                 continue
-            name = part.name or ""
+            params = _disposition(part)
+            name = params.get("name", "")
             if name == "payload_json":
                 payload = json.loads(await part.text())
             elif match := re.fullmatch(r"files\[(\d+)\]", name):
                 content_type = part.headers.get("Content-Type")
                 uploads.append(
                     Upload(
-                        int(match.group(1)), part.filename or "file", bytes(await part.read()), content_type
+                        int(match.group(1)),
+                        params.get("filename") or "file",
+                        bytes(await part.read()),
+                        content_type,
                     )
                 )
         return payload, uploads
