@@ -354,6 +354,8 @@ class EncounterService(DirectorActions, RecordActions):
                 meta, state, phase_no = await self.load(encounter_id)
             if expected_phase_no is not None and phase_no != expected_phase_no:
                 return Resolution(encounter_id, already=True)
+            if meta.status == "running" and state.over:  # a crash between the last commit and the status
+                await self.storage.set_encounter_status(encounter_id, "ended")
             if meta.status != "running" or state.over:
                 return Resolution(encounter_id, over=state.over, winner=state.winner)
             deadline_minutes = (await self.guild_settings(meta.guild_id)).default_deadline_minutes

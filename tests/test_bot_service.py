@@ -215,3 +215,23 @@ async def test_export_then_import_into_another_channel(service: EncounterService
     assert new_id != enc
     _, state, _ = await service.load(new_id)
     assert set(state.units) == {"a", "b"}
+
+
+async def test_an_encounter_over_but_still_running_after_a_crash_is_ended_by_the_next_resolve(
+    service: EncounterService,
+) -> None:
+    """The last phase's commit and the "ended" status are two transactions: a crash between them must not leave
+    the channel holding a live encounter that can never finish."""
+    from rules.events import Note
+    from rules.serial import to_json
+
+    enc = await _running(service)
+    seen = await service.seen(enc)
+    over = seen.state.replace(over=True, winner="red")
+    await service.storage.commit_resolution(
+        enc, seen.phase_no, [("Note", {"event": to_json(Note(rule="TEST", key="x"))})], to_json(over)
+    )
+    assert (await service.storage.get_encounter(enc)).status == "running"  # the crash happened here
+    result = await service.resolve(enc, forced=True)
+    assert result.over and result.winner == "red"
+    assert (await service.storage.get_encounter(enc)).status == "ended"

@@ -127,7 +127,9 @@ async def play_phase(t: Table, enc: int, *, ana_moves: str = "", bea_moves: str 
 
 async def wait_phase_after(t: Table, enc: int, phase_no: int) -> None:
     async def moved() -> bool:
-        return (await t.bot.service.storage.get_encounter(enc)).phase_no > phase_no
+        # the game may end with that phase: its last commit and the status change are two transactions
+        seen = await t.bot.service.seen(enc)
+        return seen.phase_no > phase_no or seen.state.over
 
     for _ in range(3000):  # polling the database (60 s ceiling for slow machines), not timing anything
         if await moved():
@@ -218,14 +220,16 @@ async def test_a_whole_exo_duel_in_a_channel(table: Table) -> None:
 
     # play on until one side wins
     for _ in range(40):
-        meta = await t.bot.service.storage.get_encounter(enc)
-        if meta.status == "ended":
+        seen = await t.bot.service.seen(enc)
+        if seen.state.over:
             break
-        phase_no = meta.phase_no
         await play_phase(t, enc)
-        await wait_phase_after(t, enc, phase_no)
-    meta = await t.bot.service.storage.get_encounter(enc)
-    assert meta.status == "ended"
+        await wait_phase_after(t, enc, seen.phase_no)
+    for _ in range(3000):  # the status follows the last commit in its own transaction: poll, not timing
+        if (await t.bot.service.storage.get_encounter(enc)).status == "ended":
+            break
+        await asyncio.sleep(0.02)
+    assert (await t.bot.service.storage.get_encounter(enc)).status == "ended"
     winner = await t.fd.wait_for(lambda: next((m for m in t.channel.messages() if "🏁" in m.content), None))
     assert "Corsarios" in winner.content or "Patrulla" in winner.content
 

@@ -1,0 +1,65 @@
+"""The render queue in bot/imaging.py: the channel's board after a phase overtakes queued private previews."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from bot.imaging import BOARD, LONG, PREVIEW, _Queue
+
+
+async def test_a_board_queued_after_previews_is_drawn_before_them() -> None:
+    ran: list[str] = []
+    gate = threading.Event()
+
+    def job(name: str) -> str:
+        if name == "first":
+            gate.wait(10)  # keeps the only worker busy while the others queue up
+        ran.append(name)
+        return name
+
+    with ThreadPoolExecutor(1) as pool:
+        queue = _Queue(pool, slots=1)
+        first = asyncio.create_task(queue.run(PREVIEW, job, "first"))
+        await asyncio.sleep(0)
+        later = [asyncio.create_task(queue.run(PREVIEW, job, f"preview{i}")) for i in range(3)]
+        replay = asyncio.create_task(queue.run(LONG, job, "replay"))
+        board = asyncio.create_task(queue.run(BOARD, job, "board"))
+        await asyncio.sleep(0)
+        gate.set()
+        results = await asyncio.gather(first, *later, replay, board)
+    assert results == ["first", "preview0", "preview1", "preview2", "replay", "board"]
+    assert ran == ["first", "board", "preview0", "preview1", "preview2", "replay"]
+
+
+async def test_errors_reach_the_caller_and_a_cancelled_wait_skips_its_job() -> None:
+    ran: list[str] = []
+    gate = threading.Event()
+
+    def job(name: str) -> str:
+        if name == "first":
+            gate.wait(10)
+        if name == "bad":
+            raise ValueError("broken drawing")
+        ran.append(name)
+        return name
+
+    with ThreadPoolExecutor(1) as pool:
+        queue = _Queue(pool, slots=1)
+        first = asyncio.create_task(queue.run(BOARD, job, "first"))
+        await asyncio.sleep(0)
+        gone = asyncio.create_task(queue.run(PREVIEW, job, "gone"))
+        bad = asyncio.create_task(queue.run(PREVIEW, job, "bad"))
+        after = asyncio.create_task(queue.run(PREVIEW, job, "after"))
+        await asyncio.sleep(0)
+        gone.cancel()
+        gate.set()
+        assert await first == "first"
+        with pytest.raises(ValueError, match="broken drawing"):
+            await bad
+        assert await after == "after"
+    assert ran == ["first", "after"]
+    assert gone.cancelled()
