@@ -68,6 +68,12 @@ class PanelView(discord.ui.View):
     async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[PanelView]) -> None:
         await interaction.response.edit_message(content=f"picked {', '.join(select.values)}")
 
+    @discord.ui.button(label="Later", custom_id="panel:later")
+    async def later(self, interaction: discord.Interaction, button: discord.ui.Button[PanelView]) -> None:
+        # Discord: after a deferred update, the "original response" is the message the component is on
+        await interaction.response.defer()
+        await interaction.edit_original_response(content="edited after a deferred update")
+
 
 @dataclass
 class Record:
@@ -399,6 +405,15 @@ async def test_select_edits_the_message(world: World) -> None:
     assert updated is panel and panel.content == "picked scout, cavalry" and panel.edited_timestamp
     with pytest.raises(InvocationError):
         await world.bob.select(panel, "panel:pick", ["dragon"])
+
+
+async def test_a_deferred_component_update_edits_its_message_as_the_original_response(world: World) -> None:
+    panel = await (await world.alice.run_command(world.channel, "panel")).response()
+    assert panel is not None
+    click = await world.bob.click(panel, "panel:later")
+    await click.acknowledged()
+    await world.fd.wait_for(lambda: panel.content == "edited after a deferred update", what="the edit")
+    assert world.record.errors == []
 
 
 async def test_missing_the_deadline_gives_unknown_interaction(world: World) -> None:

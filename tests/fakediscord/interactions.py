@@ -214,7 +214,8 @@ class InteractionRules:
             check_autocomplete(data)
             interaction.choices = list(data.get("choices") or [])
         interaction.response_type = kind
-        if kind in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
+        if kind in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE):
+            # for a component's (deferred) update, Discord's "original response" is the message it sits on
             interaction.original = message
         interaction.acknowledged.set()
         self.world.touch()
