@@ -27,9 +27,12 @@ class Draft:
     fire: tuple[str, ...] = ()  # fire option values
     crew: tuple[str, ...] = ()  # crew-roll option values
     choice: str = ""  # the answer to a pending decision
+    action: str = ""  # skirmish: the action text being composed (``move 0506``), a fifth field when set
 
     def encode(self, phase_no: int) -> str:
         body = f"{self.moves}|{','.join(self.fire)}|{','.join(self.crew)}|{self.choice}"
+        if self.action:
+            body += f"|{self.action.replace('|', ' ')}"
         return f"{DRAFT_PREFIX}{phase_no}:{body}"[:100]
 
     @classmethod
@@ -37,18 +40,20 @@ class Draft:
         m = _DRAFT.match(custom_id)
         if not m:
             return None
-        parts = [*m.group("body").split("|"), "", "", "", ""][:4]
+        parts = [*m.group("body").split("|"), "", "", "", "", ""][:5]
         moves = "".join(c for c in parts[0].upper() if c in MOVE_LETTERS)[:12]
         fire = tuple(v for v in parts[1].split(",") if v)[:MAX_OPTIONS]
         crew = tuple(v for v in parts[2].split(",") if v)[:6]
-        return int(m.group("phase")), cls(moves, fire, crew, parts[3][:20])
+        return int(m.group("phase")), cls(moves, fire, crew, parts[3][:20], parts[4][:80])
 
 
 @dataclass(frozen=True, slots=True)
 class Option:
     value: str
     label: str  # already readable (unit names, weapon codes); the cog localizes the frame around it
-    key: str = ""  # optional i18n key for the label (crew rolls)
+    key: str = ""  # optional i18n key for the label (crew rolls, skirmish actions): ``t(key, target=label)``
+    params: tuple[tuple[str, str], ...] = ()  # more parameters for ``key`` (skirmish: the AP cost)
+    group: str = ""  # skirmish: which select offers it (move, turn, attack, other)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +75,9 @@ class PanelModel:
     decision_options: tuple[Option, ...] = ()
     draft: Draft = field(default_factory=Draft)
     submitted: bool = False
+    ruleset: str = "exo"
+    action_options: tuple[Option, ...] = ()  # skirmish: every legal action now, grouped by ``Option.group``
+    lines: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # extra i18n lines (key, params)
 
     def apply(self, action: str) -> Draft:
         """A button press → the new draft (pure; limits follow the rules so the panel never offers the illegal)."""
@@ -86,6 +94,10 @@ class PanelModel:
 
     def raw_order(self) -> Any:
         """The order as the ruleset's ``parse_order`` reads it."""
+        if self.ruleset == "skirmish":
+            from bot.panel_skirmish import skirmish_raw_order
+
+            return skirmish_raw_order(self)
         if self.step == "crew":
             return {"crew_rolls": list(self.draft.crew)}
         if self.step == "decision":
@@ -135,7 +147,12 @@ def build_panel(
         state.phase,
         draft=draft,
         submitted=submitted,
+        ruleset=state.ruleset,
     )
+    if state.ruleset == "skirmish":
+        from bot.panel_skirmish import skirmish_panel
+
+        return skirmish_panel(state, base, owing)
     if state.ruleset != "exo":
         return base
     return _exo_panel(state, base, owing)
@@ -195,24 +212,41 @@ def _exo_panel(state: EncounterState, base: PanelModel, owing: bool) -> PanelMod
 
 
 def _fire_options(state: EncounterState, ship: Any) -> tuple[Option, ...]:
-    """Every (shooter, weapon, target) the rules allow now (EXO-1.4, EXO-2.4, EXO-3.4): in arc and in range."""
-    from rules.exo.crew import roster
+    """Every (shooter, weapon, target) the rules allow now: able gunners and the pilot at the controls as
+    shooters (EXO-2.4, EXO-3.2), weapons in arc and range (EXO-1.4, ``legal_targets``), each triple accepted by
+    the ruleset's own order validation (EXO-1.5: a turret is its gunner's, silent while that gunner is down or
+    repairing; the pilot fires unmanned turrets as bow weapons and the non-turret weapons, EXO-1.3)."""
+    from rules.exo.crew import roster, station_one
     from rules.exo.preview import legal_targets
 
     if ship.at is None:
         return ()
     gunners = roster(ship.crew, "gunner", state.round)
     shooters = [(f"gunner{i + 1}", g.name) for i, g in enumerate(gunners)]
-    pilot = roster(ship.crew, "pilot", state.round)
-    if not shooters and pilot:
-        shooters = [("pilot", pilot[0].name)]  # EXO-2.4: the pilot fires for ships without gunners
+    pilot = station_one(ship.crew, "pilot", state.round)
+    if pilot is not None:
+        shooters.append(("pilot", pilot.name))
     names = {u.id: u.name for u in state.units.values()}
     out: list[Option] = []
     for ref, crew_name in shooters:
         for index in range(1, len(ship.weapons) + 1):
             for target in legal_targets(state, ship.id, index, by=crew_name):
-                if state.units[target].hidden:
+                if state.units[target].hidden or not _fire_legal(state, ship.id, ref, index, target):
                     continue
                 label = f"{ref} · {ship.weapon_label(index - 1)} → {names.get(target, target)}"
                 out.append(Option(f"{ref}.{index}.{target}", label))
     return tuple(out[:MAX_OPTIONS])
+
+
+def _fire_legal(state: EncounterState, ship_id: str, ref: str, index: int, target: str) -> bool:
+    """One fire declaration alone, through the ruleset's parser and validator (the check Submit runs)."""
+    from rules.errors import GameError
+    from rules.ruleset import get_ruleset
+
+    ruleset = get_ruleset(state.ruleset)
+    raw = {"move": "-", "fire": [{"by": ref, "weapon": index, "target": target}]}
+    try:
+        ruleset.validate_order(state, ship_id, ruleset.parse_order(state, ship_id, raw))
+    except GameError:
+        return False
+    return True

@@ -44,7 +44,7 @@ from data import SCENARIO_DIR
 from rules.engine import resolve_phase, visibility
 from rules.errors import ScenarioError
 from rules.events import Event, RollMade, ShotResolved
-from rules.ruleset import PUBLIC, DiceFactory, Ruleset, get_ruleset
+from rules.ruleset import PUBLIC, DiceFactory, Order, OrderMode, Ruleset, get_ruleset
 from rules.scenario import load_scenario
 from rules.serial import from_json, to_json
 from rules.state import EncounterState, Unit
@@ -74,6 +74,25 @@ def _board_of(state: EncounterState) -> tuple[Any, ...]:
         key=lambda piece: piece[0],
     )
     return tuple(pieces), state.markers
+
+
+def _one_action(
+    ruleset: Ruleset, state: EncounterState, orders: dict[str, Order], *, stand_in: bool
+) -> dict[str, Order]:
+    """Activation mode resolves one action per step (SK-1.1): the first awaited unit's order. When the director
+    (or a deadline) resolves and the awaited player gave nothing, the unit passes: a pending question takes its
+    default answer (SK-4.1 overwatch: hold) and an activated character ends its activation (``end``, SK-1.1);
+    the next ``resolve`` passes the next one."""
+    awaited = ruleset.awaiting(state)
+    for unit in awaited:
+        if unit in orders:
+            return {unit: orders[unit]}
+    if not stand_in or not awaited:
+        return {}
+    unit = awaited[0]
+    pending = state.pending
+    raw = pending.default if pending is not None and pending.unit == unit and pending.default else "end"
+    return {unit: ruleset.parse_order(state, unit, raw)}
 
 
 def bundled_scenarios(ruleset: str | None = None) -> list[tuple[str, str, str]]:
@@ -292,7 +311,9 @@ class EncounterService(DirectorActions, RecordActions):
             raise refuse("phase.stale", "The phase was resolved meanwhile; open /orders again.") from None
         missing = await self._missing(encounter_id, state, current, parts)
         log.info("order accepted: encounter %s phase %s unit %s", encounter_id, current, unit_id)
-        return SubmitResult(encounter_id, current, unit_id, ack.amended, all_in=not missing)
+        # activation mode (SK-1.1): one action is the whole step, whoever else of the chit could have acted
+        one_is_enough = ruleset.order_mode is OrderMode.ACTIVATION
+        return SubmitResult(encounter_id, current, unit_id, ack.amended, all_in=one_is_enough or not missing)
 
     async def my_order(self, encounter_id: int, user_id: int, unit_id: str) -> Any | None:
         """The raw order this player gave for this unit in the current phase (theirs only), or None."""
@@ -368,7 +389,10 @@ class EncounterService(DirectorActions, RecordActions):
                 if owing and not (first and forced):
                     parts = parts if parts is not None else await self.storage.participants(encounter_id)
                     missing = await self._missing(encounter_id, state, phase_no, parts)
-                    if missing or not any(holder_of(u, parts) for u in owing):
+                    if ruleset.order_mode is OrderMode.ACTIVATION:
+                        if len(missing) == len([u for u in owing if holder_of(u, parts)]):
+                            break  # nobody has acted yet (an unheld unit waits for the director)
+                    elif missing or not any(holder_of(u, parts) for u in owing):
                         break
                 try:
                     batch = await self.storage.orders_for_resolution(encounter_id, phase_no)
@@ -377,6 +401,8 @@ class EncounterService(DirectorActions, RecordActions):
                 # resolve exactly the snapshot the orders were read with (commit checks it is still current)
                 state = self._decode(encounter_id, batch.snapshot_seq, batch.state)
                 orders = {u: from_json(p.order["order"]) for u, p in batch.orders.items() if u in state.units}
+                if ruleset.order_mode is OrderMode.ACTIVATION:
+                    orders = _one_action(ruleset, state, orders, stand_in=first and forced)
                 dice_for = DiceFactory(self._roll_overrides(meta, phase_no))
                 if len(state.units) <= INLINE_UNITS:  # a small resolution takes less than a thread hop
                     result = resolve_phase(ruleset, state, orders, dice_for=dice_for)

@@ -191,12 +191,14 @@ class Announcer:
             if missing.user_id is not None:
                 await self.send_panel(seen.meta, missing.user_id, missing.unit, seen=seen)
 
-    def status_text(self, status: StatusView, locale: str) -> str:
+    def status_text(self, status: StatusView, locale: str, acting: str = "") -> str:
         head = t("status.head", locale, name=status.name, round=status.round, phase=status.phase)
         if status.over:
             return head + "\n" + t("status.over", locale)
         if status.status == "paused":
             return head + "\n" + t("status.paused", locale)
+        if acting:  # activation mode: whose turn it is, held or not (SK-1.1)
+            return head + "\n" + t("status.sk.turn", locale, names=acting)
         if not status.missing:
             return head + "\n" + t("status.all_in", locale)
         names = ", ".join(f"<@{m.user_id}> ({m.unit_name})" for m in status.missing)
@@ -208,7 +210,7 @@ class Announcer:
         meta = await self._meta(encounter_id)
         status = status or await self.bot.service.status(encounter_id)
         locale = await self.channel_lang(meta)
-        text = clip(self.status_text(status, locale))
+        text = clip(self.status_text(status, locale, await self._acting(encounter_id, status)))
         key = str(status.phase_no)
         ref = await storage.get_message_ref(encounter_id, "status", key)
         chan = await self.channel(meta)
@@ -223,6 +225,18 @@ class Announcer:
                 log.info("status message gone, sending a new one encounter=%s", encounter_id)
         sent = await chan.send(text, allowed_mentions=mentions)
         await storage.set_message_ref(encounter_id, "status", key, sent.channel.id, sent.id)
+
+    async def _acting(self, encounter_id: int, status: StatusView) -> str:
+        """Activation mode: the units awaited now, each with its player's mention (or none, for the director)."""
+        if status.ruleset != "skirmish" or status.over or status.status != "running":
+            return ""
+        seen = await self.bot.service.seen(encounter_id)
+        holders = {unit: user for user, unit, _ in status.players}
+        names = [
+            f"{seen.state.units[u].name} (<@{holders[u]}>)" if u in holders else seen.state.units[u].name
+            for u in self.bot.service.owing(seen.state)
+        ]
+        return ", ".join(names)
 
     async def dm(self, user_id: int, text: str, **kwargs: object) -> discord.Message | None:
         try:

@@ -9,18 +9,20 @@ panel. No game rule lives here: the panel model (bot/panel_model.py) says what i
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import ui
 
 from bot.imaging import preview_png
-from bot.panel_model import Draft, PanelModel, build_panel, projected
+from bot.panel_model import Draft, Option, PanelModel, build_panel, projected
+from bot.panel_skirmish import END, GROUPS, projection
 from bot.permissions import holder_of
 from bot.results import Refused, refuse
 from bot.service import Seen
 from cogs.common import bot_of, lang, png_file
-from data.i18n import t
+from data.i18n import has, t
 from rules.errors import GameError
 from rules.state import EncounterState
 
@@ -58,6 +60,8 @@ def draft_of(message: discord.Message | None) -> tuple[int, Draft] | None:
 
 def draft_from_raw(raw: Any) -> Draft:
     """A submitted order back into a draft, so a reopened panel shows what the player gave."""
+    if isinstance(raw, str):  # skirmish: one action (or the answer to an overwatch question) as text
+        return Draft(choice=raw[:20], action=raw[:80])
     if not isinstance(raw, dict):
         return Draft()
     order: dict[str, Any] = raw  # type: ignore[assignment]
@@ -113,16 +117,24 @@ async def load_panel(
 
 def panel_embed(model: PanelModel, locale: str) -> discord.Embed:
     title = t("panel.title", locale, unit=model.unit_name, round=model.round, phase=model.phase)
+    step_key = f"panel.sk.step.{model.step}" if model.ruleset == "skirmish" else f"panel.step.{model.step}"
+    lines = [t(step_key, locale), *(_line(key, params, locale) for key, params in model.lines)]
     embed = discord.Embed(
         title=title[:256],
-        description=t(f"panel.step.{model.step}", locale)[:4096],
+        description="\n".join(lines)[:4096],
         colour=discord.Colour.dark_teal(),
     )
     for name, value in model.stats:
         embed.add_field(name=t(f"stat.{name}", locale)[:256], value=value[:1024] or "-", inline=True)
     if model.manta is not None:
         embed.add_field(name=t("stat.manta", locale), value=str(model.manta), inline=True)
-    if model.step == "orders":
+    if model.ruleset == "skirmish":
+        if model.step in ("orders", "decision"):
+            chosen = model.draft.choice if model.step == "decision" else model.draft.action
+            embed.add_field(
+                name=t("panel.sk.chosen", locale), value=_chosen_text(model, chosen, locale), inline=False
+            )
+    elif model.step == "orders":
         embed.add_field(
             name=t("panel.moves", locale, max=model.max_moves),
             value=f"`{model.draft.moves or '—'}`",
@@ -143,9 +155,89 @@ def panel_embed(model: PanelModel, locale: str) -> discord.Embed:
     return embed
 
 
+def _line(key: str, params: tuple[tuple[str, str], ...], locale: str) -> str:
+    values = {k: t(f"panel.sk.kind.{v}", locale) if has(f"panel.sk.kind.{v}", "en") else v for k, v in params}
+    return t(key, locale, **values)
+
+
+def option_label(option: Option, locale: str) -> str:
+    if not option.key:
+        return option.label[:100]
+    return t(option.key, locale, target=option.label, **dict(option.params))[:100]
+
+
+def _chosen_text(model: PanelModel, chosen: str, locale: str) -> str:
+    if not chosen:
+        return t("panel.sk.nothing_chosen", locale)
+    if chosen == END:
+        return t("panel.sk.end", locale)
+    found = next((o for o in (*model.action_options, *model.decision_options) if o.value == chosen), None)
+    return f"{option_label(found, locale)}  `{chosen}`"[:1024] if found else f"`{chosen}`"[:1024]
+
+
+def _skirmish_view(model: PanelModel, locale: str, view: ui.View) -> None:
+    """One select per kind of action (move, turn, attack, other), End and Submit; a question gets fire/hold."""
+    enc, unit = model.encounter_id, model.unit_id
+    if model.step == "orders":
+        for row, group in enumerate(GROUPS):
+            options = [
+                discord.SelectOption(
+                    label=option_label(o, locale), value=o.value[:100], default=o.value == model.draft.action
+                )
+                for o in model.action_options
+                if o.group == group
+            ]
+            if options:
+                placeholder = t(f"panel.sk.placeholder.{group}", locale)
+                view.add_item(
+                    OrderSelect(
+                        enc, unit, group, options=options, placeholder=placeholder, row=row, max_values=1
+                    )
+                )
+    elif model.step == "decision" and model.decision_options:
+        options = [
+            discord.SelectOption(
+                label=option_label(o, locale), value=o.value[:100], default=o.value == model.draft.choice
+            )
+            for o in model.decision_options
+        ]
+        placeholder = t("panel.sk.placeholder.answer", locale)
+        view.add_item(
+            OrderSelect(enc, unit, "decide", options=options, placeholder=placeholder, row=0, max_values=1)
+        )
+    if model.step == "wait":
+        return
+    chosen = model.draft.choice if model.step == "decision" else model.draft.action
+    view.add_item(
+        OrderButton(
+            enc,
+            unit,
+            "submit",
+            label=t("panel.submit", locale),
+            style=discord.ButtonStyle.success,
+            disabled=not chosen,
+            row=4,
+        )
+    )
+    if model.step == "orders":
+        view.add_item(
+            OrderButton(
+                enc, unit, END, label=t("panel.sk.end", locale), style=discord.ButtonStyle.danger, row=4
+            )
+        )
+    view.add_item(
+        ui.Button(
+            label=(chosen or "·")[:80], custom_id=model.draft.encode(model.phase_no), disabled=True, row=4
+        )
+    )
+
+
 def panel_view(model: PanelModel, locale: str) -> ui.View:
     view = ui.View(timeout=None)
     enc, unit = model.encounter_id, model.unit_id
+    if model.ruleset == "skirmish":
+        _skirmish_view(model, locale, view)
+        return view
     if model.step == "orders":
         for action, (label, style) in BUTTONS.items():
             disabled = model.max_moves == 0 or (action == "A" and not model.can_accelerate)
@@ -222,9 +314,12 @@ async def panel_message(
     if model.step == "orders":
         if state is None:
             _, state, _ = await bot.service.load(model.encounter_id)
-        projection = projected(state, model.unit_id, model.draft.moves)
-        if projection is not None:
-            path, facing, vector = projection
+        if model.ruleset == "skirmish":
+            path_of = projection(state, model.unit_id, model.draft.action)
+        else:
+            path_of = projected(state, model.unit_id, model.draft.moves)
+        if path_of is not None:
+            path, facing, vector = path_of
             png = await preview_png(
                 state, model.unit_id, path, facing, vector, viewer=model.side, locale=locale
             )
@@ -239,7 +334,7 @@ async def refuse_interaction(interaction: discord.Interaction, error: Exception)
     await bot_of(interaction).reply_error(interaction, error)
 
 
-class OrderButton(ui.DynamicItem[ui.Button[Any]], template=ID + r"(?P<action>I|D|A|back|clear|submit)"):
+class OrderButton(ui.DynamicItem[ui.Button[Any]], template=ID + r"(?P<action>I|D|A|back|clear|submit|end)"):
     def __init__(
         self,
         enc: int,
@@ -278,7 +373,9 @@ class OrderButton(ui.DynamicItem[ui.Button[Any]], template=ID + r"(?P<action>I|D
             await refuse_interaction(interaction, exc)
 
 
-class OrderSelect(ui.DynamicItem[ui.Select[Any]], template=ID + r"(?P<action>fire|crew|decide)"):
+class OrderSelect(
+    ui.DynamicItem[ui.Select[Any]], template=ID + r"(?P<action>fire|crew|decide|move|turn|attack|other)"
+):
     def __init__(
         self,
         enc: int,
@@ -296,7 +393,7 @@ class OrderSelect(ui.DynamicItem[ui.Select[Any]], template=ID + r"(?P<action>fir
                 custom_id=custom_id(enc, unit, action),
                 options=opts,
                 placeholder=(placeholder or "")[:150] or None,
-                min_values=0 if action != "decide" else 1,
+                min_values=1 if action == "decide" or action in GROUPS else 0,
                 max_values=max_values or len(opts),
                 row=row,
             )
@@ -350,7 +447,15 @@ async def _act(
     if model.step == "wait":
         raise refuse("unit.not_awaiting", "This unit takes no orders now.", unit=model.unit_name)
     draft = model.draft
-    if values is not None:
+    if action == END and model.ruleset == "skirmish":
+        # SK-1.1: ending the activation needs no choice, so the button submits at once
+        await _submit(interaction, replace(model, draft=replace(draft, action=END)), locale, seen)
+        return
+    if values is not None and action in GROUPS:
+        offered = {o.value for o in model.action_options if o.group == action}
+        picked = next((v for v in values if v in offered), "")
+        draft = replace(draft, action=picked)
+    elif values is not None:
         allowed = {
             "fire": {o.value for o in model.fire_options},
             "crew": {o.value for o in model.crew_options},
@@ -358,15 +463,13 @@ async def _act(
         }[action]
         picked = tuple(v for v in values if v in allowed)
         if action == "fire":
-            draft = Draft(draft.moves, picked, draft.crew, draft.choice)
+            draft = Draft(draft.moves, picked, draft.crew, draft.choice, draft.action)
         elif action == "crew":
-            draft = Draft(draft.moves, draft.fire, picked, draft.choice)
+            draft = Draft(draft.moves, draft.fire, picked, draft.choice, draft.action)
         else:
-            draft = Draft(draft.moves, draft.fire, draft.crew, picked[0] if picked else "")
+            draft = Draft(draft.moves, draft.fire, draft.crew, picked[0] if picked else "", draft.action)
     else:
         draft = model.apply(action)
-    from dataclasses import replace
-
     model = replace(model, draft=draft)
     kwargs = await panel_message(model, locale, bot, seen.state)
     files = kwargs.pop("files")
@@ -407,8 +510,6 @@ async def _submit(interaction: discord.Interaction, model: PanelModel, locale: s
         bot.spawn(bot.announcer.refresh_status(model.encounter_id), what="status")
     key = "orders.amended" if result.amended else "orders.received"
     await interaction.followup.send(t(key, locale, unit=model.unit_name), ephemeral=True)
-    from dataclasses import replace
-
     # the draft did not change: keep the preview image already on the panel, update the text and buttons
     done = replace(model, submitted=True)
     embed = panel_embed(done, locale)

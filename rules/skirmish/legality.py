@@ -107,6 +107,9 @@ def _enterable(state: EncounterState, ch: Character, h: Hex) -> None:
     if not state.board.contains(h):
         raise refuse(ch, "off_board", "SK-2.4", f"{h.label} is off the board", hex=h.label)
     other = occupant(state, h)
+    if other is not None and other.hidden and other.side != ch.side:
+        # the mover bumps into someone it cannot see: say so without naming them (FOG-1)
+        raise refuse(ch, "occupied_unseen", "SK-2.4", f"{h.label} is occupied", hex=h.label)
     if other is not None:
         raise refuse(
             ch, "occupied", "SK-2.4", f"{h.label} is occupied by {other.name}", hex=h.label, other=other.name

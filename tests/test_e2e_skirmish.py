@@ -1,0 +1,260 @@
+"""Skirmish end to end: the real HexBot and the unmodified discord.py client against tests/fakediscord.
+
+A director opens the bundled corridor, Ana takes the four RFP characters and Bea the four Tyranos, and they play
+activations on their DM panels the way people would (selects and buttons only): moves, shots whose rolls reach
+the channel's account, a character going into overwatch and answering the question by DM when an enemy spends AP
+in its sight (SK-4.1). The status message names whose turn it is. A forged custom id cannot act for the other
+side's character. Once in English and once in Spanish.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from rules.ruleset import get_ruleset
+from rules.skirmish.model import Character
+from tests.e2e_helpers import BotUnderTest, draft_in, panels_for, start_bot
+from tests.fakediscord import Channel, FakeDiscord, Message, Person
+
+pytestmark = pytest.mark.slow
+
+RULES = get_ruleset("skirmish")
+RFP = ("veddio", "lana", "kira", "dax")
+TYR = ("tyrano", "brak", "kara", "zug")
+TEXT = {
+    "en": {
+        "ap": "AP left",
+        "acting": "Acting now:",
+        "refused": "not one of your units",
+        "question": "Fire or hold?",
+    },
+    "es": {
+        "ap": "PA restantes",
+        "acting": "Ahora actúa:",
+        "refused": "no es tuya",
+        "question": "¿Disparas o aguantas?",
+    },
+}
+
+
+@dataclass
+class Table:
+    fd: FakeDiscord
+    bot: BotUnderTest
+    channel: Channel
+    director: Person
+    ana: Person
+    bea: Person
+    lang: str
+
+
+@pytest.fixture(params=["en", "es"])
+async def table(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Table]:
+    lang: str = request.param
+    locale = "es-ES" if lang == "es" else "en-US"
+    async with FakeDiscord() as fd:
+        guild = fd.create_guild("Wargames", locale=locale)
+        channel = guild.create_text_channel("corridor")
+        people = [fd.create_user(name, locale=locale) for name in ("dora", "ana", "bea")]
+        for person in people:
+            guild.add_member(person.user)
+        bot = await start_bot(fd, f"sqlite:///{tmp_path / 'bot.sqlite3'}", guild.id)
+        try:
+            yield Table(fd, bot, channel, *people, lang=lang)
+        finally:
+            await bot.close()
+
+
+def everything_public(channel: Channel) -> str:
+    return json.dumps(
+        [{"c": m.content, "e": m.embeds, "k": m.components} for m in channel.messages()], ensure_ascii=False
+    )
+
+
+async def open_corridor(t: Table) -> int:
+    created = await (
+        await t.director.run_command(
+            t.channel, "encounter new", {"ruleset": "skirmish", "scenario": "skirmish-corridor"}
+        )
+    ).final_response()
+    assert "Veddio" in created.content
+    for person, units in ((t.ana, RFP), (t.bea, TYR)):
+        for unit in units:
+            joined = await (
+                await person.run_command(t.channel, "encounter join", {"unit": unit})
+            ).final_response()
+            assert joined.content
+    await (await t.director.run_command(t.channel, "encounter start")).final_response()
+    meta = await t.bot.service.storage.active_encounter_in_channel(t.channel.guild.id, t.channel.id)
+    assert meta is not None
+    return meta.id
+
+
+async def panel_dm(t: Table, person: Person, unit: str, phase_no: int) -> Message:
+    def find() -> Message | None:
+        for m in reversed(panels_for(person.dms(), unit)):
+            found = draft_in(m)
+            if found is not None and found[0] == phase_no:
+                return m
+        return None
+
+    return await t.fd.wait_for(find, what=f"{person.name}'s {unit} panel for step {phase_no}", timeout=60)
+
+
+def select_of(panel: Message, unit: str, group: str) -> tuple[str, list[str]]:
+    for cid, comp in panel.custom_ids().items():
+        if cid.endswith(f":unit:{unit}:{group}"):
+            return cid, [o["value"] for o in comp.get("options", [])]
+    return "", []
+
+
+async def choose(t: Table, person: Person, panel: Message, unit: str, group: str, value: str) -> None:
+    cid, values = select_of(panel, unit, group)
+    assert value in values, f"{value!r} not offered in {group}: {values}"
+    handle = await person.select(panel, cid, [value])
+    await handle.acknowledged()
+    expected = value
+
+    def shown() -> bool:
+        found = draft_in(panel)
+        return found is not None and expected in (found[1].action, found[1].choice)
+
+    await t.fd.wait_for(shown, what="the panel to show the chosen action")
+
+
+async def press(person: Person, panel: Message, unit: str, action: str) -> Message:
+    cid = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:{action}"))
+    handle = await person.click(panel, cid)
+    return (await handle.wait_for_followups(1, timeout=60))[0]
+
+
+async def wait_step_after(t: Table, enc: int, phase_no: int) -> None:
+    for _ in range(3000):  # polling the database (60 s ceiling for slow machines), not timing anything
+        if (await t.bot.service.storage.get_encounter(enc)).phase_no > phase_no:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"step {phase_no} did not resolve")
+
+
+async def test_skirmish_activations_by_dm_panels(table: Table) -> None:
+    t = table
+    words = TEXT[t.lang]
+    enc = await open_corridor(t)
+    answered = forged_checked = False
+
+    def posted(*rules: str) -> bool:
+        text = everything_public(t.channel)
+        return all(f"[{r}]" in text for r in rules)
+
+    moved: set[tuple[int, str]] = set()  # (round, character) that already moved this round
+    shot: set[tuple[int, str]] = set()
+    for _ in range(60):
+        seen = await t.bot.service.seen(enc)
+        state, phase_no = seen.state, seen.phase_no
+        assert not state.over
+        awaited = RULES.awaiting(state)
+        assert awaited, f"nobody to act in phase {state.phase}"
+        unit = awaited[0]
+        side = state.units[unit].side
+        person, foe = (t.ana, t.bea) if side == "rfp" else (t.bea, t.ana)
+        panel = await panel_dm(t, person, unit, phase_no)
+        # the next panel comes after the previous step's account (one queue per encounter)
+        # SK-4.1 the overwatch shot, SK-3.3 the ranged attack's roll, SK-2.2 the move: all in the channel account
+        if answered and forged_checked and posted("SK-4.1", "SK-3.3", "SK-2.2"):
+            break
+        if state.pending is not None:
+            # SK-4.1: the watcher's holder is asked by DM, fire or hold
+            assert state.pending.unit == unit and select_of(panel, unit, "decide")[1] == ["fire", "hold"]
+            assert words["question"] in panel.embeds[0]["description"]
+            await choose(t, person, panel, unit, "decide", "fire")
+            await press(person, panel, unit, "submit")
+            answered = True
+        else:
+            embed = panel.embeds[0]
+            assert any(f["name"] == words["ap"] for f in embed["fields"]), embed
+            if not forged_checked:
+                forged_checked = await forged_click(t, enc, foe, unit, phase_no)
+            await play_one(t, person, panel, unit, state.units[unit], moved, shot)
+        await wait_step_after(t, enc, phase_no)
+    assert answered and forged_checked and posted("SK-4.1", "SK-3.3", "SK-2.2"), (answered, forged_checked)
+
+    public = everything_public(t.channel)
+    assert "[SK-3.3]" in public, "a shot's roll, with its rule id, in the channel account"
+    assert "[SK-2.2]" in public or "[SK-1.2]" in public
+    assert words["acting"] in public, "the status message names whose turn it is"
+    assert any(m.attachments for m in t.channel.messages()), "board images in the channel"
+    for secret in ("hexd:draft", "move 0", "shoot "):
+        assert secret not in public, f"{secret!r} from a private panel leaked into the channel"
+
+
+async def play_one(
+    t: Table,
+    person: Person,
+    panel: Message,
+    unit: str,
+    ch: object,
+    moved: set[tuple[int, str]],
+    shot: set[tuple[int, str]],
+) -> None:
+    """A simple player: Tyranos go into overwatch (ask) while none watches; RFP move once, then shoot once, then
+    end the activation."""
+    assert isinstance(ch, Character)
+    state = (await t.bot.service.seen(panel_enc(panel))).state
+    key = (state.round, unit)
+    watching = any(c.overwatch for c in state.units_of(Character) if c.side == ch.side and c.acting)
+    _, others = select_of(panel, unit, "other")
+    _, moves = select_of(panel, unit, "move")
+    _, attacks = select_of(panel, unit, "attack")
+    shots = [a for a in attacks if a.startswith("shoot ")]
+    if ch.side == "tyr" and not watching and "overwatch ask" in others:
+        await choose(t, person, panel, unit, "other", "overwatch ask")
+    elif ch.side == "rfp" and key not in moved and moves:
+        await choose(t, person, panel, unit, "move", moves[0])
+        moved.add(key)
+        assert panel.attachments, "a private preview of the intended move"
+    elif ch.side == "rfp" and key not in shot and shots:
+        await choose(t, person, panel, unit, "attack", shots[0])
+        shot.add(key)
+    else:
+        ack = await press(person, panel, unit, "end")
+        assert ack.ephemeral
+        return
+    ack = await press(person, panel, unit, "submit")
+    assert ack.ephemeral
+
+
+def panel_enc(panel: Message) -> int:
+    cid = next(c for c in panel.custom_ids() if c.startswith("hexd:enc:"))
+    return int(cid.split(":")[2])
+
+
+async def forged_click(t: Table, enc: int, foe: Person, unit: str, phase_no: int) -> bool:
+    """The other side's player edits a custom id of one of their own (older) panels to act for ``unit``:
+    refused, nothing stored. False while that player has had no panel yet."""
+
+    def own_end(m: Message) -> str | None:
+        return next(
+            (c for c in m.custom_ids() if c.startswith(f"hexd:enc:{enc}:") and c.endswith(":end")), None
+        )
+
+    theirs = next((m for m in reversed(foe.dms()) if own_end(m)), None)
+    if theirs is None:
+        return False
+    forged = f"hexd:enc:{enc}:unit:{unit}:end"
+    original = own_end(theirs)
+    for row in theirs.components:
+        for comp in row["components"]:
+            if comp.get("custom_id") == original:
+                comp["custom_id"] = forged
+    handle = await foe.click(theirs, forged)
+    refusal = (await handle.wait_for_followups(1))[0]
+    assert refusal.ephemeral and TEXT[t.lang]["refused"] in refusal.content
+    assert await t.bot.service.storage.submitted_units(enc, phase_no) == []
+    assert (await t.bot.service.storage.get_encounter(enc)).phase_no == phase_no
+    return True

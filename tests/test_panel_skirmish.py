@@ -1,0 +1,224 @@
+"""The skirmish order panel model (bot/panel_skirmish.py) on the bundled corridor: only the actions the rules
+accept now are offered (SK-1.1, SK-1.2, SK-2.x, SK-3.x, SK-4.1, SK-5.1, SK-6.x), a hidden enemy is never a
+target, AP are shown, every offered action is text the skirmish parser reads; the overwatch question panel; the
+draft's fifth field; and what "/director resolve" does for an absent player (the service's stand-in ``end``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.panel_model import Draft, PanelModel, build_panel
+from bot.panel_skirmish import projection, skirmish_raw_order
+from bot.permissions import Actor
+from bot.service import EncounterService
+from bot.storage import open_storage
+from data import SCENARIO_DIR
+from rules.engine import resolve_phase
+from rules.hexgrid import Hex
+from rules.ruleset import DiceFactory, get_ruleset
+from rules.scenario import load_scenario
+from rules.skirmish.activation import ext_of
+from rules.skirmish.model import Character, SkEnd, SkMove, SkOverwatch, SkReaction, SkShoot, SkTurn
+from rules.state import EncounterState, replace_unit
+
+CORRIDOR = (SCENARIO_DIR / "skirmish-corridor.toml").read_text(encoding="utf-8")
+RULES = get_ruleset("skirmish")
+
+
+def step(state: EncounterState, orders: dict[str, str] | None = None) -> EncounterState:
+    parsed = {u: RULES.parse_order(state, u, text) for u, text in (orders or {}).items()}
+    return resolve_phase(RULES, state, parsed, dice_for=DiceFactory()).state
+
+
+def drawn(*plan: str) -> EncounterState:
+    """The corridor after the first chit draw, chits in ``plan`` order (SK-1.1)."""
+    state = load_scenario(CORRIDOR).state
+    ext = dataclasses.replace(ext_of(state), draw_plan=plan)
+    return step(state.replace(ext=ext))
+
+
+def panel(state: EncounterState, unit: str, draft: Draft | None = None) -> PanelModel:
+    owing = unit in RULES.awaiting(state)
+    return build_panel(
+        state, unit, encounter_id=1, phase_no=3, draft=draft or Draft(), submitted=False, owing=owing
+    )
+
+
+def offered(model: PanelModel, group: str | None = None) -> list[str]:
+    return [o.value for o in model.action_options if group is None or o.group == group]
+
+
+def test_the_activated_character_gets_only_actions_the_rules_accept() -> None:
+    state = drawn("delta")
+    assert RULES.awaiting(state) == ("kara", "zug")
+    model = panel(state, "kara")
+    assert model.step == "orders" and model.ruleset == "skirmish"
+    values = offered(model)
+    assert values, "an active character always has something to do"
+    for option in model.action_options:
+        order = RULES.parse_order(state, "kara", option.value)
+        RULES.validate_order(state, "kara", order)  # raises if illegal
+        assert dict(option.params)["cost"].isdigit()
+    # SK-2.2: Kara (1405, facing SW-NW) may step into 1305 or 1306, but Brak stands in 1306 (SK-2.4)
+    assert {v.split()[1] for v in offered(model, "move")} == {"1305"}
+    assert offered(model, "move")[0] == "move 1305", "keeping the facing comes first"
+    assert not any(v.startswith("back") for v in values), "nothing behind her on the board (SK-2.3)"
+    assert "turn SW-NW" not in values, "turning to the facing she has is not an action (SK-2.1)"
+    # SK-3.1: Kira at 13 hexes is out of range for a shot; a grenade has no range limit ([HOUSE])
+    assert "shoot kira" not in values and "grenade kira" in values
+    assert not any(v.endswith(("zug", "tyrano", "brak")) for v in offered(model, "attack")), "no friends"
+    assert "overwatch ask" in values and "act search" in values
+    # a character of another chit, and a friend of the same chit, are not Kara's to order
+    assert panel(state, "veddio").step == "wait"
+
+
+def test_ap_shown_and_actions_beyond_the_ap_left_are_not_offered() -> None:
+    state = drawn("delta")
+    model = panel(state, "kara")
+    assert dict(model.stats)["ap"] == "7/7"
+    kara = state.unit_as("kara", Character)
+    tired = state.with_units([replace_unit(kara, ap_left=1)])
+    model = panel(tired, "kara")
+    assert dict(model.stats)["ap"] == "1/7"
+    values = offered(model)
+    assert not any(v.startswith(("shoot", "grenade", "overwatch")) for v in values), "2 AP each (SK-1.2)"
+    assert "move 1305" in values and "act search" in values, "1 AP actions remain"
+    assert "turn NE-SE" not in values, "three vertices cost 2 AP (SK-2.1)"
+
+
+def test_a_hidden_enemy_is_never_offered_as_a_target() -> None:
+    state = drawn("delta")
+    assert "shoot veddio" in offered(panel(state, "kara"))
+    veddio = state.unit_as("veddio", Character)
+    hidden = state.with_units([replace_unit(veddio, hidden=True)])
+    values = offered(panel(hidden, "kara"))
+    assert not any("veddio" in v for v in values), "a hidden enemy is not offered, even in clear sight"
+    assert "shoot lana" in values
+
+
+def test_every_offered_action_becomes_a_raw_order_the_parser_reads() -> None:
+    state = drawn("delta")
+    model = panel(state, "kara")
+    kinds: set[type] = set()
+    for option in model.action_options:
+        raw = dataclasses.replace(model, draft=Draft(action=option.value)).raw_order()
+        assert raw == option.value and isinstance(raw, str)
+        order = RULES.parse_order(state, "kara", raw)
+        RULES.validate_order(state, "kara", order)
+        kinds.add(type(order))
+    assert {SkMove, SkTurn, SkShoot, SkOverwatch} <= kinds
+    ended = dataclasses.replace(model, draft=Draft(action="end"))
+    assert isinstance(RULES.parse_order(state, "kara", skirmish_raw_order(ended)), SkEnd)
+    forged = dataclasses.replace(model, draft=Draft(action="shoot kira"))
+    assert forged.raw_order() == "", "a draft action that is not offered now is dropped"
+
+
+def test_a_move_previews_its_path_and_end_facing() -> None:
+    state = drawn("delta")
+    path = projection(state, "kara", "move 1305 facing NW-N")
+    assert path == ((Hex.parse("1405"), Hex.parse("1305")), 5, None)
+    assert projection(state, "kara", "shoot veddio") is None
+    assert projection(state, "kara", "move 0101") is None, "not a legal destination: no preview"
+
+
+def test_the_overwatch_question_goes_to_the_watcher_as_fire_or_hold() -> None:
+    state = drawn("delta", "alpha")
+    state = step(state, {"kara": "overwatch ask"})  # SK-4.1: entering overwatch ends her activation
+    state = step(state, {"zug": "end"})
+    state = step(state)  # chit alpha
+    assert set(RULES.awaiting(state)) == {"veddio", "lana"}
+    state = step(state, {"veddio": "move 0305"})
+    assert state.pending is not None and state.pending.unit == "kara"
+    model = panel(state, "kara")
+    assert model.step == "decision"
+    assert [o.value for o in model.decision_options] == ["fire", "hold"]
+    assert [o.key for o in model.decision_options] == ["panel.sk.answer.fire", "panel.sk.answer.hold"]
+    (key, params), *_ = model.lines
+    assert (
+        key == "panel.sk.question" and dict(params)["actor"] == "Veddio" and dict(params)["action"] == "move"
+    )
+    raw = dataclasses.replace(model, draft=Draft(choice="fire")).raw_order()
+    assert isinstance(RULES.parse_order(state, "kara", raw), SkReaction)
+    waiting = panel(state, "veddio")
+    assert waiting.step == "wait", "the mover waits for the answer"
+    assert waiting.lines == (("panel.sk.turn_of", (("names", "Kara"),)),)
+
+
+def test_the_draft_carries_the_action_and_old_drafts_still_decode() -> None:
+    draft = Draft(action="move 1305 facing NW-N")
+    encoded = draft.encode(12345)
+    assert len(encoded) <= 100
+    assert Draft.decode(encoded) == (12345, draft)
+    assert Draft().encode(7) == "hexd:draft:7:|||", "an exo draft is encoded as before"
+    assert Draft.decode("hexd:draft:7:DA|gunner1.1.b||") == (7, Draft(moves="DA", fire=("gunner1.1.b",)))
+    long = Draft(action="grenade " + "x" * 120).encode(999999)
+    assert len(long) == 100
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[EncounterService]:
+    storage = await open_storage(f"sqlite:///{tmp_path / 'sk.sqlite3'}")
+    try:
+        yield EncounterService(storage)
+    finally:
+        await storage.close()
+
+
+async def test_director_resolve_with_nobody_playing_ends_the_activation(service: EncounterService) -> None:
+    created = await service.create(10, 20, 1, ruleset="skirmish", toml_text=CORRIDOR)
+    enc = created.encounter_id
+    opened = await service.start(enc, Actor(1))
+    _, state, _ = await service.load(enc)
+    first = RULES.awaiting(state)
+    assert opened.opened_phase_no is not None and len(first) == 2, "a chit is drawn and waits (SK-1.1)"
+    result = await service.resolve(enc, forced=True)
+    events = [e for s in result.steps for e in s.events]
+    assert [e.type for e in events] == ["SkActivationEnded"], "one absent character passes, no dice rolled"
+    _, state, _ = await service.load(enc)
+    assert len(RULES.awaiting(state)) == 1 and RULES.awaiting(state)[0] in first
+
+
+async def test_one_submitted_action_resolves_at_once_in_activation_mode(service: EncounterService) -> None:
+    created = await service.create(10, 20, 1, ruleset="skirmish", toml_text=CORRIDOR)
+    enc = created.encounter_id
+    _, state, _ = await service.load(enc)
+    units = [u.id for u in state.units_of(Character)]
+    for unit in units:
+        await service.join(enc, 2 if state.units[unit].side == "rfp" else 3, unit=unit)
+    await service.start(enc, Actor(1))
+    _, state, phase_no = await service.load(enc)
+    actor = RULES.awaiting(state)[0]
+    user = 2 if state.units[actor].side == "rfp" else 3
+    model = build_panel(
+        state, actor, encounter_id=enc, phase_no=phase_no, draft=Draft(), submitted=False, owing=True
+    )
+    choice = offered(model, "move")[0]
+    sent = await service.submit(enc, user, actor, choice, phase_no=phase_no)
+    assert sent.all_in, "the other character of the chit need not order anything"
+    result = await service.resolve(enc, expected_phase_no=phase_no, all_in=True)
+    assert [e.type for s in result.steps for e in s.events][:2] == ["SkApSpent", "UnitMoved"]
+    _, after, _ = await service.load(enc)
+    assert RULES.awaiting(after) == (actor,), "the same character keeps acting with its AP left"
+    assert result.opened_phase_no is not None
+
+
+def test_a_hex_held_by_a_hidden_enemy_is_still_offered_as_a_move() -> None:
+    """Leaving it out would tell the player an unseen enemy stands there (FOG-1)."""
+    state = drawn("delta")
+    first_move = next(v for v in offered(panel(state, "kara")) if v.startswith("move "))
+    target = Hex.parse(first_move.split()[1])
+    veddio = state.unit_as("veddio", Character)
+    lurking = state.with_units([replace_unit(veddio, at=target, hidden=True)])
+    assert f"move {target.label}" in offered(panel(lurking, "kara"))
+    assert not any("veddio" in v for v in offered(panel(lurking, "kara")))
+    # Submit meets the real board: refused, without naming who is there
+    from rules.errors import GameError
+
+    with pytest.raises(GameError) as bumped:
+        RULES.validate_order(lurking, "kara", RULES.parse_order(lurking, "kara", first_move))
+    assert bumped.value.code == "skirmish.occupied_unseen"
+    assert "eddio" not in str(bumped.value) and "eddio" not in repr(bumped.value.params)
