@@ -27,6 +27,7 @@ from bot.storage import Encounter
 from cogs.common import ACCOUNT_INLINE_LIMIT, clip, png_file, text_file
 from cogs.panel import load_panel, panel_message
 from data.i18n import language_of, t
+from rules.ruleset import OrderMode, get_ruleset
 
 if TYPE_CHECKING:
     from bot.client import HexBotCore
@@ -225,10 +226,26 @@ class Announcer:
                 log.info("status message gone, sending a new one encounter=%s", encounter_id)
         sent = await chan.send(text, allowed_mentions=mentions)
         await storage.set_message_ref(encounter_id, "status", key, sent.channel.id, sent.id)
+        if _activation(status.ruleset):
+            await self._drop_old_status(encounter_id, key, chan)
+
+    async def _drop_old_status(self, encounter_id: int, current: str, chan: discord.abc.Messageable) -> None:
+        """Activation mode opens a step per action: keep one status message, the newest, under the last board
+        (deleting our own messages needs no permission); the board posts keep the history."""
+        storage = self.bot.service.storage
+        for ref in await storage.message_refs(encounter_id, "status"):
+            if ref.key == current:
+                continue
+            if isinstance(chan, discord.TextChannel | discord.Thread):
+                try:
+                    await chan.get_partial_message(ref.message_id).delete()
+                except discord.HTTPException:
+                    log.info("old status message already gone encounter=%s", encounter_id)
+            await storage.delete_message_ref(encounter_id, "status", ref.key)
 
     async def _acting(self, encounter_id: int, status: StatusView) -> str:
         """Activation mode: the units awaited now, each with its player's mention (or none, for the director)."""
-        if status.ruleset != "skirmish" or status.over or status.status != "running":
+        if not _activation(status.ruleset) or status.over or status.status != "running":
             return ""
         seen = await self.bot.service.seen(encounter_id)
         holders = {unit: user for user, unit, _ in status.players}
@@ -275,3 +292,11 @@ class Announcer:
             return False
         await storage.set_message_ref(meta.id, "panel", key, sent.channel.id, sent.id)
         return True
+
+
+def _activation(ruleset_id: str) -> bool:
+    """Units act one at a time (skirmish), rather than all giving secret orders at once."""
+    try:
+        return get_ruleset(ruleset_id).order_mode is OrderMode.ACTIVATION
+    except KeyError:
+        return False

@@ -188,6 +188,9 @@ async def test_skirmish_activations_by_dm_panels(table: Table) -> None:
     assert "[SK-3.3]" in public, "a shot's roll, with its rule id, in the channel account"
     assert "[SK-2.2]" in public or "[SK-1.2]" in public
     assert words["acting"] in public, "the status message names whose turn it is"
+    await t.bot.settle()
+    statuses = [m for m in t.channel.messages() if not m.deleted and words["acting"] in m.content]
+    assert len(statuses) == 1, "one status message, the newest: each action's step replaces the last one"
     assert any(m.attachments for m in t.channel.messages()), "board images in the channel"
     for secret in ("hexd:draft", "move 0", "shoot "):
         assert secret not in public, f"{secret!r} from a private panel leaked into the channel"
