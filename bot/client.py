@@ -35,6 +35,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.dice",
     "cogs.units",
     "cogs.help",
+    "cogs.settings",
 )
 
 

@@ -7,9 +7,10 @@ with ``storage.record_override`` so ``/director undo`` can return to the state b
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, cast
 
 from bot.results import refuse
+from data.loader import load_table, table_path
 from rules.events import DirectorOverride, UnitDestroyed
 from rules.hexgrid import Hex
 from rules.state import EncounterState, Unit, replace_unit
@@ -167,3 +168,52 @@ def reveal(state: EncounterState, unit_id: str) -> tuple[EncounterState, Directo
     return state.with_units([replace_unit(unit, hidden=False)]), DirectorOverride(
         rule=RULE, action="reveal", unit=unit_id
     )
+
+
+# SK-6.2: a skirmish table's ``fire`` row describes what a burning fire marker does; fire burns out (expires), so it
+# is not a map feature a director paints onto a hex.
+MARKER_ONLY_TERRAIN = frozenset({"fire"})
+
+
+def terrain_kinds(ruleset: str) -> tuple[str, ...]:
+    """The terrain kinds of ``ruleset``: the ``[kinds]`` of its ``data/<ruleset>/terrain.toml`` (none without one)."""
+    if not ruleset.isidentifier() or not table_path(f"{ruleset}/terrain").is_file():
+        return ()
+    kinds = load_table(f"{ruleset}/terrain").get("kinds", {})
+    if not isinstance(kinds, dict):
+        return ()
+    return tuple(sorted(k for k in cast(dict[str, Any], kinds) if k not in MARKER_ONLY_TERRAIN))
+
+
+def set_terrain(state: EncounterState, at: Hex, kind: str | None) -> tuple[EncounterState, DirectorOverride]:
+    """Paint (or, with ``None``, clear) the terrain of one hex of a bounded board."""
+    board = state.board
+    if not board.bounded:
+        raise refuse("director.terrain_unbounded", "Terrain can be changed on a bounded board only.")
+    if not board.contains(at):
+        raise refuse("director.terrain_off_board", f"{at.label} is off the board.", hex=at.label)
+    kinds = terrain_kinds(state.ruleset)
+    if kind is not None and not kinds:
+        raise refuse(
+            "director.no_terrain_kinds",
+            f"The {state.ruleset} rules have no terrain table (data/{state.ruleset}/terrain.toml).",
+            ruleset=state.ruleset,
+        )
+    if kind is not None and kind not in kinds:
+        raise refuse(
+            "director.bad_terrain",
+            f"{kind!r} is not a terrain of {state.ruleset} (valid: {', '.join(kinds) or '-'}).",
+            terrain=kind[:30],
+            ruleset=state.ruleset,
+            allowed=", ".join(kinds) or "-",
+        )
+    was = board.terrain_at(at)
+    if was == kind:
+        raise refuse("director.terrain_same", f"{at.label} already has that terrain.", hex=at.label)
+    terrain = {h: k for h, k in board.terrain.items() if h != at}
+    if kind is not None:
+        terrain[at] = kind
+    new_board = dataclasses.replace(board, terrain=terrain)
+    args: tuple[tuple[str, Any], ...] = (("hex", at.label), ("terrain", kind or ""), ("was", was or ""))
+    event = DirectorOverride(rule=RULE, action="terrain" if kind is not None else "terrain-clear", args=args)
+    return state.replace(board=new_board), event

@@ -96,6 +96,13 @@ class ServiceBase:
         self._guilds[guild_id] = (now, settings)
         return settings
 
+    async def change_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        """Write some of a guild's settings (``storage.set_guild_settings`` keywords) and replace the cached copy,
+        so the next read (announcer language, director role, deadlines) sees them at once, not after the TTL."""
+        settings = await self.storage.set_guild_settings(guild_id, **changes)
+        self._guilds[guild_id] = (time.monotonic(), settings)
+        return settings
+
     def _decode(self, encounter_id: int, snapshot_seq: int, data: Mapping[str, Any]) -> EncounterState:
         """A snapshot never changes once written, so its decoded state is cached by (encounter, seq)."""
         cached = self._states.get(encounter_id)

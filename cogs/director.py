@@ -18,11 +18,36 @@ from bot.storage import Encounter
 from bot.translator import tr
 from cogs.common import HexTransformer, actor_of, encounter_here, lang, reply
 from cogs.units import any_unit_autocomplete
-from data.i18n import t
+from data.i18n import has, t
 from rules.errors import GameError
 from rules.hexgrid import Hex, HexSide
 
 HexArg = app_commands.Transform[Hex, HexTransformer]
+
+
+CLEAR_TERRAIN = "clear"  # the /director terrain value that removes a hex's terrain
+
+
+async def terrain_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The terrain kinds of this encounter's ruleset (its data table), named in the reader's language."""
+    try:
+        meta = await encounter_here(interaction)
+    except GameError:
+        return []
+    locale = lang(interaction)
+    options = [
+        (t(f"render.terrain.{k}", locale) if has(f"render.terrain.{k}", "en") else k, k)
+        for k in overrides.terrain_kinds(meta.ruleset)
+    ]
+    options.append((t("director.terrain_clear_choice", locale), CLEAR_TERRAIN))
+    wanted = current.strip().lower()
+    return [
+        app_commands.Choice(name=f"{name} ({value})"[:100], value=value)
+        for name, value in options
+        if wanted in f"{name} {value}".lower()
+    ][:25]
 
 
 class DirectorCog(
@@ -142,6 +167,23 @@ class DirectorCog(
         meta = await encounter_here(interaction)
         done = await self.bot.service.override(
             meta.id, actor_of(interaction), "reveal", unit, lambda s: overrides.reveal(s, unit)
+        )
+        await self._announce(interaction, meta, done)
+
+    @app_commands.command(
+        name=tr("terrain", "cmd.director.terrain.name"),
+        description=tr("Set or clear the terrain of a hex", "cmd.director.terrain.desc"),
+    )
+    @app_commands.autocomplete(terrain=terrain_autocomplete)
+    async def terrain(self, interaction: discord.Interaction, hex: HexArg, terrain: str) -> None:
+        meta = await encounter_here(interaction)
+        kind = None if terrain.strip().lower() == CLEAR_TERRAIN else terrain.strip()
+        done = await self.bot.service.override(
+            meta.id,
+            actor_of(interaction),
+            "terrain",
+            hex.label,
+            lambda s: overrides.set_terrain(s, hex, kind),
         )
         await self._announce(interaction, meta, done)
 

@@ -11,7 +11,7 @@ from bot.translator import tr
 from cogs.common import lang
 from data.i18n import t
 
-HELP_SECTIONS = ("encounter", "orders", "unit", "roll", "director")
+HELP_SECTIONS = ("encounter", "orders", "unit", "roll", "director", "settings")
 TUTORIAL_STEPS = ("create", "join", "start", "orders", "resolve", "director")
 
 
