@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from data.i18n import has, t
 from render import colors as C
@@ -71,9 +72,20 @@ def render_board(
     viewer: str,
     highlight: Iterable[Hex | str] = (),
     options: RenderOptions | None = None,
+    framing: Iterable[Hex] = (),
 ) -> bytes:
-    """The board as ``viewer`` (a side id, ``"director"`` or ``"public"``) may see it, as PNG bytes."""
-    return _render(snapshot, viewer, tuple(highlight), options or RenderOptions(), None, use_cache=True)
+    """The board as ``viewer`` (a side id, ``"director"`` or ``"public"``) may see it, as PNG bytes.
+
+    ``framing``: more hexes the viewport must include (a replay frames every step alike so the board stays put).
+    """
+    opts = options or RenderOptions()
+    return _render(snapshot, viewer, tuple(highlight), opts, None, use_cache=True, framing=tuple(framing))
+
+
+def interest_hexes(snapshot: BoardSnapshot, *, viewer: str) -> list[Hex]:
+    """The hexes ``render_board`` frames for this viewer: only what the viewer may see (FOG-1, NGT-9)."""
+    seen, concealed, markers, moves = _in_view(snapshot, view_for(snapshot.state, viewer))
+    return _interest(seen, concealed, markers, moves, None, [])
 
 
 def render_order_preview(
@@ -103,23 +115,8 @@ def viewport_for(
     preview_hexes: Sequence[Hex] = (),
 ) -> Viewport:
     """Where ``render_board`` puts the board for this snapshot (hex → pixel), for callers and tests."""
-    opts = options or RenderOptions()
-    state = snapshot.state
-    vis = view_for(state, viewer)
-    seen = [u for uid, u in sorted(state.units.items()) if uid in vis.units]
-    concealed = [u for uid, u in sorted(state.units.items()) if uid in vis.concealed and u.at is not None]
-    markers = [m for m in state.markers if _marker_seen(m, vis)]
-    moves = [e for e in snapshot.events if isinstance(e, UnitMoved) and vis.sees(e.unit)]
-    interest = _interest(seen, concealed, markers, moves, None, list(preview_hexes))
-    layout = plan(
-        state.board,
-        interest,
-        width=opts.width,
-        show_panel=opts.show_panel,
-        whole_board=opts.whole_board,
-        panel_need=panel_need(state, seen),
-    )
-    return layout.viewport
+    in_view = _in_view(snapshot, view_for(snapshot.state, viewer))
+    return _plan(snapshot.state, in_view, None, list(preview_hexes), options or RenderOptions()).viewport
 
 
 def render_board_uncached(snapshot: BoardSnapshot, *, viewer: str, options: RenderOptions) -> bytes:
@@ -138,15 +135,14 @@ def _render(
     preview: Preview | None,
     *,
     use_cache: bool,
+    framing: tuple[Hex, ...] = (),
 ) -> bytes:
     state = snapshot.state
     vis = view_for(state, viewer)
     if preview is not None and not vis.sees(preview.unit_id):
         raise ValueError(f"viewer {viewer!r} cannot see unit {preview.unit_id!r}: no preview")
-    seen = [u for uid, u in sorted(state.units.items()) if uid in vis.units]
-    concealed = [u for uid, u in sorted(state.units.items()) if uid in vis.concealed and u.at is not None]
-    markers = [m for m in state.markers if _marker_seen(m, vis)]
-    moves = [e for e in snapshot.events if isinstance(e, UnitMoved) and vis.sees(e.unit)]
+    in_view = _in_view(snapshot, vis)
+    seen, concealed, markers, moves = in_view
     shots = [
         e
         for e in snapshot.events
@@ -154,15 +150,7 @@ def _render(
     ]
     lights = {h: h for h in _highlight_hexes(state, vis, highlight)}
 
-    interest = _interest(seen, concealed, markers, moves, preview, list(lights))
-    layout = plan(
-        state.board,
-        interest,
-        width=opts.width,
-        show_panel=opts.show_panel,
-        whole_board=opts.whole_board,
-        panel_need=panel_need(state, seen),
-    )
+    layout = _plan(state, in_view, preview, [*lights, *framing], opts)
     theme = C.theme_for(state)
     static = static_layer(theme, state.board, layout, use_cache=use_cache)
     frame = _Frame(state, theme, vis, C.side_colors(state), layout, _vertex_facing(state))
@@ -222,6 +210,40 @@ def _render(
     items = _legend_items(frame, static.terrain_kinds, markers, moves, shots, seen, preview, fogged, locale)
     legend(cv, layout.legend, theme, items)
     return _encode(cv, opts)
+
+
+class _InView(NamedTuple):
+    """What the viewer may see of a snapshot (FOG-1, NGT-9); nothing else is drawn or framed."""
+
+    seen: list[Unit]
+    concealed: list[Unit]  # drawn as '?' counters only
+    markers: list[Marker]
+    moves: list[UnitMoved]
+
+
+def _in_view(snapshot: BoardSnapshot, vis: Visibility) -> _InView:
+    state = snapshot.state
+    return _InView(
+        seen=[u for uid, u in sorted(state.units.items()) if uid in vis.units],
+        concealed=[u for uid, u in sorted(state.units.items()) if uid in vis.concealed and u.at is not None],
+        markers=[m for m in state.markers if _marker_seen(m, vis)],
+        moves=[e for e in snapshot.events if isinstance(e, UnitMoved) and vis.sees(e.unit)],
+    )
+
+
+def _plan(
+    state: EncounterState, in_view: _InView, preview: Preview | None, extra: list[Hex], opts: RenderOptions
+) -> Layout:
+    """Frame the board around what is in view (plus ``extra`` hexes: highlights or a preview's path)."""
+    seen, concealed, markers, moves = in_view
+    return plan(
+        state.board,
+        _interest(seen, concealed, markers, moves, preview, extra),
+        width=opts.width,
+        show_panel=opts.show_panel,
+        whole_board=opts.whole_board,
+        panel_need=panel_need(state, seen),
+    )
 
 
 def _marker_seen(m: Marker, vis: Visibility) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -139,6 +139,30 @@ class ScenarioContext:
             return default
         return value
 
+    def table_entries(
+        self,
+        raw: Mapping[str, Any],
+        key: str,
+        path: str,
+        allowed: frozenset[str],
+        *,
+        required: bool = False,
+        not_a_table: str = "",
+    ) -> Iterator[tuple[int, str, dict[str, Any]]]:
+        """Each entry of the list ``raw[key]`` (``[[key]]`` tables) that is a table, with its index and key path,
+        its keys already checked against ``allowed``. Any other entry is reported (``not_a_table`` says what one
+        should look like) and skipped."""
+        full = f"{path}.{key}" if path else key
+        value = self.take(raw, key, list, path, required=required, default=[])
+        for i, entry in enumerate(cast(list[Any], value)):
+            where = f"{full}[{i}]"
+            if not isinstance(entry, dict):
+                self.error(where, not_a_table or f"each [[{key}]] entry must be a table")
+                continue
+            table = cast(dict[str, Any], entry)
+            self.check_keys(table, allowed, where)
+            yield i, where, table
+
     def number(
         self, raw: Mapping[str, Any], key: str, path: str, *, default: int = 0, low: int = 0, high: int = 99
     ) -> int:
@@ -239,15 +263,8 @@ def _build(
     if ctx.problems:
         return None
     state = ruleset.setup(state)
-    rounds_raw = ctx.take(raw, "rounds", list, "", default=[])
     rounds: list[RoundSpec] = []
-    for i, r in enumerate(cast(list[Any], rounds_raw)):
-        path = f"rounds[{i}]"
-        if not isinstance(r, dict):
-            ctx.error(path, "each [[rounds]] entry must be a table")
-            continue
-        entry = cast(dict[str, Any], r)
-        ctx.check_keys(entry, ruleset.round_keys, path)
+    for i, path, entry in ctx.table_entries(raw, "rounds", "", ruleset.round_keys):
         spec = RoundSpec(index=i + 1, raw=entry)
         ruleset.check_round(spec, state, path, ctx)
         rounds.append(spec)
@@ -312,15 +329,8 @@ def _board(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset | None
 
 
 def _sides(raw: Mapping[str, Any], ctx: ScenarioContext) -> list[Side]:
-    value = ctx.take(raw, "sides", list, "", required=True, default=[])
     sides: list[Side] = []
-    for i, s in enumerate(cast(list[Any], value)):
-        path = f"sides[{i}]"
-        if not isinstance(s, dict):
-            ctx.error(path, "each [[sides]] entry must be a table")
-            continue
-        t = cast(dict[str, Any], s)
-        ctx.check_keys(t, SIDE_KEYS, path)
+    for _, path, t in ctx.table_entries(raw, "sides", "", SIDE_KEYS, required=True):
         sid = ctx.take(t, "id", str, path, required=True)
         if sid is None:
             continue
@@ -349,18 +359,10 @@ def _options(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset | No
 def _units(
     raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset | None, side_ids: set[str]
 ) -> list[Unit]:
-    value = ctx.take(raw, "units", list, "", default=[])
     units: list[Unit] = []
     seen: dict[str, str] = {}
-    for i, u in enumerate(cast(list[Any], value)):
-        path = f"units[{i}]"
-        if not isinstance(u, dict):
-            ctx.error(path, "each [[units]] entry must be a table")
-            continue
-        t = cast(dict[str, Any], u)
-        extra: frozenset[str] = ruleset.unit_keys if ruleset else frozenset()
-        allowed = COMMON_UNIT_KEYS | extra
-        ctx.check_keys(t, allowed, path)
+    extra: frozenset[str] = ruleset.unit_keys if ruleset else frozenset()
+    for _, path, t in ctx.table_entries(raw, "units", "", COMMON_UNIT_KEYS | extra):
         uid = ctx.take(t, "id", str, path, required=True)
         side = ctx.take(t, "side", str, path, required=True)
         if uid is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -15,10 +15,10 @@ from bot.permissions import Actor
 from bot.results import Resolution
 from bot.scheduler import DeadlineScheduler
 from bot.service import EncounterService
-from bot.storage import open_storage
 from data import SCENARIO_DIR
 from rules.errors import GameError
 from rules.events import GameOver, RollMade
+from tests.bot_fixtures import sqlite_service
 
 GUILD, CHANNEL, DIRECTOR, ANA, BEA = 10, 20, 1, 2, 3
 DUEL = (SCENARIO_DIR / "exo-duel.toml").read_text(encoding="utf-8")
@@ -29,22 +29,10 @@ def with_dice(text: str, dice: str) -> str:
     return text.replace("\n[[sides]]", f"\ndice = {dice}\n\n[[sides]]", 1)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 1, 1, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[EncounterService]:
-    clock = Clock()
-    storage = await open_storage(f"sqlite:///{tmp_path / 'exo.sqlite3'}", clock=clock)
-    try:
-        yield EncounterService(storage, clock=clock)
-    finally:
-        await storage.close()
+    async with sqlite_service(tmp_path / "exo.sqlite3") as service:
+        yield service
 
 
 async def start_duel(service: EncounterService, text: str = DUEL) -> int:

@@ -7,7 +7,7 @@ bot's flow independently of any real ruleset; tests/test_bot_exo.py plays exo th
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -15,11 +15,11 @@ import pytest
 from bot.permissions import Actor
 from bot.results import Refused
 from bot.service import EncounterService
-from bot.storage import open_storage
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.events import DirectorOverride, UnitMoved
 from rules.hexgrid import Hex
 from tests import toy_ruleset  # noqa: F401  (registers toy-sim)
+from tests.bot_fixtures import sqlite_service
 
 TOY = """
 ruleset = "toy-sim"
@@ -55,22 +55,10 @@ GUILD, CHANNEL = 10, 20
 DIRECTOR, ANA, BEA, EVE = 1, 2, 3, 4
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 1, 1, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[EncounterService]:
-    clock = Clock()
-    storage = await open_storage(f"sqlite:///{tmp_path / 'bot.sqlite3'}", clock=clock)
-    try:
-        yield EncounterService(storage, clock=clock)
-    finally:
-        await storage.close()
+    async with sqlite_service(tmp_path / "bot.sqlite3") as service:
+        yield service
 
 
 async def _running(service: EncounterService) -> int:

@@ -84,6 +84,13 @@ def play(state: EncounterState, orders: dict[str, Any]) -> list[SimStep]:
     return list(EXO.simulate_round(state, RoundSpec(1, {"orders": orders}), DiceFactory()))
 
 
+def volley(*shots: tuple[str, int, str], ship_id: str = "a") -> dict[str, Any]:
+    """Round orders in which one ship only fires: each shot is (by, weapon, target) (EXO-2.4)."""
+    return {
+        ship_id: {"fire": [{"by": by, "weapon": weapon, "target": target} for by, weapon, target in shots]}
+    }
+
+
 def events_of(steps: list[SimStep], phase: str | None = None) -> list[Event]:
     return [e for s in steps if phase is None or s.phase == phase for e in s.events]
 
@@ -354,23 +361,13 @@ def test_exo_2_4_fire_declaration_checks() -> None:
         ship_toml("c", "red", "1010"),
     )
     with pytest.raises(IllegalOrderError, match="not a gunner"):
-        play(state, {"a": {"fire": [{"by": "Nico", "weapon": 1, "target": "b"}]}})
+        play(state, volley(("Nico", 1, "b")))
     with pytest.raises(IllegalOrderError, match="not an enemy"):
-        play(state, {"a": {"fire": [{"by": "Ana", "weapon": 1, "target": "c"}]}})
+        play(state, volley(("Ana", 1, "c")))
     with pytest.raises(IllegalOrderError, match="no weapon 9"):
-        play(state, {"a": {"fire": [{"by": "Ana", "weapon": 9, "target": "b"}]}})
+        play(state, volley(("Ana", 9, "b")))
     with pytest.raises(IllegalOrderError) as err:
-        play(
-            state,
-            {
-                "a": {
-                    "fire": [
-                        {"by": "Ana", "weapon": 1, "target": "b"},
-                        {"by": "Bea", "weapon": 1, "target": "b"},
-                    ]
-                }
-            },
-        )
+        play(state, volley(("Ana", 1, "b"), ("Bea", 1, "b")))
     assert err.value.rule == "EXO-3.3"
 
 
@@ -381,7 +378,7 @@ def test_exo_3_4_hit_roll_range_and_type_modifiers_and_damage_locations() -> Non
     # L at 5 hexes: medium +3, type −2 → +1. Roll 2,6,4 → 13 vs 13 success; damage 6+4+0 = 10;
     # armor 5 soaks 5, 5 left → 2 internal points: dE 2 → engines, d+ 6 → cabin.
     state = load(ship_toml("a", "red", "0510"), ship_toml("b", "blue", "0505"), dice=(2, 6, 4))
-    steps = play(state, {"a": {"fire": [{"by": "gunner", "weapon": 1, "target": "b"}]}})
+    steps = play(state, volley(("gunner", 1, "b")))
     evs = events_of(steps, "2")
     roll = of_type(evs, RollMade)[0]
     assert (roll.get("modifier"), roll.get("total"), roll.get("skill"), roll.get("quality")) == (
@@ -400,7 +397,7 @@ def test_exo_3_4_hit_roll_range_and_type_modifiers_and_damage_locations() -> Non
 
 def test_exo_3_4_beyond_max_range_cannot_hit() -> None:
     state = load(ship_toml("a", "red", "0520"), ship_toml("b", "blue", "0505"))
-    steps = play(state, {"a": {"fire": [{"by": "gunner", "weapon": 1, "target": "b"}]}})
+    steps = play(state, volley(("gunner", 1, "b")))
     spent = of_type(events_of(steps, "2"), ShotSpent)
     assert [(s.reason, s.rule) for s in spent] == [("range", "EXO-3.4")]
     assert not [e for e in events_of(steps, "2") if isinstance(e, RollMade)]
@@ -408,7 +405,7 @@ def test_exo_3_4_beyond_max_range_cannot_hit() -> None:
 
 def test_exo_3_1_out_of_arc_shot_is_spent_without_effect() -> None:
     state = load(ship_toml("a", "red", "0505"), ship_toml("b", "blue", "0508"))  # b dead astern, bow weapons
-    steps = play(state, {"a": {"fire": [{"by": "gunner", "weapon": 1, "target": "b"}]}})
+    steps = play(state, volley(("gunner", 1, "b")))
     shot = of_type(events_of(steps, "2"), ShotResolved)[0]
     assert shot.spent and not shot.hit and shot.rule == "EXO-3.1"
 
@@ -452,17 +449,7 @@ def test_exo_3_3_torpedo_fires_twice_at_one_ship_only() -> None:
     steps = play(state, {"a": {"fire": [{"by": "gunner", "weapon": 1, "target": "b", "shots": 2}]}})
     assert len([e for e in events_of(steps, "2") if isinstance(e, RollMade) and e.rule == "EXO-3.4"]) == 2
     with pytest.raises(IllegalOrderError) as err:
-        play(
-            state,
-            {
-                "a": {
-                    "fire": [
-                        {"by": "gunner", "weapon": 1, "target": "b"},
-                        {"by": "gunner", "weapon": 1, "target": "c"},
-                    ]
-                }
-            },
-        )
+        play(state, volley(("gunner", 1, "b"), ("gunner", 1, "c")))
     assert err.value.rule == "EXO-3.3"
     with pytest.raises(IllegalOrderError):
         play(state, {"a": {"fire": [{"by": "gunner", "weapon": 2, "target": "b", "shots": 2}]}})
@@ -475,7 +462,7 @@ def test_exo_1_3_turret_manned_fires_anywhere_unmanned_as_bow() -> None:
         ship_toml("a", "red", "0805", extra='weapons = ["APt"]\ncabin = 1'), ship_toml("b", "blue", "0808")
     )
     assert legal_targets(lone, "a", 1) == [], "no gunner: fires as bow"
-    steps = play(lone, {"a": {"fire": [{"by": "pilot", "weapon": 1, "target": "b"}]}})
+    steps = play(lone, volley(("pilot", 1, "b")))
     assert of_type(events_of(steps, "2"), ShotSpent)[0].reason == "arc"
 
 
@@ -628,7 +615,7 @@ def test_exo_5_1_destruction_leaves_debris_and_ends_the_encounter() -> None:
             )
         ]
     )
-    steps = play(state, {"a": {"fire": [{"by": "G", "weapon": 1, "target": "b"}]}})
+    steps = play(state, volley(("G", 1, "b")))
     hit = of_type(events_of(steps, "2"), HitScored)[0]
     assert hit.locations == ("structure", "structure", "structure")
     assert steps[1].state.unit("b").destroyed is False, (
@@ -653,7 +640,7 @@ def test_exo_5_2_cabin_hit_puts_a_crew_member_out_and_pilot_down_stops_maneuvers
     state = state.with_units(
         [dataclasses.replace(a, crew=(Crew(name="G", station="gunner", skills={"gunnery": 40}),))]
     )
-    steps = play(state, {"a": {"fire": [{"by": "G", "weapon": 1, "target": "b"}]}})
+    steps = play(state, volley(("G", 1, "b")))
     evs = events_of(steps, "4")
     casualty = of_type(evs, CrewCasualty)
     assert len(casualty) == 1 and casualty[0].station == "pilot"
@@ -722,7 +709,7 @@ def test_exo_6_2_busy_gunner_cannot_fire_next_round() -> None:
     crew = tuple(dataclasses.replace(c, repaired_round=state.round - 1 + 1) for c in a.crew)
     nxt = state.replace(round=state.round + 1).with_units([dataclasses.replace(a, crew=crew)])
     with pytest.raises(IllegalOrderError) as err:
-        play(nxt, {"a": {"fire": [{"by": "gunner", "weapon": 1, "target": "b"}]}})
+        play(nxt, volley(("gunner", 1, "b")))
     assert err.value.rule in ("EXO-2.4", "EXO-6.2")
 
 

@@ -13,7 +13,7 @@ from rules.exo.events import StationChanged
 from rules.exo.ship import Ship
 from rules.serial import from_json, to_json
 from rules.state import EncounterState
-from tests.test_exo import events_of, load, of_type, play, ship, ship_toml
+from tests.test_exo import events_of, load, of_type, play, ship, ship_toml, volley
 
 # Bea is listed first but Ana has the higher gunnery: Ana is gunner 1 and mans turret 1, Bea turret 2.
 TURRETS = """
@@ -41,7 +41,7 @@ def _with_crew(state: EncounterState, name: str, **changes: object) -> Encounter
 
 
 def _fire(by: str, weapon: int) -> dict[str, object]:
-    return {"a": {"fire": [{"by": by, "weapon": weapon, "target": "b"}]}}
+    return volley((by, weapon, "b"))
 
 
 def _turrets(s: Ship) -> dict[str, int]:
@@ -51,7 +51,7 @@ def _turrets(s: Ship) -> dict[str, int]:
 def test_exo_1_5_turret_gunners_man_their_own_turret_in_gunner_order() -> None:
     state = _state()
     assert _turrets(ship(state, "a")) == {"Ana": 1, "Bea": 2}
-    steps = play(state, {"a": {"fire": [{"by": "Ana", "weapon": 1, "target": "b"}]}})
+    steps = play(state, volley(("Ana", 1, "b")))
     after = steps[-1].state
     assert _turrets(ship(after, "a")) == {"Ana": 1, "Bea": 2}, "the assignment survives the round"
     restored = from_json(to_json(after))
@@ -72,17 +72,7 @@ def test_exo_1_5_a_turret_gunner_fires_only_her_own_turret() -> None:
     assert err.value.rule == "EXO-1.5" and "Ana" in str(err.value)
     with pytest.raises(IllegalOrderError):
         play(state, _fire("pilot", 2))  # a manned turret is its gunner's
-    play(
-        state,
-        {
-            "a": {
-                "fire": [
-                    {"by": "Bea", "weapon": 2, "target": "b"},
-                    {"by": "pilot", "weapon": 3, "target": "b"},
-                ]
-            }
-        },
-    )
+    play(state, volley(("Bea", 2, "b"), ("pilot", 3, "b")))
 
 
 def test_exo_5_2_gunner_down_leaves_that_turret_silent() -> None:
@@ -111,7 +101,7 @@ def test_exo_6_2_repairing_gunner_leaves_that_turret_silent() -> None:
 def test_exo_6_5_station_change_hands_a_fallen_gunners_turret_over_next_round() -> None:
     state = _with_crew(_state(), "Ana", status="stunned")
     with pytest.raises(IllegalOrderError):
-        play(state, {"a": {"fire": [{"by": "Doc", "weapon": 1, "target": "b"}]}})  # not a gunner yet
+        play(state, volley(("Doc", 1, "b")))  # not a gunner yet
     steps = play(state, {"a": {"stations": [{"by": "Doc", "station": "gunner"}]}})
     assert [(c.crew, c.to) for c in of_type(events_of(steps, "5"), StationChanged)] == [("Doc", "gunner")]
     nxt = steps[-1].state

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Any, Final, TypeVar, cast
 
 from .base import (
     ENCOUNTER_CREATED,
@@ -25,6 +25,8 @@ from .base import (
 
 EXPORT_FORMAT: Final = "hexdirector-encounter"
 EXPORT_VERSION: Final = 1
+
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +135,58 @@ def _objects(document: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
     return cast(list[Mapping[str, Any]], items)
 
 
+# The fields of each exported record, in the order they are checked (the Archived* dataclasses' own order).
+_PARTICIPANT_FIELDS: Final = {"user_id": int, "role": str, "side": str, "unit": str, "joined_at": str}
+_EVENT_FIELDS: Final = {"seq": int, "type": str, "payload": dict, "phase_no": int, "created_at": str}
+_ORDER_FIELDS: Final = {
+    "seq": int,
+    "phase_no": int,
+    "unit_id": str,
+    "user_id": int,
+    "order": dict,
+    "accepted_at": str,
+}
+_SNAPSHOT_FIELDS: Final = {
+    "seq": int,
+    "phase_no": int,
+    "opened_seq": int,
+    "parent_seq": int,
+    "state": dict,
+    "created_at": str,
+}
+
+
+def _archived(
+    document: Mapping[str, Any],
+    key: str,
+    record: Callable[..., _R],
+    fields: Mapping[str, type],
+    *,
+    nullable: Mapping[str, Any] | None = None,
+) -> tuple[_R, ...]:
+    """The list ``document[key]`` as ``record``s, each object's ``fields`` type-checked in order; a ``nullable``
+    field may be null, read as the value given there."""
+    null_as = nullable or {}
+    return tuple(
+        record(
+            **{
+                name: _nullable_field(obj, name, kind, f"{key}[{i}]", null_as)
+                for name, kind in fields.items()
+            }
+        )
+        for i, obj in enumerate(_objects(document, key))
+    )
+
+
+def _nullable_field(
+    obj: Mapping[str, Any], name: str, kind: type, where: str, nullable: Mapping[str, Any]
+) -> Any:
+    if name not in nullable:
+        return _field(obj, name, kind, where)
+    value = _field(obj, name, kind, where, optional=True)
+    return nullable[name] if value is None else value
+
+
 def parse_export(data: object) -> Archive:
     """Validate an export document and return it typed; raises ``InvalidExportError`` saying what is wrong."""
     if not isinstance(data, dict):
@@ -168,51 +222,16 @@ def parse_export(data: object) -> Archive:
     if encounter.status not in STATUSES:
         raise _fail("encounter", f"unknown status {encounter.status!r}")
 
-    participants = tuple(
-        ArchivedParticipant(
-            user_id=_field(p, "user_id", int, f"participants[{i}]"),
-            role=_field(p, "role", str, f"participants[{i}]"),
-            side=_field(p, "side", str, f"participants[{i}]", optional=True) or "",
-            unit=_field(p, "unit", str, f"participants[{i}]", optional=True) or "",
-            joined_at=_field(p, "joined_at", str, f"participants[{i}]"),
-        )
-        for i, p in enumerate(_objects(document, "participants"))
+    participants = _archived(
+        document, "participants", ArchivedParticipant, _PARTICIPANT_FIELDS, nullable={"side": "", "unit": ""}
     )
     for i, participant in enumerate(participants):
         if participant.role not in ROLES:
             raise _fail(f"participants[{i}]", f"unknown role {participant.role!r}")
-
-    events = tuple(
-        ArchivedEvent(
-            seq=_field(e, "seq", int, f"events[{i}]"),
-            type=_field(e, "type", str, f"events[{i}]"),
-            payload=_field(e, "payload", dict, f"events[{i}]"),
-            phase_no=_field(e, "phase_no", int, f"events[{i}]"),
-            created_at=_field(e, "created_at", str, f"events[{i}]"),
-        )
-        for i, e in enumerate(_objects(document, "events"))
-    )
-    orders = tuple(
-        ArchivedOrder(
-            seq=_field(o, "seq", int, f"orders[{i}]"),
-            phase_no=_field(o, "phase_no", int, f"orders[{i}]"),
-            unit_id=_field(o, "unit_id", str, f"orders[{i}]"),
-            user_id=_field(o, "user_id", int, f"orders[{i}]"),
-            order=_field(o, "order", dict, f"orders[{i}]"),
-            accepted_at=_field(o, "accepted_at", str, f"orders[{i}]"),
-        )
-        for i, o in enumerate(_objects(document, "orders"))
-    )
-    snapshots = tuple(
-        ArchivedSnapshot(
-            seq=_field(s, "seq", int, f"snapshots[{i}]"),
-            phase_no=_field(s, "phase_no", int, f"snapshots[{i}]"),
-            opened_seq=_field(s, "opened_seq", int, f"snapshots[{i}]"),
-            parent_seq=_field(s, "parent_seq", int, f"snapshots[{i}]", optional=True),
-            state=_field(s, "state", dict, f"snapshots[{i}]"),
-            created_at=_field(s, "created_at", str, f"snapshots[{i}]"),
-        )
-        for i, s in enumerate(_objects(document, "snapshots"))
+    events = _archived(document, "events", ArchivedEvent, _EVENT_FIELDS)
+    orders = _archived(document, "orders", ArchivedOrder, _ORDER_FIELDS)
+    snapshots = _archived(
+        document, "snapshots", ArchivedSnapshot, _SNAPSHOT_FIELDS, nullable={"parent_seq": None}
     )
     archive = Archive(encounter, participants, events, orders, snapshots)
     _check_consistency(archive)

@@ -167,21 +167,23 @@ def parse_crew_rolls(unit: str, raw: Any) -> CrewRolls:
     return CrewRolls(unit=unit, captain_on=captain_on, engineer=engineer, navigator=navigator)
 
 
+def _check_keys(
+    unit: str, table: Mapping[str, Any], allowed: frozenset[str], unknown: str, code: str, rule: str
+) -> None:
+    """Refuse the first key not in ``allowed``; ``unknown`` words it (``{key}`` stands for the key's repr)."""
+    extra = sorted(set(table) - allowed)
+    if extra:
+        message = f"{unknown.format(key=repr(extra[0]))} (allowed: {', '.join(sorted(allowed))})."
+        raise _bad(unit, message, code, rule, key=extra[0])
+
+
 def _table(unit: str, raw: Any, allowed: frozenset[str], what: str, rule: str) -> Mapping[str, Any]:
     if not isinstance(raw, dict):
         raise _bad(
             unit, f'each {what} entry must be a table like {{ by = "...", ... }}.', f"exo.{what}_syntax", rule
         )
     table = cast(dict[str, Any], raw)
-    unknown = sorted(set(table) - allowed)
-    if unknown:
-        raise _bad(
-            unit,
-            f"unknown key {unknown[0]!r} in {what} (allowed: {', '.join(sorted(allowed))}).",
-            f"exo.{what}_syntax",
-            rule,
-            key=unknown[0],
-        )
+    _check_keys(unit, table, allowed, f"unknown key {{key}} in {what}", f"exo.{what}_syntax", rule)
     if not isinstance(table.get("by"), str) or not table["by"]:
         raise _bad(
             unit, f"each {what} entry needs by = a crew member or a station.", f"exo.{what}_syntax", rule
@@ -260,15 +262,7 @@ def parse_ship_orders(unit: str, raw: Any) -> ShipOrders:
     if not isinstance(raw, Mapping):
         raise _bad(unit, 'orders must be a table like { move = "DA" }.', "exo.orders_syntax", "EXO-2.3")
     table = cast(Mapping[str, Any], raw)
-    unknown = sorted(set(table) - ORDER_KEYS)
-    if unknown:
-        raise _bad(
-            unit,
-            f"unknown order key {unknown[0]!r} (allowed: {', '.join(sorted(ORDER_KEYS))}).",
-            "exo.orders_syntax",
-            "EXO-2.3",
-            key=unknown[0],
-        )
+    _check_keys(unit, table, ORDER_KEYS, "unknown order key {key}", "exo.orders_syntax", "EXO-2.3")
     change = table.get("pilot_change")
     return ShipOrders(
         unit=unit,

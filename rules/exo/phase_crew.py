@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from rules.dice import Dice
 from rules.events import Event
 from rules.exo.crew import resolve_crew_ref
-from rules.exo.events import CrewEffect, MantaSet
+from rules.exo.events import MantaSet
 from rules.exo.orders import CrewRolls
-from rules.exo.rolls import station_roll
+from rules.exo.rolls import effect_event, station_roll
 from rules.exo.ship import Ship
 from rules.exo.state import ORDERS_STEP, CrewEffects, ext_of
 from rules.exo.tables import tables
@@ -28,37 +28,42 @@ def _helped(ship: Ship, captain_on: str, round_no: int) -> str:
     return gunner.name if gunner is not None else captain_on
 
 
+def _effect_roll(
+    dice: Dice,
+    ship: Ship,
+    station: str,
+    skill: str,
+    bonus: int,
+    round_no: int,
+    applies_to: str,
+    events: list[Event],
+) -> int | None:
+    """One optional EXO-2.1 roll and the effect it gives (``crew_effect`` table); None if nobody can roll."""
+    done = station_roll(
+        dice,
+        ship,
+        station,
+        skill,
+        -bonus,
+        round_no,
+        rule="EXO-2.1",
+        purpose=f"{station}'s {skill} roll",
+        events=events,
+    )
+    if done is None:
+        return None
+    crew, roll = done
+    effect = tables().crew_effect[roll.quality]
+    events.append(effect_event("EXO-2.1", ship, crew, station, roll, effect, applies_to))
+    return effect
+
+
 def _ship_rolls(dice: Dice, ship: Ship, order: CrewRolls, round_no: int, events: list[Event]) -> CrewEffects:
-    effect_of = tables().crew_effect
     captain_effect, helped = 0, ""
     # EXO-2.1: in that order: captain, engineer, navigator.
     if order.captain_on is not None:
         helped = _helped(ship, order.captain_on, round_no)
-        done = station_roll(
-            dice,
-            ship,
-            "captain",
-            "command",
-            0,
-            round_no,
-            rule="EXO-2.1",
-            purpose="captain's command roll",
-            events=events,
-        )
-        if done is not None:
-            crew, roll = done
-            captain_effect = effect_of[roll.quality]
-            events.append(
-                CrewEffect(
-                    rule="EXO-2.1",
-                    unit=ship.id,
-                    crew=crew.name,
-                    station="captain",
-                    quality=roll.quality.name.lower(),
-                    effect=captain_effect,
-                    applies_to=helped,
-                )
-            )
+        captain_effect = _effect_roll(dice, ship, "captain", "command", 0, round_no, helped, events) or 0
     results: dict[str, int] = {}
     for station, skill, wanted, what in (
         ("engineer", "drives", order.engineer, "maneuverability"),
@@ -67,32 +72,9 @@ def _ship_rolls(dice: Dice, ship: Ship, order: CrewRolls, round_no: int, events:
         if not wanted:
             continue
         bonus = captain_effect if helped == station else 0
-        done = station_roll(
-            dice,
-            ship,
-            station,
-            skill,
-            -bonus,
-            round_no,
-            rule="EXO-2.1",
-            purpose=f"{station}'s {skill} roll",
-            events=events,
-        )
-        if done is None:
-            continue
-        crew, roll = done
-        results[station] = effect_of[roll.quality]
-        events.append(
-            CrewEffect(
-                rule="EXO-2.1",
-                unit=ship.id,
-                crew=crew.name,
-                station=station,
-                quality=roll.quality.name.lower(),
-                effect=results[station],
-                applies_to=what,
-            )
-        )
+        effect = _effect_roll(dice, ship, station, skill, bonus, round_no, what, events)
+        if effect is not None:
+            results[station] = effect
     on_gunner = helped not in ("", "engineer", "navigator")
     return CrewEffects(
         engineer=results.get("engineer", 0),

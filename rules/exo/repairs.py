@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import cast
 
 from rules.dice import Dice, Quality
 from rules.events import Event
@@ -16,6 +17,8 @@ from rules.exo.turrets import GUNNER, turret_takeover
 from rules.state import EncounterState, Unit
 
 SKILL_FOR = {"engines": "drives", "weapon": "weapons_tech", "cargo": "auxiliary_tech", "cabin": "first_aid"}
+# Ship systems repaired a point at a time, and the field counting their points a fumble put beyond repair.
+BEYOND_REPAIR_FIELD = {"engines": "engines_beyond_repair", "cargo": "cargo_beyond_repair"}
 
 
 def _weapon_to_fix(ship: Ship, rep: RepairOrder) -> int | None:
@@ -44,29 +47,24 @@ def _has_work(ship: Ship, rep: RepairOrder) -> bool:
             return _patient(ship, rep) is not None or ship.cabin < ship.max_cabin
 
 
+def _fix_points(ship: Ship, item: str, *, success: bool, fumble: bool) -> tuple[Ship, str, str]:
+    """A system counted in points (EXO-6.1): a success restores one, a fumble puts one beyond repair."""
+    if success:
+        points = cast(int, getattr(ship, item)) + 1
+        return dataclasses.replace(ship, **{item: points}), "repaired", str(points)
+    if fumble:
+        lost = BEYOND_REPAIR_FIELD[item]
+        return dataclasses.replace(ship, **{lost: cast(int, getattr(ship, lost)) + 1}), "beyond_repair", ""
+    return ship, "failed", ""
+
+
 def _fix(ship: Ship, rep: RepairOrder, quality: Quality) -> tuple[Ship, str, str]:
     """Apply one repair result: (ship, result, detail)."""
     success = quality.success
     fumble = quality is Quality.FUMBLE and rep.item != "cabin"  # EXO-6.1: fumble = beyond repair
-    if rep.item == "engines":
-        if success:
-            return dataclasses.replace(ship, engines=ship.engines + 1), "repaired", str(ship.engines + 1)
-        if fumble:
-            return (
-                dataclasses.replace(ship, engines_beyond_repair=ship.engines_beyond_repair + 1),
-                "beyond_repair",
-                "",
-            )
-    elif rep.item == "cargo":
-        if success:
-            return dataclasses.replace(ship, cargo=ship.cargo + 1), "repaired", str(ship.cargo + 1)
-        if fumble:
-            return (
-                dataclasses.replace(ship, cargo_beyond_repair=ship.cargo_beyond_repair + 1),
-                "beyond_repair",
-                "",
-            )
-    elif rep.item == "weapon":
+    if rep.item in BEYOND_REPAIR_FIELD:
+        return _fix_points(ship, rep.item, success=success, fumble=fumble)
+    if rep.item == "weapon":
         index = _weapon_to_fix(ship, rep)
         assert index is not None
         weapons = list(ship.weapons)

@@ -25,6 +25,21 @@ def roll_event(roll: SombraRoll, ship: Ship, crew: Crew, *, target: str = "", **
     )
 
 
+def effect_event(
+    rule: str, ship: Ship, crew: Crew, station: str, roll: SombraRoll, effect: int, applies_to: str
+) -> CrewEffect:
+    """What a crew member's roll does to another roll or stat (EXO-1.5 assistants, EXO-2.1 station rolls)."""
+    return CrewEffect(
+        rule=rule,
+        unit=ship.id,
+        crew=crew.name,
+        station=station,
+        quality=roll.quality.name.lower(),
+        effect=effect,
+        applies_to=applies_to,
+    )
+
+
 def station_roll(
     dice: Dice,
     ship: Ship,
@@ -57,17 +72,7 @@ def station_roll(
         events.append(roll_event(r, ship, helper))
         effect = effect_table[r.quality]
         total_mod += effect
-        events.append(
-            CrewEffect(
-                rule="EXO-1.5",
-                unit=ship.id,
-                crew=helper.name,
-                station=station,
-                quality=r.quality.name.lower(),
-                effect=-effect,
-                applies_to=lead.name,
-            )
-        )
+        events.append(effect_event("EXO-1.5", ship, helper, station, r, -effect, lead.name))
     roll = dice.sombra(
         lead.skill(skill), total_mod, rule=rule, purpose=f"{rule} {purpose}, {ship.name} {lead.name}"
     )

@@ -45,18 +45,9 @@ def _crew(raw: Mapping[str, Any], path: str, ctx: ScenarioContext, cabin: int) -
     if "crew" not in raw:
         t = tables()
         return npc_crew(cabin, t.npc_stations, t.npc_skills)  # EXO-1.5b
-    value = ctx.take(raw, "crew", list, path, default=[])
     members: list[Crew] = []
-    for i, entry in enumerate(cast(list[Any], value)):
-        where = f"{path}.crew[{i}]"
-        if not isinstance(entry, dict):
-            ctx.error(
-                where,
-                'each crew member is a table like { name = "Ana", station = "pilot", skills = { piloting = 15 } }',
-            )
-            continue
-        table = cast(dict[str, Any], entry)
-        ctx.check_keys(table, CREW_KEYS, where)
+    shape = 'each crew member is a table like { name = "Ana", station = "pilot", skills = { piloting = 15 } }'
+    for _, where, table in ctx.table_entries(raw, "crew", path, CREW_KEYS, not_a_table=shape):
         name = ctx.take(table, "name", str, where, required=True)
         station = ctx.take(table, "station", str, where, required=True)
         if station is not None and station not in STATIONS:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 UNIT_KEYS = frozenset({"unit", "ap", "ranged", "melee", "melee_bonus", "action", "resistance", "wounds"})
 ROUND_KEYS = frozenset({"draw", "actions", "reactions"})
+REACTION_KEYS = frozenset({"by", "answer"})
 OPTION_KEYS = frozenset({"long_range"})
 
 
@@ -108,14 +109,8 @@ def check_round(spec: RoundSpec, state: EncounterState, path: str, ctx: Scenario
                 parse_action(state, char_id, text)
             except GameError as exc:
                 ctx.error(f"{where}[{j}]", exc.message)
-    reactions = ctx.take(raw, "reactions", list, path, default=[])
-    for i, item in enumerate(cast(list[Any], reactions)):
-        where = f"{path}.reactions[{i}]"
-        if not isinstance(item, dict):
-            ctx.error(where, 'expected a table like { by = "kara", answer = "fire" }')
-            continue
-        entry = cast(dict[str, Any], item)
-        ctx.check_keys(entry, frozenset({"by", "answer"}), where)
+    shape = 'expected a table like { by = "kara", answer = "fire" }'
+    for _, where, entry in ctx.table_entries(raw, "reactions", path, REACTION_KEYS, not_a_table=shape):
         if entry.get("by") not in chars:
             ctx.error(f"{where}.by", f"unknown character {entry.get('by')!r}")
         if entry.get("answer") not in ("fire", "hold"):
