@@ -51,15 +51,18 @@ class DirectorActions(ServiceBase):
         return OverrideDone(encounter_id, action, unit, first, new_state)
 
     async def undo(self, encounter_id: int, actor: Actor) -> tuple[int, EncounterState]:
-        """Back to the previous state that waited for orders (or the first one). Returns (phase_no, state)."""
+        """Undo the last override, or the last resolution and back to the previous state that waited for orders
+        (or the first one). Returns (phase_no, state)."""
         meta = await self.storage.get_encounter(encounter_id)
         await self.require_director(meta, actor)
         async with self._lock(encounter_id):
+            phase_before = (await self.seen(encounter_id)).phase_no
             try:
-                await self.storage.undo(encounter_id)
+                restored = await self.storage.undo(encounter_id)
             except NothingToUndoError:
                 raise refuse("undo.nothing", "There is nothing to undo.") from None
-            for _ in range(MAX_AUTO_STEPS):
+            # an override is undone alone (same phase); phases that ran by themselves after a resolution go too
+            for _ in range(MAX_AUTO_STEPS if restored != phase_before else 0):
                 _, state, phase_no = await self.load(encounter_id)
                 if self.owing(state) or state.over:
                     break

@@ -223,3 +223,20 @@ async def test_an_encounter_over_but_still_running_after_a_crash_is_ended_by_the
     result = await service.resolve(enc, forced=True)
     assert result.over and result.winner == "red"
     assert (await service.storage.get_encounter(enc)).status == "ended"
+
+
+async def test_undo_takes_back_one_override_at_a_time_even_before_the_start(
+    service: EncounterService,
+) -> None:
+    from bot import overrides
+
+    created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="toy-sim", toml_text=TOY)
+    enc = created.encounter_id
+    for to in ("0303", "0404"):
+        await service.override(
+            enc, Actor(DIRECTOR), "move", "a", lambda s, to=to: overrides.move(s, "a", Hex.parse(to))
+        )
+    _, once = await service.undo(enc, Actor(DIRECTOR))
+    assert once.units["a"].at == Hex.parse("0303"), "only the last override is undone"
+    _, twice = await service.undo(enc, Actor(DIRECTOR))
+    assert twice.units["a"].at == Hex.parse("0202")
