@@ -120,6 +120,11 @@ async def duel(fd: FakeDiscord, tm: Timings, channel: Channel, people: list[Pers
         unit, panel = await fd.wait_for(next_panel, timeout=30, what="a new panel")
         draft = draft_in(panel)
         assert draft is not None
+        if step_of(panel) == "repairs":  # phase 5 (EXO-6.1): this ship's crew declares no repairs
+            handle = await players[unit].click(panel, button_id(panel, unit, "submit"))
+            await handle.wait_for_followups(1, timeout=30)
+            last[unit] = draft[0]
+            continue
         if step_of(panel) == "decision":  # a piloting critical (EXO-4.1): keep the orders as written
             cid = button_id(panel, unit, "decide")
             await players[unit].select(panel, cid, [panel.custom_ids()[cid]["options"][0]["value"]])

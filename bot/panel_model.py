@@ -63,7 +63,7 @@ class PanelModel:
     unit_id: str
     unit_name: str
     side: str
-    step: str  # "crew" | "orders" | "decision" | "wait"
+    step: str  # "crew" | "orders" | "repairs" | "decision" | "wait"
     round: int
     phase: str
     stats: tuple[tuple[str, str], ...] = ()
@@ -77,6 +77,12 @@ class PanelModel:
     submitted: bool = False
     ruleset: str = "exo"
     action_options: tuple[Option, ...] = ()  # skirmish: every legal action now, grouped by ``Option.group``
+    repair_options: tuple[
+        Option, ...
+    ] = ()  # exo phase 5: (crew member, repair) pairs; chosen ones in draft.crew
+    station_options: tuple[
+        Option, ...
+    ] = ()  # exo phase 5: (crew member, new station); chosen ones in draft.crew
     lines: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # extra i18n lines (key, params)
 
     def apply(self, action: str) -> Draft:
@@ -102,6 +108,8 @@ class PanelModel:
             return {"crew_rolls": list(self.draft.crew)}
         if self.step == "decision":
             return {"pilot_change": self.draft.choice or "-"}
+        if self.step == "repairs":
+            return _repairs_order(self)
         known = {o.value for o in self.fire_options}
         fire = [_fire_entry(v) for v in self.draft.fire if v in known]
         return {"move": self.draft.moves or "-", "fire": fire}
@@ -194,6 +202,9 @@ def _exo_panel(state: EncounterState, base: PanelModel, owing: bool) -> PanelMod
             ]
             crew.extend(Option(f"captain:{h}", h, "panel.crew.captain") for h in helped)
         return replace(model, step="crew", crew_options=tuple(crew[:MAX_OPTIONS]))
+    if state.phase == "5":  # EXO-6.1/6.4/6.5: decided knowing this round's damage
+        repairs, stations = _phase5_options(state, ship)
+        return replace(model, step="repairs", repair_options=repairs, station_options=stations)
     if ship.adrift:
         max_moves, accelerate = 0, False
     elif ship.manta <= 0:
@@ -250,3 +261,76 @@ def _fire_legal(state: EncounterState, ship_id: str, ref: str, index: int, targe
     except GameError:
         return False
     return True
+
+
+# --- exo phase 5: repairs and station changes -------------------------------------------------------------------
+# Option values are short (the draft rides in a 100-character custom id): ``r{crew}.{item}[.{n}]`` with the crew
+# member's index, the item's letter (e engines, c cargo, w weapon n, k first aid to crew member n), and
+# ``s{crew}.{station index}``. Each is turned back into the rules' repair/station tables on Submit, where the
+# rules check it (one repair per crew member, EXO-6.1; no station change for a repairer, EXO-6.5).
+REPAIR_CODES = {"engines": "e", "cargo": "c", "weapon": "w", "cabin": "k"}
+CANDIDATES_PER_REPAIR = 3  # the crew members offered for each repair, best skill first
+
+
+def _phase5_options(state: EncounterState, ship: Any) -> tuple[tuple[Option, ...], tuple[Option, ...]]:
+    from rules.exo.crew import STATIONS, station_one
+    from rules.exo.repairs import SKILL_FOR, repair_work
+
+    crew = list(ship.crew)
+    able = [i for i, c in enumerate(crew) if not c.down]
+    repairs: list[Option] = []
+    for work in repair_work(ship):
+        skill = SKILL_FOR[work.item]
+        best = sorted(able, key=lambda i: -crew[i].skill(skill))[:CANDIDATES_PER_REPAIR]
+        for i in best:
+            if work.item == "weapon":
+                code, what = f"w.{work.weapon}", ship.weapon_label(work.weapon - 1)
+            elif work.item == "cabin":
+                patient = next(j for j, c in enumerate(crew) if c.name == work.patient)
+                code, what = f"k.{patient}", work.patient
+            else:
+                code, what = REPAIR_CODES[work.item], work.item
+            repairs.append(
+                Option(
+                    f"r{i}.{code}",
+                    what,
+                    f"panel.repair.{work.item}",
+                    (("crew", crew[i].name), ("skill", str(crew[i].skill(skill)))),
+                )
+            )
+    # stations nobody can fill now come first (someone fell this round), then the others
+    vacant = [s for s in STATIONS if station_one(crew, s, state.round + 1) is None]
+    ordered = vacant + [s for s in STATIONS if s not in vacant]
+    stations = [
+        Option(f"s{i}.{STATIONS.index(s)}", s, "panel.station", (("crew", crew[i].name),))
+        for s in ordered
+        for i in able
+        if crew[i].station != s
+    ]
+    return tuple(repairs[:MAX_OPTIONS]), tuple(stations[:MAX_OPTIONS])
+
+
+def _repairs_order(model: PanelModel) -> dict[str, Any]:
+    """The chosen phase-5 options as the rules' order table (names, not indexes: the rules resolve them)."""
+    from rules.exo.crew import STATIONS
+
+    offered = {o.value: o for o in (*model.repair_options, *model.station_options)}
+    repairs: list[dict[str, Any]] = []
+    stations: list[dict[str, Any]] = []
+    for value in model.draft.crew:
+        option = offered.get(value)
+        if option is None:
+            continue
+        by = dict(option.params)["crew"]
+        _, _, rest = value[1:].partition(".")
+        if value.startswith("s"):
+            stations.append({"by": by, "station": STATIONS[int(rest)]})
+            continue
+        item, _, n = rest.partition(".")
+        entry: dict[str, Any] = {"by": by, "item": {v: k for k, v in REPAIR_CODES.items()}[item]}
+        if item == "w":
+            entry["weapon"] = int(n)
+        elif item == "k":
+            entry["patient"] = option.label
+        repairs.append(entry)
+    return {"repairs": repairs, "stations": stations}

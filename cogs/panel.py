@@ -146,6 +146,12 @@ def panel_embed(model: PanelModel, locale: str) -> discord.Embed:
     elif model.step == "crew":
         chosen = ", ".join(model.draft.crew) or t("panel.no_crew_rolls", locale)
         embed.add_field(name=t("panel.crew_rolls", locale), value=chosen[:1024], inline=False)
+    elif model.step == "repairs":
+        labels = {o.value: _option_label(o, locale) for o in (*model.repair_options, *model.station_options)}
+        chosen = "\n".join(labels[v] for v in model.draft.crew if v in labels) or t(
+            "panel.no_repairs", locale
+        )
+        embed.add_field(name=t("panel.repairs", locale), value=chosen[:1024], inline=False)
     elif model.step == "decision":
         embed.add_field(
             name=t("panel.decision", locale), value=f"`{model.draft.choice or '—'}`", inline=False
@@ -153,6 +159,14 @@ def panel_embed(model: PanelModel, locale: str) -> discord.Embed:
     footer = "panel.submitted" if model.submitted else "panel.not_submitted"
     embed.set_footer(text=t(footer, locale)[:2048])
     return embed
+
+
+def _option_label(option: Option, locale: str) -> str:
+    """An option's readable text: its i18n frame (``option.key``) around the label, or the label alone."""
+    if not option.key:
+        return option.label
+    target = t(f"station.{option.label}", locale) if option.key == "panel.station" else option.label
+    return t(option.key, locale, target=target, **dict(option.params))
 
 
 def _line(key: str, params: tuple[tuple[str, str], ...], locale: str) -> str:
@@ -273,6 +287,20 @@ def panel_view(model: PanelModel, locale: str) -> ui.View:
                 enc, unit, "crew", options=options, placeholder=t("panel.crew_placeholder", locale), row=1
             )
         )
+    elif model.step == "repairs":
+        for row, (action, offered) in enumerate(
+            (("repairs", model.repair_options), ("stations", model.station_options)), start=0
+        ):
+            if not offered:
+                continue
+            options = [
+                discord.SelectOption(
+                    label=_option_label(o, locale)[:100], value=o.value, default=o.value in model.draft.crew
+                )
+                for o in offered
+            ]
+            placeholder = t(f"panel.{action}_placeholder", locale)
+            view.add_item(OrderSelect(enc, unit, action, options=options, placeholder=placeholder, row=row))
     elif model.step == "decision" and model.decision_options:
         options = [
             discord.SelectOption(
@@ -374,7 +402,8 @@ class OrderButton(ui.DynamicItem[ui.Button[Any]], template=ID + r"(?P<action>I|D
 
 
 class OrderSelect(
-    ui.DynamicItem[ui.Select[Any]], template=ID + r"(?P<action>fire|crew|decide|move|turn|attack|other)"
+    ui.DynamicItem[ui.Select[Any]],
+    template=ID + r"(?P<action>fire|crew|decide|move|turn|attack|other|repairs|stations)",
 ):
     def __init__(
         self,
@@ -455,6 +484,11 @@ async def _act(
         offered = {o.value for o in model.action_options if o.group == action}
         picked = next((v for v in values if v in offered), "")
         draft = replace(draft, action=picked)
+    elif values is not None and action in ("repairs", "stations"):
+        offered = model.repair_options if action == "repairs" else model.station_options
+        known = {o.value for o in offered}
+        kept = tuple(v for v in draft.crew if v not in known)  # the other select's choices stay
+        draft = replace(draft, crew=(*kept, *(v for v in values if v in known))[:6])
     elif values is not None:
         allowed = {
             "fire": {o.value for o in model.fire_options},

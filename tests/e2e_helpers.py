@@ -55,6 +55,8 @@ def step_of(message: Message) -> str:
         return "decision"
     if any(cid.endswith(":crew") for cid in ids):
         return "crew"
+    if any(cid.endswith((":repairs", ":stations")) for cid in ids):
+        return "repairs"
     if any(cid.endswith(":submit") for cid in ids):
         return "orders"
     return "wait"
@@ -68,9 +70,17 @@ def button_id(message: Message, unit: str, action: str) -> str:
 
 
 async def fill_and_submit(
-    fd: FakeDiscord, person: Person, panel: Message, unit: str, moves: str = "", fire: int = 1
+    fd: FakeDiscord,
+    person: Person,
+    panel: Message,
+    unit: str,
+    moves: str = "",
+    fire: int = 1,
+    *,
+    repair: bool = False,
 ) -> Message:
-    """Press the move buttons, pick up to ``fire`` fire declarations, Submit; returns the acknowledgement."""
+    """Press the move buttons, pick up to ``fire`` fire declarations (or, in phase 5, the first repair when
+    ``repair``), Submit; returns the acknowledgement."""
     step = step_of(panel)
     if step == "decision":
         cid = button_id(panel, unit, "decide")
@@ -78,6 +88,13 @@ async def fill_and_submit(
         handle = await person.select(panel, cid, [options[0]["value"]])
         await handle.acknowledged()
         await fd.wait_for(lambda: (d := draft_in(panel)) is not None and d[1].choice == options[0]["value"])
+    elif step == "repairs":  # phase 5: the first repair offered (EXO-6.1), or none
+        repair_id = next((cid for cid in panel.custom_ids() if cid.endswith(f":unit:{unit}:repairs")), None)
+        if repair_id is not None and repair:
+            value = panel.custom_ids()[repair_id]["options"][0]["value"]
+            handle = await person.select(panel, repair_id, [value])
+            await handle.acknowledged()
+            await fd.wait_for(lambda: (d := draft_in(panel)) is not None and value in d[1].crew)
     elif step == "orders":
         for letter in moves:
             before = draft_in(panel)

@@ -109,20 +109,20 @@ async def orders_panel(t: Table, person: Person) -> Message:
     return panel
 
 
-async def play_phase(t: Table, enc: int, *, ana_moves: str = "", bea_moves: str = "") -> None:
+async def play_phase(
+    t: Table, enc: int, *, ana_moves: str = "", bea_moves: str = "", repair: bool = False
+) -> None:
     """Whoever is missing gives orders: Ana on her DM panel, Bea (DMs closed) on /orders."""
     status = await t.bot.service.status(enc)
     for missing in status.missing:
         if missing.user_id == t.ana.id:
             panel = await current_panel_dm(t, t.ana, "halcon", status.phase_no)
-            await fill_and_submit(
-                t.fd, t.ana, panel, "halcon", moves=ana_moves if step_of(panel) == "orders" else "", fire=2
-            )
+            moves = ana_moves if step_of(panel) == "orders" else ""
+            await fill_and_submit(t.fd, t.ana, panel, "halcon", moves=moves, fire=2, repair=repair)
         elif missing.user_id == t.bea.id:
             panel = await orders_panel(t, t.bea)
-            await fill_and_submit(
-                t.fd, t.bea, panel, "pirata", moves=bea_moves if step_of(panel) == "orders" else "", fire=2
-            )
+            moves = bea_moves if step_of(panel) == "orders" else ""
+            await fill_and_submit(t.fd, t.bea, panel, "pirata", moves=moves, fire=2, repair=repair)
 
 
 async def wait_phase_after(t: Table, enc: int, phase_no: int) -> None:
@@ -219,12 +219,15 @@ async def test_a_whole_exo_duel_in_a_channel(table: Table) -> None:
     assert {e.payload["event"]["unit"] for e in locked[-2:]} == {"halcon", "pirata"}
 
     # play on until one side wins
-    for _ in range(40):
+    asked_repairs = False
+    for _ in range(60):  # phases that wait for someone: crew rolls, orders, decisions, repairs (declined)
         seen = await t.bot.service.seen(enc)
         if seen.state.over:
             break
+        asked_repairs = asked_repairs or seen.state.phase == "5"
         await play_phase(t, enc)
         await wait_phase_after(t, enc, seen.phase_no)
+    assert asked_repairs, "a damaged ship's crew was asked for its repairs in phase 5 (EXO-6.1)"
     for _ in range(3000):  # the status follows the last commit in its own transaction: poll, not timing
         if (await t.bot.service.storage.get_encounter(enc)).status == "ended":
             break
@@ -429,3 +432,36 @@ async def test_a_broken_cog_is_skipped_and_the_bot_stays_up(tmp_path: Path) -> N
             assert reply is not None and reply.embeds
         finally:
             await bot.close()
+
+
+async def test_a_damaged_ships_crew_chooses_its_repairs_by_dm_after_the_damage(table: Table) -> None:
+    """EXO-6.1 (seed: repairs come "tras comprobar si la nave sobrevive"): phase 5 asks the crew of a damaged
+    ship on its DM panel; the repair it picks is rolled with its rule id, and only that ship is asked."""
+    t = table
+    enc = await open_duel(t)
+    done = await (
+        await t.director.run_command(
+            t.channel, "director set", {"unit": "halcon", "stat": "engines", "value": "1"}
+        )
+    ).response()
+    assert done is not None and not done.ephemeral, done.content if done else None
+    for _ in range(12):
+        seen = await t.bot.service.seen(enc)
+        if seen.state.phase == "5":
+            break
+        await play_phase(t, enc)
+        await wait_phase_after(t, enc, seen.phase_no)
+    seen = await t.bot.service.seen(enc)
+    assert seen.state.phase == "5"
+    status = await t.bot.service.status(enc)
+    assert [m.unit for m in status.missing] == ["halcon"], "only the damaged ship is asked"
+    panel = await current_panel_dm(t, t.ana, "halcon", seen.phase_no)
+    assert step_of(panel) == "repairs"
+    assert "engine" in json.dumps(panel.custom_ids(), ensure_ascii=False)
+    ack = await fill_and_submit(t.fd, t.ana, panel, "halcon", repair=True)
+    assert "received" in ack.content
+    await wait_phase_after(t, enc, seen.phase_no)
+    tried = [e.payload["event"] for e in await t.bot.service.storage.events(enc, types=["RepairResolved"])]
+    assert [(e["unit"], e["item"]) for e in tried] == [("halcon", "engines")]
+    await t.bot.settle()
+    assert "EXO-6.1" in everything_public(t.channel)

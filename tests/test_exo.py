@@ -692,6 +692,43 @@ def test_exo_6_1_repair_success_restores_an_engine_point_and_busies_the_technici
     assert tito.busy(steps[-1].state.round), "EXO-6.2: nothing but repairs next round"
 
 
+def _at_phase_5(state: EncounterState, orders: dict[str, Any]) -> EncounterState:
+    """The state after phase 4 of a round played offline: the crews now know this round's damage."""
+    steps = play(state, orders)
+    after_damage = next(step.state for step in steps if step.phase == "4")
+    assert after_damage.phase == "5"
+    return after_damage
+
+
+def test_exo_6_1_phase_5_asks_damaged_ships_their_repairs_after_the_damage() -> None:
+    """Seed: "Tras comprobar si la nave sobrevive, la tripulación puede proceder a realizar reparaciones" —
+    the bot asks in phase 5; a ship that declared them with its round orders (scripts) is not asked again."""
+    state = _at_phase_5(_damaged((1, 3, 5, 2, 6, 4)), {})
+    assert EXO.awaiting(state) == ("a",), "b has nothing to repair, a has an engine point and a weapon"
+    order = EXO.parse_order(state, "a", {"repairs": [{"by": "technician", "item": "engines"}]})
+    EXO.validate_order(state, "a", order)
+    result = resolve_phase(EXO, state, {"a": order}, dice_for=DiceFactory())
+    rep = of_type(list(result.events), RepairResolved)[0]
+    assert (rep.crew, rep.item, rep.result) == ("Tito", "engines", "repaired")
+    assert result.state.unit_as("a", Ship).engines == 2 and result.state.phase == "1"
+    declared = _at_phase_5(_damaged((1, 3, 5)), {"a": {"repairs": [{"by": "Tito", "item": "weapon"}]}})
+    assert EXO.awaiting(declared) == ()
+
+
+def test_exo_6_1_phase_5_takes_only_repairs_and_station_changes() -> None:
+    state = _at_phase_5(_damaged((1, 3, 5)), {})
+    with pytest.raises(IllegalOrderError) as refused:
+        EXO.validate_order(state, "a", EXO.parse_order(state, "a", {"move": "A"}))
+    assert refused.value.code == "exo.phase5_only_repairs"
+    twice = {"repairs": [{"by": "Tito", "item": "engines"}, {"by": "Tito", "item": "weapon"}]}
+    with pytest.raises(IllegalOrderError) as busy:
+        EXO.validate_order(state, "a", EXO.parse_order(state, "a", twice))
+    assert busy.value.code == "exo.repair_twice"
+    # nothing given (deadline, director): no repairs, the round ends
+    quiet = resolve_phase(EXO, state, {}, dice_for=DiceFactory())
+    assert not of_type(list(quiet.events), RepairResolved) and quiet.state.round == state.round + 1
+
+
 def test_exo_6_1_repair_fumble_is_beyond_repair() -> None:
     state = _damaged((1, 3, 5, 9, 9, 9))
     steps = play(state, {"a": {"repairs": [{"by": "Tito", "item": "weapon"}]}})

@@ -47,6 +47,24 @@ def _has_work(ship: Ship, rep: RepairOrder) -> bool:
             return _patient(ship, rep) is not None or ship.cabin < ship.max_cabin
 
 
+def repair_work(ship: Ship) -> tuple[RepairOrder, ...]:
+    """What could be repaired on ``ship`` now (EXO-6.1, EXO-6.4): one entry per engine/cargo system with a
+    repairable point, per disabled weapon not beyond repair, and per crew member down (first aid), each with
+    ``by`` empty. Phase 5 asks a ship's crew only when this is not empty."""
+    out: list[RepairOrder] = []
+    for item in ("engines", "cargo"):
+        probe = RepairOrder(by="", item=item)
+        if _has_work(ship, probe):
+            out.append(probe)
+    out.extend(
+        RepairOrder(by="", item="weapon", weapon=i + 1)
+        for i, w in enumerate(ship.weapons)
+        if w.disabled and not w.beyond_repair
+    )
+    out.extend(RepairOrder(by="", item="cabin", patient=c.name) for c in ship.crew if c.down)
+    return tuple(out)
+
+
 def _fix_points(ship: Ship, item: str, *, success: bool, fumble: bool) -> tuple[Ship, str, str]:
     """A system counted in points (EXO-6.1): a success restores one, a fumble puts one beyond repair."""
     if success:

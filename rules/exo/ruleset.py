@@ -31,7 +31,7 @@ from rules.exo.orders import (
 )
 from rules.exo.phase_crew import resolve_crew_step
 from rules.exo.piloting import answer_decision, execute_movement, next_decision, roll_piloting
-from rules.exo.repairs import resolve_repairs
+from rules.exo.repairs import repair_work, resolve_repairs
 from rules.exo.scenario_units import SHIP_KEYS, build_exo_unit
 from rules.exo.ship import Ship, SpaceObject
 from rules.exo.state import CREW_STEP, ORDERS_STEP, ExoState, ext_of
@@ -122,7 +122,7 @@ class ExoRuleset(Ruleset):
         PhaseSpec("2"),
         PhaseSpec("3"),
         PhaseSpec("4"),
-        PhaseSpec("5"),
+        PhaseSpec("5", takes_orders=True, secret=True),  # repairs and station changes, after the damage
     )
     unit_keys = SHIP_KEYS
     unbounded_by_default = True
@@ -147,6 +147,13 @@ class ExoRuleset(Ruleset):
         if isinstance(order, CrewRolls):
             check_crew_rolls(state, ship, order)
         elif isinstance(order, ShipOrders):
+            if state.phase == "5" and (order.move or order.fire or order.pilot_change is not None):
+                raise IllegalOrderError(
+                    f"{ship.name}: phase 5 takes only repairs and station changes.",
+                    code="exo.phase5_only_repairs",
+                    rule="EXO-6.1",
+                    params={"unit": ship.id},
+                )
             check_ship_orders(state, ship, order)
         elif isinstance(order, PilotChange):
             self._check_pilot_change(state, ship, order)
@@ -178,6 +185,8 @@ class ExoRuleset(Ruleset):
             return ()
         if state.pending is not None:
             return (state.pending.unit,)
+        if state.phase == "5":
+            return self._repair_crews(state)
         if state.phase not in ("", "1"):
             return ()
         ships = [u for u in state.units.values() if isinstance(u, Ship) and u.active]
@@ -190,6 +199,24 @@ class ExoRuleset(Ruleset):
                 if any(station_one(s.crew, st, state.round) for st in ("captain", "engineer", "navigator"))
             )
         return tuple(s.id for s in ships)
+
+    @staticmethod
+    def _repair_crews(state: EncounterState) -> tuple[str, ...]:
+        """Phase 5 (EXO-6.1): "tras comprobar si la nave sobrevive" the crew decides its repairs and station
+        changes, knowing this round's damage. A ship is asked when it has something to repair and someone on
+        their feet to try, unless its round orders already declared repairs or station changes (scenario files
+        and scripts declare them with the round's orders)."""
+        ext = ext_of(state.ext)
+        asked: list[str] = []
+        for unit in state.units.values():
+            if not isinstance(unit, Ship) or not unit.active:
+                continue
+            declared = ext.locked.get(unit.id)
+            if declared is not None and (declared.repairs or declared.stations):
+                continue
+            if repair_work(unit) and any(not c.down for c in unit.crew):
+                asked.append(unit.id)
+        return tuple(asked)
 
     # --- resolution ---------------------------------------------------------------------------------------
     def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
@@ -210,8 +237,22 @@ class ExoRuleset(Ruleset):
         if phase == "4":
             state, events = resolve_damage(state, ext, dice)
             return PhaseResult(state.replace(phase="5"), tuple(events))
+        ext = self._phase5_declarations(state, ext, orders)
         state, events = resolve_repairs(state, ext, dice)
         return PhaseResult(state.replace(phase="1", round=state.round + 1, ext=ExoState()), tuple(events))
+
+    @staticmethod
+    def _phase5_declarations(state: EncounterState, ext: ExoState, orders: Mapping[str, Order]) -> ExoState:
+        """Repairs and station changes given in phase 5 take the place of any declared with the round's orders."""
+        locked = dict(ext.locked)
+        for uid, order in orders.items():
+            unit = state.units.get(uid)
+            if not isinstance(order, ShipOrders) or not isinstance(unit, Ship) or not unit.active:
+                continue
+            declared = _lock(state, unit, order)
+            base = locked.get(uid) or ShipOrders(unit=uid)
+            locked[uid] = dataclasses.replace(base, repairs=declared.repairs, stations=declared.stations)
+        return dataclasses.replace(ext, locked=locked)
 
     def _lock_orders(self, state: EncounterState, orders: Mapping[str, Order]) -> PhaseResult:
         ext = ext_of(state.ext)
