@@ -22,9 +22,11 @@ import multiprocessing
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from bot.logs import trace_id
+from bot.results import refuse
 from rules.events import Event
 from rules.hexgrid import Hex
 from rules.state import EncounterState
@@ -184,3 +186,65 @@ async def preview_png(
     except Exception:
         log.exception("preview render failed trace=%s unit=%s", trace_id(), unit_id)
         return None
+
+
+# --- the replay (/encounter replay) ------------------------------------------------------------------------
+
+REPLAY_MAX_BYTES = 8 * 1024 * 1024  # Discord's smallest upload tier
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFile:
+    """A drawn replay; a plain value, so the bot's process never imports Pillow to receive it."""
+
+    data: bytes
+    filename: str
+    frames: int
+    steps: int
+    reduced: bool  # scaled down or steps left out to fit the upload limit
+
+
+def _replay(
+    steps: Sequence[tuple[EncounterState, tuple[Event, ...]]],
+    viewer: str,
+    locale: str,
+    title: str,
+    fmt: str,
+    max_bytes: int,
+) -> ReplayFile | None:
+    from render import BoardSnapshot, RenderOptions, render_replay
+    from render.replay import ReplayTooLargeError
+
+    frames = [BoardSnapshot(state, events, title=title) for state, events in steps]
+    try:
+        replay = render_replay(
+            frames,
+            viewer=viewer,
+            options=RenderOptions(locale=locale),
+            fmt="webp" if fmt == "webp" else "gif",
+            max_bytes=max_bytes,
+        )
+    except ReplayTooLargeError:
+        return None
+    return ReplayFile(replay.data, replay.filename, replay.frames, replay.steps, replay.reduced)
+
+
+async def replay_file(
+    steps: Sequence[tuple[EncounterState, tuple[Event, ...]]],
+    *,
+    viewer: str,
+    locale: str = "en",
+    title: str = "",
+    fmt: str = "gif",
+    max_bytes: int = REPLAY_MAX_BYTES,
+) -> ReplayFile:
+    """The animated replay of ``steps`` (state after each step, that step's events) as ``viewer`` may see it.
+    Runs after board images and previews (a long job). Refuses when it cannot be drawn or cannot fit."""
+    try:
+        drawn = await _run(_replay, tuple(steps), viewer, locale, title, fmt, max_bytes, priority=LONG)
+    except Exception:
+        log.exception("replay render failed trace=%s title=%s", trace_id(), title)
+        raise refuse("replay.failed", "The replay could not be drawn right now.") from None
+    if drawn is None:
+        raise refuse("replay.too_big", "The replay is too big to upload even when reduced.")
+    return drawn

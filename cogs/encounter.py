@@ -1,7 +1,8 @@
-"""``/encounter new|join|leave|start|status|board|log|export|import|end`` (DESIGN §4)."""
+"""``/encounter new|join|leave|start|status|board|log|replay|export|import|end`` (DESIGN §4)."""
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
@@ -11,9 +12,10 @@ from discord.ext import commands
 
 from bot.account import describe
 from bot.client import HexBotCore
-from bot.imaging import board_png
+from bot.imaging import board_png, replay_file
 from bot.results import refuse
 from bot.service import bundled_scenarios, parse_export
+from bot.service_replay import encounter_to_replay, replay_steps, viewer_for
 from bot.translator import tr
 from cogs.common import (
     ACCOUNT_INLINE_LIMIT,
@@ -284,6 +286,41 @@ class EncounterCog(
                 file=text_file(text, "log.txt"),
                 ephemeral=True,
             )
+
+    @app_commands.command(
+        name=tr("replay", "cmd.encounter.replay.name"),
+        description=tr("An animation of the whole encounter", "cmd.encounter.replay.desc"),
+    )
+    @app_commands.describe(view=tr("Whose view of the board", "cmd.encounter.replay.view"))
+    @app_commands.choices(view=VIEW_CHOICES)
+    @app_commands.guild_only()
+    async def replay(self, interaction: discord.Interaction, view: str = "public") -> None:
+        """Public: posted in the channel. A side's or the director's view: only to the one who asked (FOG-1)."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise refuse("encounter.guild_only", "Use this in the encounter's channel.")
+        service = self.bot.service
+        meta = await encounter_to_replay(service, interaction.guild_id, interaction.channel_id)
+        viewer = await viewer_for(service, meta, actor_of(interaction), view)
+        steps = await replay_steps(service, meta.id)  # a refusal before the defer stays private
+        private = viewer != PUBLIC
+        await interaction.response.defer(ephemeral=private, thinking=True)
+        locale = lang(interaction)
+        drawn = await replay_file(
+            [(s.state, s.events) for s in steps], viewer=viewer, locale=locale, title=meta.name
+        )
+        if drawn.reduced:
+            text = t("replay.reduced", locale, name=meta.name, frames=drawn.frames, steps=drawn.steps)
+        elif private:
+            who = t("render.viewer.director", locale) if viewer == DIRECTOR else t("choice.view.mine", locale)
+            text = t("replay.private", locale, name=meta.name, frames=drawn.frames, view=who)
+        else:
+            text = t("replay.posted", locale, name=meta.name, frames=drawn.frames)
+        await interaction.followup.send(
+            clip(text),
+            file=discord.File(io.BytesIO(drawn.data), filename=drawn.filename),
+            ephemeral=private,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     @app_commands.command(
         name=tr("export", "cmd.encounter.export.name"),

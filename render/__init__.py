@@ -4,5 +4,13 @@ from __future__ import annotations
 
 from render.board import render_board, render_order_preview
 from render.options import BoardSnapshot, RenderOptions
+from render.replay import Replay, render_replay
 
-__all__ = ["BoardSnapshot", "RenderOptions", "render_board", "render_order_preview"]
+__all__ = [
+    "BoardSnapshot",
+    "RenderOptions",
+    "Replay",
+    "render_board",
+    "render_order_preview",
+    "render_replay",
+]

@@ -172,6 +172,18 @@ class Loaded:
 
 
 @dataclass(frozen=True, slots=True)
+class HistoryStep:
+    """One snapshot on the way to the current state (``Storage.snapshot_chain``): the state it holds and the
+    events that produced it — a resolution's events and its ``PhaseResolved``, a director's override event, the
+    ``EncounterCreated`` of the first."""
+
+    snapshot_seq: int
+    phase_no: int
+    state: JsonDict
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Ack:
     """Returned by ``submit_order`` only after the order is committed: safe to tell the player "received"."""
 
@@ -381,6 +393,11 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def append_event(self, encounter_id: int, type: str, payload: Mapping[str, Any]) -> Event:
         """Log an event that does not change the state (a table roll, a notice). Reserved types are refused."""
+
+    @abc.abstractmethod
+    async def snapshot_chain(self, encounter_id: int) -> list[HistoryStep]:
+        """The snapshots that lead to the current state, oldest first, each with the events that produced it (for
+        the replay). Undone steps are not on the chain; an undo's copy stands for the snapshot it restored."""
 
     # orders
     @abc.abstractmethod

@@ -42,6 +42,7 @@ from .base import (
     Event,
     EventSpec,
     GuildSettings,
+    HistoryStep,
     InputsChanged,
     InvalidExportError,
     JsonDict,
@@ -150,6 +151,44 @@ def _events(encounter_id: int, rows: Iterable[Sequence[Any]]) -> list[Event]:
         Event(encounter_id, row[0], row[1], payload, row[3], _datetime(row[4]))
         for row, payload in zip(rows, payloads, strict=True)
     ]
+
+
+def _snapshot_chain(
+    current_seq: int, snapshots: Iterable[Sequence[Any]], events: Iterable[Event]
+) -> list[HistoryStep]:
+    """Follow ``parent_seq`` back from the current snapshot (undone ones are off this chain), oldest first."""
+    rows = {int(row[0]): row for row in snapshots}
+    by_seq = {e.seq: e for e in events}
+    chain: list[Sequence[Any]] = []
+    seq: int | None = current_seq
+    while seq is not None:
+        chain.append(rows[seq])
+        seq = rows[seq][2]
+    steps: list[HistoryStep] = []
+    for seq, phase_no, _, state in reversed(chain):
+        source = int(seq)
+        # an undo's snapshot is a copy of the one it restored: that one's events made this state
+        while (event := by_seq.get(source)) is not None and event.type == UNDONE:
+            source = int(event.payload["restored_snapshot_seq"])
+        steps.append(HistoryStep(int(seq), int(phase_no), _loads(state), _step_events(source, by_seq, rows)))
+    return steps
+
+
+def _step_events(
+    seq: int, by_seq: Mapping[int, Event], snapshot_seqs: Mapping[int, object]
+) -> tuple[Event, ...]:
+    """The event that wrote snapshot ``seq`` and the batch committed with it: the unbroken run of seqs before it
+    that are neither storage's own events nor another snapshot's."""
+    if seq not in by_seq:
+        return ()
+    first = seq
+    while (
+        (event := by_seq.get(first - 1)) is not None
+        and event.type not in RESERVED_EVENT_TYPES
+        and first - 1 not in snapshot_seqs
+    ):
+        first -= 1
+    return tuple(by_seq[s] for s in range(first, seq + 1))
 
 
 def _participant(encounter_id: int, row: Sequence[Any]) -> Participant:
@@ -500,6 +539,21 @@ class SqlStorage(Storage):
             last = await self._append(db, encounter_id, head, [(event_type, text)], head.phase_no, now)
             await self._touch(db, encounter_id, last, now)
         return Event(encounter_id, last, event_type, _loads(text), head.phase_no, _datetime(now))
+
+    async def snapshot_chain(self, encounter_id: int) -> list[HistoryStep]:
+        async with self._read() as db:
+            head = await self._head(db, encounter_id)
+            snapshots = await db.fetch(
+                "SELECT seq, phase_no, parent_seq, state FROM snapshots WHERE encounter_id = ? ORDER BY seq",
+                (encounter_id,),
+            )
+            # orders are many and never part of a step; leaving them out also ends every batch (seqs skip)
+            rows = await db.fetch(
+                "SELECT seq, type, payload, phase_no, created_at FROM events "
+                "WHERE encounter_id = ? AND type <> ? ORDER BY seq",
+                (encounter_id, ORDER_ACCEPTED),
+            )
+        return _snapshot_chain(head.snapshot_seq, snapshots, _events(encounter_id, rows))
 
     # --- orders ---------------------------------------------------------------------------------------------
 

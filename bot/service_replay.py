@@ -1,0 +1,95 @@
+"""The replay's application side (DESIGN §4 ``/encounter replay``): which encounter, whose view, which frames.
+
+No discord here; the cog asks, ``bot.imaging.replay_file`` draws. The frames are the snapshots on the chain that
+leads to the current state (``Storage.snapshot_chain``), so a step a director undid never shows, and each frame
+carries the rule events its step produced (moves become trails, shots firing lines).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bot.permissions import Actor
+from bot.results import refuse
+from bot.service_base import ServiceBase
+from bot.storage import Encounter
+from bot.storage.base import Event as StoredEvent
+from rules.events import Event
+from rules.ruleset import DIRECTOR, PUBLIC
+from rules.serial import from_json
+from rules.state import EncounterState
+
+View = Literal["public", "mine", "director"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """The board after one step and the events of that step (the first step: the starting positions)."""
+
+    state: EncounterState
+    events: tuple[Event, ...]
+
+
+async def encounter_to_replay(service: ServiceBase, guild_id: int, channel_id: int) -> Encounter:
+    """The channel's live encounter or, once it has ended, the latest one played there."""
+    storage = service.storage
+    live = await storage.active_encounter_in_channel(guild_id, channel_id)
+    if live is not None:
+        return live
+    here = [e for e in await storage.list_encounters(guild_id) if e.channel_id == channel_id]
+    if not here:
+        raise refuse("replay.none", "This channel has no encounter to replay.")
+    return max(here, key=lambda e: e.id)
+
+
+async def viewer_for(service: ServiceBase, meta: Encounter, actor: Actor, view: str) -> str:
+    """The renderer's viewer for a view a user asked for: public for anyone, the director's view for directors,
+    "mine" for someone holding a unit (FOG-1). Refuses otherwise, as ``/encounter board`` does."""
+    if view == "director":
+        await service.require_director(meta, actor)
+        return DIRECTOR
+    if view == "mine":
+        mine = await service.my_units(meta.id, actor.user_id)
+        if not mine:
+            raise refuse(
+                "encounter.not_playing_board", "You have no units here; showing your side needs one."
+            )
+        _, state, _ = await service.load(meta.id)
+        return state.units[mine[0]].side
+    return PUBLIC
+
+
+async def replay_steps(service: ServiceBase, encounter_id: int) -> list[ReplayStep]:
+    """Every step from the starting positions to now. Refuses when nothing has been resolved yet."""
+    chain = await service.storage.snapshot_chain(encounter_id)
+    steps = [ReplayStep(_state(step.state), tuple(_rule_events(step.events))) for step in chain]
+    if len(steps) < 2:
+        raise refuse("replay.empty", "Nothing has been resolved yet, so there is nothing to replay.")
+    return steps
+
+
+def _state(data: Mapping[str, Any]) -> EncounterState:
+    state = from_json(data)
+    if not isinstance(state, EncounterState):
+        raise TypeError(f"a snapshot holds {type(state).__name__}, not an EncounterState")
+    return state
+
+
+def _rule_events(rows: Iterable[StoredEvent]) -> list[Event]:
+    """The rule events stored with a step (a resolution's, an override's with its extras); storage's own
+    bookkeeping events carry none."""
+    out: list[Event] = []
+    for row in rows:
+        bodies: list[Any] = [row.payload.get("event"), *row.payload.get("extra", ())]
+        for body in bodies:
+            if not isinstance(body, dict):
+                continue
+            try:
+                event = from_json(body)
+            except (TypeError, KeyError, ValueError):
+                continue
+            if isinstance(event, Event):
+                out.append(event)
+    return out
