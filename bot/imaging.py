@@ -7,8 +7,8 @@ renders in threads instead. A rendering failure never blocks the game: it is log
 message goes out without an image (the account text still tells what happened).
 
 Jobs go to the pool through a priority queue, never more at once than there are workers: the channel's board
-after a phase (everybody waits for it) overtakes the private previews that players' clicks queue up, which
-overtake long jobs. Measured with bench/e2e.py (20 duels): a board image waited behind up to 40 previews
+after a phase (everybody waits for it) overtakes the private previews that players' clicks queue up. Long jobs
+(replays) have a worker of their own, started on first use. Measured with bench/e2e.py (20 duels): a board image waited behind up to 40 previews
 (p50 120 ms per render job, 3 ms of which drawing) before this.
 """
 
@@ -45,6 +45,10 @@ def render_workers() -> int:
     return max(0, int(os.environ.get("HEXD_RENDER_WORKERS", "1") or 0))
 
 
+def _spawn_pool(workers: int) -> Executor:
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm)
+
+
 def render_pool() -> Executor | None:
     """The shared render pool (None: render in threads)."""
     global _pool
@@ -52,10 +56,22 @@ def render_pool() -> Executor | None:
     if workers <= 0:
         return None
     if _pool is None:
-        _pool = ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm
-        )
+        _pool = _spawn_pool(workers)
     return _pool
+
+
+_long_pool: Executor | None = None
+
+
+def long_pool() -> Executor | None:
+    """A worker of its own for long jobs (a replay takes seconds), started on first use: once a job has started
+    no priority can interrupt it, so a long one must never hold the worker that draws the channel's boards."""
+    global _long_pool
+    if render_workers() <= 0:
+        return None
+    if _long_pool is None:
+        _long_pool = _spawn_pool(1)
+    return _long_pool
 
 
 async def warm_up() -> None:
@@ -117,8 +133,18 @@ class _Queue:
 _queue: _Queue | None = None
 
 
+_long_queue: _Queue | None = None
+
+
 async def _run(fn: Callable[..., T], *args: Any, priority: int = PREVIEW) -> T:
-    global _queue
+    global _queue, _long_queue
+    if priority == LONG:
+        pool = long_pool()
+        if pool is None:
+            return await asyncio.to_thread(fn, *args)
+        if _long_queue is None or _long_queue._pool is not pool:  # pyright: ignore[reportPrivateUsage]
+            _long_queue = _Queue(pool, 1)
+        return await _long_queue.run(priority, fn, *args)
     pool = render_pool()
     if pool is None:
         return await asyncio.to_thread(fn, *args)
