@@ -112,7 +112,11 @@ class PanelModel:
             return _repairs_order(self)
         known = {o.value for o in self.fire_options}
         fire = [_fire_entry(v) for v in self.draft.fire if v in known]
-        return {"move": self.draft.moves or "-", "fire": fire}
+        order: dict[str, Any] = {"move": self.draft.moves or "-", "fire": fire}
+        stations = _repairs_order(self)["stations"]
+        if stations:
+            order["stations"] = stations
+        return order
 
 
 def _fire_entry(value: str) -> dict[str, Any]:
@@ -203,8 +207,12 @@ def _exo_panel(state: EncounterState, base: PanelModel, owing: bool) -> PanelMod
             crew.extend(Option(f"captain:{h}", h, "panel.crew.captain") for h in helped)
         return replace(model, step="crew", crew_options=tuple(crew[:MAX_OPTIONS]))
     if state.phase == "5":  # EXO-6.1/6.4/6.5: decided knowing this round's damage
-        repairs, stations = _phase5_options(state, ship)
-        return replace(model, step="repairs", repair_options=repairs, station_options=stations)
+        return replace(
+            model,
+            step="repairs",
+            repair_options=_repair_options(ship),
+            station_options=_station_options(state, ship),
+        )
     if ship.adrift:
         max_moves, accelerate = 0, False
     elif ship.manta <= 0:
@@ -219,6 +227,7 @@ def _exo_panel(state: EncounterState, base: PanelModel, owing: bool) -> PanelMod
         max_moves=max_moves,
         can_accelerate=accelerate,
         fire_options=_fire_options(state, ship),
+        station_options=_station_options(state, ship),  # EXO-6.5, effective at the end of the round
     )
 
 
@@ -272,8 +281,7 @@ REPAIR_CODES = {"engines": "e", "cargo": "c", "weapon": "w", "cabin": "k"}
 CANDIDATES_PER_REPAIR = 3  # the crew members offered for each repair, best skill first
 
 
-def _phase5_options(state: EncounterState, ship: Any) -> tuple[tuple[Option, ...], tuple[Option, ...]]:
-    from rules.exo.crew import STATIONS, station_one
+def _repair_options(ship: Any) -> tuple[Option, ...]:
     from rules.exo.repairs import SKILL_FOR, repair_work
 
     crew = list(ship.crew)
@@ -298,7 +306,15 @@ def _phase5_options(state: EncounterState, ship: Any) -> tuple[tuple[Option, ...
                     (("crew", crew[i].name), ("skill", str(crew[i].skill(skill)))),
                 )
             )
-    # stations nobody can fill now come first (someone fell this round), then the others
+    return tuple(repairs[:MAX_OPTIONS])
+
+
+def _station_options(state: EncounterState, ship: Any) -> tuple[Option, ...]:
+    from rules.exo.crew import STATIONS, station_one
+
+    crew = list(ship.crew)
+    able = [i for i, c in enumerate(crew) if not c.down]
+    # stations nobody can fill now come first (someone fell), then the others
     vacant = [s for s in STATIONS if station_one(crew, s, state.round + 1) is None]
     ordered = vacant + [s for s in STATIONS if s not in vacant]
     stations = [
@@ -307,7 +323,7 @@ def _phase5_options(state: EncounterState, ship: Any) -> tuple[tuple[Option, ...
         for i in able
         if crew[i].station != s
     ]
-    return tuple(repairs[:MAX_OPTIONS]), tuple(stations[:MAX_OPTIONS])
+    return tuple(stations[:MAX_OPTIONS])
 
 
 def _repairs_order(model: PanelModel) -> dict[str, Any]:

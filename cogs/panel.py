@@ -143,6 +143,10 @@ def panel_embed(model: PanelModel, locale: str) -> discord.Embed:
         labels = {o.value: o.label for o in model.fire_options}
         fire = "\n".join(labels.get(v, v) for v in model.draft.fire) or t("panel.no_fire", locale)
         embed.add_field(name=t("panel.fire", locale), value=fire[:1024], inline=False)
+        moving = {o.value: _option_label(o, locale) for o in model.station_options}
+        chosen = [moving[v] for v in model.draft.crew if v in moving]
+        if chosen:
+            embed.add_field(name=t("panel.stations", locale), value="\n".join(chosen)[:1024], inline=False)
     elif model.step == "crew":
         chosen = ", ".join(model.draft.crew) or t("panel.no_crew_rolls", locale)
         embed.add_field(name=t("panel.crew_rolls", locale), value=chosen[:1024], inline=False)
@@ -273,6 +277,15 @@ def panel_view(model: PanelModel, locale: str) -> ui.View:
                     enc, unit, "fire", options=options, placeholder=t("panel.fire_placeholder", locale), row=1
                 )
             )
+        if model.station_options:  # EXO-6.5: declared now, effective at the end of the round
+            options = [
+                discord.SelectOption(
+                    label=_option_label(o, locale)[:100], value=o.value, default=o.value in model.draft.crew
+                )
+                for o in model.station_options
+            ]
+            placeholder = t("panel.stations_placeholder", locale)
+            view.add_item(OrderSelect(enc, unit, "stations", options=options, placeholder=placeholder, row=3))
     elif model.step == "crew" and model.crew_options:
         options = [
             discord.SelectOption(
@@ -320,14 +333,16 @@ def panel_view(model: PanelModel, locale: str) -> ui.View:
             )
         )
     if model.step != "wait":
+        # no fixed row: the rows of selects above are laid out in the order they were added (discord.py 2.7
+        # ignores a select's ``row``: BaseSelect's ``row`` slot shadows the property), and these follow them
         view.add_item(
             OrderButton(
-                enc, unit, "submit", label=t("panel.submit", locale), style=discord.ButtonStyle.success, row=2
+                enc, unit, "submit", label=t("panel.submit", locale), style=discord.ButtonStyle.success
             )
         )
         draft_label = (model.draft.moves or "·")[:80]
         view.add_item(
-            ui.Button(label=draft_label, custom_id=model.draft.encode(model.phase_no), disabled=True, row=2)
+            ui.Button(label=draft_label, custom_id=model.draft.encode(model.phase_no), disabled=True)
         )
     return view
 

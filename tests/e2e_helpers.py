@@ -55,7 +55,7 @@ def step_of(message: Message) -> str:
         return "decision"
     if any(cid.endswith(":crew") for cid in ids):
         return "crew"
-    if any(cid.endswith((":repairs", ":stations")) for cid in ids):
+    if any(cid.endswith(":repairs") for cid in ids):  # phase 5 (the orders panel has a stations menu too)
         return "repairs"
     if any(cid.endswith(":submit") for cid in ids):
         return "orders"

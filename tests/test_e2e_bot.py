@@ -157,6 +157,7 @@ async def test_a_whole_exo_duel_in_a_channel(table: Table) -> None:
     public_before = await public_board(t)
     panel = await current_panel_dm(t, t.ana, "halcon", status.phase_no)
     assert step_of(panel) == "orders" and panel.embeds and panel.attachments  # private preview image
+    assert any(cid.endswith(":halcon:stations") for cid in panel.custom_ids()), "station changes (EXO-6.5)"
     ack = await fill_and_submit(t.fd, t.ana, panel, "halcon", moves="D", fire=2)
     assert "received" in ack.content
     leaked = everything_public(t.channel)

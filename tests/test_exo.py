@@ -713,6 +713,12 @@ def test_exo_6_1_phase_5_asks_damaged_ships_their_repairs_after_the_damage() -> 
     assert result.state.unit_as("a", Ship).engines == 2 and result.state.phase == "1"
     declared = _at_phase_5(_damaged((1, 3, 5)), {"a": {"repairs": [{"by": "Tito", "item": "weapon"}]}})
     assert EXO.awaiting(declared) == ()
+    # a station change given with the round's orders does not skip the repairs question, and stands
+    moving = _at_phase_5(_damaged((1, 3, 5)), {"a": {"stations": [{"by": "Doc", "station": "gunner"}]}})
+    assert EXO.awaiting(moving) == ("a",)
+    quiet = EXO.parse_order(moving, "a", {"repairs": []})
+    after = resolve_phase(EXO, moving, {"a": quiet}, dice_for=DiceFactory())
+    assert [(e.crew, e.to) for e in of_type(list(after.events), StationChanged)] == [("Doc", "gunner")]
 
 
 def test_exo_6_1_phase_5_takes_only_repairs_and_station_changes() -> None:

@@ -46,3 +46,36 @@ def test_the_choices_become_an_order_the_rules_accept_and_forged_values_are_drop
     EXO.validate_order(state, "a", EXO.parse_order(state, "a", raw))
     nothing = dataclasses.replace(model, draft=Draft())
     assert nothing.raw_order() == {"repairs": [], "stations": []}
+
+
+def test_the_orders_panel_declares_station_changes_for_the_end_of_the_round() -> None:
+    """EXO-6.5 from the phase-1 panel: the change rides with the round's orders and happens in phase 5, and the
+    phase-5 question still comes for a damaged ship (declaring a station change does not skip its repairs)."""
+    from rules.engine import resolve_phase
+    from rules.exo.events import StationChanged
+    from tests.test_exo import load, ship_toml
+
+    crew = """
+crew = [
+  { name = "Pilar", station = "pilot", skills = { piloting = 14 } },
+  { name = "Tito", station = "technician", skills = { drives = 16 } },
+]
+"""
+    state = load(ship_toml("a", "red", "0810", extra=crew), ship_toml("b", "blue", "1505"))
+    state = resolve_phase(EXO, state, {}).state  # the crew step (nobody rolls)
+    model = build_panel(state, "a", encounter_id=1, phase_no=2, draft=Draft(), submitted=False, owing=True)
+    assert model.step == "orders" and model.station_options
+    tito_gunner = next(
+        o.value for o in model.station_options if dict(o.params)["crew"] == "Tito" and o.label == "gunner"
+    )
+    raw = dataclasses.replace(model, draft=Draft(crew=(tito_gunner,))).raw_order()
+    assert raw["stations"] == [{"by": "Tito", "station": "gunner"}]
+    order = EXO.parse_order(state, "a", raw)
+    EXO.validate_order(state, "a", order)
+    result = resolve_phase(EXO, state, {"a": order})
+    events = list(result.events)
+    while result.state.round == state.round:
+        result = resolve_phase(EXO, result.state, {})
+        events.extend(result.events)
+    moved = [e for e in events if isinstance(e, StationChanged)]
+    assert [(e.crew, e.to) for e in moved] == [("Tito", "gunner")]

@@ -204,15 +204,15 @@ class ExoRuleset(Ruleset):
     def _repair_crews(state: EncounterState) -> tuple[str, ...]:
         """Phase 5 (EXO-6.1): "tras comprobar si la nave sobrevive" the crew decides its repairs and station
         changes, knowing this round's damage. A ship is asked when it has something to repair and someone on
-        their feet to try, unless its round orders already declared repairs or station changes (scenario files
-        and scripts declare them with the round's orders)."""
+        their feet to try, unless its round orders already declared repairs (scenario files and scripts declare
+        them with the round's orders)."""
         ext = ext_of(state.ext)
         asked: list[str] = []
         for unit in state.units.values():
             if not isinstance(unit, Ship) or not unit.active:
                 continue
             declared = ext.locked.get(unit.id)
-            if declared is not None and (declared.repairs or declared.stations):
+            if declared is not None and declared.repairs:
                 continue
             if repair_work(unit) and any(not c.down for c in unit.crew):
                 asked.append(unit.id)
@@ -243,7 +243,8 @@ class ExoRuleset(Ruleset):
 
     @staticmethod
     def _phase5_declarations(state: EncounterState, ext: ExoState, orders: Mapping[str, Order]) -> ExoState:
-        """Repairs and station changes given in phase 5 take the place of any declared with the round's orders."""
+        """Repairs given in phase 5 take the place of any declared with the round's orders; a station change
+        given in phase 5 replaces the one declared earlier for the same crew member, the others stand."""
         locked = dict(ext.locked)
         for uid, order in orders.items():
             unit = state.units.get(uid)
@@ -251,7 +252,9 @@ class ExoRuleset(Ruleset):
                 continue
             declared = _lock(state, unit, order)
             base = locked.get(uid) or ShipOrders(unit=uid)
-            locked[uid] = dataclasses.replace(base, repairs=declared.repairs, stations=declared.stations)
+            restated = {s.by for s in declared.stations}
+            stations = (*(s for s in base.stations if s.by not in restated), *declared.stations)
+            locked[uid] = dataclasses.replace(base, repairs=declared.repairs, stations=stations)
         return dataclasses.replace(ext, locked=locked)
 
     def _lock_orders(self, state: EncounterState, orders: Mapping[str, Order]) -> PhaseResult:
