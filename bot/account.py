@@ -30,7 +30,15 @@ def _plain(value: Any, names: Mapping[str, str]) -> Any:
     return value
 
 
-def template_params(event: Event, names: Mapping[str, str], locale: str | None) -> dict[str, Any]:
+SIDE_FIELDS = (
+    "side",
+    "winner",
+)  # event fields that hold a side id: shown by the side's name as ``<key>_name``
+
+
+def template_params(
+    event: Event, names: Mapping[str, str], locale: str | None, sides: Mapping[str, str] | None = None
+) -> dict[str, Any]:
     params: dict[str, Any] = {}
     for key, value in event.params().items():
         if key in ("detail", "args") and isinstance(value, tuple):
@@ -40,6 +48,8 @@ def template_params(event: Event, names: Mapping[str, str], locale: str | None) 
         params[key] = _plain(value, names)
         if key in UNIT_FIELDS and isinstance(value, str):
             params[f"{key}_name"] = names.get(value, value)
+        elif key in SIDE_FIELDS and isinstance(value, str):
+            params[f"{key}_name"] = (sides or {}).get(value, value)
     if isinstance(event, ShotResolved):
         params["hit_text"] = t(
             "shot.spent" if event.spent else "shot.hit" if event.hit else "shot.miss", locale
@@ -63,7 +73,8 @@ def template_params(event: Event, names: Mapping[str, str], locale: str | None) 
 
 def describe(event: Event, state: EncounterState | None = None, locale: str | None = None) -> str:
     names = {u.id: u.name for u in state.units.values()} if state else {}
-    params = template_params(event, names, locale)
+    sides = {s.id: s.name for s in state.sides} if state else {}
+    params = template_params(event, names, locale, sides)
     key = f"event.{event.type}"
     if isinstance(event, RollMade):
         key = "event.RollMade.quality" if "quality_text" in params else key

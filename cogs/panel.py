@@ -125,6 +125,8 @@ def panel_embed(model: PanelModel, locale: str) -> discord.Embed:
         colour=discord.Colour.dark_teal(),
     )
     for name, value in model.stats:
+        if name == "overwatch" and has(f"policy.{value}", "en"):  # SK-4.1 policy id → words
+            value = t(f"policy.{value}", locale)
         embed.add_field(name=t(f"stat.{name}", locale)[:256], value=value[:1024] or "-", inline=True)
     if model.manta is not None:
         embed.add_field(name=t("stat.manta", locale), value=str(model.manta), inline=True)

@@ -238,3 +238,16 @@ def test_logs_never_carry_the_token() -> None:
     logger.warning("some other token-shaped thing MTAxMDEwMTAxMDEwMTAxMDEw.Gxxxxx.%s", "y" * 30)
     assert token not in stream.getvalue() and "<redacted>" in stream.getvalue()
     assert "Gxxxxx" not in stream.getvalue()
+
+
+def test_the_account_names_sides_by_their_name_in_each_language() -> None:
+    from bot.account import describe
+    from rules.scenario import load_scenario
+    from rules.skirmish.events import SkChitDrawn
+
+    state = load_scenario(SCENARIO_DIR / "skirmish-corridor.toml").state
+    side = state.sides[0]
+    event = SkChitDrawn(rule="SK-1.1", chit="delta", side=side.id)
+    for locale in ("en", "es"):
+        line = describe(event, state, locale)
+        assert f"({side.name})" in line and f"({side.id})" not in line, line
