@@ -9,6 +9,7 @@ contents never leave this module except back to the player who wrote them.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import tomllib
@@ -248,10 +249,14 @@ class EncounterService(DirectorActions, RecordActions):
         seen = seen if seen is not None and seen.meta.id == encounter_id else await self.seen(encounter_id)
         meta, state, phase_no, parts = seen.meta, seen.state, seen.phase_no, seen.parts
         missing: tuple[Missing, ...] = ()
+        # the status goes to the channel: a unit hidden from the public is never named (FOG-1), only its player
         if meta.status == "running" and not state.over:
-            missing = tuple(await self._missing(encounter_id, state, phase_no, parts))
+            missing = tuple(
+                dataclasses.replace(m, unit_name=self.public_name(state, m.unit))
+                for m in await self._missing(encounter_id, state, phase_no, parts)
+            )
         players = tuple(
-            (p.user_id, p.unit, state.units[p.unit].name)
+            (p.user_id, p.unit, self.public_name(state, p.unit))
             for p in parts
             if p.role == "player" and p.unit is not None and p.unit in state.units
         )
@@ -272,6 +277,12 @@ class EncounterService(DirectorActions, RecordActions):
             state.over,
             state.winner,
         )
+
+    @staticmethod
+    def public_name(state: EncounterState, unit_id: str) -> str:
+        """The unit's name if everyone may see the unit, else "" (channel text names no hidden unit)."""
+        public = visibility(get_ruleset(state.ruleset), state, PUBLIC).units
+        return state.units[unit_id].name if unit_id in public else ""
 
     # --- orders --------------------------------------------------------------------------------------------
     async def submit(

@@ -202,7 +202,9 @@ class Announcer:
             return head + "\n" + t("status.sk.turn", locale, names=acting)
         if not status.missing:
             return head + "\n" + t("status.all_in", locale)
-        names = ", ".join(f"<@{m.user_id}> ({m.unit_name})" for m in status.missing)
+        names = ", ".join(
+            f"<@{m.user_id}> ({m.unit_name})" if m.unit_name else f"<@{m.user_id}>" for m in status.missing
+        )
         return head + "\n" + t("status.waiting", locale, names=names)
 
     async def refresh_status(self, encounter_id: int, *, status: StatusView | None = None) -> None:
@@ -249,10 +251,10 @@ class Announcer:
             return ""
         seen = await self.bot.service.seen(encounter_id)
         holders = {unit: user for user, unit, _ in status.players}
-        names = [
-            f"{seen.state.units[u].name} (<@{holders[u]}>)" if u in holders else seen.state.units[u].name
-            for u in self.bot.service.owing(seen.state)
-        ]
+        names: list[str] = []
+        for u in self.bot.service.owing(seen.state):
+            name = self.bot.service.public_name(seen.state, u) or "?"  # a hidden unit is never named (FOG-1)
+            names.append(f"{name} (<@{holders[u]}>)" if u in holders else name)
         return ", ".join(names)
 
     async def dm(self, user_id: int, text: str, **kwargs: object) -> discord.Message | None:

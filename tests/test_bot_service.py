@@ -240,3 +240,15 @@ async def test_undo_takes_back_one_override_at_a_time_even_before_the_start(
     assert once.units["a"].at == Hex.parse("0303"), "only the last override is undone"
     _, twice = await service.undo(enc, Actor(DIRECTOR))
     assert twice.units["a"].at == Hex.parse("0202")
+
+
+async def test_the_channel_status_never_names_a_hidden_unit(service: EncounterService) -> None:
+    hidden_toy = TOY.replace('name = "Bravo"', 'name = "Bravo"\nhidden = true')
+    created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="toy-sim", toml_text=hidden_toy)
+    enc = created.encounter_id
+    await service.join(enc, ANA)
+    await service.assign(enc, Actor(DIRECTOR), "b", BEA)
+    await service.start(enc, Actor(DIRECTOR))
+    status = await service.status(enc)
+    assert {(m.user_id, m.unit_name) for m in status.missing} == {(ANA, "Alfa"), (BEA, "")}
+    assert "Bravo" not in repr(status)
