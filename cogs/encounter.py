@@ -242,18 +242,8 @@ class EncounterCog(
     async def board(self, interaction: discord.Interaction, view: str = "public") -> None:
         meta = await encounter_here(interaction)
         service = self.bot.service
+        viewer = await viewer_for(service, meta, actor_of(interaction), view)
         _, state, _ = await service.load(meta.id)
-        viewer = PUBLIC
-        if view == "director":
-            await service.require_director(meta, actor_of(interaction))
-            viewer = DIRECTOR
-        elif view == "mine":
-            mine = await service.my_units(meta.id, interaction.user.id)
-            if not mine:
-                raise refuse(
-                    "encounter.not_playing_board", "You have no units here; showing your side needs one."
-                )
-            viewer = state.units[mine[0]].side
         await interaction.response.defer(ephemeral=True, thinking=True)
         png = await board_png(state, (), viewer=viewer, locale=lang(interaction), title=meta.name)
         if png is None:

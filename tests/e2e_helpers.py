@@ -40,6 +40,19 @@ def panels_for(messages: list[Message], unit: str) -> list[Message]:
     return [m for m in messages if any(f":unit:{unit}:" in cid for cid in m.custom_ids()) and not m.deleted]
 
 
+async def panel_for_phase(fd: FakeDiscord, person: Person, unit: str, phase_no: int) -> Message:
+    """The newest DM panel of ``unit`` drafted for phase ``phase_no`` (waits on the local Discord's state)."""
+
+    def find() -> Message | None:
+        for m in reversed(panels_for(person.dms(), unit)):
+            found = draft_in(m)
+            if found is not None and found[0] == phase_no:
+                return m
+        return None
+
+    return await fd.wait_for(find, what=f"{person.name}'s {unit} panel for phase {phase_no}", timeout=60)
+
+
 def draft_in(message: Message) -> tuple[int, Draft] | None:
     for row in message.components:
         for comp in row.get("components", []):

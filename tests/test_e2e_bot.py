@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,14 @@ from typing import Any
 import pytest
 
 from bot.storage import Encounter
-from tests.e2e_helpers import BotUnderTest, draft_in, fill_and_submit, panels_for, start_bot, step_of
+from tests.e2e_helpers import (
+    BotUnderTest,
+    draft_in,
+    fill_and_submit,
+    panel_for_phase,
+    start_bot,
+    step_of,
+)
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 
 pytestmark = pytest.mark.slow
@@ -37,8 +45,9 @@ class Table:
     guild_id: int
 
 
-@pytest.fixture
-async def table(tmp_path: Path) -> AsyncIterator[Table]:
+@asynccontextmanager
+async def duel_table(tmp_path: Path) -> AsyncIterator[Table]:
+    """A guild with a channel, a director (Dora), Ana and Bea (Spanish), and the bot connected."""
     async with FakeDiscord() as fd:
         guild = fd.create_guild("Wargames")
         channel = guild.create_text_channel("duel")
@@ -56,6 +65,12 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
             yield t
         finally:
             await t.bot.close()
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    async with duel_table(tmp_path) as t:
+        yield t
 
 
 def everything_public(channel: Channel) -> str:
@@ -92,14 +107,7 @@ async def open_duel(t: Table) -> int:
 
 
 async def current_panel_dm(t: Table, person: Person, unit: str, phase_no: int) -> Message:
-    def find() -> Message | None:
-        for m in reversed(panels_for(person.dms(), unit)):
-            found = draft_in(m)
-            if found is not None and found[0] == phase_no:
-                return m
-        return None
-
-    return await t.fd.wait_for(find, what=f"{person.name}'s panel for phase {phase_no}", timeout=60)
+    return await panel_for_phase(t.fd, person, unit, phase_no)
 
 
 async def orders_panel(t: Table, person: Person) -> Message:

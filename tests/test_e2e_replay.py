@@ -18,30 +18,13 @@ from PIL import Image
 
 from bot.storage import open_storage
 from bot.storage.base import ENCOUNTER_CREATED, PHASE_RESOLVED, UNDONE
-from tests.e2e_helpers import start_bot
-from tests.fakediscord import FakeDiscord
-from tests.test_e2e_bot import Table, open_duel, play_phase, wait_phase_after
+from tests.test_e2e_bot import Table, duel_table, open_duel, play_phase, wait_phase_after
 
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    async with FakeDiscord() as fd:
-        guild = fd.create_guild("Wargames")
-        channel = guild.create_text_channel("duel")
-        director, ana, bea = (
-            fd.create_user("dora"),
-            fd.create_user("ana"),
-            fd.create_user("bea", locale="es-ES"),
-        )
-        for person in (director, ana, bea):
-            guild.add_member(person.user)
-        db = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
-        bot = await start_bot(fd, db, guild.id)
-        t = Table(fd, bot, channel, director, ana, bea, db, guild.id)
-        try:
-            yield t
-        finally:
-            await t.bot.close()
+    async with duel_table(tmp_path) as t:
+        yield t
 
 
 def frames_of(data: bytes) -> tuple[str, int, set[tuple[int, int]]]:

@@ -19,7 +19,7 @@ import pytest
 
 from rules.ruleset import get_ruleset
 from rules.skirmish.model import Character
-from tests.e2e_helpers import BotUnderTest, draft_in, panels_for, start_bot
+from tests.e2e_helpers import BotUnderTest, draft_in, panel_for_phase, start_bot
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 
 pytestmark = pytest.mark.slow
@@ -97,14 +97,7 @@ async def open_corridor(t: Table) -> int:
 
 
 async def panel_dm(t: Table, person: Person, unit: str, phase_no: int) -> Message:
-    def find() -> Message | None:
-        for m in reversed(panels_for(person.dms(), unit)):
-            found = draft_in(m)
-            if found is not None and found[0] == phase_no:
-                return m
-        return None
-
-    return await t.fd.wait_for(find, what=f"{person.name}'s {unit} panel for step {phase_no}", timeout=60)
+    return await panel_for_phase(t.fd, person, unit, phase_no)
 
 
 def select_of(panel: Message, unit: str, group: str) -> tuple[str, list[str]]:
