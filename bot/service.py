@@ -403,7 +403,9 @@ class EncounterService(DirectorActions, RecordActions):
                     if ruleset.order_mode is OrderMode.ACTIVATION:
                         if len(missing) == len([u for u in owing if holder_of(u, parts)]):
                             break  # nobody has acted yet (an unheld unit waits for the director)
-                    elif missing or not any(holder_of(u, parts) for u in owing):
+                    elif missing or (
+                        not any(holder_of(u, parts) for u in owing) and not ruleset.optional_orders(state)
+                    ):
                         break
                 try:
                     batch = await self.storage.orders_for_resolution(encounter_id, phase_no)

@@ -125,6 +125,11 @@ class Ruleset(ABC):
         """Units that owe orders in the current phase (empty when the phase needs none)."""
         return ()
 
+    def optional_orders(self, state: EncounterState) -> bool:
+        """True when the current phase's orders may be left out (no answer = nothing done): a phase that only
+        awaits units nobody plays then resolves at once instead of waiting for the director."""
+        return False
+
     # --- visibility (FOG-1) ------------------------------------------------------------------------------
     def visible_to(self, state: EncounterState, side: str) -> Visibility:
         """Default: every unit on the board that is not hidden from this side."""

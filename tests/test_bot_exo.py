@@ -155,3 +155,23 @@ async def test_a_deadline_resolves_the_phase_once(service: EncounterService) -> 
     assert await scheduler.tick() == 1
     assert seen and seen[0].steps and seen[0].steps[0].round == 1
     assert await scheduler.tick() == 0  # resolved once
+
+
+async def test_repairs_of_a_ship_nobody_plays_never_hold_the_game(service: EncounterService) -> None:
+    """Phase 5 asks only players: a damaged ship without a player (the director's) does not stop the round."""
+    from rules.serial import to_json
+
+    created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="exo", toml_text=DUEL)
+    enc = created.encounter_id
+    await service.join(enc, ANA)  # Bea never joins: the pirate is nobody's
+    await service.start(enc, Actor(DIRECTOR))
+    seen = await service.seen(enc)
+    pirata = seen.state.units["pirata"]
+    damaged = seen.state.with_units([replace(pirata, engines=1)]).replace(phase="5")  # type: ignore[type-var]
+    await service.storage.commit_resolution(enc, seen.phase_no, [], to_json(damaged))
+    from rules.ruleset import get_ruleset
+
+    assert get_ruleset("exo").awaiting(damaged) == ("pirata",)
+    result = await service.advance(enc)
+    assert result.steps and result.steps[0].phase == "5", "phase 5 resolved without waiting"
+    assert (await service.seen(enc)).state.phase == "1"

@@ -200,6 +200,9 @@ class ExoRuleset(Ruleset):
             )
         return tuple(s.id for s in ships)
 
+    def optional_orders(self, state: EncounterState) -> bool:
+        return state.phase == "5" and state.pending is None  # no repairs declared: none are tried (EXO-6.1)
+
     @staticmethod
     def _repair_crews(state: EncounterState) -> tuple[str, ...]:
         """Phase 5 (EXO-6.1): "tras comprobar si la nave sobrevive" the crew decides its repairs and station
