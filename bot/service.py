@@ -250,13 +250,15 @@ class EncounterService(DirectorActions, RecordActions):
         meta, state, phase_no, parts = seen.meta, seen.state, seen.phase_no, seen.parts
         missing: tuple[Missing, ...] = ()
         # the status goes to the channel: a unit hidden from the public is never named (FOG-1), only its player
+        public = visibility(get_ruleset(state.ruleset), state, PUBLIC).units
+        shown = {uid: (u.name if uid in public else "") for uid, u in state.units.items()}
         if meta.status == "running" and not state.over:
             missing = tuple(
-                dataclasses.replace(m, unit_name=self.public_name(state, m.unit))
+                dataclasses.replace(m, unit_name=shown[m.unit])
                 for m in await self._missing(encounter_id, state, phase_no, parts)
             )
         players = tuple(
-            (p.user_id, p.unit, self.public_name(state, p.unit))
+            (p.user_id, p.unit, shown[p.unit])
             for p in parts
             if p.role == "player" and p.unit is not None and p.unit in state.units
         )
