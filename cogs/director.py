@@ -6,6 +6,9 @@ happens. Every override is recorded as an event (undoable) and shown in the chan
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -21,6 +24,7 @@ from cogs.units import any_unit_autocomplete
 from data.i18n import has, t
 from rules.errors import GameError
 from rules.hexgrid import Hex, HexSide
+from rules.state import EncounterState
 
 HexArg = app_commands.Transform[Hex, HexTransformer]
 
@@ -50,6 +54,9 @@ async def terrain_autocomplete(
     ][:25]
 
 
+Change = Callable[[EncounterState], tuple[EncounterState, Any]]  # a pure edit from bot/overrides.py
+
+
 class DirectorCog(
     commands.GroupCog,
     group_name=tr("director", "cmd.director.name"),
@@ -68,6 +75,14 @@ class DirectorCog(
             raise Refusal(exc) from None
         return True
 
+    async def _override(
+        self, interaction: discord.Interaction, action: str, target: str, change: Change
+    ) -> None:
+        """Every state override: applied by the service as an undoable event, then told to the channel."""
+        meta = await encounter_here(interaction)
+        done = await self.bot.service.override(meta.id, actor_of(interaction), action, target, change)
+        await self._announce(interaction, meta, done)
+
     async def _announce(self, interaction: discord.Interaction, meta: Encounter, done: OverrideDone) -> None:
         locale = lang(interaction)
         line = describe(done.event, done.state, locale)
@@ -83,7 +98,6 @@ class DirectorCog(
     async def move(
         self, interaction: discord.Interaction, unit: str, hex: HexArg, facing: str | None = None
     ) -> None:
-        meta = await encounter_here(interaction)
         side = None
         if facing is not None:
             try:
@@ -92,21 +106,14 @@ class DirectorCog(
                 raise refuse(
                     "hex.bad_facing", "Facing is N, NE, SE, S, SW, NW or 0-5.", value=facing[:10]
                 ) from None
-        done = await self.bot.service.override(
-            meta.id, actor_of(interaction), "move", unit, lambda s: overrides.move(s, unit, hex, side)
-        )
-        await self._announce(interaction, meta, done)
+        await self._override(interaction, "move", unit, lambda s: overrides.move(s, unit, hex, side))
 
     @app_commands.command(
         name=tr("set", "cmd.director.set.name"), description=tr("Set a unit's stat", "cmd.director.set.desc")
     )
     @app_commands.autocomplete(unit=any_unit_autocomplete)
     async def set_(self, interaction: discord.Interaction, unit: str, stat: str, value: str) -> None:
-        meta = await encounter_here(interaction)
-        done = await self.bot.service.override(
-            meta.id, actor_of(interaction), "set", unit, lambda s: overrides.set_stat(s, unit, stat, value)
-        )
-        await self._announce(interaction, meta, done)
+        await self._override(interaction, "set", unit, lambda s: overrides.set_stat(s, unit, stat, value))
 
     @app_commands.command(
         name=tr("damage", "cmd.director.damage.name"),
@@ -116,11 +123,7 @@ class DirectorCog(
     async def damage(
         self, interaction: discord.Interaction, unit: str, amount: app_commands.Range[int, 1, 999]
     ) -> None:
-        meta = await encounter_here(interaction)
-        done = await self.bot.service.override(
-            meta.id, actor_of(interaction), "damage", unit, lambda s: overrides.damage(s, unit, amount)
-        )
-        await self._announce(interaction, meta, done)
+        await self._override(interaction, "damage", unit, lambda s: overrides.damage(s, unit, amount))
 
     @app_commands.command(
         name=tr("add-unit", "cmd.director.add_unit.name"),
@@ -136,15 +139,9 @@ class DirectorCog(
         like: str,
         name: str | None = None,
     ) -> None:
-        meta = await encounter_here(interaction)
-        done = await self.bot.service.override(
-            meta.id,
-            actor_of(interaction),
-            "add-unit",
-            id,
-            lambda s: overrides.add_unit(s, id, side, hex, like, name),
+        await self._override(
+            interaction, "add-unit", id, lambda s: overrides.add_unit(s, id, side, hex, like, name)
         )
-        await self._announce(interaction, meta, done)
 
     @app_commands.command(
         name=tr("remove-unit", "cmd.director.remove_unit.name"),
@@ -152,11 +149,7 @@ class DirectorCog(
     )
     @app_commands.autocomplete(unit=any_unit_autocomplete)
     async def remove_unit(self, interaction: discord.Interaction, unit: str) -> None:
-        meta = await encounter_here(interaction)
-        done = await self.bot.service.override(
-            meta.id, actor_of(interaction), "remove-unit", unit, lambda s: overrides.remove_unit(s, unit)
-        )
-        await self._announce(interaction, meta, done)
+        await self._override(interaction, "remove-unit", unit, lambda s: overrides.remove_unit(s, unit))
 
     @app_commands.command(
         name=tr("reveal", "cmd.director.reveal.name"),
@@ -164,11 +157,7 @@ class DirectorCog(
     )
     @app_commands.autocomplete(unit=any_unit_autocomplete)
     async def reveal(self, interaction: discord.Interaction, unit: str) -> None:
-        meta = await encounter_here(interaction)
-        done = await self.bot.service.override(
-            meta.id, actor_of(interaction), "reveal", unit, lambda s: overrides.reveal(s, unit)
-        )
-        await self._announce(interaction, meta, done)
+        await self._override(interaction, "reveal", unit, lambda s: overrides.reveal(s, unit))
 
     @app_commands.command(
         name=tr("terrain", "cmd.director.terrain.name"),
@@ -176,16 +165,8 @@ class DirectorCog(
     )
     @app_commands.autocomplete(terrain=terrain_autocomplete)
     async def terrain(self, interaction: discord.Interaction, hex: HexArg, terrain: str) -> None:
-        meta = await encounter_here(interaction)
         kind = None if terrain.strip().lower() == CLEAR_TERRAIN else terrain.strip()
-        done = await self.bot.service.override(
-            meta.id,
-            actor_of(interaction),
-            "terrain",
-            hex.label,
-            lambda s: overrides.set_terrain(s, hex, kind),
-        )
-        await self._announce(interaction, meta, done)
+        await self._override(interaction, "terrain", hex.label, lambda s: overrides.set_terrain(s, hex, kind))
 
     @app_commands.command(
         name=tr("assign", "cmd.director.assign.name"),
