@@ -18,7 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rules.engine import resolve_phase
 from rules.exo.orders import FireOrder, ShipOrders
 from rules.exo.ship import Ship
-from rules.ruleset import Order, get_ruleset
+from rules.registry import get_ruleset
+from rules.ruleset import Order
 from rules.scenario import load_scenario
 from rules.state import EncounterState
 

@@ -20,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from render import BoardSnapshot, render_replay
 from render.replay import ReplayFormat
-from rules.ruleset import DiceFactory, get_ruleset
+from rules.registry import ruleset_for
+from rules.ruleset import DiceFactory
 from rules.scenario import load_scenario
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden" / "exo-golden.toml"
@@ -29,7 +30,7 @@ GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden" / "exo-gold
 def golden_frames() -> list[BoardSnapshot]:
     """The starting positions, then the board after every engine step of the ten scripted rounds."""
     scenario = load_scenario(GOLDEN)
-    ruleset = get_ruleset(scenario.state.ruleset)
+    ruleset = ruleset_for(scenario.state)
     state = scenario.state
     frames = [BoardSnapshot(state)]
     for spec in scenario.rounds:

@@ -13,7 +13,8 @@ from bot.account import describe, event_json
 from data import SCENARIO_DIR
 from data.i18n import t
 from rules.errors import GameError, ScenarioError
-from rules.ruleset import DiceFactory, SimStep, get_ruleset
+from rules.registry import ruleset_for
+from rules.ruleset import DiceFactory, SimStep
 from rules.scenario import Scenario, load_scenario
 
 EXIT_OK, EXIT_ERROR, EXIT_INVALID = 0, 1, 2
@@ -117,7 +118,7 @@ def simulate(
     scenario: Scenario, *, out: Path | None = None, as_json: bool = False, lang: str = "en", stream: TextIO
 ) -> int:
     """Play every ``[[rounds]]`` entry; print the account; write images to ``out``. Exit code as the CLI."""
-    ruleset = get_ruleset(scenario.state.ruleset)
+    ruleset = ruleset_for(scenario.state)
     state = scenario.state
     writer = _image_writer(out)
     if writer is not None:

@@ -24,7 +24,7 @@ from bot.storage import Storage, StorageError, open_storage
 from bot.translator import HexTranslator
 from data.i18n import has, t
 from rules.errors import GameError
-from rules.ruleset import available_rulesets
+from rules.registry import ruleset_ids
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +129,7 @@ class HexBotCore(commands.Bot):
             self._storage = await open_storage(self.config.database_url)
         self._service = EncounterService(self._storage, director_role_name=self.config.director_role)
         # import the rulesets and the renderer now, not inside the first interaction (a cold import blocks the loop)
-        available_rulesets()
+        ruleset_ids()
         await warm_up()
         await self.tree.set_translator(HexTranslator())
         for name in self.extension_names:

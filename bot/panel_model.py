@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.hexgrid import Hex
+from rules.registry import ruleset_for
 from rules.state import EncounterState
 
 DRAFT_PREFIX = "hexd:draft:"
@@ -261,9 +262,8 @@ def _fire_options(state: EncounterState, ship: Any) -> tuple[Option, ...]:
 def _fire_legal(state: EncounterState, ship_id: str, ref: str, index: int, target: str) -> bool:
     """One fire declaration alone, through the ruleset's parser and validator (the check Submit runs)."""
     from rules.errors import GameError
-    from rules.ruleset import get_ruleset
 
-    ruleset = get_ruleset(state.ruleset)
+    ruleset = ruleset_for(state)
     raw = {"move": "-", "fire": [{"by": ref, "weapon": index, "target": target}]}
     try:
         ruleset.validate_order(state, ship_id, ruleset.parse_order(state, ship_id, raw))

@@ -16,7 +16,8 @@ from bot.panel_model import MAX_OPTIONS, Option, PanelModel
 from rules.engine import visibility
 from rules.errors import GameError
 from rules.hexgrid import Hex, Vertex
-from rules.ruleset import Order, get_ruleset
+from rules.registry import ruleset_for
+from rules.ruleset import Order
 from rules.skirmish.activation import ext_of
 from rules.skirmish.geometry import move_targets
 from rules.skirmish.legality import action_cost
@@ -84,7 +85,7 @@ def legal_actions(state: EncounterState, ch: Character) -> tuple[Option, ...]:
 
 
 def _as_known_by(state: EncounterState, side: str) -> EncounterState:
-    seen = visibility(get_ruleset(state.ruleset), state, side).units
+    seen = visibility(ruleset_for(state), state, side).units
     hidden = [uid for uid, unit in state.units.items() if unit.side != side and uid not in seen]
     if not hidden:
         return state
@@ -112,7 +113,7 @@ def projection(
 
 
 def _accepted(state: EncounterState, unit_id: str, text: str) -> Order | None:
-    ruleset = get_ruleset(state.ruleset)
+    ruleset = ruleset_for(state)
     try:
         order = ruleset.parse_order(state, unit_id, text)
         ruleset.validate_order(state, unit_id, order)
@@ -145,7 +146,7 @@ def _turns(ch: Character) -> list[tuple[str, str, str]]:
 
 
 def _attacks(state: EncounterState, ch: Character) -> list[tuple[str, str, str]]:
-    seen = visibility(get_ruleset(state.ruleset), state, ch.side).units
+    seen = visibility(ruleset_for(state), state, ch.side).units
     enemies = sorted(
         (u for u in state.units_of(Character) if u.side != ch.side and u.acting and u.id in seen),
         key=lambda u: u.id,
@@ -176,7 +177,7 @@ def _turn_lines(state: EncounterState, ch: Character, owing: bool) -> tuple[tupl
     """Whose turn it is (SK-1.1), shown on panels that wait."""
     if owing or state.over:
         return ()
-    ruleset = get_ruleset(state.ruleset)
+    ruleset = ruleset_for(state)
     acting = [state.units[u].name for u in ruleset.awaiting(state) if u in state.units]
     if not acting:
         return ()

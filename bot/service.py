@@ -45,7 +45,8 @@ from data import SCENARIO_DIR
 from rules.engine import resolve_phase, visibility
 from rules.errors import ScenarioError
 from rules.events import Event, RollMade, ShotResolved
-from rules.ruleset import PUBLIC, DiceFactory, Order, OrderMode, Ruleset, get_ruleset
+from rules.registry import ruleset_for
+from rules.ruleset import PUBLIC, DiceFactory, Order, OrderMode, Ruleset
 from rules.scenario import load_scenario
 from rules.serial import from_json, to_json
 from rules.state import EncounterState, Unit
@@ -250,7 +251,7 @@ class EncounterService(DirectorActions, RecordActions):
         meta, state, phase_no, parts = seen.meta, seen.state, seen.phase_no, seen.parts
         missing: tuple[Missing, ...] = ()
         # the status goes to the channel: a unit hidden from the public is never named (FOG-1), only its player
-        public = visibility(get_ruleset(state.ruleset), state, PUBLIC).units
+        public = visibility(ruleset_for(state), state, PUBLIC).units
         shown = {uid: (u.name if uid in public else "") for uid, u in state.units.items()}
         if meta.status == "running" and not state.over:
             missing = tuple(
@@ -283,7 +284,7 @@ class EncounterService(DirectorActions, RecordActions):
     @staticmethod
     def public_name(state: EncounterState, unit_id: str) -> str:
         """The unit's name if everyone may see the unit, else "" (channel text names no hidden unit)."""
-        public = visibility(get_ruleset(state.ruleset), state, PUBLIC).units
+        public = visibility(ruleset_for(state), state, PUBLIC).units
         return state.units[unit_id].name if unit_id in public else ""
 
     # --- orders --------------------------------------------------------------------------------------------
@@ -313,7 +314,7 @@ class EncounterService(DirectorActions, RecordActions):
                 f"{state.units[unit_id].name} takes no orders now.",
                 unit=state.units[unit_id].name,
             )
-        ruleset = get_ruleset(state.ruleset)
+        ruleset = ruleset_for(state)
         order = ruleset.parse_order(state, unit_id, raw)
         ruleset.validate_order(state, unit_id, order)
         try:
@@ -397,7 +398,7 @@ class EncounterService(DirectorActions, RecordActions):
             parts: list[Participant] | None = None
             first = True
             for _ in range(MAX_AUTO_STEPS):
-                ruleset = get_ruleset(state.ruleset)
+                ruleset = ruleset_for(state)
                 owing = self.owing(state)
                 if owing and not (first and forced):
                     parts = parts if parts is not None else await self.storage.participants(encounter_id)

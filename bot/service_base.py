@@ -14,7 +14,7 @@ from typing import Any
 from bot.permissions import Actor, holder_of, is_director, units_of
 from bot.results import Missing, refuse
 from bot.storage import Encounter, EncounterNotFoundError, GuildSettings, Participant, Storage
-from rules.ruleset import get_ruleset
+from rules.registry import ruleset_for
 from rules.serial import from_json
 from rules.state import EncounterState, Unit
 
@@ -160,7 +160,7 @@ class ServiceBase:
 
     def owing(self, state: EncounterState) -> tuple[str, ...]:
         """Units that owe an answer now: the ruleset's awaited units, or the unit of a pending decision."""
-        ruleset = get_ruleset(state.ruleset)
+        ruleset = ruleset_for(state)
         waiting = list(ruleset.awaiting(state))
         if state.pending is not None and state.pending.unit and state.pending.unit not in waiting:
             waiting.append(state.pending.unit)

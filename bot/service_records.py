@@ -12,7 +12,8 @@ from bot.service_base import ServiceBase
 from bot.storage import ChannelBusyError, InvalidExportError
 from rules.engine import visibility
 from rules.events import Event
-from rules.ruleset import PUBLIC, get_ruleset
+from rules.registry import ruleset_for
+from rules.ruleset import PUBLIC
 from rules.serial import from_json
 
 
@@ -21,7 +22,7 @@ class RecordActions(ServiceBase):
     async def history(self, encounter_id: int, round_no: int | None = None) -> list[tuple[int, str, Event]]:
         """Public events of the encounter (round, phase, event), optionally of one round."""
         _, state, _ = await self.load(encounter_id)
-        ruleset = get_ruleset(state.ruleset)
+        ruleset = ruleset_for(state)
         seen = visibility(ruleset, state, PUBLIC).units
         out: list[tuple[int, str, Event]] = []
         for row in await self.storage.events(encounter_id):

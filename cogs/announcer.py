@@ -27,7 +27,8 @@ from bot.storage import Encounter
 from cogs.common import ACCOUNT_INLINE_LIMIT, clip, png_file, text_file
 from cogs.panel import load_panel, panel_message
 from data.i18n import language_of, t
-from rules.ruleset import OrderMode, get_ruleset
+from rules.registry import get_ruleset
+from rules.ruleset import OrderMode
 
 if TYPE_CHECKING:
     from bot.client import HexBotCore

@@ -31,14 +31,15 @@ from cogs.common import (
 )
 from cogs.help import tutorial_embed
 from data.i18n import t
-from rules.ruleset import DIRECTOR, PUBLIC, available_rulesets
+from rules.registry import public_ruleset_ids
+from rules.ruleset import DIRECTOR, PUBLIC
 
 MAX_SCENARIO_BYTES = 256 * 1024
 MAX_IMPORT_BYTES = 8 * 1024 * 1024
 
 RULESET_CHOICES = [
     app_commands.Choice(name=tr(rid, f"choice.ruleset.{rid}"), value=rid)
-    for rid in ("exo", "skirmish", "mech", "ocs")
+    for rid in public_ruleset_ids()
 ]
 VIEW_CHOICES = [
     app_commands.Choice(name=tr("public", "choice.view.public"), value="public"),
@@ -122,11 +123,11 @@ class EncounterCog(
             raise refuse("encounter.guild_only", "Use this in a server channel.")
         if scenario is None and file is None:
             raise refuse("scenario.missing", "Pick a bundled scenario or attach a scenario file.")
-        await interaction.response.defer(thinking=True)
-        if ruleset not in available_rulesets():
+        if ruleset not in public_ruleset_ids():  # before deferring: a refusal stays private
             raise refuse(
                 "ruleset.unavailable", f"The {ruleset} ruleset is not available yet.", ruleset=ruleset
             )
+        await interaction.response.defer(thinking=True)
         text: str | None = None
         if file is not None:
             if file.size > MAX_SCENARIO_BYTES:

@@ -20,7 +20,8 @@ from cogs.common import actor_of, bot_of, encounter_here, lang, png_file
 from data.i18n import t
 from rules.engine import visibility
 from rules.hexgrid import Hex
-from rules.ruleset import DIRECTOR, PUBLIC, get_ruleset
+from rules.registry import ruleset_for
+from rules.ruleset import DIRECTOR, PUBLIC
 from rules.state import EncounterState
 
 
@@ -37,7 +38,7 @@ async def viewer_of(interaction: discord.Interaction) -> tuple[int, EncounterSta
 
 
 def seen_by(state: EncounterState, viewer: str) -> frozenset[str]:
-    return visibility(get_ruleset(state.ruleset), state, viewer).units
+    return visibility(ruleset_for(state), state, viewer).units
 
 
 async def any_unit_autocomplete(
@@ -98,7 +99,7 @@ class UnitCog(
         _, state, viewer = await viewer_of(interaction)
         u = _visible_unit(state, viewer, unit)
         locale = lang(interaction)
-        summary = get_ruleset(state.ruleset).unit_summary(u)
+        summary = ruleset_for(state).unit_summary(u)
         embed = discord.Embed(
             title=f"{u.name} ({state.side(u.side).name})"[:256], colour=discord.Colour.dark_teal()
         )

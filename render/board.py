@@ -32,7 +32,8 @@ from render.stats import health
 from render.viewport import Viewport
 from rules.events import ShotResolved, UnitMoved
 from rules.hexgrid import Hex, hexes_within
-from rules.ruleset import DIRECTOR, PUBLIC, FacingKind, Visibility, get_ruleset
+from rules.registry import ruleset_for
+from rules.ruleset import DIRECTOR, PUBLIC, FacingKind, Visibility
 from rules.state import EncounterState, Marker, Unit
 
 STACK_SCALE = 0.6
@@ -291,7 +292,7 @@ def _interest(
 
 def _vertex_facing(state: EncounterState) -> bool:
     try:
-        return get_ruleset(state.ruleset).facing == FacingKind.VERTEX
+        return ruleset_for(state).facing == FacingKind.VERTEX
     except KeyError:
         return False
 

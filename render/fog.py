@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rules.engine import visibility
-from rules.ruleset import DIRECTOR, PUBLIC, Visibility, get_ruleset
+from rules.registry import ruleset_for
+from rules.ruleset import DIRECTOR, PUBLIC, Visibility
 from rules.state import EncounterState
 
 
@@ -12,7 +13,7 @@ def view_for(state: EncounterState, viewer: str) -> Visibility:
     if viewer not in (DIRECTOR, PUBLIC) and viewer not in state.side_ids():
         raise ValueError(f"unknown viewer {viewer!r}: expected a side id, 'director' or 'public'")
     try:
-        ruleset = get_ruleset(state.ruleset)
+        ruleset = ruleset_for(state)
     except KeyError:
         return _default_view(state, viewer)
     return visibility(ruleset, state, viewer)

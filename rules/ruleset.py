@@ -7,7 +7,6 @@ reads its own part of a scenario file (unit stats, orders in ``[[rounds]]``) and
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -18,7 +17,7 @@ from rules.dice import Dice
 from rules.events import Event
 from rules.hexgrid import Hex
 from rules.serial import serializable
-from rules.state import Decision, EncounterState, Unit
+from rules.state import Board, Decision, EncounterState, Unit
 
 if TYPE_CHECKING:
     from rules.scenario import ScenarioContext
@@ -105,8 +104,21 @@ class Ruleset(ABC):
     round_keys: ClassVar[frozenset[str]] = frozenset({"orders"})
     #: keys of ``[options]``
     option_keys: ClassVar[frozenset[str]] = frozenset()
+    #: keys of ``[board]`` besides width, height, unbounded and terrain (``elevation``, ``hedgehog``)
+    board_keys: ClassVar[frozenset[str]] = frozenset()
+    #: top-level tables besides the common ones (a layer's ``[night]``)
+    top_keys: ClassVar[frozenset[str]] = frozenset()
     #: whether an omitted [board] means an unbounded board
     unbounded_by_default: ClassVar[bool] = False
+
+    @property
+    def layers(self) -> tuple[str, ...]:
+        """The layers wrapped around the base ruleset, innermost first (none for a base ruleset)."""
+        return ()
+
+    def innermost(self) -> Ruleset:
+        """The base ruleset under any layers."""
+        return self
 
     # --- orders ------------------------------------------------------------------------------------------
     @abstractmethod
@@ -151,6 +163,14 @@ class Ruleset(ABC):
     def check_round(self, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:  # noqa: B027
         """Static checks of a ``[[rounds]]`` entry (unknown units and the like); none by default."""
 
+    def read_board(self, raw: Mapping[str, Any], board: Board, ctx: ScenarioContext) -> Board:
+        """Read this ruleset's own ``[board]`` keys (``board_keys``) into ``board.features``."""
+        return board
+
+    def read_top(self, raw: Mapping[str, Any], state: EncounterState, ctx: ScenarioContext) -> EncounterState:
+        """Read this ruleset's own top-level tables (``top_keys``) into the state."""
+        return state
+
     def setup(self, state: EncounterState) -> EncounterState:
         """Called once on a freshly built state (cruise vectors, first chit draw...)."""
         return state
@@ -184,39 +204,3 @@ class DiceFactory:
             state.dice_script,
             overrides=self.overrides,
         )
-
-
-_REGISTRY: dict[str, Ruleset] = {}
-RULESET_IDS = ("exo", "skirmish", "mech", "ocs")
-LAYER_IDS = ("night",)
-
-
-def register(ruleset: type[Ruleset]) -> type[Ruleset]:
-    _REGISTRY[ruleset.id] = ruleset()
-    return ruleset
-
-
-def get_ruleset(ruleset_id: str) -> Ruleset:
-    """The ruleset registered under ``ruleset_id``; its package is imported on first use."""
-    if ruleset_id not in _REGISTRY and ruleset_id.isidentifier():
-        try:
-            importlib.import_module(f"rules.{ruleset_id}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"rules.{ruleset_id}":
-                raise
-    try:
-        return _REGISTRY[ruleset_id]
-    except KeyError:
-        known = ", ".join(sorted(available_rulesets())) or "none"
-        raise KeyError(f"unknown ruleset {ruleset_id!r} (available: {known})") from None
-
-
-def available_rulesets() -> list[str]:
-    for rid in RULESET_IDS:
-        if rid not in _REGISTRY:
-            try:
-                importlib.import_module(f"rules.{rid}")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"rules.{rid}":
-                    raise
-    return sorted(_REGISTRY)

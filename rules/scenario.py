@@ -15,7 +15,8 @@ from typing import Any, cast
 
 from rules.errors import Problem, ScenarioError
 from rules.hexgrid import Hex, HexSide, Vertex
-from rules.ruleset import LAYER_IDS, RULESET_IDS, FacingKind, RoundSpec, Ruleset, get_ruleset
+from rules.registry import compose, layer_ids, plugin, public_ruleset_ids
+from rules.ruleset import FacingKind, RoundSpec, Ruleset
 from rules.state import Board, EncounterState, Side, Unit
 
 TOP_KEYS = frozenset(
@@ -222,33 +223,24 @@ def load_scenario(
 def _build(
     raw: dict[str, Any], ctx: ScenarioContext, *, dice: tuple[int, ...] | None, seed: int | None
 ) -> Scenario | None:
-    ctx.check_keys(raw, TOP_KEYS, "")
     ruleset_id = ctx.take(raw, "ruleset", str, "", required=True)
-    ruleset: Ruleset | None = None
-    if isinstance(ruleset_id, str):
-        try:
-            ruleset = get_ruleset(ruleset_id)
-        except KeyError:
-            if ruleset_id in RULESET_IDS:
-                ctx.error("ruleset", f"the {ruleset_id!r} ruleset is not available in this version")
-            else:
-                ctx.error("ruleset", f"unknown ruleset {ruleset_id!r} (use one of {', '.join(RULESET_IDS)})")
+    if not isinstance(ruleset_id, str) or not _known_ruleset(ruleset_id, ctx):
+        return None  # every other key depends on the ruleset: one clear error beats dozens of cascaded ones
     layers = _layers(raw, ctx, ruleset_id)
+    ruleset = compose(ruleset_id, layers)
+    ctx.check_keys(raw, TOP_KEYS | ruleset.top_keys, "")
     name = ctx.take(raw, "name", str, "", required=True) or "?"
     description = ctx.take(raw, "description", str, "", default="")
     file_seed = ctx.take(raw, "seed", (int, str), "", default=0)
     script = _dice(raw, ctx)
-    if ruleset is not None:
-        ctx.facing_kind = ruleset.facing
+    ctx.facing_kind = ruleset.facing
     board = _board(raw, ctx, ruleset)
     ctx.board = board
     sides = _sides(raw, ctx)
     options = _options(raw, ctx, ruleset)
     units = _units(raw, ctx, ruleset, {s.id for s in sides})
-    if ruleset is None:
-        return None
     state = EncounterState(
-        ruleset=ruleset.id,
+        ruleset=ruleset_id,
         name=name,
         board=board,
         sides=tuple(sides),
@@ -258,6 +250,7 @@ def _build(
         layers=layers,
         options=options,
     )
+    state = ruleset.read_top(raw, state, ctx)
     if not ctx.problems:
         ruleset.check_state(state, ctx)
     if ctx.problems:
@@ -271,14 +264,30 @@ def _build(
     return Scenario(state=state, rounds=tuple(rounds), description=description)
 
 
-def _layers(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset_id: Any) -> tuple[str, ...]:
+def _known_ruleset(ruleset_id: str, ctx: ScenarioContext) -> bool:
+    try:
+        return plugin(ruleset_id).kind == "ruleset"
+    except KeyError:
+        known = public_ruleset_ids()
+        near = _closest(ruleset_id, frozenset(known))
+        hint = f" (did you mean {near!r}?)" if near else ""
+        ctx.error("ruleset", f"unknown ruleset {ruleset_id!r}{hint}; use one of {', '.join(known)}")
+        return False
+
+
+def _layers(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset_id: str) -> tuple[str, ...]:
     value = ctx.take(raw, "layers", list, "", default=[])
     out: list[str] = []
     for i, layer in enumerate(cast(list[Any], value)):
-        if layer not in LAYER_IDS:
-            ctx.error(f"layers[{i}]", f"unknown layer {layer!r} (available: {', '.join(LAYER_IDS)})")
-        elif ruleset_id == "exo":
-            ctx.error(f"layers[{i}]", "the night layer applies to skirmish, mech and ocs, not exo")
+        if layer not in layer_ids():
+            ctx.error(
+                f"layers[{i}]", f"unknown layer {layer!r} (available: {', '.join(layer_ids()) or 'none'})"
+            )
+        elif ruleset_id not in plugin(str(layer)).applies_to:
+            applies = ", ".join(plugin(str(layer)).applies_to)
+            ctx.error(f"layers[{i}]", f"the {layer} layer applies to {applies}, not {ruleset_id}")
+        elif layer in out:
+            ctx.error(f"layers[{i}]", f"the {layer} layer is listed twice")
         else:
             out.append(str(layer))
     return tuple(out)
@@ -295,15 +304,15 @@ def _dice(raw: Mapping[str, Any], ctx: ScenarioContext) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _board(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset | None) -> Board:
+def _board(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset) -> Board:
     table = ctx.take(raw, "board", dict, "", default=None)
-    default_unbounded = ruleset.unbounded_by_default if ruleset else False
+    default_unbounded = ruleset.unbounded_by_default
     if table is None:
         if not default_unbounded:
             ctx.error("board", "a [board] table with width and height is required for this ruleset")
         return Board()
     b = cast(dict[str, Any], table)
-    ctx.check_keys(b, BOARD_KEYS, "board")
+    ctx.check_keys(b, BOARD_KEYS | ruleset.board_keys, "board")
     unbounded = ctx.take(b, "unbounded", bool, "board", default=default_unbounded and "width" not in b)
     width = height = None
     if not unbounded:
@@ -325,7 +334,7 @@ def _board(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset | None
             continue
         if h is not None:
             terrain[h] = kind
-    return Board(width=width, height=height, terrain=terrain)
+    return ruleset.read_board(b, Board(width=width, height=height, terrain=terrain), ctx)
 
 
 def _sides(raw: Mapping[str, Any], ctx: ScenarioContext) -> list[Side]:
@@ -348,20 +357,17 @@ def _sides(raw: Mapping[str, Any], ctx: ScenarioContext) -> list[Side]:
     return sides
 
 
-def _options(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset | None) -> dict[str, Any]:
+def _options(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset) -> dict[str, Any]:
     table = ctx.take(raw, "options", dict, "", default={})
     opts = cast(dict[str, Any], table)
-    if ruleset is not None:
-        ctx.check_keys(opts, ruleset.option_keys, "options")
+    ctx.check_keys(opts, ruleset.option_keys, "options")
     return dict(opts)
 
 
-def _units(
-    raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset | None, side_ids: set[str]
-) -> list[Unit]:
+def _units(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset, side_ids: set[str]) -> list[Unit]:
     units: list[Unit] = []
     seen: dict[str, str] = {}
-    extra: frozenset[str] = ruleset.unit_keys if ruleset else frozenset()
+    extra: frozenset[str] = ruleset.unit_keys
     for _, path, t in ctx.table_entries(raw, "units", "", COMMON_UNIT_KEYS | extra):
         uid = ctx.take(t, "id", str, path, required=True)
         side = ctx.take(t, "side", str, path, required=True)
@@ -380,7 +386,7 @@ def _units(
         name = ctx.take(t, "name", str, path, default=uid or "?")
         label = ctx.take(t, "label", str, path, default="")
         hidden = ctx.take(t, "hidden", bool, path, default=False)
-        if uid is None or side is None or ruleset is None:
+        if uid is None or side is None:
             continue
         common = Unit(id=uid, side=side, name=name, at=at, facing=facing, label=label[:4], hidden=hidden)
         built = ruleset.build_unit(t, common, path, ctx)
@@ -389,7 +395,7 @@ def _units(
     return units
 
 
-def _closest(key: str, allowed: frozenset[str]) -> str | None:
+def _closest(key: str, allowed: frozenset[str] | tuple[str, ...]) -> str | None:
     import difflib
 
     match = difflib.get_close_matches(key, sorted(allowed), n=1, cutoff=0.6)

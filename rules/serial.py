@@ -1,37 +1,74 @@
 """JSON round trip for engine data (snapshots, events, orders).
 
-Tagged encoding keeps decoding generic: a dataclass becomes ``{"$t": "Name", ...fields}``, a ``Hex`` becomes
-``{"$hex": "0507"}``, an enum ``{"$e": "Name", "v": value}``, a mapping with non-string keys
+Tagged encoding keeps decoding generic: a dataclass becomes ``{"$t": "tag", ...fields}``, a ``Hex`` becomes
+``{"$hex": "0507"}``, an enum ``{"$e": "tag", "v": value}``, a mapping with non-string keys
 ``{"$items": [[k, v], ...]}``; lists decode as tuples (state is immutable). Classes take part by registering
 with :func:`serializable` (rulesets register their units, orders, events and state extensions).
+
+Tags are namespaced by the ruleset or layer that owns the class: ``exo.Weapon``, ``mech.Weapon``; classes of the
+shared engine (``rules/*.py``) keep their bare name (``Side``, ``RollMade``). The namespace is the package under
+``rules/`` the class lives in, or the ``ns=`` given to :func:`serializable`. Data written before tags were
+namespaced (bare ``Ship``, ``FireOrder``) still decodes: a bare tag that is no shared class is looked up in the
+namespaces that existed then (:data:`LEGACY_NAMESPACES`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, cast, overload
 
 from rules.hexgrid import Hex
 
 T = TypeVar("T")
 
 _CLASSES: dict[str, type[Any]] = {}
+_TAGS: dict[type[Any], str] = {}
+#: where a bare tag from before namespacing is looked for, in order (exports of older versions)
+LEGACY_NAMESPACES = ("exo", "skirmish")
 
 
-def serializable(cls: type[T]) -> type[T]:
-    """Register a dataclass or enum so it survives ``to_json``/``from_json``."""
-    name = cls.__name__
-    existing = _CLASSES.get(name)
-    if existing is not None and existing is not cls:
-        raise TypeError(f"two serializable classes are named {name!r}")
-    _CLASSES[name] = cls
+@overload
+def serializable(cls: type[T], /) -> type[T]: ...
+@overload
+def serializable(*, ns: str) -> Callable[[type[T]], type[T]]: ...
+def serializable(cls: type[T] | None = None, /, *, ns: str | None = None) -> Any:
+    """Register a dataclass or enum so it survives ``to_json``/``from_json`` (``@serializable`` or
+    ``@serializable(ns="toy")`` for a class outside ``rules/<namespace>/``)."""
+
+    def register(klass: type[T]) -> type[T]:
+        tag = tag_for(klass, ns)
+        existing = _CLASSES.get(tag)
+        if existing is not None and existing is not klass:
+            raise TypeError(f"two serializable classes are tagged {tag!r}")
+        _CLASSES[tag] = klass
+        _TAGS[klass] = tag
+        return klass
+
+    return register if cls is None else register(cls)
+
+
+def tag_for(cls: type[Any], ns: str | None = None) -> str:
+    """``exo.Ship`` for ``rules.exo.ship.Ship``; the bare name for a shared engine class."""
+    if ns is None:
+        parts = cls.__module__.split(".")
+        ns = parts[1] if len(parts) >= 3 and parts[0] == "rules" else ""
+    return f"{ns}.{cls.__name__}" if ns else cls.__name__
+
+
+def registered(tag: str) -> type[Any] | None:
+    return _lookup(tag)
+
+
+def _lookup(tag: str) -> type[Any] | None:
+    cls = _CLASSES.get(tag)
+    if cls is None and "." not in tag:
+        for ns in LEGACY_NAMESPACES:
+            cls = _CLASSES.get(f"{ns}.{tag}")
+            if cls is not None:
+                break
     return cls
-
-
-def registered(name: str) -> type[Any] | None:
-    return _CLASSES.get(name)
 
 
 def to_json(value: object) -> Any:
@@ -45,7 +82,7 @@ def to_json(value: object) -> Any:
     if isinstance(value, enum.Enum):
         return _encode_enum(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {"$t": type(value).__name__}
+        out: dict[str, Any] = {"$t": _tag(type(value))}
         for f in dataclasses.fields(value):
             out[f.name] = to_json(getattr(value, f.name))
         return out
@@ -63,7 +100,14 @@ def to_json(value: object) -> Any:
 
 
 def _encode_enum(value: enum.Enum) -> dict[str, Any]:
-    return {"$e": type(value).__name__, "v": value.value}
+    return {"$e": _tag(type(value)), "v": value.value}
+
+
+def _tag(cls: type[Any]) -> str:
+    tag = _TAGS.get(cls)
+    if tag is None:
+        raise TypeError(f"{cls.__name__} is not registered with @serializable")
+    return tag
 
 
 def from_json(data: Any) -> Any:
@@ -95,7 +139,7 @@ def from_json(data: Any) -> Any:
 
 
 def _decode_class(name: str) -> Any:
-    cls = _CLASSES.get(name)
+    cls = _lookup(name)
     if cls is None:
         raise TypeError(f"unknown serialized type {name!r} (is its ruleset imported?)")
     return cls

@@ -54,11 +54,18 @@ class Unit:
 @serializable
 @dataclass(frozen=True, slots=True)
 class Board:
-    """Bounded (width × height hexes, labels 0101..WWHH) or unbounded (exo); terrain by hex."""
+    """Bounded (width × height hexes, labels 0101..WWHH) or unbounded (exo); terrain by hex.
+
+    ``features`` holds a ruleset's or layer's own per-hex numbers, by name: ``{"elevation": {hex: 2}}`` (mech),
+    ``{"hedgehog": {hex: 1}}`` (ocs). The shared code never reads them; the plug-in that wrote them does."""
 
     width: int | None = None
     height: int | None = None
     terrain: Mapping[Hex, str] = field(default_factory=lambda: dict[Hex, str]())
+    features: Mapping[str, Mapping[Hex, int]] = field(default_factory=lambda: dict[str, Mapping[Hex, int]]())
+
+    def feature(self, name: str, h: Hex, default: int = 0) -> int:
+        return self.features.get(name, {}).get(h, default)
 
     @property
     def bounded(self) -> bool:

@@ -18,6 +18,7 @@ from bot.service import EncounterService
 from data import SCENARIO_DIR
 from rules.errors import GameError
 from rules.events import GameOver, RollMade
+from rules.registry import get_ruleset
 from tests.bot_fixtures import sqlite_service
 
 GUILD, CHANNEL, DIRECTOR, ANA, BEA = 10, 20, 1, 2, 3
@@ -169,7 +170,6 @@ async def test_repairs_of_a_ship_nobody_plays_never_hold_the_game(service: Encou
     pirata = seen.state.units["pirata"]
     damaged = seen.state.with_units([replace(pirata, engines=1)]).replace(phase="5")  # type: ignore[type-var]
     await service.storage.commit_resolution(enc, seen.phase_no, [], to_json(damaged))
-    from rules.ruleset import get_ruleset
 
     assert get_ruleset("exo").awaiting(damaged) == ("pirata",)
     result = await service.advance(enc)

@@ -8,7 +8,8 @@ from rules.engine import resolve_phase, visibility
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
 from rules.events import RollMade, UnitMoved
 from rules.hexgrid import Hex
-from rules.ruleset import DiceFactory, FacingKind, OrderMode, get_ruleset
+from rules.registry import get_ruleset
+from rules.ruleset import DiceFactory, FacingKind, OrderMode
 from rules.serial import from_json, to_json
 from rules.state import Board, EncounterState, Marker, Side, Unit
 from tests import toy_ruleset

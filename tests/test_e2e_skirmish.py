@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.ruleset import get_ruleset
+from rules.registry import get_ruleset
 from rules.skirmish.model import Character
 from tests.e2e_helpers import BotUnderTest, draft_in, panel_for_phase, start_bot
 from tests.fakediscord import Channel, FakeDiscord, Message, Person

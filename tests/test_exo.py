@@ -37,7 +37,8 @@ from rules.exo.ship import Ship, SpaceObject, cruise_vector
 from rules.exo.state import ExoState
 from rules.exo.weapons import Mount, parse_weapon
 from rules.hexgrid import Hex, rotate
-from rules.ruleset import DiceFactory, RoundSpec, SimStep, get_ruleset
+from rules.registry import get_ruleset
+from rules.ruleset import DiceFactory, RoundSpec, SimStep
 from rules.scenario import load_scenario
 from rules.serial import from_json, to_json
 from rules.state import EncounterState

@@ -10,7 +10,7 @@ from bot.panel_model import Draft, PanelModel, build_panel
 from rules.errors import GameError
 from rules.exo import legal_targets
 from rules.exo.state import ORDERS_STEP, ExoState
-from rules.ruleset import get_ruleset
+from rules.registry import get_ruleset
 from rules.state import EncounterState
 from tests.test_exo import load, ship, ship_toml
 

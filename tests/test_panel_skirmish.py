@@ -19,7 +19,8 @@ from bot.storage import open_storage
 from data import SCENARIO_DIR
 from rules.engine import resolve_phase
 from rules.hexgrid import Hex
-from rules.ruleset import DiceFactory, get_ruleset
+from rules.registry import get_ruleset
+from rules.ruleset import DiceFactory
 from rules.scenario import load_scenario
 from rules.skirmish.activation import ext_of
 from rules.skirmish.model import Character, SkEnd, SkMove, SkOverwatch, SkReaction, SkShoot, SkTurn

@@ -16,7 +16,8 @@ from render.board import interest_hexes, viewport_for
 from render.colors import NEUTRAL
 from render.replay import FRAME_MS, LAST_FRAME_MS, ReplayTooLargeError
 from rules.events import ShotResolved, UnitMoved
-from rules.ruleset import DiceFactory, get_ruleset
+from rules.registry import ruleset_for
+from rules.ruleset import DiceFactory
 from rules.scenario import load_scenario
 from rules.state import replace_unit
 from tests.test_render import H, exo_state
@@ -28,7 +29,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden" / "exo-golden.toml"
 def golden_frames(rounds: int) -> tuple[BoardSnapshot, ...]:
     """The starting positions, then the board after every engine step of the first ``rounds`` rounds."""
     scenario = load_scenario(GOLDEN)
-    ruleset = get_ruleset(scenario.state.ruleset)
+    ruleset = ruleset_for(scenario.state)
     state = scenario.state
     frames = [BoardSnapshot(state)]
     for spec in scenario.rounds[:rounds]:

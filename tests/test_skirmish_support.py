@@ -8,7 +8,8 @@ from typing import Any
 
 from rules.engine import resolve_phase
 from rules.events import Event
-from rules.ruleset import PhaseResult, get_ruleset
+from rules.registry import get_ruleset
+from rules.ruleset import PhaseResult
 from rules.scenario import load_scenario
 from rules.skirmish.activation import ext_of
 from rules.skirmish.model import Character

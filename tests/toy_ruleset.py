@@ -15,6 +15,7 @@ from rules.engine import resolve_phase
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.events import Event, RollMade, UnitMoved
 from rules.hexgrid import Hex
+from rules.registry import Plugin, add, register
 from rules.ruleset import (
     DiceFactory,
     FacingKind,
@@ -25,31 +26,35 @@ from rules.ruleset import (
     RoundSpec,
     Ruleset,
     SimStep,
-    register,
 )
 from rules.serial import serializable
 from rules.state import Decision, EncounterState, RulesetState, Unit
 
 
-@serializable
+TOY_IDS = ("toy-sim", "toy-seq", "toy-act", "toy-dir")
+for _tid in TOY_IDS:  # through the same registry path as the real rulesets (rules/registry.py)
+    add(Plugin(_tid, "ruleset", engine=__name__, panel="tests.toy_panel", overlay="tests.toy_overlay"))
+
+
+@serializable(ns="toy")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Pawn(Unit):
     initiative: int = 0
 
 
-@serializable
+@serializable(ns="toy")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Move(Order):
     to: Hex
 
 
-@serializable
+@serializable(ns="toy")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Answer(Order):
     answer: str
 
 
-@serializable
+@serializable(ns="toy")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ToyExt(RulesetState):
     declared: tuple[tuple[str, str], ...] = ()  # sequential_open: (unit, hex label) locked so far, public

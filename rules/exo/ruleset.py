@@ -38,6 +38,7 @@ from rules.exo.state import CREW_STEP, ORDERS_STEP, ExoState, ext_of
 from rules.exo.validation import check_crew_rolls, check_moves, check_ship_orders
 from rules.exo.weapons import PORT, STARBOARD, Mount
 from rules.hexgrid import HexSide
+from rules.registry import register
 from rules.ruleset import (
     DiceFactory,
     FacingKind,
@@ -48,7 +49,6 @@ from rules.ruleset import (
     RoundSpec,
     Ruleset,
     SimStep,
-    register,
 )
 from rules.state import EncounterState, Unit
 

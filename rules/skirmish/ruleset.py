@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.dice import Dice
 from rules.hexgrid import Vertex
+from rules.registry import register
 from rules.ruleset import (
     DiceFactory,
     FacingKind,
@@ -18,7 +19,6 @@ from rules.ruleset import (
     RoundSpec,
     Ruleset,
     SimStep,
-    register,
 )
 from rules.skirmish import flow, scenario_io, sim
 from rules.skirmish.activation import ACTIVATION, DRAW, fresh_round, waiting_characters

@@ -1,0 +1,147 @@
+"""Layers: rules that change any ground ruleset (``night``), composed by wrapping it (rules/registry.py).
+
+A layer never branches inside a base ruleset. :class:`LayeredRuleset` is a ruleset whose every call goes to the
+base, with the layer's hooks around it: extra scenario keys, what a side sees, and steps before and after a
+resolution (wind and flare drift before, markers cleared after). A hook that has nothing to do returns what it
+was given, so an empty layer plays exactly like the base ruleset (the contract test checks this).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rules.dice import Dice
+from rules.events import Event
+from rules.ruleset import (
+    DiceFactory,
+    Order,
+    PhaseResult,
+    RoundSpec,
+    Ruleset,
+    SimStep,
+    Visibility,
+)
+from rules.state import Board, EncounterState, Unit
+
+if TYPE_CHECKING:
+    from rules.scenario import ScenarioContext
+
+
+class Layer:
+    """Base of a layer; override the hooks it needs."""
+
+    id: ClassVar[str]
+    #: extra keys a ``[[units]]`` table, the ``[board]`` table, a ``[[rounds]]`` entry and the top level may carry
+    unit_keys: ClassVar[frozenset[str]] = frozenset()
+    board_keys: ClassVar[frozenset[str]] = frozenset()
+    round_keys: ClassVar[frozenset[str]] = frozenset()
+    top_keys: ClassVar[frozenset[str]] = frozenset()
+
+    def wrap(self, base: Ruleset) -> Ruleset:
+        return LayeredRuleset(base, self)
+
+    # --- scenario files ----------------------------------------------------------------------------------
+    def build_unit(self, raw: Mapping[str, Any], unit: Unit, path: str, ctx: ScenarioContext) -> Unit:
+        """The base ruleset's unit, given the layer's own unit keys."""
+        return unit
+
+    def read_board(self, raw: Mapping[str, Any], board: Board, ctx: ScenarioContext) -> Board:
+        return board
+
+    def read_top(self, raw: Mapping[str, Any], state: EncounterState, ctx: ScenarioContext) -> EncounterState:
+        """The layer's top-level tables (``[night]``) into the state."""
+        return state
+
+    # --- play ----------------------------------------------------------------------------------------------
+    def before_resolve(self, state: EncounterState, dice: Dice) -> tuple[EncounterState, tuple[Event, ...]]:
+        return state, ()
+
+    def after_resolve(self, before: EncounterState, result: PhaseResult, dice: Dice) -> PhaseResult:
+        return result
+
+    def visible_to(self, state: EncounterState, side: str, base: Visibility) -> Visibility:
+        return base
+
+    def unit_summary(self, unit: Unit, summary: dict[str, Any]) -> dict[str, Any]:
+        return summary
+
+
+class LayeredRuleset(Ruleset):
+    """A base ruleset seen through one layer. Class attributes are copied per instance from the base."""
+
+    def __init__(self, base: Ruleset, layer: Layer) -> None:
+        self.base = base
+        self.layer = layer
+        # instance attributes shadow the ClassVars, so callers read the base's values (plus the layer's keys)
+        self.id = base.id  # type: ignore[misc]
+        self.facing = base.facing  # type: ignore[misc]
+        self.order_mode = base.order_mode  # type: ignore[misc]
+        self.phases = base.phases  # type: ignore[misc]
+        self.unit_keys = base.unit_keys | layer.unit_keys  # type: ignore[misc]
+        self.board_keys = base.board_keys | layer.board_keys  # type: ignore[misc]
+        self.round_keys = base.round_keys | layer.round_keys  # type: ignore[misc]
+        self.top_keys = base.top_keys | layer.top_keys  # type: ignore[misc]
+        self.option_keys = base.option_keys  # type: ignore[misc]
+        self.unbounded_by_default = base.unbounded_by_default  # type: ignore[misc]
+
+    @property
+    def layers(self) -> tuple[str, ...]:
+        return (*self.base.layers, self.layer.id)
+
+    def innermost(self) -> Ruleset:
+        return self.base.innermost()
+
+    # --- orders --------------------------------------------------------------------------------------------
+    def parse_order(self, state: EncounterState, unit_id: str, raw: Any) -> Order:
+        return self.base.parse_order(state, unit_id, raw)
+
+    def validate_order(self, state: EncounterState, actor: str, order: Order) -> None:
+        self.base.validate_order(state, actor, order)
+
+    def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
+        before = state
+        state, first = self.layer.before_resolve(state, dice)
+        result = self.base.resolve(state, orders, dice)
+        result = PhaseResult(result.state, (*first, *result.events), result.pending)
+        return self.layer.after_resolve(before, result, dice)
+
+    def awaiting(self, state: EncounterState) -> tuple[str, ...]:
+        return self.base.awaiting(state)
+
+    def optional_orders(self, state: EncounterState) -> bool:
+        return self.base.optional_orders(state)
+
+    def visible_to(self, state: EncounterState, side: str) -> Visibility:
+        return self.layer.visible_to(state, side, self.base.visible_to(state, side))
+
+    # --- scenario files ------------------------------------------------------------------------------------
+    def build_unit(
+        self, raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioContext
+    ) -> Unit | None:
+        own = {k: v for k, v in raw.items() if k not in self.layer.unit_keys}
+        built = self.base.build_unit(own, common, path, ctx)
+        return None if built is None else self.layer.build_unit(raw, built, path, ctx)
+
+    def read_board(self, raw: Mapping[str, Any], board: Board, ctx: ScenarioContext) -> Board:
+        return self.layer.read_board(raw, self.base.read_board(raw, board, ctx), ctx)
+
+    def read_top(self, raw: Mapping[str, Any], state: EncounterState, ctx: ScenarioContext) -> EncounterState:
+        return self.layer.read_top(raw, self.base.read_top(raw, state, ctx), ctx)
+
+    def check_state(self, state: EncounterState, ctx: ScenarioContext) -> None:
+        self.base.check_state(state, ctx)
+
+    def check_round(self, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:
+        self.base.check_round(spec, state, path, ctx)
+
+    def setup(self, state: EncounterState) -> EncounterState:
+        return self.base.setup(state)
+
+    def simulate_round(
+        self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
+    ) -> Iterator[SimStep]:
+        return self.base.simulate_round(state, spec, dice_for)
+
+    def unit_summary(self, unit: Unit) -> dict[str, Any]:
+        return self.layer.unit_summary(unit, self.base.unit_summary(unit))
