@@ -112,6 +112,9 @@ class LayeredRuleset(Ruleset):
     def optional_orders(self, state: EncounterState) -> bool:
         return self.base.optional_orders(state)
 
+    def auto_resolves(self, state: EncounterState) -> bool:
+        return self.base.auto_resolves(state)
+
     def visible_to(self, state: EncounterState, side: str) -> Visibility:
         return self.layer.visible_to(state, side, self.base.visible_to(state, side))
 

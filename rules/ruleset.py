@@ -137,6 +137,12 @@ class Ruleset(ABC):
         """Units that owe orders in the current phase (empty when the phase needs none)."""
         return ()
 
+    def auto_resolves(self, state: EncounterState) -> bool:
+        """True when the current step resolves by itself now (the bot chains it without waiting for anyone).
+        Default: a step that awaits no orders. A director-run procedure (ocs) says False while it simply waits
+        for the director, so an idle encounter never loops."""
+        return not self.awaiting(state)
+
     def optional_orders(self, state: EncounterState) -> bool:
         """True when the current phase's orders may be left out (no answer = nothing done): a phase that only
         awaits units nobody plays then resolves at once instead of waiting for the director."""
