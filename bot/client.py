@@ -29,6 +29,7 @@ from rules.registry import ruleset_ids
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = (
+    "cogs.announcements",
     "cogs.encounter",
     "cogs.orders",
     "cogs.director",
@@ -61,7 +62,7 @@ def error_text(error: Exception, locale: str | None) -> str:
 
 
 class Announcing(Protocol):
-    """What the cogs' announcer offers the rest of the bot (installed by the ``cogs.orders`` extension)."""
+    """What the cogs' announcer offers the rest of the bot (installed by the ``cogs.announcements`` extension)."""
 
     async def step_done(self, step: StepReport) -> None: ...
 
@@ -107,7 +108,7 @@ class HexBotCore(commands.Bot):
         self.extension_names = tuple(extensions)
         self.failed_extensions: list[str] = []
         self.deadline_interval = deadline_interval
-        self.announcer: Announcing | None = None  # set by the cogs.orders extension
+        self.announcer: Announcing | None = None  # set by the cogs.announcements extension
         self._service: EncounterService | None = None
         self.scheduler: DeadlineScheduler | None = None
         self._background: set[asyncio.Task[None]] = set()

@@ -11,13 +11,14 @@ from typing import Any, cast
 
 from bot.results import refuse
 from data.loader import load_table, table_path
-from rules.events import DirectorOverride, UnitDestroyed
+from rules.by_hand import RULE
+from rules.events import DirectorOverride, Event
 from rules.hexgrid import Hex
+from rules.registry import ruleset_for
 from rules.state import EncounterState, Unit, replace_unit
 
-RULE = "DIRECTOR"  # overrides are the director's ruling, not a rule of the book
-# stats a director may not set by hand: identity and position have their own commands
-PROTECTED = frozenset({"id", "side", "at", "kind", "crew", "weapons", "vector"})
+# stats a director may not set by hand: identity and position have their own commands (rulesets add theirs)
+PROTECTED = frozenset({"id", "side", "at", "kind"})
 
 
 def _unit(state: EncounterState, unit_id: str) -> Unit:
@@ -29,26 +30,21 @@ def _unit(state: EncounterState, unit_id: str) -> Unit:
 def move(
     state: EncounterState, unit_id: str, to: Hex, facing: int | None = None
 ) -> tuple[EncounterState, DirectorOverride]:
-    """Place a unit; an exo ship keeps its velocity, so its vector moves by the same displacement (EXO-1.1)."""
+    """Place a unit; the ruleset keeps what must follow it (an exo ship's vector, EXO-1.1)."""
     unit = _unit(state, unit_id)
-    changes: dict[str, Any] = {"at": to}
-    if facing is not None:
-        changes["facing"] = facing % 6
-    vector = getattr(unit, "vector", None)
-    if isinstance(vector, Hex) and unit.at is not None:
-        changes["vector"] = to + (vector - unit.at)
-    moved = replace_unit(unit, **changes)
+    moved = ruleset_for(state).place(state, unit, to, facing)
     args: tuple[tuple[str, Any], ...] = (("frm", unit.at.label if unit.at else "-"), ("to", to.label))
     if facing is not None:
         args = (*args, ("facing", facing % 6))
     return state.with_units([moved]), DirectorOverride(rule=RULE, action="move", unit=unit_id, args=args)
 
 
-def settable_stats(unit: Unit) -> list[str]:
+def settable_stats(state: EncounterState, unit: Unit) -> list[str]:
+    fixed = PROTECTED | ruleset_for(state).fixed_stats
     out: list[str] = []
     for f in dataclasses.fields(unit):
         value = getattr(unit, f.name)
-        if f.name in PROTECTED:
+        if f.name in fixed:
             continue
         if isinstance(value, bool | int | str) and not f.name.startswith("_"):
             out.append(f.name)
@@ -59,13 +55,13 @@ def set_stat(
     state: EncounterState, unit_id: str, stat: str, value: str
 ) -> tuple[EncounterState, DirectorOverride]:
     unit = _unit(state, unit_id)
-    if stat not in settable_stats(unit):
+    if stat not in settable_stats(state, unit):
         raise refuse(
             "director.bad_stat",
             f"{unit.name} has no stat {stat!r} a director can set.",
             unit=unit_id,
             stat=stat,
-            allowed=", ".join(settable_stats(unit)),
+            allowed=", ".join(settable_stats(state, unit)),
         )
     current = getattr(unit, stat)
     parsed: Any
@@ -92,38 +88,11 @@ def set_stat(
     return state.with_units([changed]), event
 
 
-def damage(
-    state: EncounterState, unit_id: str, amount: int
-) -> tuple[EncounterState, tuple[DirectorOverride | UnitDestroyed, ...]]:
-    """Damage by hand: armor first, then structure (EXO-3.5 order); structure 0 destroys the unit.
-
-    Units without those stats (other rulesets) take it on ``wounds`` when they have it.
-    """
-    unit = _unit(state, unit_id)
-    if amount <= 0:
-        raise refuse("director.bad_value", "Damage must be a positive number.", stat="damage", value=amount)
-    changes: dict[str, Any] = {}
-    left = amount
-    if hasattr(unit, "armor") and hasattr(unit, "structure"):
-        armor = int(unit.armor)
-        absorbed = min(armor, left)
-        changes["armor"] = armor - absorbed
-        left -= absorbed
-        structure = max(0, int(unit.structure) - left)
-        changes["structure"] = structure
-        if structure == 0:
-            changes["destroyed"] = True
-    elif hasattr(unit, "wounds"):
-        changes["wounds"] = int(unit.wounds) + amount
-    else:
-        raise refuse("director.no_damage", f"{unit.name} has no stats that take damage.", unit=unit_id)
-    changed = replace_unit(unit, **changes)
-    events: list[DirectorOverride | UnitDestroyed] = [
-        DirectorOverride(rule=RULE, action="damage", unit=unit_id, args=(("amount", amount),))
-    ]
-    if changes.get("destroyed") and not unit.destroyed:
-        events.append(UnitDestroyed(rule=RULE, unit=unit_id, at=unit.at))
-    return state.with_units([changed]), tuple(events)
+def damage(state: EncounterState, unit_id: str, amount: str) -> tuple[EncounterState, tuple[Event, ...]]:
+    """Damage by hand, as the ruleset takes it (exo: armour then structure; skirmish: wounds; mech: a
+    location and an amount): ``amount`` is what the director typed."""
+    _unit(state, unit_id)
+    return ruleset_for(state).damage_by_hand(state, unit_id, amount)
 
 
 def add_unit(
@@ -139,18 +108,10 @@ def add_unit(
     template = _unit(state, like)
     if side not in state.side_ids():
         raise refuse("side.unknown", f"There is no side called {side!r}.", side=side)
-    changes: dict[str, Any] = {
-        "id": new_id,
-        "side": side,
-        "at": at,
-        "name": name or new_id,
-        "destroyed": False,
-        "label": (name or new_id)[:4],
-    }
-    vector = getattr(template, "vector", None)
-    if isinstance(vector, Hex) and template.at is not None:
-        changes["vector"] = at + (vector - template.at)
-    unit = replace_unit(template, **changes)
+    copy = replace_unit(
+        template, id=new_id, side=side, name=name or new_id, destroyed=False, label=(name or new_id)[:4]
+    )
+    unit = ruleset_for(state).place(state, copy, at, None)
     event = DirectorOverride(
         rule=RULE, action="add-unit", unit=new_id, args=(("at", at.label), ("like", like))
     )

@@ -45,8 +45,9 @@ from data import SCENARIO_DIR
 from rules.engine import resolve_phase, visibility
 from rules.errors import ScenarioError
 from rules.events import Event, RollMade, ShotResolved
+from rules.order_modes import OrderPolicy, policy_for
 from rules.registry import ruleset_for
-from rules.ruleset import PUBLIC, DiceFactory, Order, OrderMode, Ruleset
+from rules.ruleset import DIRECTOR, PUBLIC, DiceFactory, Ruleset
 from rules.scenario import load_scenario
 from rules.serial import from_json, to_json
 from rules.state import EncounterState, Unit
@@ -76,25 +77,6 @@ def _board_of(state: EncounterState) -> tuple[Any, ...]:
         key=lambda piece: piece[0],
     )
     return tuple(pieces), state.markers
-
-
-def _one_action(
-    ruleset: Ruleset, state: EncounterState, orders: dict[str, Order], *, stand_in: bool
-) -> dict[str, Order]:
-    """Activation mode resolves one action per step (SK-1.1): the first awaited unit's order. When the director
-    (or a deadline) resolves and the awaited player gave nothing, the unit passes: a pending question takes its
-    default answer (SK-4.1 overwatch: hold) and an activated character ends its activation (``end``, SK-1.1);
-    the next ``resolve`` passes the next one."""
-    awaited = ruleset.awaiting(state)
-    for unit in awaited:
-        if unit in orders:
-            return {unit: orders[unit]}
-    if not stand_in or not awaited:
-        return {}
-    unit = awaited[0]
-    pending = state.pending
-    raw = pending.default if pending is not None and pending.unit == unit and pending.default else "end"
-    return {unit: ruleset.parse_order(state, unit, raw)}
 
 
 def bundled_scenarios(ruleset: str | None = None) -> list[tuple[str, str, str]]:
@@ -297,24 +279,29 @@ class EncounterService(DirectorActions, RecordActions):
         *,
         phase_no: int | None = None,
         seen: Seen | None = None,
+        actor: Actor | None = None,
     ) -> SubmitResult:
         """Parse, validate and store one order (durable when this returns); ``all_in`` says whether it was the last."""
         seen = seen if seen is not None and seen.meta.id == encounter_id else await self.seen(encounter_id)
         meta, state, current, parts = seen.meta, seen.state, seen.phase_no, seen.parts
-        if holder_of(unit_id, parts) != user_id:
+        ruleset = ruleset_for(state)
+        policy = policy_for(ruleset)
+        if unit_id == DIRECTOR and policy.director_orders:
+            # director mode: the procedure's own orders (ocs: open a combat, move a unit)
+            await self.require_director(meta, actor or Actor(user_id))
+        elif holder_of(unit_id, parts) != user_id:
             raise refuse("unit.not_yours", "That is not one of your units.")
         self._require_running(meta)
         if phase_no is not None and phase_no != current:
             raise refuse("phase.stale", "That panel belongs to a phase that is over; open /orders again.")
         if state.over:
             raise refuse("encounter.ended", "This encounter has ended.")
-        if unit_id not in self.owing(state):
+        if unit_id != DIRECTOR and unit_id not in self.owing(state):
             raise refuse(
                 "unit.not_awaiting",
                 f"{state.units[unit_id].name} takes no orders now.",
                 unit=state.units[unit_id].name,
             )
-        ruleset = ruleset_for(state)
         order = ruleset.parse_order(state, unit_id, raw)
         ruleset.validate_order(state, unit_id, order)
         try:
@@ -325,9 +312,9 @@ class EncounterService(DirectorActions, RecordActions):
             raise refuse("phase.stale", "The phase was resolved meanwhile; open /orders again.") from None
         missing = await self._missing(encounter_id, state, current, parts)
         log.info("order accepted: encounter %s phase %s unit %s", encounter_id, current, unit_id)
-        # activation mode (SK-1.1): one action is the whole step, whoever else of the chit could have acted
-        one_is_enough = ruleset.order_mode is OrderMode.ACTIVATION
-        return SubmitResult(encounter_id, current, unit_id, ack.amended, all_in=one_is_enough or not missing)
+        # one-order-per-step modes (SK-1.1 activation, declarations): one order is the whole step
+        all_in = policy.one_order_per_step or not missing
+        return SubmitResult(encounter_id, current, unit_id, ack.amended, all_in=all_in)
 
     async def my_order(self, encounter_id: int, user_id: int, unit_id: str) -> Any | None:
         """The raw order this player gave for this unit in the current phase (theirs only), or None."""
@@ -399,26 +386,21 @@ class EncounterService(DirectorActions, RecordActions):
             first = True
             for _ in range(MAX_AUTO_STEPS):
                 ruleset = ruleset_for(state)
-                owing = self.owing(state)
-                if owing and not (first and forced):
-                    parts = parts if parts is not None else await self.storage.participants(encounter_id)
-                    missing = await self._missing(encounter_id, state, phase_no, parts)
-                    if ruleset.order_mode is OrderMode.ACTIVATION:
-                        if len(missing) == len([u for u in owing if holder_of(u, parts)]):
-                            break  # nobody has acted yet (an unheld unit waits for the director)
-                    elif missing or (
-                        not any(holder_of(u, parts) for u in owing) and not ruleset.optional_orders(state)
-                    ):
-                        break
+                policy = policy_for(ruleset)
+                if not (first and forced) and await self._waits(encounter_id, state, phase_no, policy):
+                    break
                 try:
                     batch = await self.storage.orders_for_resolution(encounter_id, phase_no)
                 except StalePhaseError:
                     return Resolution(encounter_id, tuple(steps), already=not steps)
                 # resolve exactly the snapshot the orders were read with (commit checks it is still current)
                 state = self._decode(encounter_id, batch.snapshot_seq, batch.state)
-                orders = {u: from_json(p.order["order"]) for u, p in batch.orders.items() if u in state.units}
-                if ruleset.order_mode is OrderMode.ACTIVATION:
-                    orders = _one_action(ruleset, state, orders, stand_in=first and forced)
+                orders = {
+                    u: from_json(p.order["order"])
+                    for u, p in batch.orders.items()
+                    if u in state.units or u == DIRECTOR
+                }
+                orders = policy.pick(ruleset, state, orders, stand_in=first and forced)
                 dice_for = DiceFactory(self._roll_overrides(meta, phase_no))
                 if len(state.units) <= INLINE_UNITS:  # a small resolution takes less than a thread hop
                     result = resolve_phase(ruleset, state, orders, dice_for=dice_for)
@@ -456,6 +438,20 @@ class EncounterService(DirectorActions, RecordActions):
                     await self.set_deadline(encounter_id, phase_no, deadline_minutes)
             parts = parts if parts is not None else await self.storage.participants(encounter_id)
             return self._stopped(encounter_id, steps, state, phase_no, parts)
+
+    async def _waits(
+        self, encounter_id: int, state: EncounterState, phase_no: int, policy: OrderPolicy
+    ) -> bool:
+        """Whether the current step waits for orders (the order mode's policy decides, DESIGN §2)."""
+        owing = self.owing(state)
+        if not owing:
+            return policy.waits(ruleset_for(state), state, owing, missing=frozenset(), held=frozenset())
+        parts = await self.storage.participants(encounter_id)
+        missing = frozenset(m.unit for m in await self._missing(encounter_id, state, phase_no, parts))
+        held = frozenset(u for u in owing if holder_of(u, parts))
+        if policy.director_orders and await self.storage.submitted_units(encounter_id, phase_no):
+            return False  # the director gave an order (or answered for a player)
+        return policy.waits(ruleset_for(state), state, owing, missing=missing, held=held)
 
     def _stopped(
         self,

@@ -27,6 +27,7 @@ from bot.storage import Encounter
 from cogs.common import ACCOUNT_INLINE_LIMIT, clip, png_file, text_file
 from cogs.panel import load_panel, panel_message
 from data.i18n import language_of, t
+from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
 from rules.registry import get_ruleset
 from rules.ruleset import OrderMode
 
@@ -200,7 +201,7 @@ class Announcer:
         if status.status == "paused":
             return head + "\n" + t("status.paused", locale)
         if acting:  # activation mode: whose turn it is, held or not (SK-1.1)
-            return head + "\n" + t("status.sk.turn", locale, names=acting)
+            return head + "\n" + t("status.acting", locale, names=acting)
         if not status.missing:
             return head + "\n" + t("status.all_in", locale)
         names = ", ".join(
@@ -229,7 +230,7 @@ class Announcer:
                 log.info("status message gone, sending a new one encounter=%s", encounter_id)
         sent = await chan.send(text, allowed_mentions=mentions)
         await storage.set_message_ref(encounter_id, "status", key, sent.channel.id, sent.id)
-        if _activation(status.ruleset):
+        if _policy(status.ruleset).one_status_message:
             await self._drop_old_status(encounter_id, key, chan)
 
     async def _drop_old_status(self, encounter_id: int, current: str, chan: discord.abc.Messageable) -> None:
@@ -247,8 +248,8 @@ class Announcer:
             await storage.delete_message_ref(encounter_id, "status", ref.key)
 
     async def _acting(self, encounter_id: int, status: StatusView) -> str:
-        """Activation mode: the units awaited now, each with its player's mention (or none, for the director)."""
-        if not _activation(status.ruleset) or status.over or status.status != "running":
+        """One-at-a-time modes: the units awaited now, each with its player's mention (or none: the director)."""
+        if not _policy(status.ruleset).shows_acting or status.over or status.status != "running":
             return ""
         seen = await self.bot.service.seen(encounter_id)
         holders = {unit: user for user, unit, _ in status.players}
@@ -297,9 +298,10 @@ class Announcer:
         return True
 
 
-def _activation(ruleset_id: str) -> bool:
-    """Units act one at a time (skirmish), rather than all giving secret orders at once."""
+def _policy(ruleset_id: str) -> OrderPolicy:
+    """How the encounter's ruleset collects orders (rules/order_modes.py); an encounter whose ruleset is no
+    longer installed is shown as a simultaneous one (its status still lists who is missing)."""
     try:
-        return get_ruleset(ruleset_id).order_mode is OrderMode.ACTIVATION
+        return policy_for(get_ruleset(ruleset_id))
     except KeyError:
-        return False
+        return policy_for_mode(OrderMode.SIMULTANEOUS)

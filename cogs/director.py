@@ -121,8 +121,9 @@ class DirectorCog(
     )
     @app_commands.autocomplete(unit=any_unit_autocomplete)
     async def damage(
-        self, interaction: discord.Interaction, unit: str, amount: app_commands.Range[int, 1, 999]
+        self, interaction: discord.Interaction, unit: str, amount: app_commands.Range[str, 1, 20]
     ) -> None:
+        # as the ruleset takes it: a number (exo, skirmish), or a location and a number (mech: "ct 5")
         await self._override(interaction, "damage", unit, lambda s: overrides.damage(s, unit, amount))
 
     @app_commands.command(

@@ -1,7 +1,6 @@
 """``/orders``: the caller's private order panels, ephemeral in the channel (the fallback when DMs are closed).
 
-This extension also registers the panel's ``DynamicItem``\\ s (so panels sent before a restart keep working)
-and installs the announcer that opens phases and posts resolutions.
+This extension also registers the panel's ``DynamicItem``\\ s (so panels sent before a restart keep working).
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ from discord.ext import commands
 from bot.client import HexBotCore
 from bot.results import refuse
 from bot.translator import tr
-from cogs.announcer import Announcer
 from cogs.common import encounter_here, lang, remember_locale
 from cogs.panel import OrderButton, OrderSelect, load_panel, panel_message
 
@@ -42,10 +40,8 @@ class OrdersCog(commands.Cog):
 
 async def setup(bot: HexBotCore) -> None:
     bot.add_dynamic_items(OrderButton, OrderSelect)
-    bot.announcer = Announcer(bot)
     await bot.add_cog(OrdersCog(bot))
 
 
 async def teardown(bot: HexBotCore) -> None:
     bot.remove_dynamic_items(OrderButton, OrderSelect)
-    bot.announcer = None

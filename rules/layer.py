@@ -83,6 +83,7 @@ class LayeredRuleset(Ruleset):
         self.round_keys = base.round_keys | layer.round_keys  # type: ignore[misc]
         self.top_keys = base.top_keys | layer.top_keys  # type: ignore[misc]
         self.option_keys = base.option_keys  # type: ignore[misc]
+        self.fixed_stats = base.fixed_stats  # type: ignore[misc]
         self.unbounded_by_default = base.unbounded_by_default  # type: ignore[misc]
 
     @property
@@ -114,6 +115,9 @@ class LayeredRuleset(Ruleset):
 
     def auto_resolves(self, state: EncounterState) -> bool:
         return self.base.auto_resolves(state)
+
+    def stand_in_order(self, state: EncounterState, unit_id: str) -> Any | None:
+        return self.base.stand_in_order(state, unit_id)
 
     def visible_to(self, state: EncounterState, side: str) -> Visibility:
         return self.layer.visible_to(state, side, self.base.visible_to(state, side))

@@ -14,10 +14,11 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.dice import Dice
+from rules.errors import IllegalOrderError
 from rules.events import Event
 from rules.hexgrid import Hex
 from rules.serial import serializable
-from rules.state import Board, Decision, EncounterState, Unit
+from rules.state import Board, Decision, EncounterState, Unit, replace_unit
 
 if TYPE_CHECKING:
     from rules.scenario import ScenarioContext
@@ -108,6 +109,8 @@ class Ruleset(ABC):
     board_keys: ClassVar[frozenset[str]] = frozenset()
     #: top-level tables besides the common ones (a layer's ``[night]``)
     top_keys: ClassVar[frozenset[str]] = frozenset()
+    #: unit fields a director may not set by hand with ``/director set`` (besides id, side, at and kind)
+    fixed_stats: ClassVar[frozenset[str]] = frozenset()
     #: whether an omitted [board] means an unbounded board
     unbounded_by_default: ClassVar[bool] = False
 
@@ -137,6 +140,14 @@ class Ruleset(ABC):
         """Units that owe orders in the current phase (empty when the phase needs none)."""
         return ()
 
+    def stand_in_order(self, state: EncounterState, unit_id: str) -> Any | None:
+        """The raw order given for an awaited unit whose player gave none when the director (or a deadline)
+        forces a one-order-per-step mode on: the pending question's default answer by default; None: wait."""
+        pending = state.pending
+        if pending is not None and pending.unit == unit_id and pending.default:
+            return pending.default
+        return None
+
     def auto_resolves(self, state: EncounterState) -> bool:
         """True when the current step resolves by itself now (the bot chains it without waiting for anyone).
         Default: a step that awaits no orders. A director-run procedure (ocs) says False while it simply waits
@@ -147,6 +158,24 @@ class Ruleset(ABC):
         """True when the current phase's orders may be left out (no answer = nothing done): a phase that only
         awaits units nobody plays then resolves at once instead of waiting for the director."""
         return False
+
+    # --- the director's hand (DESIGN §4: directors can override anything) ---------------------------------
+    def place(self, state: EncounterState, unit: Unit, to: Hex, facing: int | None) -> Unit:
+        """``unit`` put on ``to`` by hand (``/director move``, ``add-unit``); rulesets keep what must follow it."""
+        changes: dict[str, Any] = {"at": to}
+        if facing is not None:
+            changes["facing"] = facing % 6
+        return replace_unit(unit, **changes)
+
+    def damage_by_hand(
+        self, state: EncounterState, unit_id: str, amount: str
+    ) -> tuple[EncounterState, tuple[Event, ...]]:
+        """``/director damage``: ``amount`` as the director typed it (a number, or a ruleset's own form such as a
+        location and a number). Raises ``IllegalOrderError`` with a message that says what to type."""
+        unit = state.unit(unit_id)
+        raise IllegalOrderError(
+            f"{unit.name} has no stats that take damage.", code="director.no_damage", params={"unit": unit_id}
+        )
 
     # --- visibility (FOG-1) ------------------------------------------------------------------------------
     def visible_to(self, state: EncounterState, side: str) -> Visibility:

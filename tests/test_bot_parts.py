@@ -141,9 +141,9 @@ def test_move_keeps_the_ships_velocity_exo_1_1() -> None:
 def test_damage_goes_through_armor_then_structure_and_destroys() -> None:
     state = duel()
     armor = state.units["pirata"].armor  # type: ignore[attr-defined]
-    hit, events = overrides.damage(state, "pirata", armor + 1)
+    hit, events = overrides.damage(state, "pirata", str(armor + 1))
     assert hit.units["pirata"].armor == 0 and hit.units["pirata"].structure == 2  # type: ignore[attr-defined]
-    dead, events = overrides.damage(state, "pirata", 99)
+    dead, events = overrides.damage(state, "pirata", "99")
     assert dead.units["pirata"].destroyed and any(isinstance(e, UnitDestroyed) for e in events)
 
 

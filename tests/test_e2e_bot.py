@@ -252,7 +252,7 @@ async def test_every_director_command_refuses_a_player(table: Table) -> None:
     commands: list[tuple[str, dict[str, Any]]] = [
         ("director move", {"unit": "halcon", "hex": "0101"}),
         ("director set", {"unit": "halcon", "stat": "armor", "value": "1"}),
-        ("director damage", {"unit": "pirata", "amount": 3}),
+        ("director damage", {"unit": "pirata", "amount": "3"}),
         ("director add-unit", {"id": "x", "side": "red", "hex": "0202", "like": "halcon"}),
         ("director remove-unit", {"unit": "pirata"}),
         ("director reveal", {"unit": "halcon"}),

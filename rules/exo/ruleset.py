@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from rules.by_hand import damage_events, positive_amount
 from rules.dice import Dice, phase_seed
 from rules.engine import resolve_phase
 from rules.errors import IllegalOrderError, InvalidOrderError
@@ -37,7 +38,7 @@ from rules.exo.ship import Ship, SpaceObject
 from rules.exo.state import CREW_STEP, ORDERS_STEP, ExoState, ext_of
 from rules.exo.validation import check_crew_rolls, check_moves, check_ship_orders
 from rules.exo.weapons import PORT, STARBOARD, Mount
-from rules.hexgrid import HexSide
+from rules.hexgrid import Hex, HexSide
 from rules.registry import register
 from rules.ruleset import (
     DiceFactory,
@@ -50,7 +51,7 @@ from rules.ruleset import (
     Ruleset,
     SimStep,
 )
-from rules.state import EncounterState, Unit
+from rules.state import EncounterState, Unit, replace_unit
 
 if TYPE_CHECKING:
     from rules.scenario import ScenarioContext
@@ -126,6 +127,9 @@ class ExoRuleset(Ruleset):
     )
     unit_keys = SHIP_KEYS
     unbounded_by_default = True
+    fixed_stats = frozenset(
+        {"crew", "weapons", "vector"}
+    )  # crew and weapons have their own rules; vector moves
 
     # --- orders -------------------------------------------------------------------------------------------
     def parse_order(self, state: EncounterState, unit_id: str, raw: Any) -> Order:
@@ -384,6 +388,29 @@ class ExoRuleset(Ruleset):
             yield SimStep(rnd, phase, state, tuple(events))
             if state.over:
                 return
+
+    # --- the director's hand ---------------------------------------------------------------------------------
+    def place(self, state: EncounterState, unit: Unit, to: Hex, facing: int | None) -> Unit:
+        """EXO-1.1: a ship keeps its velocity, so its vector moves by the same displacement."""
+        placed = super().place(state, unit, to, facing)
+        if isinstance(unit, Ship) and unit.vector is not None and unit.at is not None:
+            placed = replace_unit(placed, vector=to + (unit.vector - unit.at))
+        return placed
+
+    def damage_by_hand(
+        self, state: EncounterState, unit_id: str, amount: str
+    ) -> tuple[EncounterState, tuple[Event, ...]]:
+        """Armour first, then structure (EXO-3.5 order); structure 0 destroys the ship."""
+        unit = state.unit(unit_id)
+        if not isinstance(unit, Ship):
+            return super().damage_by_hand(state, unit_id, amount)
+        left = positive_amount(amount)
+        absorbed = min(unit.armor, left)
+        structure = max(0, unit.structure - (left - absorbed))
+        hit = replace_unit(
+            unit, armor=unit.armor - absorbed, structure=structure, destroyed=unit.destroyed or structure == 0
+        )
+        return state.with_units([hit]), damage_events(unit, hit, left)
 
     def unit_summary(self, unit: Unit) -> dict[str, Any]:
         base: dict[str, Any] = {

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rules.by_hand import damage_events, positive_amount
 from rules.dice import Dice
+from rules.events import Event
 from rules.hexgrid import Vertex
 from rules.registry import register
 from rules.ruleset import (
@@ -25,7 +27,7 @@ from rules.skirmish.activation import ACTIVATION, DRAW, fresh_round, waiting_cha
 from rules.skirmish.legality import action_cost
 from rules.skirmish.model import Character, SkReaction
 from rules.skirmish.orders import parse_action
-from rules.state import EncounterState, Unit
+from rules.state import EncounterState, Unit, replace_unit
 
 if TYPE_CHECKING:
     from rules.scenario import ScenarioContext
@@ -53,6 +55,21 @@ class SkirmishRuleset(Ruleset):
     def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
         """A chit draw (``draw`` phase, no orders), one action, or one answer to an overwatch question."""
         return flow.resolve(state, orders, dice)
+
+    def damage_by_hand(
+        self, state: EncounterState, unit_id: str, amount: str
+    ) -> tuple[EncounterState, tuple[Event, ...]]:
+        """Wounds by hand (SK-5): added to the character's wounds."""
+        unit = state.unit(unit_id)
+        if not isinstance(unit, Character):
+            return super().damage_by_hand(state, unit_id, amount)
+        wounds = positive_amount(amount)
+        hit = replace_unit(unit, wounds=unit.wounds + wounds)
+        return state.with_units([hit]), damage_events(unit, hit, wounds)
+
+    def stand_in_order(self, state: EncounterState, unit_id: str) -> Any | None:
+        """SK-1.1: an absent player's character ends its activation; a held question takes its default."""
+        return super().stand_in_order(state, unit_id) or "end"
 
     def awaiting(self, state: EncounterState) -> tuple[str, ...]:
         if state.pending is not None:

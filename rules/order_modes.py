@@ -1,0 +1,106 @@
+"""How orders are collected, one policy per order mode (DESIGN §2), used by the bot's service and announcer.
+
+The bot never asks "which ruleset is this?": it asks the policy of the ruleset's order mode.
+
+- ``simultaneous`` (exo): every awaited unit gives a secret order; the step resolves when all are in.
+- ``sequential_open`` (mech, pbw): one declarer at a time, by initiative; each declaration is a step of its own
+  and is posted when locked, unless the director made declarations secret (``secret_declarations``).
+- ``activation`` (skirmish): one live action per step; reactions are questions to the other side.
+- ``director`` (ocs): the director drives a procedure with orders of their own (given as :data:`DIRECTOR`); a
+  side's player answers the questions the procedure asks. Nothing resolves by itself unless the ruleset says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.ruleset import DIRECTOR, Order, OrderMode, Ruleset
+from rules.state import EncounterState
+
+#: the encounter option that turns open declarations into secret ones (sequential_open)
+SECRET_DECLARATIONS = "secret_declarations"
+
+
+@dataclass(frozen=True, slots=True)
+class OrderPolicy:
+    mode: OrderMode
+    #: one accepted order completes the step (no waiting for the others awaited)
+    one_order_per_step: bool
+    #: the director gives orders of their own, keyed :data:`DIRECTOR`
+    director_orders: bool = False
+    #: the channel status names the units acting now (rather than the players still missing)
+    shows_acting: bool = False
+    #: keep one status message, the newest (a step per action would otherwise pile them up)
+    one_status_message: bool = False
+
+    def waits(
+        self,
+        ruleset: Ruleset,
+        state: EncounterState,
+        owing: tuple[str, ...],
+        *,
+        missing: frozenset[str],
+        held: frozenset[str],
+    ) -> bool:
+        """Whether the current step must wait for orders (``missing``: held units that have not answered)."""
+        if not owing:
+            return not ruleset.auto_resolves(state)
+        if self.one_order_per_step:
+            # nobody has acted yet (an unheld unit waits for the director)
+            return len(missing) == len(held & set(owing))
+        return bool(missing) or (not (held & set(owing)) and not ruleset.optional_orders(state))
+
+    def pick(
+        self,
+        ruleset: Ruleset,
+        state: EncounterState,
+        orders: Mapping[str, Order],
+        *,
+        stand_in: bool,
+    ) -> dict[str, Order]:
+        """The orders one resolution takes. Simultaneous: all of them. One-per-step modes: the first awaited
+        unit's order (or the director's); when the director (or a deadline) forces the step and that player gave
+        nothing, the ruleset's stand-in order for the unit (SK-1.1: the activation ends; a held question takes
+        its default answer)."""
+        if not self.one_order_per_step:
+            return dict(orders)
+        if self.director_orders and DIRECTOR in orders:
+            return {DIRECTOR: orders[DIRECTOR]}
+        awaited = ruleset.awaiting(state)
+        pending = state.pending.unit if state.pending is not None else None
+        for unit in (*awaited, *((pending,) if pending else ())):
+            if unit in orders:
+                return {unit: orders[unit]}
+        if not stand_in or not awaited:
+            return {}
+        unit = awaited[0]
+        raw: Any = ruleset.stand_in_order(state, unit)
+        return {} if raw is None else {unit: ruleset.parse_order(state, unit, raw)}
+
+    def declarations_public(self, state: EncounterState) -> bool:
+        """Sequential declarations are posted when locked unless the director made them secret."""
+        return self.mode is OrderMode.SEQUENTIAL_OPEN and not state.option(SECRET_DECLARATIONS, False)
+
+
+_POLICIES: dict[OrderMode, OrderPolicy] = {
+    OrderMode.SIMULTANEOUS: OrderPolicy(OrderMode.SIMULTANEOUS, one_order_per_step=False),
+    OrderMode.SEQUENTIAL_OPEN: OrderPolicy(
+        OrderMode.SEQUENTIAL_OPEN, one_order_per_step=True, shows_acting=True
+    ),
+    OrderMode.ACTIVATION: OrderPolicy(
+        OrderMode.ACTIVATION, one_order_per_step=True, shows_acting=True, one_status_message=True
+    ),
+    OrderMode.DIRECTOR: OrderPolicy(
+        OrderMode.DIRECTOR, one_order_per_step=True, director_orders=True, shows_acting=True
+    ),
+}
+
+
+def policy_for(ruleset: Ruleset) -> OrderPolicy:
+    return _POLICIES[ruleset.order_mode]
+
+
+def policy_for_mode(mode: OrderMode) -> OrderPolicy:
+    return _POLICIES[mode]
