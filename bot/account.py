@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from data.i18n import has, t
 from rules.events import UNIT_FIELDS, DirectorOverride, Event, Note, RollMade, ShotResolved
@@ -42,7 +42,7 @@ def template_params(
     params: dict[str, Any] = {}
     for key, value in event.params().items():
         if key in ("detail", "args") and isinstance(value, tuple):
-            for k, v in value:  # type: ignore[misc]
+            for k, v in cast(tuple[tuple[object, object], ...], value):
                 params[str(k)] = _plain(v, names)
             continue
         params[key] = _plain(value, names)
@@ -107,10 +107,11 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         return value.name.lower()
     if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}  # type: ignore[misc]
+        return {str(k): _jsonable(v) for k, v in cast(Mapping[object, object], value).items()}
     if isinstance(value, tuple | list):
-        items = [_jsonable(v) for v in value]  # type: ignore[misc]
-        if items and all(isinstance(i, list) and len(i) == 2 and isinstance(i[0], str) for i in items):
-            return {i[0]: i[1] for i in items}
+        items = [_jsonable(v) for v in cast("tuple[object, ...] | list[object]", value)]
+        pairs = [cast(list[Any], i) for i in items if isinstance(i, list)]
+        if items and len(pairs) == len(items) and all(len(p) == 2 and isinstance(p[0], str) for p in pairs):
+            return {str(p[0]): p[1] for p in pairs}
         return items
     return value

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from bot.account import describe, event_json
 from data import SCENARIO_DIR
@@ -16,6 +16,7 @@ from rules.errors import GameError, ScenarioError
 from rules.registry import ruleset_for
 from rules.ruleset import DiceFactory, SimStep
 from rules.scenario import Scenario, load_scenario
+from rules.state import Unit
 
 EXIT_OK, EXIT_ERROR, EXIT_INVALID = 0, 1, 2
 
@@ -147,7 +148,14 @@ def simulate(
     return EXIT_OK
 
 
-def _print_step(step: SimStep, summary, *, as_json: bool, lang: str, stream: TextIO) -> None:  # type: ignore[no-untyped-def]
+def _print_step(
+    step: SimStep,
+    summary: Callable[[Unit], dict[str, Any]],
+    *,
+    as_json: bool,
+    lang: str,
+    stream: TextIO,
+) -> None:
     if as_json:
         for ev in step.events:
             print(event_json(ev, round=step.round, phase=step.phase), file=stream)

@@ -38,7 +38,7 @@ _pool: Executor | None = None
 
 
 def _warm() -> None:
-    import render  # noqa: F401  (imports Pillow, fonts and the renderer once per worker)
+    import render  # noqa: F401  # pyright: ignore[reportUnusedImport]  (Pillow, fonts, renderer: once per worker)
 
 
 def render_workers() -> int:

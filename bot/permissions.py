@@ -17,8 +17,8 @@ class Actor:
     """A Discord member as far as permissions go."""
 
     user_id: int
-    role_ids: frozenset[int] = field(default_factory=frozenset)
-    role_names: frozenset[str] = field(default_factory=frozenset)
+    role_ids: frozenset[int] = field(default_factory=lambda: frozenset[int]())
+    role_names: frozenset[str] = field(default_factory=lambda: frozenset[str]())
     manage_guild: bool = False
     locale: str = "en"
 

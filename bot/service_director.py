@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from bot.permissions import Actor
 from bot.results import Joined, OverrideDone, refuse
@@ -33,7 +33,9 @@ class DirectorActions(ServiceBase):
         if meta.status == "ended":
             raise refuse("encounter.ended", "This encounter has ended.")
         new_state, produced = build(state)
-        events: tuple[Event, ...] = produced if isinstance(produced, tuple) else (produced,)
+        events: tuple[Event, ...] = (
+            cast(tuple[Event, ...], produced) if isinstance(produced, tuple) else (produced,)
+        )
         first = events[0]
         payload = {
             "round": state.round,

@@ -65,22 +65,6 @@ def _visible_unit(state: EncounterState, viewer: str, unit_id: str) -> Any:
     return state.units[unit_id]
 
 
-def reachable(state: EncounterState, unit_id: str) -> list[Hex]:
-    """Exo: every hex the ship can end on this round with up to Manta orders (EXO-2.3, EXO-4.3)."""
-    if state.ruleset != "exo":
-        return []
-    from rules.exo.preview import project_orders
-
-    unit = state.units[unit_id]
-    limit = min(int(getattr(unit, "manta", 0)), 5)
-    strings = [""]
-    frontier = [""]
-    for _ in range(limit):
-        frontier = [s + c for s in frontier for c in ("I", "D", "A")]
-        strings.extend(frontier)
-    return sorted({project_orders(state, unit_id, s)[0] for s in strings}, key=lambda h: (h.q, h.r))
-
-
 class UnitCog(
     commands.GroupCog,
     group_name=tr("unit", "cmd.unit.name"),
@@ -120,15 +104,15 @@ class UnitCog(
     async def arcs(self, interaction: discord.Interaction, unit: str) -> None:
         _, state, viewer = await viewer_of(interaction)
         _visible_unit(state, viewer, unit)
-        if state.ruleset != "exo":
-            raise refuse("unit.no_arcs", "Arcs are shown for exo ships.")
+        ruleset = ruleset_for(state)
+        sections = ruleset.firing_arcs(state, unit)
+        if not sections:  # before deferring: the refusal stays private
+            raise refuse("unit.no_arcs", "This unit has no firing arcs to show.")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        from rules.exo.preview import arcs as exo_arcs
-
         hexes: set[Hex] = set()
-        for section in exo_arcs(state, unit).values():
+        for section in sections.values():
             hexes.update(section)
-        hexes.update(reachable(state, unit))
+        hexes.update(ruleset.reachable(state, unit))
         png = await board_png_highlight(state, viewer, lang(interaction), tuple(hexes))
         if png is None:
             raise refuse("render.failed", "The board could not be drawn right now.")

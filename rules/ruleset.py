@@ -177,6 +177,16 @@ class Ruleset(ABC):
             f"{unit.name} has no stats that take damage.", code="director.no_damage", params={"unit": unit_id}
         )
 
+    # --- what a unit can do, for pictures (``/unit arcs``) ------------------------------------------------
+    def firing_arcs(self, state: EncounterState, unit_id: str) -> Mapping[str, frozenset[Hex]]:
+        """The unit's firing sections by name (exo: bow, port, starboard, stern), each the hexes it covers
+        within reach; empty for a ruleset without arcs."""
+        return {}
+
+    def reachable(self, state: EncounterState, unit_id: str) -> frozenset[Hex]:
+        """Hexes the unit can end its next move on (empty when the ruleset does not say)."""
+        return frozenset()
+
     # --- visibility (FOG-1) ------------------------------------------------------------------------------
     def visible_to(self, state: EncounterState, side: str) -> Visibility:
         """Default: every unit on the board that is not hidden from this side."""

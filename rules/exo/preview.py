@@ -80,3 +80,14 @@ def legal_targets(
         if ship.at.distance(unit.at) <= reach and covered & sections(ship.at, ship.facing, unit.at):
             out.append(unit.id)
     return out
+
+
+def reachable(state: EncounterState, ship_id: str) -> frozenset[Hex]:
+    """Every hex the ship can end on this round with up to Manta orders (EXO-2.3, EXO-4.3; at most 5 deep)."""
+    ship = state.unit_as(ship_id, Ship)
+    strings = [""]
+    frontier = [""]
+    for _ in range(min(ship.manta, 5)):
+        frontier = [s + c for s in frontier for c in ("I", "D", "A")]
+        strings.extend(frontier)
+    return frozenset(project_orders(state, ship_id, s)[0] for s in strings)

@@ -32,6 +32,7 @@ from rules.exo.orders import (
 )
 from rules.exo.phase_crew import resolve_crew_step
 from rules.exo.piloting import answer_decision, execute_movement, next_decision, roll_piloting
+from rules.exo.preview import arcs, reachable
 from rules.exo.repairs import repair_work, resolve_repairs
 from rules.exo.scenario_units import SHIP_KEYS, build_exo_unit
 from rules.exo.ship import Ship, SpaceObject
@@ -388,6 +389,19 @@ class ExoRuleset(Ruleset):
             yield SimStep(rnd, phase, state, tuple(events))
             if state.over:
                 return
+
+    # --- pictures ------------------------------------------------------------------------------------------
+    def firing_arcs(self, state: EncounterState, unit_id: str) -> Mapping[str, frozenset[Hex]]:
+        """EXO-1.4: each section's hexes within the ship's longest usable weapon range."""
+        if not isinstance(state.units.get(unit_id), Ship):
+            return {}
+        return {name: frozenset(hexes) for name, hexes in arcs(state, unit_id).items()}
+
+    def reachable(self, state: EncounterState, unit_id: str) -> frozenset[Hex]:
+        ship = state.units.get(unit_id)
+        if not isinstance(ship, Ship) or ship.at is None or ship.destroyed:
+            return frozenset()
+        return reachable(state, unit_id)
 
     # --- the director's hand ---------------------------------------------------------------------------------
     def place(self, state: EncounterState, unit: Unit, to: Hex, facing: int | None) -> Unit:
