@@ -42,10 +42,8 @@ class Layer:
         return LayeredRuleset(base, self)
 
     # --- scenario files ----------------------------------------------------------------------------------
-    def build_unit(self, raw: Mapping[str, Any], unit: Unit, path: str, ctx: ScenarioContext) -> Unit:
-        """The base ruleset's unit, given the layer's own unit keys."""
-        return unit
-
+    # A layer keeps its own data in ``state.layer_state[layer.id]``: its ``read_top`` reads its top-level table
+    # and its unit keys (``raw["units"][i][key]``, which the base ruleset never sees) into it.
     def read_board(self, raw: Mapping[str, Any], board: Board, ctx: ScenarioContext) -> Board:
         return board
 
@@ -127,8 +125,7 @@ class LayeredRuleset(Ruleset):
         self, raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioContext
     ) -> Unit | None:
         own = {k: v for k, v in raw.items() if k not in self.layer.unit_keys}
-        built = self.base.build_unit(own, common, path, ctx)
-        return None if built is None else self.layer.build_unit(raw, built, path, ctx)
+        return self.base.build_unit(own, common, path, ctx)
 
     def read_board(self, raw: Mapping[str, Any], board: Board, ctx: ScenarioContext) -> Board:
         return self.layer.read_board(raw, self.base.read_board(raw, board, ctx), ctx)

@@ -138,6 +138,8 @@ class EncounterState:
     markers: tuple[Marker, ...] = ()
     options: Mapping[str, Any] = field(default_factory=lambda: dict[str, Any]())
     ext: RulesetState | None = None
+    #: each layer's own data (``night``: visibility range, markers' memory, unit discipline), by layer id
+    layer_state: Mapping[str, RulesetState] = field(default_factory=lambda: dict[str, RulesetState]())
     pending: Decision | None = None
     winner: str | None = None
     over: bool = False

@@ -169,6 +169,20 @@ class ToySequential(ToyBase):
             events.append(ev)
         return PhaseResult(state.replace(ext=ToyExt(), round=state.round + 1), tuple(events))
 
+    def simulate_round(
+        self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
+    ) -> Iterator[SimStep]:
+        """One declaration per step, by initiative, whatever the file's order (sequential_open)."""
+        raw_orders: Mapping[str, str] = spec.raw.get("orders", {})
+        start = state.round
+        while self.awaiting(state) and state.round == start:
+            uid = self.awaiting(state)[0]
+            order = self.parse_order(state, uid, raw_orders[uid])
+            self.validate_order(state, uid, order)
+            result = resolve_phase(self, state, {uid: order}, dice_for=dice_for)
+            yield SimStep(spec.index, "move", result.state, result.events)
+            state = result.state
+
 
 @register
 class ToyActivation(ToyBase):
