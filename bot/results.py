@@ -134,3 +134,5 @@ class OverrideDone:
     unit: str
     event: Event
     state: EncounterState
+    #: the channel may hear of it: no unit is touched that the public cannot see before or after (FOG-1)
+    public: bool = True

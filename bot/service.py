@@ -113,6 +113,7 @@ class EncounterService(DirectorActions, RecordActions):
         toml_text: str | None = None,
         name: str | None = None,
         seed: int | None = None,
+        channel_lang: str | None = None,
     ) -> Created:
         if toml_text is None:
             known = {sid: rid for sid, _, rid in bundled_scenarios()}
@@ -152,7 +153,7 @@ class EncounterService(DirectorActions, RecordActions):
                 state.name,
                 user_id,
                 to_json(state),
-                {"review_rolls": False},
+                {"review_rolls": False, **({"channel_lang": channel_lang} if channel_lang else {})},
             )
         except ChannelBusyError:
             raise refuse("encounter.exists", "This channel already has an encounter; end it first.") from None
@@ -262,12 +263,6 @@ class EncounterService(DirectorActions, RecordActions):
             state.over,
             state.winner,
         )
-
-    @staticmethod
-    def public_name(state: EncounterState, unit_id: str) -> str:
-        """The unit's name if everyone may see the unit, else "" (channel text names no hidden unit)."""
-        public = visibility(ruleset_for(state), state, PUBLIC).units
-        return state.units[unit_id].name if unit_id in public else ""
 
     # --- orders --------------------------------------------------------------------------------------------
     async def submit(

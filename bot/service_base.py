@@ -14,7 +14,9 @@ from typing import Any
 from bot.permissions import Actor, holder_of, is_director, units_of
 from bot.results import Missing, refuse
 from bot.storage import Encounter, EncounterNotFoundError, GuildSettings, Participant, Storage
+from rules.engine import visibility
 from rules.registry import ruleset_for
+from rules.ruleset import PUBLIC
 from rules.serial import from_json
 from rules.state import EncounterState, Unit
 
@@ -157,6 +159,16 @@ class ServiceBase:
             raise refuse("encounter.paused", "The director has paused this encounter.")
         if meta.status != "running":
             raise refuse("encounter.not_started", "The encounter has not started yet.")
+
+    @staticmethod
+    def is_public(state: EncounterState, unit_id: str) -> bool:
+        """Whether every side (and so the channel) may see the unit now (FOG-1, NGT-9)."""
+        return unit_id in visibility(ruleset_for(state), state, PUBLIC).units
+
+    @classmethod
+    def public_name(cls, state: EncounterState, unit_id: str) -> str:
+        """The unit's name if everyone may see the unit, else "" (channel text names no hidden unit)."""
+        return state.units[unit_id].name if cls.is_public(state, unit_id) else ""
 
     def owing(self, state: EncounterState) -> tuple[str, ...]:
         """Units that owe an answer now: the ruleset's awaited units, or the unit of a pending decision."""

@@ -50,7 +50,15 @@ class DirectorActions(ServiceBase):
             )
         except StalePhaseError:
             raise refuse("phase.stale", "The phase changed meanwhile; try again.") from None
-        return OverrideDone(encounter_id, action, unit, first, new_state)
+        # the channel hears of it only if every unit it touches is public afterwards (removed: was public);
+        # a hidden unit moved, damaged, removed or assigned is told to the director alone (FOG-1)
+        touched = {u for e in events for u in e.involved()} | {unit}
+        public = all(
+            self.is_public(new_state, u) if u in new_state.units else self.is_public(state, u)
+            for u in touched
+            if u in state.units or u in new_state.units
+        )
+        return OverrideDone(encounter_id, action, unit, first, new_state, public=public)
 
     async def undo(self, encounter_id: int, actor: Actor) -> tuple[int, EncounterState]:
         """Undo the last override, or the last resolution and back to the previous state that waited for orders

@@ -24,7 +24,7 @@ from bot.logs import trace_id
 from bot.results import HeldRolls, Resolution, StatusView, StepReport
 from bot.service import Seen
 from bot.storage import Encounter
-from cogs.common import ACCOUNT_INLINE_LIMIT, clip, png_file, text_file
+from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel import load_panel, panel_message
 from data.i18n import language_of, t
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
@@ -93,11 +93,7 @@ class Announcer:
 
     # --- where and in which language ------------------------------------------------------------------------
     async def channel_lang(self, meta: Encounter) -> str:
-        settings = await self.bot.service.guild_settings(meta.guild_id)
-        if settings.language:
-            return language_of(settings.language)
-        guild = self.bot.get_guild(meta.guild_id)
-        return language_of(guild.preferred_locale.value if guild else None)
+        return await channel_language(self.bot, meta)
 
     async def user_lang(self, meta: Encounter, user_id: int) -> str:
         saved = meta.settings.get(f"locale_{user_id}")

@@ -95,3 +95,20 @@ async def reply(
 
 def tr_text(interaction: discord.Interaction, key: str, **params: Any) -> str:
     return t(key, lang(interaction), **params)
+
+
+CHANNEL_LANG = "channel_lang"  # encounter setting: the language fixed for the channel when it was created
+
+
+async def channel_language(bot: HexBotCore, meta: Encounter) -> str:
+    """The language of everything the encounter posts in public: the server's setting (it applies at once),
+    else the director's locale when the encounter was created (fixed), so one English-client player never turns
+    a Spanish table's channel English."""
+    settings = await bot.service.guild_settings(meta.guild_id)
+    if settings.language:
+        return language_of(settings.language)
+    fixed = meta.settings.get(CHANNEL_LANG)
+    if isinstance(fixed, str):
+        return language_of(fixed)
+    guild = bot.get_guild(meta.guild_id)
+    return language_of(guild.preferred_locale.value if guild else None)

@@ -19,7 +19,7 @@ from bot.client import HexBotCore, Refusal
 from bot.results import OverrideDone, refuse
 from bot.storage import Encounter
 from bot.translator import tr
-from cogs.common import HexTransformer, actor_of, encounter_here, lang, reply
+from cogs.common import HexTransformer, actor_of, channel_language, encounter_here, lang, reply
 from cogs.units import any_unit_autocomplete
 from data.i18n import has, t
 from rules.errors import GameError
@@ -86,7 +86,20 @@ class DirectorCog(
     async def _announce(self, interaction: discord.Interaction, meta: Encounter, done: OverrideDone) -> None:
         locale = lang(interaction)
         line = describe(done.event, done.state, locale)
-        await interaction.response.send_message(t("director.override_done", locale, line=line))
+        if not done.public:  # a unit the public cannot see: the director alone hears of it (FOG-1)
+            await interaction.response.send_message(
+                t("director.override_private", locale, line=line), ephemeral=True
+            )
+            return
+        channel_locale = await channel_language(self.bot, meta)
+        await interaction.response.send_message(
+            t(
+                "director.override_done",
+                channel_locale,
+                line=describe(done.event, done.state, channel_locale),
+            ),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         if self.bot.announcer is not None:
             await self.bot.announcer.refresh_status(meta.id)
 
@@ -177,14 +190,18 @@ class DirectorCog(
     async def assign(self, interaction: discord.Interaction, unit: str, user: discord.User) -> None:
         meta = await encounter_here(interaction)
         joined = await self.bot.service.assign(meta.id, actor_of(interaction), unit, user.id)
+        _, state, _ = await self.bot.service.load(meta.id)
+        private = not self.bot.service.is_public(state, joined.unit)  # a hidden unit: never in public
+        locale = lang(interaction) if private else await channel_language(self.bot, meta)
         await interaction.response.send_message(
             t(
                 "encounter.joined",
-                lang(interaction),
+                locale,
                 user=user.mention,
                 unit=joined.unit_name,
                 side=joined.side_name or joined.side,
             ),
+            ephemeral=private,
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if meta.status == "running" and self.bot.announcer is not None:
@@ -219,12 +236,15 @@ class DirectorCog(
         description=tr("Resolve the phase now", "cmd.director.resolve.desc"),
     )
     async def resolve(self, interaction: discord.Interaction) -> None:
+        # the phase the director saw: a resolve that arrives after it resolved (the last order came in, or a
+        # co-director or a double click got there first) must not force the next phase with no orders at all
         meta = await encounter_here(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await self.bot.resolve_and_announce(meta.id, forced=True, approved=True)
-        await interaction.followup.send(
-            t("director.resolved", lang(interaction), steps=len(result.steps)), ephemeral=True
+        result = await self.bot.resolve_and_announce(
+            meta.id, forced=True, approved=True, expected_phase_no=meta.phase_no
         )
+        key = "director.already_resolved" if result.already else "director.resolved"
+        await interaction.followup.send(t(key, lang(interaction), steps=len(result.steps)), ephemeral=True)
 
     @app_commands.command(
         name=tr("deadline", "cmd.director.deadline.name"),

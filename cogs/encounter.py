@@ -30,7 +30,7 @@ from cogs.common import (
     text_file,
 )
 from cogs.help import tutorial_embed
-from data.i18n import t
+from data.i18n import language_of, t
 from rules.registry import public_ruleset_ids
 from rules.ruleset import DIRECTOR, PUBLIC
 
@@ -146,6 +146,8 @@ class EncounterCog(
             scenario=scenario if text is None else None,
             toml_text=text,
             name=name,
+            # the channel's language when the server sets none: the director's, fixed for the encounter
+            channel_lang=language_of(str(interaction.locale)),
         )
         await remember_locale(interaction, created.encounter_id)
         locale = lang(interaction)
