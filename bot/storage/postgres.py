@@ -20,7 +20,7 @@ from typing import Any, Final, cast
 
 from .base import BackendUnavailableError, StorageError
 from .schema import POSTGRES_MIGRATIONS
-from .sql import Driver, Session, SqlStorage, utc_now
+from .sql import Driver, Row, Session, SqlStorage, utc_now
 
 # any constant works; it only has to be the same in every process that migrates this database ("hexd")
 _MIGRATION_LOCK_KEY: Final = 0x68657864
@@ -46,9 +46,9 @@ class _PostgresSession(Session):
         self._conn = conn
         self.lock_clause = " FOR UPDATE" if write else ""
 
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        records = await self._conn.fetch(numbered_placeholders(sql), *params)
-        return [tuple(record) for record in records]
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        # asyncpg's Records are read by column name as they are
+        return cast(list[Row], await self._conn.fetch(numbered_placeholders(sql), *params))
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         return _row_count(cast(str, await self._conn.execute(numbered_placeholders(sql), *params)))
