@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
+from typing import Final
 
 from ..base import EncounterEndedError, EncounterNotFoundError, Storage
 from .codec import utc_now
@@ -28,15 +29,12 @@ class Head:
 
     @classmethod
     def from_row(cls, row: Row) -> Head:
-        return cls(
-            status=row["status"],
-            phase_no=row["phase_no"],
-            snapshot_seq=row["snapshot_seq"],
-            opened_seq=row["opened_seq"],
-            last_seq=row["last_seq"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-        )
+        return cls(**{name: row[name] for name in HEAD_COLUMNS})
+
+
+# the fields above are the columns read: one list for the SELECT and the constructor
+HEAD_COLUMNS: Final = tuple(field.name for field in fields(Head))
+SELECT_HEAD: Final = f"SELECT {', '.join(HEAD_COLUMNS)} FROM encounters WHERE id = ?"
 
 
 class SqlCore(Storage):
@@ -56,11 +54,7 @@ class SqlCore(Storage):
         return self._driver.transaction(write=False)
 
     async def _head(self, db: Session, encounter_id: int) -> Head:
-        row = await db.fetch_row(
-            "SELECT status, phase_no, snapshot_seq, opened_seq, last_seq, guild_id, channel_id "
-            "FROM encounters WHERE id = ?" + db.lock_clause,
-            (encounter_id,),
-        )
+        row = await db.fetch_row(SELECT_HEAD + db.lock_clause, (encounter_id,))
         if row is None:
             raise EncounterNotFoundError(encounter_id)
         return Head.from_row(row)
