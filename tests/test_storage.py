@@ -7,6 +7,8 @@ import copy
 import json
 import os
 import sqlite3
+import subprocess
+import sys
 import threading
 import uuid
 from collections.abc import AsyncIterator
@@ -18,12 +20,12 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import aiosqlite
-import asyncpg  # pyright: ignore[reportMissingTypeStubs]
 import pytest
 
 from bot.storage import (
     UNSET,
     AlreadyResolved,
+    BackendUnavailableError,
     ChannelBusyError,
     EncounterEndedError,
     EncounterNotFoundError,
@@ -50,6 +52,11 @@ BOB = 20
 START = {"phase": 1, "units": {"halcon": "0505", "pirata": "0909"}}
 
 
+try:
+    import asyncpg  # pyright: ignore[reportMissingTypeStubs]
+except ImportError:  # no `postgres` extra: the PostgreSQL runs skip, the SQLite ones run as ever
+    asyncpg = None
+
 # PostgreSQL runs the same tests when a server answers here (a fresh database per test); otherwise it is skipped.
 POSTGRES_ADMIN_URL = os.environ.get(
     "HEXDIRECTOR_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -63,6 +70,8 @@ async def database_url(backend: str, tmp_path: Path) -> AsyncIterator[str]:
     if backend == "sqlite":
         yield f"sqlite:///{tmp_path / 'encounters.db'}"
         return
+    if asyncpg is None:
+        pytest.skip("asyncpg is not installed (pip install 'hexdirector[postgres]')")
     try:
         admin = await asyncpg.connect(POSTGRES_ADMIN_URL, timeout=2)
     except (OSError, asyncpg.PostgresError, TimeoutError) as error:
@@ -101,10 +110,51 @@ async def test_open_storage_accepts_sqlite_urls_and_bare_paths(tmp_path: Path) -
 
 
 async def test_open_storage_reports_unreachable_postgresql_and_unknown_schemes_clearly() -> None:
-    with pytest.raises(StorageError, match="cannot connect to PostgreSQL"):
-        await open_storage("postgresql://user@127.0.0.1:1/hexdirector")
+    if asyncpg is None:  # the missing driver is what gets reported then
+        with pytest.raises(BackendUnavailableError, match=r"pip install 'hexdirector\[postgres\]'"):
+            await open_storage("postgresql://user@127.0.0.1:1/hexdirector")
+    else:
+        with pytest.raises(StorageError, match="cannot connect to PostgreSQL"):
+            await open_storage("postgresql://user@127.0.0.1:1/hexdirector")
     with pytest.raises(StorageError, match="unknown database URL scheme 'mysql'"):
         await open_storage("mysql://127.0.0.1/db")
+
+
+# Run in a fresh interpreter where `import asyncpg` fails, as on an install without the `postgres` extra.
+WITHOUT_ASYNCPG = """
+import asyncio, sys
+sys.modules["asyncpg"] = None  # blocks the import: ImportError, as if it were not installed
+import bot.storage.postgres  # the module loads; only opening a PostgreSQL database needs asyncpg
+import tests.test_storage_crash, tests.test_storage_race  # the storage tests collect (and test_storage)
+from bot.storage import BackendUnavailableError, open_storage
+from bot.storage.sqlite import SqliteStorage
+
+async def main():
+    storage = await open_storage(sys.argv[1])
+    assert isinstance(storage, SqliteStorage)
+    encounter_id = await storage.create_encounter(1, 2, "exo", "no asyncpg", 3, {"phase": 1})
+    assert (await storage.load(encounter_id)).state == {"phase": 1}
+    await storage.close()
+    try:
+        await open_storage("postgresql://user@127.0.0.1:1/db")
+    except BackendUnavailableError as error:
+        print(error)
+
+asyncio.run(main())
+"""
+
+
+def test_storage_imports_and_runs_on_sqlite_without_asyncpg(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", WITHOUT_ASYNCPG, f"sqlite:///{tmp_path / 'plain.db'}"],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "the PostgreSQL backend needs asyncpg: pip install 'hexdirector[postgres]'"
 
 
 async def test_sqlite_file_is_wal_with_current_schema_version(tmp_path: Path) -> None:

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import asyncpg  # pyright: ignore[reportMissingTypeStubs]
 import pytest
 
 from bot.storage import open_storage
@@ -127,6 +126,8 @@ def read_sqlite(db: str) -> Dump | None:
 
 
 async def read_postgres(url: str) -> Dump | None:
+    import asyncpg  # pyright: ignore[reportMissingTypeStubs]  # only here: SQLite runs need no asyncpg
+
     conn = await asyncpg.connect(url)
     try:
         if await conn.fetchval("SELECT to_regclass('encounters')") is None:

@@ -89,12 +89,8 @@ async def open_storage(url: str | Path, *, clock: Callable[[], datetime] | None 
     scheme, _, _ = text.partition("://")
     clock = clock or utc_now
     if scheme in ("postgresql", "postgres"):
-        try:
-            from .postgres import PostgresStorage
-        except ImportError as error:
-            raise BackendUnavailableError(
-                "the PostgreSQL backend needs asyncpg: pip install 'hexdirector[postgres]'"
-            ) from error
+        from .postgres import PostgresStorage  # loaded on demand; it imports asyncpg only when opening
+
         return await PostgresStorage.open(text, clock=clock)
     if "://" in text and scheme != "sqlite":
         raise StorageError(f"unknown database URL scheme {scheme!r}; use sqlite:///path.db or postgresql://…")

@@ -5,6 +5,9 @@ write transaction starts with ``SELECT … FROM encounters WHERE id = $1 FOR UPD
 queue on its row lock while other encounters proceed. Reads run in ``REPEATABLE READ READ ONLY`` transactions
 (one consistent snapshot). Migrations hold a transaction-scoped advisory lock, so processes starting together
 migrate once.
+
+asyncpg (the ``postgres`` extra) is imported only when a PostgreSQL database is opened: a SQLite-only install can
+import this module, and ``open`` says what to install when it is missing.
 """
 
 from __future__ import annotations
@@ -15,11 +18,9 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
 from typing import Any, Final, cast
 
-import asyncpg  # pyright: ignore[reportMissingTypeStubs]
-
-from .base import StorageError
+from .base import BackendUnavailableError, StorageError
 from .schema import POSTGRES_MIGRATIONS
-from .sql import Driver, Session, SqlStorage, utc_now
+from .sql import Driver, Row, Session, SqlStorage, utc_now
 
 # any constant works; it only has to be the same in every process that migrates this database ("hexd")
 _MIGRATION_LOCK_KEY: Final = 0x68657864
@@ -45,9 +46,9 @@ class _PostgresSession(Session):
         self._conn = conn
         self.lock_clause = " FOR UPDATE" if write else ""
 
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        records = await self._conn.fetch(numbered_placeholders(sql), *params)
-        return [tuple(record) for record in records]
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        # asyncpg's Records are read by column name as they are
+        return cast(list[Row], await self._conn.fetch(numbered_placeholders(sql), *params))
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         return _row_count(cast(str, await self._conn.execute(numbered_placeholders(sql), *params)))
@@ -58,10 +59,11 @@ class _PostgresSession(Session):
 
 
 class PostgresDriver(Driver):
-    integrity_errors = (asyncpg.IntegrityConstraintViolationError,)
-
     def __init__(self, pool: Any) -> None:
+        import asyncpg  # pyright: ignore[reportMissingTypeStubs]  # a pool exists: asyncpg is installed
+
         self._pool = pool
+        self.integrity_errors = (asyncpg.IntegrityConstraintViolationError,)
 
     def transaction(self, *, write: bool, durable: bool = True) -> AbstractAsyncContextManager[Session]:
         return self._transaction(write, durable)
@@ -106,6 +108,12 @@ class PostgresStorage(SqlStorage):
     async def open(
         cls, url: str, *, clock: Callable[[], datetime] = utc_now, max_connections: int = 10
     ) -> PostgresStorage:
+        try:
+            import asyncpg  # pyright: ignore[reportMissingTypeStubs]
+        except ImportError as error:
+            raise BackendUnavailableError(
+                "the PostgreSQL backend needs asyncpg: pip install 'hexdirector[postgres]'"
+            ) from error
         try:
             pool: Any = await asyncpg.create_pool(  # pyright: ignore[reportUnknownMemberType]
                 url, min_size=1, max_size=max_connections

@@ -33,7 +33,7 @@ import aiosqlite
 
 from .base import StorageError
 from .schema import migrate
-from .sql import Driver, Session, SqlStorage, utc_now
+from .sql import Driver, Row, Session, SqlStorage, utc_now
 
 BUSY_TIMEOUT_MS: Final = 15_000
 SYNCHRONOUS_MODES: Final = ("FULL", "EXTRA", "NORMAL")
@@ -57,8 +57,11 @@ class _SqliteSession(Session):
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
 
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        return [tuple(row) for row in await self._conn.execute_fetchall(sql, params)]
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        async with self._conn.execute(sql, params) as cursor:
+            # named columns for this cursor only: the connection's own rows stay tuples (migrations read those)
+            cursor.row_factory = sqlite3.Row
+            return list(await cursor.fetchall())
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         async with self._conn.execute(sql, params) as cursor:
@@ -76,8 +79,10 @@ class _InlineSession(Session):
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
 
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        return [tuple(row) for row in self._conn.execute(sql, params).fetchall()]
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        cursor = self._conn.cursor()
+        cursor.row_factory = sqlite3.Row  # named columns, as on the aiosqlite connection
+        return cursor.execute(sql, params).fetchall()
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         return max(self._conn.execute(sql, params).rowcount, 0)

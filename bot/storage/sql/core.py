@@ -1,0 +1,99 @@
+"""The base every part of ``SqlStorage`` stands on: the driver's transactions, the encounter row read under the
+write lock that starts every write, and appending to the event log."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import Final
+
+from ..base import EncounterEndedError, EncounterNotFoundError, Storage
+from .codec import utc_now
+from .driver import Driver, Row, Session
+from .rows import INSERT_EVENT
+
+
+@dataclass(slots=True)
+class Head:
+    """The bookkeeping columns of an encounter row, read under the write lock."""
+
+    status: str
+    phase_no: int
+    snapshot_seq: int
+    opened_seq: int
+    last_seq: int
+    guild_id: int
+    channel_id: int
+
+    @classmethod
+    def from_row(cls, row: Row) -> Head:
+        return cls(**{name: row[name] for name in HEAD_COLUMNS})
+
+
+# the fields above are the columns read: one list for the SELECT and the constructor
+HEAD_COLUMNS: Final = tuple(field.name for field in fields(Head))
+SELECT_HEAD: Final = f"SELECT {', '.join(HEAD_COLUMNS)} FROM encounters WHERE id = ?"
+
+
+class SqlCore(Storage):
+    """What every part shares: the driver and the clock, and the helpers each write is made of."""
+
+    def __init__(self, driver: Driver, *, clock: Callable[[], datetime] = utc_now) -> None:
+        self._driver = driver
+        self._clock = clock
+
+    async def close(self) -> None:
+        await self._driver.close()
+
+    def _write(self, *, durable: bool = True) -> AbstractAsyncContextManager[Session]:
+        return self._driver.transaction(write=True, durable=durable)
+
+    def _read(self) -> AbstractAsyncContextManager[Session]:
+        return self._driver.transaction(write=False)
+
+    async def _head(self, db: Session, encounter_id: int) -> Head:
+        row = await db.fetch_row(SELECT_HEAD + db.lock_clause, (encounter_id,))
+        if row is None:
+            raise EncounterNotFoundError(encounter_id)
+        return Head.from_row(row)
+
+    async def _live_head(self, db: Session, encounter_id: int) -> Head:
+        head = await self._head(db, encounter_id)
+        if head.status == "ended":
+            raise EncounterEndedError(encounter_id)
+        return head
+
+    async def _append(
+        self,
+        db: Session,
+        encounter_id: int,
+        head: Head,
+        events: Sequence[tuple[str, str]],
+        phase_no: int,
+        now: str,
+    ) -> int:
+        """Append already-encoded events after ``head.last_seq``; returns the new last seq (caller updates the row)."""
+        first = head.last_seq + 1
+        await db.executemany(
+            INSERT_EVENT,
+            [
+                (encounter_id, first + i, event_type, payload, phase_no, now)
+                for i, (event_type, payload) in enumerate(events)
+            ],
+        )
+        return head.last_seq + len(events)
+
+    async def _log(
+        self, db: Session, encounter_id: int, head: Head, events: Sequence[tuple[str, str]], now: str
+    ) -> int:
+        """Append events in the current phase and move the encounter row's ``last_seq`` to the newest."""
+        last = await self._append(db, encounter_id, head, events, head.phase_no, now)
+        await self._touch(db, encounter_id, last, now)
+        return last
+
+    async def _touch(self, db: Session, encounter_id: int, last_seq: int, now: str) -> None:
+        await db.execute(
+            "UPDATE encounters SET last_seq = ?, updated_at = ? WHERE id = ?", (last_seq, now, encounter_id)
+        )

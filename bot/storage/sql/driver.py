@@ -1,0 +1,53 @@
+"""What a SQL backend supplies to the shared storage logic: a ``Driver`` that opens transactions, and the
+``Session`` of one open transaction, whose statements use ``?`` placeholders and return rows read by column name.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
+
+
+class Row(Protocol):
+    """A result row read by column name (``row["phase_no"]``). SQLite's ``sqlite3.Row`` and asyncpg's ``Record``
+    both are one, so a backend hands its rows over as the database driver made them."""
+
+    def __getitem__(self, column: str, /) -> Any: ...
+
+
+class Session(abc.ABC):
+    """One open transaction. SQL uses ``?`` placeholders; rows are read by column name."""
+
+    #: appended to the encounter-row read that starts a write ("FOR UPDATE" where row locks exist)
+    lock_clause: str = ""
+
+    @abc.abstractmethod
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+    @abc.abstractmethod
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+
+    @abc.abstractmethod
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+    async def fetch_row(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        """The first row of the result, or ``None`` when there is none."""
+        rows = await self.fetch(sql, params)
+        return rows[0] if rows else None
+
+
+class Driver(abc.ABC):
+    #: what the driver raises when a unique or foreign-key constraint refuses a row
+    integrity_errors: tuple[type[Exception], ...] = ()
+
+    @abc.abstractmethod
+    def transaction(self, *, write: bool, durable: bool = True) -> AbstractAsyncContextManager[Session]:
+        """Writes take the database's write lock (or row locks); reads see one consistent snapshot.
+        ``durable=False`` (bookkeeping only, never game state or orders): the commit survives a crash of the
+        bot but may be lost with a power cut, and costs no disk sync."""
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
