@@ -64,7 +64,7 @@ async def viewer_for(service: ServiceBase, meta: Encounter, actor: Actor, view: 
 async def replay_steps(service: ServiceBase, encounter_id: int) -> list[ReplayStep]:
     """Every step from the starting positions to now. Refuses when nothing has been resolved yet."""
     chain = await service.storage.snapshot_chain(encounter_id)
-    steps = [ReplayStep(_state(step.state), tuple(_rule_events(step.events))) for step in chain]
+    steps = [ReplayStep(_state(step.state), tuple(rule_events(step.events))) for step in chain]
     if len(steps) < 2:
         raise refuse("replay.empty", "Nothing has been resolved yet, so there is nothing to replay.")
     return steps
@@ -77,7 +77,7 @@ def _state(data: Mapping[str, Any]) -> EncounterState:
     return state
 
 
-def _rule_events(rows: Iterable[StoredEvent]) -> list[Event]:
+def rule_events(rows: Iterable[StoredEvent]) -> list[Event]:
     """The rule events stored with a step (a resolution's, an override's with its extras); storage's own
     bookkeeping events carry none."""
     out: list[Event] = []

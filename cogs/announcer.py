@@ -200,9 +200,10 @@ class Announcer:
             return head + "\n" + t("status.acting", locale, names=acting)
         if not status.missing:
             return head + "\n" + t("status.all_in", locale)
-        names = ", ".join(
-            f"<@{m.user_id}> ({m.unit_name})" if m.unit_name else f"<@{m.user_id}>" for m in status.missing
-        )
+        # a unit hidden from the public (unit_name "") is never named, nor is its player (FOG-1)
+        names = ", ".join(f"<@{m.user_id}> ({m.unit_name})" for m in status.missing if m.unit_name)
+        if not names:
+            return head + "\n" + t("status.waiting_unnamed", locale)
         return head + "\n" + t("status.waiting", locale, names=names)
 
     async def refresh_status(self, encounter_id: int, *, status: StatusView | None = None) -> None:
@@ -251,9 +252,11 @@ class Announcer:
         holders = {unit: user for user, unit, _ in status.players}
         names: list[str] = []
         for u in self.bot.service.owing(seen.state):
-            name = self.bot.service.public_name(seen.state, u) or "?"  # a hidden unit is never named (FOG-1)
+            name = self.bot.service.public_name(seen.state, u)
+            if not name:  # a hidden unit is never named, nor its player (FOG-1)
+                continue
             names.append(f"{name} (<@{holders[u]}>)" if u in holders else name)
-        return ", ".join(names)
+        return ", ".join(names)  # only hidden units act: the status reads like any wait, naming nobody
 
     async def dm(self, user_id: int, text: str, **kwargs: object) -> discord.Message | None:
         try:
