@@ -78,6 +78,8 @@ class StatusView:
     over: bool
     winner: str | None
     deadline: str | None = None
+    #: the phase awaits units nobody plays and no player owes anything: the director must resolve it
+    waits_for_director: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -213,11 +213,21 @@ class EncounterService(DirectorActions, RecordActions):
     async def leave(self, encounter_id: int, user_id: int) -> int:
         return await self.storage.remove_participant(encounter_id, user_id, role="player")
 
-    async def start(self, encounter_id: int, actor: Actor, *, on_step: OnStep | None = None) -> Resolution:
-        meta, _, phase_no = await self.load(encounter_id)
-        await self.require_director(meta, actor)
-        if meta.status != "open":
+    async def check_start(self, encounter_id: int, actor: Actor) -> tuple[str, ...]:
+        """The start's preconditions (refused privately, before anything is posted), and the names of the units
+        nobody plays: they give no orders, and where they are awaited the director moves on with /director
+        resolve (the start message and the status say so, so the table never waits on nobody)."""
+        seen = await self.seen(encounter_id)
+        await self.require_director(seen.meta, actor)
+        if seen.meta.status != "open":
             raise refuse("encounter.already_started", "The encounter has already started.")
+        orderable_units = [u for u in seen.state.units.values() if orderable(u)]
+        held = {p.unit for p in seen.parts if p.role == "player" and p.unit}
+        return tuple(u.name for u in orderable_units if u.id not in held and self.is_public(seen.state, u.id))
+
+    async def start(self, encounter_id: int, actor: Actor, *, on_step: OnStep | None = None) -> Resolution:
+        await self.check_start(encounter_id, actor)
+        meta, _, phase_no = await self.load(encounter_id)
         await self.storage.set_encounter_status(encounter_id, "running")
         settings = await self.storage.get_guild_settings(meta.guild_id)
         if settings.default_deadline_minutes:
@@ -236,11 +246,17 @@ class EncounterService(DirectorActions, RecordActions):
         # the status goes to the channel: a unit hidden from the public is never named (FOG-1), only its player
         public = visibility(ruleset_for(state), state, PUBLIC).units
         shown = {uid: (u.name if uid in public else "") for uid, u in state.units.items()}
+        waits_for_director = False
         if meta.status == "running" and not state.over:
             missing = tuple(
                 dataclasses.replace(m, unit_name=shown[m.unit])
                 for m in await self._missing(encounter_id, state, phase_no, parts)
             )
+            owing = self.owing(state)
+            held = {p.unit for p in parts if p.role == "player"}
+            ruleset = ruleset_for(state)
+            waits_for_director = bool(owing) and not missing and not (held & set(owing))
+            waits_for_director = waits_for_director and not ruleset.optional_orders(state)
         players = tuple(
             (p.user_id, p.unit, shown[p.unit])
             for p in parts
@@ -262,6 +278,7 @@ class EncounterService(DirectorActions, RecordActions):
             directors,
             state.over,
             state.winner,
+            waits_for_director=waits_for_director,
         )
 
     # --- orders --------------------------------------------------------------------------------------------

@@ -137,7 +137,12 @@ class ServiceBase:
     async def is_director(
         self, meta: Encounter, actor: Actor, parts: list[Participant] | None = None
     ) -> bool:
-        parts = parts if parts is not None else (await self.seen(meta.id)).parts
+        if parts is None:
+            try:
+                parts = (await self.seen(meta.id)).parts
+            except (TypeError, ValueError, KeyError, RecursionError):
+                # a state that no longer decodes: the director can still act on it (end it, above all)
+                parts = await self.storage.participants(meta.id)
         settings = await self.guild_settings(meta.guild_id)
         return is_director(
             actor,

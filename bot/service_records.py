@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from bot.permissions import Actor
@@ -13,6 +14,7 @@ from bot.service_base import ServiceBase
 from bot.service_replay import rule_events
 from bot.storage import ChannelBusyError, InvalidExportError
 from bot.storage.base import HistoryStep
+from bot.storage.export import parse_export as parse_archive
 from rules.engine import visibility
 from rules.events import Event
 from rules.registry import ruleset_for
@@ -35,8 +37,31 @@ class RecordActions(ServiceBase):
         await self.require_director(meta, actor)
         return await self.storage.export_encounter(encounter_id)
 
-    async def import_(self, data: Mapping[str, Any], guild_id: int, channel_id: int, user_id: int) -> int:
-
+    async def import_(
+        self,
+        data: Mapping[str, Any],
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        *,
+        actor: Actor | None = None,
+    ) -> int:
+        """Import an export into this channel; the importer becomes its director. Where the server names a
+        director role, only members with it (or Manage Server) may import. Every snapshot and event is decoded
+        and checked before anything is stored, so a crafted file can never leave a channel with an encounter
+        that cannot be shown or ended."""
+        settings = await self.guild_settings(guild_id)
+        actor = actor or Actor(user_id)
+        if settings.director_role_id is not None and not (
+            actor.manage_guild or settings.director_role_id in actor.role_ids
+        ):
+            raise refuse("import.not_director", "Only the server's directors may import an encounter here.")
+        try:
+            await asyncio.to_thread(check_archive, data)
+        except InvalidExportError as exc:
+            raise refuse(
+                "import.invalid", f"That file cannot be imported: {exc}", reason=str(exc)[:300]
+            ) from None
         try:
             enc_id = await self.storage.import_encounter(data, guild_id, channel_id)
         except InvalidExportError as exc:
@@ -50,9 +75,13 @@ class RecordActions(ServiceBase):
 
 
 def parse_export(blob: bytes) -> dict[str, Any]:
-
+    """An uploaded export file as JSON (its content is checked by :func:`check_archive`)."""
     try:
         data = json.loads(blob.decode("utf-8"))
+    except RecursionError:
+        raise refuse(
+            "import.invalid", "That file is nested too deeply.", reason="nested too deeply"
+        ) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise refuse("import.invalid", f"That file is not JSON: {exc}", reason=str(exc)[:200]) from None
     if not isinstance(data, dict):
@@ -83,3 +112,40 @@ def public_history(chain: Sequence[HistoryStep], round_no: int | None = None) ->
                     out.append((rnd, str(row.payload.get("phase", "")), event))
         before = after
     return out
+
+
+def check_archive(data: Mapping[str, Any]) -> None:
+    """An export's content, beyond its format (``bot/storage/export.py``): every snapshot decodes to a state of
+    a known ruleset with unique unit ids, every rule event decodes, every time stamp reads. Raises
+    ``InvalidExportError`` saying where; never RecursionError, whatever the nesting."""
+    try:
+        archive = parse_archive(data)
+        for i, snap in enumerate(archive.snapshots):
+            state = from_json(snap.state)
+            if not isinstance(state, EncounterState):
+                raise InvalidExportError(f"snapshots[{i}]: not an encounter state")
+            ruleset_for(state)  # a ruleset (and layers) this bot knows
+            ids = [u.id for u in state.units.values()]
+            if len(ids) != len(set(ids)) or any(key != u.id for key, u in state.units.items()):
+                raise InvalidExportError(f"snapshots[{i}]: two units share an id")
+            _timestamp(snap.created_at, f"snapshots[{i}]")
+        for i, event in enumerate(archive.events):
+            for body in (event.payload.get("event"), *event.payload.get("extra", ())):
+                if isinstance(body, dict) and not isinstance(from_json(body), Event):
+                    raise InvalidExportError(f"events[{i}]: not a rule event")
+            _timestamp(event.created_at, f"events[{i}]")
+        for i, part in enumerate(archive.participants):
+            _timestamp(part.joined_at, f"participants[{i}]")
+    except InvalidExportError:
+        raise
+    except RecursionError:
+        raise InvalidExportError("the file is nested too deeply") from None
+    except (TypeError, KeyError, ValueError, AttributeError) as exc:
+        raise InvalidExportError(f"it holds data this bot cannot read ({str(exc)[:120]})") from None
+
+
+def _timestamp(text: str, where: str) -> None:
+    try:
+        datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        raise InvalidExportError(f"{where}: {str(text)[:40]!r} is not a time") from None

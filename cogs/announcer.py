@@ -162,7 +162,23 @@ class Announcer:
         if png is not None:
             files.append(png_file(png))
             embed.set_image(url="attachment://board.png")
-        await chan.send(embed=embed, files=files)
+        await chan.send(embed=embed, files=files, allowed_mentions=discord.AllowedMentions.none())
+
+    async def post_opening_board(self, encounter_id: int) -> None:
+        """The board as the encounter starts (public view), so the table sees the field before any move."""
+        meta = await self._meta(encounter_id)
+        chan = await self.channel(meta)
+        if chan is None:
+            return
+        state = (await self.bot.service.seen(encounter_id)).state
+        locale = await self.channel_lang(meta)
+        header = t("channel.opening", locale, name=meta.name)
+        png = await board_png(state, (), viewer="public", locale=locale, title=header)
+        if png is None:
+            return
+        embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
+        embed.set_image(url="attachment://board.png")
+        await chan.send(embed=embed, file=png_file(png), allowed_mentions=discord.AllowedMentions.none())
 
     async def send_held(self, meta: Encounter, held: HeldRolls) -> None:
         """'Director reviews rolls': the director sees the rolls before they are applied (never the channel)."""
@@ -198,6 +214,8 @@ class Announcer:
             return head + "\n" + t("status.paused", locale)
         if acting:  # activation mode: whose turn it is, held or not (SK-1.1)
             return head + "\n" + t("status.acting", locale, names=acting)
+        if status.waits_for_director:  # awaited units nobody plays: only /director resolve moves on
+            return head + "\n" + t("status.waiting_director", locale)
         if not status.missing:
             return head + "\n" + t("status.all_in", locale)
         # a unit hidden from the public (unit_name "") is never named, nor is its player (FOG-1)

@@ -21,6 +21,7 @@ from cogs.common import (
     ACCOUNT_INLINE_LIMIT,
     actor_of,
     bot_of,
+    channel_language,
     clip,
     encounter_here,
     lang,
@@ -208,8 +209,17 @@ class EncounterCog(
     async def leave(self, interaction: discord.Interaction) -> None:
         meta = await encounter_here(interaction)
         removed = await self.bot.service.leave(meta.id, interaction.user.id)
-        key = "encounter.left" if removed else "encounter.not_playing"
-        await reply(interaction, t(key, lang(interaction)))
+        if not removed:
+            raise refuse("encounter.not_playing", "You have no unit in this encounter.")
+        # the table hears of it, and a phase that only waited for the one who left resolves now
+        await interaction.response.send_message(
+            t("encounter.left_public", await channel_language(self.bot, meta), user=interaction.user.mention),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        if meta.status == "running":
+            await self.bot.resolve_and_announce(meta.id, expected_phase_no=meta.phase_no)
+            if self.bot.announcer is not None:
+                await self.bot.announcer.refresh_status(meta.id)
 
     @app_commands.command(
         name=tr("start", "cmd.encounter.start.name"),
@@ -217,11 +227,20 @@ class EncounterCog(
     )
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer()
         meta = await encounter_here(interaction)
+        unplayed = await self.bot.service.check_start(meta.id, actor_of(interaction))  # refusals stay private
+        await interaction.response.defer()
         result = await self.bot.service.start(meta.id, actor_of(interaction), on_step=self.bot.step_done)
-        await interaction.followup.send(t("encounter.started", lang(interaction), name=meta.name))
-        await self.bot.announce(result)
+        locale = await channel_language(self.bot, meta)
+        text = t("encounter.started", locale, name=meta.name)
+        if unplayed:
+            text += "\n" + t("encounter.unplayed", locale, units=", ".join(unplayed))
+        try:
+            await interaction.followup.send(clip(text), allowed_mentions=discord.AllowedMentions.none())
+        finally:  # a failed reply never skips the opening board, the status and the panels
+            if self.bot.announcer is not None and not result.steps:
+                await self.bot.announcer.post_opening_board(meta.id)
+            await self.bot.announce(result)
 
     @app_commands.command(
         name=tr("status", "cmd.encounter.status.name"),
@@ -342,10 +361,14 @@ class EncounterCog(
             raise refuse("encounter.guild_only", "Use this in a server channel.")
         if file.size > MAX_IMPORT_BYTES:
             raise refuse("import.too_big", "That file is too big to import.")
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a refused file stays private
         data: dict[str, Any] = parse_export(await file.read())
         enc_id = await self.bot.service.import_(
-            data, interaction.guild_id, interaction.channel_id, interaction.user.id
+            data,
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            actor=actor_of(interaction),
         )
         meta = await self.bot.service.storage.get_encounter(enc_id)
         await interaction.followup.send(t("encounter.imported", lang(interaction), name=meta.name))

@@ -44,9 +44,12 @@ class OrderPolicy:
         missing: frozenset[str],
         held: frozenset[str],
     ) -> bool:
-        """Whether the current step must wait for orders (``missing``: held units that have not answered)."""
+        """Whether the current step must wait for orders (``missing``: held units that have not answered).
+        A step the ruleset says is due (an ocs combat ready to roll) never waits for unrelated answers."""
+        if ruleset.auto_resolves(state):
+            return False
         if not owing:
-            return not ruleset.auto_resolves(state)
+            return True
         if self.one_order_per_step:
             # nobody has acted yet (an unheld unit waits for the director)
             return len(missing) == len(held & set(owing))

@@ -38,6 +38,10 @@ BOARD_KEYS = frozenset({"width", "height", "unbounded", "terrain"})
 SIDE_KEYS = frozenset({"id", "name", "color"})
 COMMON_UNIT_KEYS = frozenset({"id", "side", "at", "facing", "name", "label", "hidden"})
 MAX_BOARD = 99  # CCRR labels have two digits per coordinate (HEX-1)
+# names reach Discord titles (256), select labels (100) and embed fields: long ones are refused, not cut later
+MAX_NAME = 100
+MAX_UNIT_NAME = 64
+MAX_DESCRIPTION = 1000
 SAFE_ID = re.compile(r"^[A-Za-z0-9_\-]{1,32}$")
 
 
@@ -164,6 +168,18 @@ class ScenarioContext:
             self.check_keys(table, allowed, where)
             yield i, where, table
 
+    def bounded_text(
+        self, raw: Mapping[str, Any], key: str, path: str, limit: int, *, required: bool = False
+    ) -> str:
+        """Text of at most ``limit`` characters ("" when missing or wrong)."""
+        value = self.take(raw, key, str, path, required=required, default="")
+        if not isinstance(value, str):
+            return ""
+        if len(value) > limit:
+            self.error(f"{path}.{key}" if path else key, f"is {len(value)} characters long; at most {limit}")
+            return value[:limit]
+        return value
+
     def number(
         self, raw: Mapping[str, Any], key: str, path: str, *, default: int = 0, low: int = 0, high: int = 99
     ) -> int:
@@ -214,6 +230,8 @@ def load_scenario(
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise ScenarioError([Problem("", f"not valid TOML: {exc}", int(m.group(1)) if m else None)]) from None
+    except RecursionError:
+        raise ScenarioError([Problem("", "the file is nested too deeply to read")]) from None
     scenario = _build(raw, ctx, dice=dice, seed=seed)
     if ctx.problems or scenario is None:
         raise ScenarioError(ctx.problems)
@@ -229,8 +247,8 @@ def _build(
     layers = _layers(raw, ctx, ruleset_id)
     ruleset = compose(ruleset_id, layers)
     ctx.check_keys(raw, TOP_KEYS | ruleset.top_keys, "")
-    name = ctx.take(raw, "name", str, "", required=True) or "?"
-    description = ctx.take(raw, "description", str, "", default="")
+    name = ctx.bounded_text(raw, "name", "", MAX_NAME, required=True) or "?"
+    description = ctx.bounded_text(raw, "description", "", MAX_DESCRIPTION)
     file_seed = ctx.take(raw, "seed", (int, str), "", default=0)
     script = _dice(raw, ctx)
     ctx.facing_kind = ruleset.facing
@@ -351,7 +369,7 @@ def _sides(raw: Mapping[str, Any], ctx: ScenarioContext) -> list[Side]:
         if color is not None and not re.fullmatch(r"#[0-9a-fA-F]{6}", color):
             ctx.error(f"{path}.color", f'colour must look like "#c03030", got {color!r}')
             color = None
-        sides.append(Side(id=sid, name=ctx.take(t, "name", str, path, default=sid), color=color))
+        sides.append(Side(id=sid, name=ctx.bounded_text(t, "name", path, MAX_UNIT_NAME) or sid, color=color))
     if not sides and "sides" in raw:
         ctx.error("sides", "at least one side is needed")
     return sides
@@ -383,7 +401,7 @@ def _units(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset, side_
         if "at" not in t:
             ctx.error(f"{path}.at", "is required")
         facing = ctx.facing(t["facing"], f"{path}.facing") if "facing" in t else 0
-        name = ctx.take(t, "name", str, path, default=uid or "?")
+        name = ctx.bounded_text(t, "name", path, MAX_UNIT_NAME) or uid or "?"
         label = ctx.take(t, "label", str, path, default="")
         hidden = ctx.take(t, "hidden", bool, path, default=False)
         if uid is None or side is None:
