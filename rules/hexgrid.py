@@ -298,24 +298,88 @@ def line_of_sight(
     a: Hex,
     b: Hex,
     blocked: Callable[[Hex], bool] | Container[Hex],
-    rule: Literal["either", "both"] = "either",
+    rule: Literal["either", "both", "touch"] = "either",
 ) -> bool:
     """True when the line a→b is clear (HEX-3).
 
-    Only hexes strictly between ``a`` and ``b`` can block. ``"either"``: a blocking hex on either trace blocks
-    (skirmish grazing, SK-3.2); ``"both"``: blocked only when both traces cross a blocking hex.
+    Only hexes strictly between ``a`` and ``b`` can block. ``"either"``: a blocking hex on either ε-trace blocks;
+    ``"both"``: blocked only when both traces cross a blocking hex; ``"touch"``: exact geometry, a blocking hex
+    blocks when the centre-to-centre segment has any point in common with its closed hexagon, a single corner
+    included (:func:`hexes_touched`; skirmish SK-3.2: "tocando" pero no atravesando → no visibility).
     """
     is_blocked: Callable[[Hex], bool]
     if callable(blocked):
         is_blocked = blocked
     else:
         is_blocked = blocked.__contains__
+    if rule == "touch":
+        return not any(is_blocked(h) for h in hexes_touched(a, b) if h not in (a, b))
     traces_blocked = [any(is_blocked(h) for h in trace[1:-1]) for trace in line_traces(a, b)]
     if rule == "either":
         return not any(traces_blocked)
     if rule == "both":
         return not all(traces_blocked)
-    raise ValueError(f"line_of_sight rule must be 'either' or 'both', got {rule!r}")
+    raise ValueError(f"line_of_sight rule must be 'either', 'both' or 'touch', got {rule!r}")
+
+
+# --- exact segment against hexagon (HEX-3, SK-3.2) ----------------------------------------------------------
+# The map (x, y) -> (2x / size, 2y / (√3 · size)) is affine, so it keeps every intersection and every touch, and it
+# puts hex centres and corners on integers: centre (3q, 2r + q), corners at these offsets (vertex 0..5, HEX-2).
+# The test below is therefore exact integer arithmetic: its tolerance is zero and it cannot misjudge a corner.
+_CORNERS2: tuple[tuple[int, int], ...] = ((1, -1), (2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1))
+# Normals of the hexagon's three side directions in that frame (opposite sides are parallel).
+_SIDE_NORMALS2: tuple[tuple[int, int], ...] = ((1, -1), (1, 1), (0, 1))
+
+
+def _frame2(h: Hex) -> tuple[int, int]:
+    return 3 * h.q, 2 * h.r + h.q
+
+
+def segment_touches_hex(a: Hex, b: Hex, h: Hex) -> bool:
+    """True when the centre-to-centre segment a→b has a point in common with the closed hexagon of ``h``.
+
+    Exact (no sampling, no float): separating-axis test in the integer frame above. The segment and the hexagon
+    are convex, so they are disjoint exactly when their projections on one of the hexagon's side normals or on
+    the segment's normal do not overlap; projections that meet at a single value (a corner on the line, a line
+    along a side) count as touching.
+    """
+    ax, ay = _frame2(a)
+    bx, by = _frame2(b)
+    cx, cy = _frame2(h)
+    corners = [(cx + dx, cy + dy) for dx, dy in _CORNERS2]
+    axes = list(_SIDE_NORMALS2)
+    if (ax, ay) != (bx, by):
+        axes.append((ay - by, bx - ax))
+    for nx, ny in axes:
+        s0, s1 = ax * nx + ay * ny, bx * nx + by * ny
+        proj = [x * nx + y * ny for x, y in corners]
+        if max(s0, s1) < min(proj) or max(proj) < min(s0, s1):
+            return False
+    return True
+
+
+def hexes_touched(a: Hex, b: Hex) -> list[Hex]:
+    """Every hex whose closed hexagon the centre-to-centre segment a→b touches, ends included, ordered from
+    ``a`` to ``b`` (by the projection of each centre on the line, then by (q, r)).
+
+    A line along a side touches both hexes of that side; a line through a corner touches the three hexes that
+    share it. This is the one exact answer to "does this line touch that hex" for every ruleset (skirmish sight,
+    woods and cover counts, night sight). Candidates are the ε-traces and their neighbours: a touched hex is always
+    within one step of a traced one.
+    """
+    if a == b:
+        return [a]
+    plus, minus = line_traces(a, b)
+    candidates = {n for h in (*plus, *minus) for n in (h, *h.neighbors())}
+    ax, ay = _frame2(a)
+    bx, by = _frame2(b)
+    dx, dy = bx - ax, by - ay
+
+    def along(h: Hex) -> tuple[int, int, int]:
+        x, y = _frame2(h)
+        return (x - ax) * dx + (y - ay) * dy, h.q, h.r
+
+    return sorted((h for h in candidates if segment_touches_hex(a, b, h)), key=along)
 
 
 # --- bearings and facing (HEX-3) ---------------------------------------------------------------------------

@@ -179,6 +179,16 @@ def test_sk_3_2_obstacle_blocks_and_grazing_blocks_obstruction_does_not() -> Non
     assert not sight("0505", "NE-SE", "0705", {"0605": "obstacle"})
 
 
+def test_sk_3_2_a_line_that_only_touches_an_obstacle_corner_is_blocked() -> None:
+    """Seed: "En el caso de que la línea que define la Visibilidad pase por uno o varios hexágonos 'tocando' pero
+    no atravesando Obstáculos se entenderá que NO hay Visibilidad". 0505 → 0902 passes exactly over a corner of
+    0603 (and of 0803): the sampled ε-traces stepped over it and saw through."""
+    assert sight("0505", "N-NE", "0902")
+    assert not sight("0505", "N-NE", "0902", {"0603": "obstacle"})
+    assert not sight("0505", "N-NE", "0902", {"0803": "obstacle"})
+    assert sight("0505", "N-NE", "0902", {"0603": "obstruction"}), "obstructions never block (SK-2.4)"
+
+
 # --- SK-3.1 / 3.3 / 3.5 ranged combat ------------------------------------------------------------------------
 
 

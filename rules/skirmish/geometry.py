@@ -55,8 +55,9 @@ def in_front(viewer: Character, target: Hex) -> bool:
 
 
 def clear_line(state: EncounterState, a: Hex, b: Hex) -> bool:
-    """SK-3.2: no obstacle (or fire) crossed or grazed: a blocking hex on either ε-trace blocks."""
-    return line_of_sight(a, b, lambda h: blocks_sight(state, h), rule="either")
+    """SK-3.2: no obstacle (or fire) crossed or touched by the centre-to-centre segment, decided with exact
+    geometry: a single corner in common blocks (seed: "tocando" pero no atravesando → no visibility)."""
+    return line_of_sight(a, b, lambda h: blocks_sight(state, h), rule="touch")
 
 
 def can_see(state: EncounterState, viewer: Character, target: Hex) -> bool:
