@@ -456,6 +456,30 @@ def test_sk_4_1_never_policy_does_not_fire_and_acting_again_ends_overwatch() -> 
     assert ch(s, "a").overwatch is None
 
 
+def test_sk_4_1_overwatch_ends_when_the_next_activation_begins_even_without_ap() -> None:
+    """A watcher who paid 2 AP once and then only ends its activations must not get floor(AP/2) fresh shots
+    every round: the overwatch ends when its next activation begins."""
+    state = watch_board("always", dice=[9, 9, 9] * 4)
+    state = act(state, "veddio", "end").state
+    state = act(state, "mate", "end").state  # round 1 over; kara is still watching
+    assert state.round == 2 and ch(state, "kara").overwatch == "always"
+    state = draw(state, "bravo")
+    idle = act(state, "kara", "end")  # her next activation begins and ends without spending AP
+    assert "SkOverwatchLost" in types(idle.events) and ch(idle.state, "kara").overwatch is None
+    state = draw(idle.state, "alpha")
+    moved = act(state, "veddio", "move 0605")
+    assert not [e for e in moved.events if isinstance(e, ShotResolved)], "no overwatch shot any more"
+
+
+def test_sk_4_1_overwatch_stays_until_that_activation_begins() -> None:
+    """Round 2 before the watcher's chit is drawn: still watching, with the round's floor(AP/2) shots."""
+    state = watch_board("always", dice=[9, 9, 9] * 4)
+    state = act(act(state, "veddio", "end").state, "mate", "end").state
+    state = draw(state, "alpha")
+    moved = act(state, "veddio", "move 0605")
+    assert [e.weapon for e in moved.events if isinstance(e, ShotResolved)] == ["overwatch"]
+
+
 # --- SK-1.1 activation ---------------------------------------------------------------------------------------
 
 

@@ -88,7 +88,7 @@ class SkOverwatchSet(Event):
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SkOverwatchLost(Event):
-    """SK-4.1: acting again takes the character out of overwatch."""
+    """SK-4.1: the watcher's next activation began (whether or not it spends AP): it leaves overwatch."""
 
     unit: str
 

@@ -90,15 +90,17 @@ def resolve(state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> P
     check_turn(state, actor, order)
     ch = state.unit_as(actor, Character)
     cost = action_cost(state, ch, order)
-    if isinstance(order, SkEnd):
-        state, events = end_activation(state, actor)
-        return PhaseResult(state, tuple(events))
-    ext = ext_of(state)
     events: list[Event] = []
-    if ch.overwatch is not None and not isinstance(order, SkOverwatch):
-        # SK-4.1: any further action takes the character out of overwatch
+    if ch.overwatch is not None:
+        # SK-4.1: overwatch is always the last action of an activation, so a watcher giving an order is starting
+        # its next activation, and that ends the overwatch whether or not the activation spends AP.
         ch = replace_unit(ch, overwatch=None)
+        state = state.with_units([ch])
         events.append(SkOverwatchLost(rule="SK-4.1", unit=ch.id))
+    if isinstance(order, SkEnd):
+        state, more = end_activation(state, actor)
+        return PhaseResult(state, (*events, *more))
+    ext = ext_of(state)
     ch = replace_unit(ch, ap_left=ch.ap_left - cost)
     events.append(
         SkApSpent(rule="SK-1.2", unit=ch.id, action=action_kind(order), cost=cost, ap_left=ch.ap_left)
