@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from rules.errors import IllegalOrderError, InvalidOrderError
@@ -10,7 +12,7 @@ from rules.hexgrid import Hex, Vertex
 from rules.serial import from_json, to_json
 from rules.skirmish.activation import end_round, ext_of
 from rules.skirmish.combat import wounds_for
-from rules.skirmish.events import SkGrenadeThrown, SkWounded
+from rules.skirmish.events import SkApSpent, SkGrenadeThrown, SkWounded
 from rules.skirmish.geometry import can_see
 from tests.test_skirmish_support import RS, act, ch, char, draw, make, types
 
@@ -302,13 +304,84 @@ def test_sk_6_2_grenade_blast_and_fire() -> None:
     blast = next(e for e in result.events if isinstance(e, SkGrenadeThrown))
     assert blast.hit and blast.center_damage == 12 and blast.ring_damage == 6
     assert (ch(after, "z").wounds, ch(after, "y").wounds, ch(after, "x").wounds) == (2, 1, 0)
-    assert ch(state, "a").ap_left - ch(after, "a").ap_left == 2
+    assert ch(state, "a").ap_left - ch(after, "a").ap_left == 1  # SK-6.2: an other action
     fires = {m.at for m in after.markers if m.kind == "fire"}
     assert fires == {H("0705"), *H("0705").neighbors()}
     assert all(m.expires_round == 1 + 3 for m in after.markers if m.kind == "fire")  # dE = 3 rounds
     # fire blocks sight like an obstacle and movement like an obstruction
     a = ch(after, "a")
     assert not can_see(after, a, H("0905"))
+
+
+def test_sk_6_2_grenade_costs_1_ap_like_every_other_action() -> None:
+    """Seed: "Para que la granada impacte se ha de superar una tirada de Acción, aplicando todas las reglas
+    descritas en la sección: Otras acciones" and "Para realizar una acción el personaje activo debe pagar un coste
+    de 1 Punto de acción"."""
+    state = grenade_board([3, 4, 2])
+    thrower = ch(state, "a")
+    state = state.with_units([dataclasses.replace(thrower, ap_left=1)])
+    result = act(state, "a", "grenade z")  # refused with 1 AP left when a grenade cost 2
+    spent = next(e for e in result.events if isinstance(e, SkApSpent))
+    assert (spent.action, spent.cost, spent.ap_left) == ("grenade", 1, 0)
+
+
+def test_sk_6_2_grenade_triggers_one_overwatch_shot_per_ap_as_an_other_action() -> None:
+    units = [
+        char("a", "rfp", "alpha", "0305", "NE-SE", action=12),
+        char("z", "tyr", "zulu", "0705", resistance=5, wounds=3),
+        char("w", "tyr", "watch", "0307", "N-NE", ranged=20),
+    ]
+    state = draw(make(units, dice=[9, 9, 9, 9, 9, 9]), "watch")
+    state = act(state, "w", "overwatch always").state
+    state = draw(state, "alpha")
+    events = act(state, "a", "grenade z").events
+    assert [e.weapon for e in events if isinstance(e, ShotResolved)] == ["overwatch"]
+
+
+def test_sk_6_2_grenade_at_an_object_or_empty_hex_in_sight() -> None:
+    """Seed: "ha de tener Visibilidad con el personaje u objeto objetivo": an object on the board is a hex."""
+    state = grenade_board([3, 4, 2])  # hit, d+ + d- = 6
+    result = act(state, "a", "grenade 0706")  # y stands there; z (0705) is a neighbour
+    blast = next(e for e in result.events if isinstance(e, SkGrenadeThrown))
+    assert (blast.target, blast.at, blast.hit) == ("", H("0706"), True)
+    after = result.state
+    assert (ch(after, "y").wounds, ch(after, "z").wounds) == (2, 1)
+    empty = act(grenade_board([3, 4, 2]), "a", "grenade 0604")  # nobody there
+    fires = {m.at for m in empty.state.markers if m.kind == "fire"}
+    assert fires == {H("0604"), *H("0604").neighbors()}
+    assert ch(empty.state, "a").ap_left == 5
+
+
+def test_sk_6_2_grenade_at_a_hex_needs_sight_and_a_hex_on_the_board() -> None:
+    units = [char("a", "rfp", "alpha", "0305", "NE-SE", action=12), char("z", "tyr", "zulu", "1509")]
+    state = draw(make(units, terrain={"0405": "obstacle"}), "alpha")
+    with pytest.raises(IllegalOrderError) as err:
+        act(state, "a", "grenade 0505")  # behind the wall
+    assert err.value.code == "skirmish.no_sight_hex" and err.value.rule == "SK-3.2"
+    with pytest.raises(IllegalOrderError) as err:
+        act(state, "a", "grenade 0105")  # behind the thrower
+    assert err.value.code == "skirmish.no_sight_hex"
+    with pytest.raises(IllegalOrderError) as err:
+        act(state, "a", "grenade 3005")
+    assert err.value.code == "skirmish.off_board"
+    with pytest.raises(InvalidOrderError):
+        RS.parse_order(state, "a", "grenade nowhere")
+
+
+def test_sk_6_2_objects_only_table_refuses_an_empty_hex(monkeypatch: pytest.MonkeyPatch) -> None:
+    """[HOUSE] ``target_hexes = "objects"`` (the seed's "no puede lanzarse una granada a cualquier parte del
+    mapa"): only a hex holding terrain, a marker or a character."""
+    from rules.skirmish import legality
+    from rules.skirmish.tables import tables
+
+    strict = dataclasses.replace(tables(), grenade_any_hex=False)
+    monkeypatch.setattr(legality, "tables", lambda: strict)
+    units = [char("a", "rfp", "alpha", "0305", "NE-SE", action=12), char("z", "tyr", "zulu", "1509")]
+    state = draw(make(units, terrain={"0604": "obstruction"}), "alpha")
+    with pytest.raises(IllegalOrderError) as err:
+        act(state, "a", "grenade 0605")
+    assert err.value.code == "skirmish.no_object"
+    assert any(isinstance(e, SkGrenadeThrown) for e in act(state, "a", "grenade 0604").events)  # the crates
 
 
 def test_sk_6_2_fire_lasts_de_rounds_then_goes_out() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rules.dice import Dice, SombraRoll
 from rules.events import Event, RollMade, ShotResolved, UnitDestroyed, UnitMoved
+from rules.hexgrid import Hex
 from rules.skirmish.events import SkActionResolved, SkGrenadeThrown, SkWounded
 from rules.skirmish.geometry import EQUIPMENT, FIRE, melee_facing
 from rules.skirmish.model import Character
@@ -150,19 +151,25 @@ def other_action(state: EncounterState, dice: Dice, actor_id: str, description: 
     ]
 
 
-def grenade(state: EncounterState, dice: Dice, thrower_id: str, target_id: str) -> Outcome:
-    """SK-6.2: Action roll; hit → the target hex takes 2 × (d+ + d−) and each neighbour d+ + d−, and all seven
-    hexes burn for dE rounds (fire blocks sight like an obstacle and movement like an obstruction)."""
+def grenade(
+    state: EncounterState, dice: Dice, thrower_id: str, target_id: str = "", at: Hex | None = None
+) -> Outcome:
+    """SK-6.2: Action roll (an other action, SK-6.1); hit → the target hex takes 2 × (d+ + d−) and each neighbour
+    d+ + d−, and all seven hexes burn for dE rounds (fire blocks sight like an obstacle and movement like an
+    obstruction). The target is a character (``target_id``) or an object, that is a hex (``at``)."""
     thrower = state.unit_as(thrower_id, Character)
-    target = state.unit_as(target_id, Character)
-    assert target.at is not None
+    if at is None:
+        target = state.unit_as(target_id, Character)
+        assert target.at is not None
+        center, aimed = target.at, target.name
+    else:
+        center, aimed, target_id = at, at.label, ""
     tab = tables()
-    purpose = f"SK-6.2 grenade, {thrower.name} → {target.name}"
+    purpose = f"SK-6.2 grenade, {thrower.name} → {aimed}"
     sr, roll_event = sombra(
-        dice, thrower.action, 0, rule="SK-6.2", purpose=purpose, actor=thrower.id, target=target.id
+        dice, thrower.action, 0, rule="SK-6.2", purpose=purpose, actor=thrower.id, target=target_id
     )
     events: list[Event] = [roll_event]
-    center = target.at
     hexes = [center, *center.neighbors()]
     fire_until = 0
     if sr.success or tab.fire_on_miss:
@@ -179,7 +186,7 @@ def grenade(state: EncounterState, dice: Dice, thrower_id: str, target_id: str) 
         SkGrenadeThrown(
             rule="SK-6.2",
             actor=thrower.id,
-            target=target.id,
+            target=target_id,
             at=center,
             hit=sr.success,
             center_damage=center_damage,

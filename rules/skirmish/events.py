@@ -66,7 +66,8 @@ class SkActionResolved(Event):
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SkGrenadeThrown(Event):
-    """SK-6.2: the blast (centre and ring damage) and the fire it leaves."""
+    """SK-6.2: the blast (centre and ring damage) and the fire it leaves. ``target`` is the character aimed at,
+    or "" when the grenade was thrown at an object (the hex ``at``)."""
 
     actor: str
     target: str

@@ -213,7 +213,7 @@ def _perform(state: EncounterState, dice: Dice, ch: Character, order: Order) -> 
     if isinstance(order, SkMelee):
         return melee_attack(state, dice, ch.id, order.target)
     if isinstance(order, SkGrenade):
-        return grenade(state, dice, ch.id, order.target)
+        return grenade(state, dice, ch.id, order.target, order.at)
     if isinstance(order, SkAct):
         return other_action(state, dice, ch.id, order.description)
     if isinstance(order, SkOverwatch):

@@ -65,6 +65,16 @@ def can_see(state: EncounterState, viewer: Character, target: Hex) -> bool:
     return target != viewer.at and in_front(viewer, target) and clear_line(state, viewer.at, target)
 
 
+def holds_object(state: EncounterState, h: Hex) -> bool:
+    """SK-6.2 (``target_hexes = "objects"``): the hex holds something the engine knows: terrain, a marker
+    (fire, equipment) or a character."""
+    return (
+        state.board.terrain_at(h) is not None
+        or any(m.at == h for m in state.markers)
+        or occupant(state, h) is not None
+    )
+
+
 def occupant(state: EncounterState, h: Hex) -> Character | None:
     for u in state.units.values():
         if isinstance(u, Character) and u.alive and u.at == h:

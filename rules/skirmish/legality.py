@@ -8,6 +8,7 @@ from rules.ruleset import Order
 from rules.skirmish.geometry import (
     blocks_move,
     can_see,
+    holds_object,
     move_cost,
     move_targets,
     occupant,
@@ -53,7 +54,7 @@ def action_cost(state: EncounterState, ch: Character, order: Order) -> int:
     elif isinstance(order, SkMelee):
         cost = _melee(state, ch, order.target)
     elif isinstance(order, SkGrenade):
-        cost = _grenade(state, ch, order.target)
+        cost = _grenade(state, ch, order)
     elif isinstance(order, SkOverwatch):
         if ch.ranged <= 0:
             raise refuse(
@@ -186,9 +187,30 @@ def _melee(state: EncounterState, ch: Character, target_id: str) -> int:
     return tables().action_cost["melee"]
 
 
-def _grenade(state: EncounterState, ch: Character, target_id: str) -> int:
-    target = target_of(state, ch, target_id, "SK-6.2")
-    _sight(state, ch, target, "SK-6.2")
+def _grenade(state: EncounterState, ch: Character, order: SkGrenade) -> int:
+    """SK-6.2: a character or an object (a hex) in sight; an other action's cost (1 AP, SK-6.1)."""
+    if order.at is None:
+        target = target_of(state, ch, order.target, "SK-6.2")
+        _sight(state, ch, target, "SK-6.2")
+        return tables().action_cost["grenade"]
+    h = order.at
+    assert ch.at is not None
+    if not state.board.contains(h):
+        raise refuse(ch, "off_board", "SK-6.2", f"{h.label} is off the board", hex=h.label)
+    if h == ch.at:
+        raise refuse(ch, "self_target", "SK-6.2", "cannot target itself", target=h.label)
+    if not tables().grenade_any_hex and not holds_object(state, h):
+        raise refuse(
+            ch,
+            "no_object",
+            "SK-6.2",
+            f"there is nothing at {h.label} to throw a grenade at (a character or an object)",
+            hex=h.label,
+        )
+    if not can_see(state, ch, h):
+        raise refuse(
+            ch, "no_sight_hex", "SK-3.2", f"cannot see {h.label} (front arc and clear line)", hex=h.label
+        )
     return tables().action_cost["grenade"]
 
 

@@ -77,9 +77,12 @@ class SkMelee(Order):
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SkGrenade(Order):
-    """``grenade <character>`` (SK-6.2)."""
+    """``grenade <character>`` or ``grenade <hex>`` (SK-6.2: "personaje u objeto objetivo"; an object is a hex).
 
-    target: str
+    Exactly one of ``target`` (a character id) and ``at`` (a hex) is given."""
+
+    target: str = ""
+    at: Hex | None = None
 
 
 @serializable

@@ -1,7 +1,7 @@
 """The skirmish action language (text → order). Syntax only: legality is in :mod:`rules.skirmish.legality`.
 
     turn <vertex>                      move <hex> [facing <vertex>]     back <hex> [facing <vertex>]
-    shoot <character>                  melee <character>                grenade <character>
+    shoot <character>                  melee <character>                grenade <character> | grenade <hex>
     overwatch [ask|always|never]       act <description>                end | done
     fire | hold                        (answer to an overwatch question)
 
@@ -90,12 +90,24 @@ def parse_action(state: EncounterState, unit_id: str, raw: Any) -> Order:
             facing = _vertex(unit_id, args[2])
         return SkMove(unit=unit_id, to=to, facing=facing, backward=verb == "back")
     _no_more(unit_id, verb, args, 1)
+    if verb == "grenade":
+        return _grenade_target(state, unit_id, args[0])
     target = resolve_character(state, unit_id, args[0])
     if verb == "shoot":
         return SkShoot(unit=unit_id, target=target)
-    if verb == "melee":
-        return SkMelee(unit=unit_id, target=target)
-    return SkGrenade(unit=unit_id, target=target)
+    return SkMelee(unit=unit_id, target=target)
+
+
+def _grenade_target(state: EncounterState, unit_id: str, token: str) -> SkGrenade:
+    """SK-6.2: "personaje u objeto objetivo": a character (by id or name) or a hex (an object on the board)."""
+    try:
+        return SkGrenade(unit=unit_id, target=resolve_character(state, unit_id, token))
+    except InvalidOrderError:
+        pass
+    try:
+        return SkGrenade(unit=unit_id, at=Hex.parse(token))
+    except ValueError:
+        raise _bad(unit_id, f"{token!r} is neither a character nor a hex label like 0506", token) from None
 
 
 def resolve_character(state: EncounterState, unit_id: str, token: str) -> str:
