@@ -71,6 +71,37 @@ def test_sk_2_1_turning_in_place_costs_by_vertices(to: str, cost: int) -> None:
     assert ch(state, "a").ap_left - ch(after, "a").ap_left == cost
 
 
+def turn_costs(state, *turns: str) -> list[int]:  # type: ignore[no-untyped-def]
+    costs: list[int] = []
+    for text in turns:
+        after = act(state, "a", text).state
+        costs.append(ch(state, "a").ap_left - ch(after, "a").ap_left)
+        state = after
+    return costs
+
+
+def test_sk_2_1_turns_in_place_add_up_within_an_activation() -> None:
+    """Three 1-vertex turns cost what one 3-vertex turn costs (2 AP): the table's 1 AP and 2 AP rows cannot be
+    dodged by turning one vertex at a time."""
+    assert turn_costs(lone(), "turn SE-S", "turn S-SW", "turn SW-NW") == [0, 1, 1]
+    assert sum(turn_costs(lone(), "turn SW-NW")) == 2
+    assert turn_costs(lone(), "turn SE-S", "turn S-SW") == [0, 1]  # = one 2-vertex turn
+
+
+def test_sk_2_1_the_run_is_measured_from_where_it_started_and_never_refunds() -> None:
+    # back and forth: the facing changed by 0 or 1 vertex from the start of the run, so nothing more is due
+    assert turn_costs(lone(), "turn SE-S", "turn NE-SE", "turn N-NE") == [0, 0, 0]
+    # 2 vertices (1 AP) then back 1: still paid, no refund, and nothing new to pay
+    assert turn_costs(lone(), "turn S-SW", "turn SE-S") == [1, 0]
+
+
+def test_sk_2_1_another_action_starts_a_new_run() -> None:
+    state = lone()
+    state = act(state, "a", "turn SE-S").state  # 0 AP
+    state = act(state, "a", "act look around").state  # an other action ends the run
+    assert turn_costs(state, "turn S-SW", "turn SW-NW") == [0, 1]
+
+
 def test_sk_2_1_turning_to_the_current_facing_is_refused() -> None:
     with pytest.raises(IllegalOrderError) as err:
         act(lone(), "a", "turn NE-SE")

@@ -101,7 +101,11 @@ def resolve(state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> P
         state, more = end_activation(state, actor)
         return PhaseResult(state, (*events, *more))
     ext = ext_of(state)
-    ch = replace_unit(ch, ap_left=ch.ap_left - cost)
+    if isinstance(order, SkTurn):  # SK-2.1: the run of turns in place goes on
+        start = ch.facing if ch.turn_from is None else ch.turn_from
+        ch = replace_unit(ch, ap_left=ch.ap_left - cost, turn_from=start, turn_paid=ch.turn_paid + cost)
+    else:  # any other action ends the run
+        ch = replace_unit(ch, ap_left=ch.ap_left - cost, turn_from=None, turn_paid=0)
     events.append(
         SkApSpent(rule="SK-1.2", unit=ch.id, action=action_kind(order), cost=cost, ap_left=ch.ap_left)
     )

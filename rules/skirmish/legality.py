@@ -82,7 +82,10 @@ def _turn(ch: Character, order: SkTurn) -> int:
             f"already faces {Vertex(order.to).label}",
             vertex=Vertex(order.to).label,
         )
-    return turn_cost(ch.facing, order.to)
+    # SK-2.1: turns in place add up within an activation: the run since the last other action costs what one
+    # turn from where it started to the new facing costs; earlier turns of the run already paid their part.
+    start = ch.facing if ch.turn_from is None else ch.turn_from
+    return max(0, turn_cost(start, order.to) - ch.turn_paid)
 
 
 def _move(state: EncounterState, ch: Character, order: SkMove) -> int:

@@ -31,6 +31,10 @@ class Character(Unit):
     alive: bool = True
     overwatch: str | None = None  # SK-4.1 policy while in overwatch: ask | always | never
     overwatch_shots_left: int = 0  # SK-4.1: floor(AP / 2) per round
+    # SK-2.1: the run of turns in place since the last other action of this activation counts as one turn:
+    # the facing it started from (None: no run) and the AP its turns have paid so far.
+    turn_from: int | None = None
+    turn_paid: int = 0
 
     @property
     def acting(self) -> bool:
