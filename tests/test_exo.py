@@ -200,6 +200,20 @@ def test_exo_1_3_unsided_broadside_gets_a_recorded_d10_side() -> None:
     assert len(rolls) == 1 and (rolls[0].dice[0] % 2 == 0) == (w.side == "I"), "even = port, odd = starboard"
 
 
+@pytest.mark.parametrize(("die", "side"), [(4, "I"), (7, "D")])
+def test_exo_1_3_broadside_side_takes_the_scripted_dice_first(die: int, side: str) -> None:
+    """DICE-1: every die comes from the scenario's scripted dice first, the EXO-1.3 side roll included."""
+    state = load(
+        ship_toml("a", "red", "0505", extra='weapons = ["Pl", "Pl"]'),
+        ship_toml("b", "blue", "1010"),
+        dice=(die, 3, 9),
+    )
+    assert [w.side for w in ship(state, "a").weapons] == [side, "D"]
+    assert state.dice_script == (9,), "the rest of the script goes on to round 1"
+    rolls = [e for e in play(state, {})[0].events if isinstance(e, RollMade) and e.rule == "EXO-1.3"]
+    assert [(r.dice, r.source) for r in rolls] == [((die,), "script"), ((3,), "script")]
+
+
 # --- EXO-1.4 sections and arcs ---------------------------------------------------------------------------------
 
 CENTER = Hex.parse("0808")

@@ -300,8 +300,11 @@ class ExoRuleset(Ruleset):
         return build_exo_unit(raw, common, path, ctx)
 
     def setup(self, state: EncounterState) -> EncounterState:
-        """EXO-1.3: a broadside weapon without a side gets one from a d10 (even port, odd starboard), recorded."""
-        dice = Dice(phase_seed(state.seed, 0, "setup"))
+        """EXO-1.3: a broadside weapon without a side gets one from a d10 (even port, odd starboard), recorded.
+
+        DICE-1: like every die, the d10 takes the scenario's scripted dice first; what is left of the script is
+        carried to round 1."""
+        dice = Dice(phase_seed(state.seed, 0, "setup"), state.dice_script)
         events: list[Event] = []
         changed: list[Unit] = []
         for unit in state.units.values():
@@ -323,7 +326,9 @@ class ExoRuleset(Ruleset):
                     )
             if weapons != list(unit.weapons):
                 changed.append(dataclasses.replace(unit, weapons=tuple(weapons)))
-        return state.with_units(changed).replace(phase="1", ext=ExoState(setup_events=tuple(events)))
+        return state.with_units(changed).replace(
+            phase="1", ext=ExoState(setup_events=tuple(events)), dice_script=dice.script_left
+        )
 
     def check_round(self, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:
         orders = spec.raw.get("orders", {})
