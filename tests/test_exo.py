@@ -32,7 +32,7 @@ from rules.exo.events import (
     Yawed,
 )
 from rules.exo.movement import execute_orders, inertial_move
-from rules.exo.orders import PilotChange
+from rules.exo.orders import PilotChange, RepairOrder, ShipOrders
 from rules.exo.ship import Ship, SpaceObject, cruise_vector
 from rules.exo.state import ExoState
 from rules.exo.weapons import Mount, parse_weapon
@@ -780,6 +780,30 @@ def test_exo_6_4_medic_first_aid_brings_a_crew_member_back() -> None:
     assert (rep.rule, rep.result, rep.detail) == ("EXO-6.4", "repaired", "Tito")
     a2 = steps[-1].state.unit_as("a", Ship)
     assert a2.cabin == 3 and not [c for c in a2.crew if c.down]
+
+
+def test_exo_6_4_first_aid_is_the_medics() -> None:
+    """Seed: "El Oficial médico puede intentar volver a poner en forma a un tripulante … con una TA de su
+    habilidad de Primeros auxilios": a crew member at another station may not, whatever its skill."""
+    state = _damaged((1, 3, 5, 2, 6, 4))
+    a = ship(state, "a")
+    crew = tuple(
+        dataclasses.replace(c, skills={**c.skills, "first_aid": 18}) if c.name == "Tito" else c
+        for c in a.crew
+    )
+    crew = tuple(dataclasses.replace(c, status="stunned") if c.name == "Pilar" else c for c in crew)
+    state = state.with_units([dataclasses.replace(a, crew=crew, cabin=2)])
+    with pytest.raises(IllegalOrderError) as err:
+        play(state, {"a": {"repairs": [{"by": "Tito", "item": "cabin"}]}})
+    assert (err.value.code, err.value.rule) == ("exo.first_aid_medic", "EXO-6.4")
+    steps = play(state, {"a": {"repairs": [{"by": "Doc", "item": "cabin"}]}})
+    assert of_type(events_of(steps, "5"), RepairResolved)[0].result == "repaired"
+    # resolution guards it too (an order that skipped validation): no roll, nothing treated
+    at_5 = _at_phase_5(state, {})
+    unchecked = ShipOrders(unit="a", repairs=(RepairOrder(by="Tito", item="cabin"),))
+    result = resolve_phase(EXO, at_5, {"a": unchecked}, dice_for=DiceFactory())
+    assert [e.result for e in of_type(list(result.events), RepairResolved)] == ["not_medic"]
+    assert not of_type(list(result.events), RollMade)
 
 
 def test_exo_6_5_station_change_applies_next_round_not_for_repairers() -> None:

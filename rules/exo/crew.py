@@ -59,6 +59,16 @@ class Crew:
         return not self.down and not self.busy(round_no)
 
 
+MEDIC = "medic"
+FIRST_AID = "cabin"  # the repair item of first aid: one cabin point, a crew member back (EXO-6.4)
+
+
+def may_try(member: Crew, item: str) -> bool:
+    """Whether ``member``'s station lets it try this repair: first aid only at the medic station (EXO-6.4, seed:
+    "El Oficial médico puede…"); engines, weapons and cargo by anyone (EXO-6.1)."""
+    return item != FIRST_AID or member.station == MEDIC
+
+
 def roster(crew: Sequence[Crew], station: str, round_no: int) -> list[Crew]:
     """Able crew at ``station``, station 1 first: highest skill, then the order of the crew list (EXO-1.5)."""
     skill = STATION_SKILL[station]
