@@ -409,6 +409,26 @@ def test_exo_3_4_hit_roll_range_and_type_modifiers_and_damage_locations() -> Non
     assert (after.armor, after.engines, after.cabin) == (0, 1, 1)
 
 
+def test_exo_3_7_space_weapons_do_ten_times_damage_to_a_small_target() -> None:
+    """Seed: "Si te encuentras en la necesidad de disparar un arma espacial contra un objetivo menor (personas o
+    vehículos) multiplica por diez el daño." A light gun's 3 + 1 = 4 becomes 40 against a vehicle."""
+    state = load(
+        ship_toml("a", "red", "0510"), ship_toml("b", "blue", "0505", extra="small = true"), dice=(2, 3, 1)
+    )
+    a = ship(state, "a")
+    state = state.with_units(
+        [dataclasses.replace(a, crew=(Crew(name="G", station="gunner", skills={"gunnery": 40}),))]
+    )
+    assert ship(state, "b").small and not ship(state, "a").small
+    hit = of_type(events_of(play(state, volley(("G", 1, "b"))), "2"), HitScored)[0]
+    assert (hit.damage, hit.multiplier, hit.armor, hit.internal) == (40, 10, 5, 3)
+    assert hit.locations == ("engines", "engines", "maneuverability")  # dE 2, d+ 3, d- 1 (EXO-3.5)
+    plain = load(ship_toml("a", "red", "0510"), ship_toml("b", "blue", "0505"), dice=(2, 3, 1))
+    plain = plain.with_units([dataclasses.replace(ship(plain, "a"), crew=ship(state, "a").crew)])
+    hit = of_type(events_of(play(plain, volley(("G", 1, "b"))), "2"), HitScored)[0]
+    assert (hit.damage, hit.multiplier) == (4, 1)
+
+
 def test_exo_3_4_beyond_max_range_cannot_hit() -> None:
     state = load(ship_toml("a", "red", "0520"), ship_toml("b", "blue", "0505"))
     steps = play(state, volley(("gunner", 1, "b")))
@@ -665,6 +685,27 @@ def test_exo_5_2_cabin_hit_puts_a_crew_member_out_and_pilot_down_stops_maneuvers
     )
     with pytest.raises(IllegalOrderError):
         play(steps[-1].state, {"b": {"move": "A"}})
+
+
+def test_exo_5_3_a_fallen_crew_member_takes_a_damage_roll_at_once() -> None:
+    """Seed: "El DJ hará una tirada en la siguiente tabla y le aplicará inmediatamente una tirada de daño."
+    Injury d10 7 → wounded → [HOUSE] 2d10 damage (4 + 9), recorded on the crew member; scripted dice reach it."""
+    state = load(
+        ship_toml("a", "red", "0510"),
+        ship_toml("b", "blue", "0505", extra="armor = 0\ncabin = 1\nstructure = 5"),
+        dice=(6, 6, 5, 1, 2, 3, 7, 4, 9),  # hit; b's piloting; injury d10; damage 2d10
+    )
+    a = ship(state, "a")
+    state = state.with_units(
+        [dataclasses.replace(a, crew=(Crew(name="G", station="gunner", skills={"gunnery": 40}),))]
+    )
+    steps = play(state, volley(("G", 1, "b")))
+    evs = events_of(steps, "4")
+    (casualty,) = of_type(evs, CrewCasualty)
+    assert (casualty.injury, casualty.damage) == ("wounded", 13)
+    (roll,) = [e for e in evs if isinstance(e, RollMade) and e.rule == "EXO-5.3"]
+    assert (roll.dice, roll.source) == ((4, 9), "script")
+    assert steps[3].state.unit_as("b", Ship).crew[0].damage == 13
 
 
 # --- Phase 5: repairs -----------------------------------------------------------------------------------------

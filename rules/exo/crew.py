@@ -43,6 +43,9 @@ class Crew:
     repaired_round: int = 0  # last round this member tried a repair (EXO-6.2 busy the round after)
     turret: int = 0  # gunners: 1-based index of the turret this gunner mans, 0 = none (EXO-1.5, ``turrets``)
     npc: bool = False
+    damage: int = (
+        0  # EXO-5.3: damage rolled when this member fell (summed over falls), for the character sheet
+    )
 
     def skill(self, key: str) -> int:
         return self.skills.get(key, 0)

@@ -30,11 +30,27 @@ def _casualty(ship: Ship, dice: Dice, events: list[Event]) -> Ship:
     roll = dice.d10(rule="EXO-5.2", purpose=f"EXO-5.2 injury, {ship.name} {member.name}")
     events.append(RollMade.of(roll, actor=ship.id, crew=member.name))
     injury = tables().injuries[roll.total]
+    # EXO-5.3: "le aplicará inmediatamente una tirada de daño": [HOUSE] d10s by injury, recorded
+    count = tables().injury_damage_dice[injury]
+    damage = 0
+    if count > 0:
+        hurt = dice.roll(
+            count, 10, rule="EXO-5.3", purpose=f"EXO-5.3 damage roll, {ship.name} {member.name} ({injury})"
+        )
+        events.append(RollMade.of(hurt, actor=ship.id, crew=member.name, injury=injury))
+        damage = hurt.total
     events.append(
-        CrewCasualty(rule="EXO-5.2", unit=ship.id, crew=member.name, station=member.station, injury=injury)
+        CrewCasualty(
+            rule="EXO-5.2",
+            unit=ship.id,
+            crew=member.name,
+            station=member.station,
+            injury=injury,
+            damage=damage,
+        )
     )
     crew: list[Crew] = list(ship.crew)
-    crew[index] = dataclasses.replace(member, status=injury)
+    crew[index] = dataclasses.replace(member, status=injury, damage=member.damage + damage)
     return dataclasses.replace(ship, crew=tuple(crew))
 
 

@@ -87,6 +87,7 @@ class HitScored(Event):
     armor: int
     internal: int
     locations: tuple[str, ...]
+    multiplier: int = 1  # EXO-3.7: ×10 against a lesser target (persons, vehicles)
 
 
 @serializable
@@ -158,12 +159,13 @@ class SystemHit(Event):
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CrewCasualty(Event):
-    """EXO-5.2: a crew member falls (out of action until treated)."""
+    """EXO-5.2: a crew member falls (out of action until treated); EXO-5.3: the damage rolled at once."""
 
     unit: str
     crew: str
     station: str
     injury: str
+    damage: int = 0
 
 
 @serializable
