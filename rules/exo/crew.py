@@ -63,6 +63,7 @@ class Crew:
 
 
 MEDIC = "medic"
+BOARDING = "boarding"  # EXO-4.8 [HOUSE]: off their station, aboard another ship (not one of STATIONS)
 FIRST_AID = "cabin"  # the repair item of first aid: one cabin point, a crew member back (EXO-6.4)
 
 
