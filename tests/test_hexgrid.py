@@ -13,6 +13,7 @@ from rules.hexgrid import (
     SIDE_VECTORS,
     Hex,
     HexSide,
+    Spot,
     Vertex,
     bearing,
     bearing_from_side,
@@ -433,10 +434,17 @@ def _point_segment(p: tuple[float, float], u: tuple[float, float], v: tuple[floa
     return math.hypot(p[0] - u[0] - t * dx, p[1] - u[1] - t * dy)
 
 
-def reference_touches(a: Hex, b: Hex, h: Hex, tol: float = 1e-9) -> bool:
-    """Brute-force reference in real pixel geometry (floats, √3 and all): the distance from the centre-to-centre
-    segment to the closed hexagon is at most ``tol``. Independent of the integer separating-axis test."""
-    p, q = hex_to_pixel(a, 1.0), hex_to_pixel(b, 1.0)
+def _pixel(spot: Spot) -> tuple[float, float]:
+    if isinstance(spot, Hex):
+        return hex_to_pixel(spot, 1.0)
+    (x1, y1), (x2, y2) = hex_to_pixel(spot[0], 1.0), hex_to_pixel(spot[1], 1.0)
+    return (x1 + x2) / 2, (y1 + y2) / 2
+
+
+def reference_touches(a: Spot, b: Spot, h: Hex, tol: float = 1e-9) -> bool:
+    """Brute-force reference in real pixel geometry (floats, √3 and all): the distance from the segment between
+    the two spots to the closed hexagon is at most ``tol``. Independent of the integer separating-axis test."""
+    p, q = _pixel(a), _pixel(b)
     corners = hex_corners(h, 1.0)
     edges = list(itertools.pairwise([*corners, corners[0]]))
     for point in (p, q):  # an end inside: every edge on the same side (corners run clockwise on screen)
@@ -478,6 +486,19 @@ def test_hex3_line_of_sight_touch_matches_the_reference(
     expected = not any(reference_touches(a, b, h) for h in between)
     assert line_of_sight(a, b, blocked, "touch") is expected
     assert line_of_sight(b, a, blocked, "touch") is expected, "sight is symmetric"
+
+
+@given(hexes, near, near, sides, st.booleans(), sides)
+def test_hex3_touch_from_a_side_midpoint_matches_the_reference(
+    a: Hex, dq: int, dr: int, side_a: int, b_astride: bool, side_b: int
+) -> None:
+    """SK-2.5: a line may start or end at the midpoint of a side (a character astride two half hexes)."""
+    b = a + Hex(dq, dr)
+    start: Spot = (a, a.neighbor(side_a))
+    end: Spot = (b, b.neighbor(side_b)) if b_astride else b
+    expected = {h for h in hexes_within(a, a.distance(b) + 3) if reference_touches(start, end, h)}
+    assert set(hexes_touched(start, end)) == expected
+    assert {a, a.neighbor(side_a)} <= expected
 
 
 def test_hex3_sampled_traces_miss_48_of_210_corner_touches() -> None:
