@@ -201,17 +201,14 @@ def _perform(state: EncounterState, dice: Dice, ch: Character, order: Order) -> 
         return state.with_units([replace_unit(ch, facing=order.to)]), [moved]
     if isinstance(order, SkMove):
         facing = ch.facing if order.facing is None else order.facing
-        rule = "SK-2.3" if order.backward else "SK-2.2"
+        half = order.astride is not None or order.via is not None or ch.astride is not None
+        rule = "SK-2.5" if half else "SK-2.3" if order.backward else "SK-2.2"
+        path = (ch.at, order.to) if order.via is None else (ch.at, order.via, order.to)
         moved = UnitMoved(
-            rule=rule,
-            unit=ch.id,
-            frm=ch.at,
-            to=order.to,
-            facing_from=ch.facing,
-            facing_to=facing,
-            path=(ch.at, order.to),
+            rule=rule, unit=ch.id, frm=ch.at, to=order.to, facing_from=ch.facing, facing_to=facing, path=path
         )
-        return state.with_units([replace_unit(ch, at=order.to, facing=facing)]), [moved]
+        changed = replace_unit(ch, at=order.to, astride=order.astride, facing=facing)
+        return state.with_units([changed]), [moved]
     if isinstance(order, SkShoot):
         return ranged_attack(state, dice, ch.id, order.target, weapon="ranged")
     if isinstance(order, SkMelee):

@@ -35,6 +35,8 @@ class Character(Unit):
     # the facing it started from (None: no run) and the AP its turns have paid so far.
     turn_from: int | None = None
     turn_paid: int = 0
+    # SK-2.5 (option half_hexes): astride two half hexes, ``at`` and this adjacent hex (None: in ``at`` whole)
+    astride: Hex | None = None
 
     @property
     def acting(self) -> bool:
@@ -55,11 +57,14 @@ class SkTurn(Order):
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SkMove(Order):
-    """``move <hex> [facing <vertex>]`` (SK-2.2) or ``back ...`` (SK-2.3)."""
+    """``move <hex> [facing <vertex>]`` (SK-2.2) or ``back ...`` (SK-2.3). With half hexes (SK-2.5): ``move
+    <hex>/<hex> ...`` ends astride ``to`` and ``astride``; ``move <hex> via <half hex> ...`` passes a half hex."""
 
     to: Hex
     facing: int | None = None
     backward: bool = False
+    astride: Hex | None = None
+    via: Hex | None = None
 
 
 @serializable

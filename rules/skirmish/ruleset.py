@@ -88,4 +88,5 @@ class SkirmishRuleset(Ruleset):
             "ap_left": unit.ap_left,
             "wounds": unit.wounds,
             "alive": unit.alive,
+            "astride": unit.astride.label if unit.astride else None,  # SK-2.5
         }
