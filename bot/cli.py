@@ -13,7 +13,7 @@ from bot.account import describe, event_json
 from data import SCENARIO_DIR
 from data.i18n import t
 from rules.errors import GameError, ScenarioError
-from rules.ruleset import DiceFactory, SimStep, get_ruleset
+from rules.ruleset import DiceFactory, Ruleset, SimStep, get_ruleset
 from rules.scenario import Scenario, load_scenario
 
 EXIT_OK, EXIT_ERROR, EXIT_INVALID = 0, 1, 2
@@ -125,7 +125,7 @@ def simulate(
     for spec in scenario.rounds:
         try:
             for step in ruleset.simulate_round(state, spec, DiceFactory()):
-                _print_step(step, ruleset.unit_summary, as_json=as_json, lang=lang, stream=stream)
+                _print_step(step, ruleset, as_json=as_json, lang=lang, stream=stream)
                 if writer is not None:
                     writer(step)
                 state = step.state
@@ -146,12 +146,15 @@ def simulate(
     return EXIT_OK
 
 
-def _print_step(step: SimStep, summary, *, as_json: bool, lang: str, stream: TextIO) -> None:  # type: ignore[no-untyped-def]
+def _print_step(step: SimStep, ruleset: Ruleset, *, as_json: bool, lang: str, stream: TextIO) -> None:
     if as_json:
         for ev in step.events:
             print(event_json(ev, round=step.round, phase=step.phase), file=stream)
-        units = {uid: summary(u) for uid, u in sorted(step.state.units.items())}
+        units = {uid: ruleset.unit_summary(u) for uid, u in sorted(step.state.units.items())}
         record = {"type": "phase_end", "round": step.round, "phase": step.phase, "units": units}
+        board_summary = getattr(ruleset, "board_summary", None)  # board-level fields (skirmish markers)
+        if board_summary is not None:
+            record.update(board_summary(step.state))
         print(json.dumps(record, ensure_ascii=False), file=stream)
         return
     print(t("cli.step", lang, round=step.round, phase=step.phase), file=stream)

@@ -663,6 +663,25 @@ def test_exo_5_1_destruction_leaves_debris_and_ends_the_encounter() -> None:
     assert [s.phase for s in steps] == ["1", "2", "3", "4"], "nothing runs after the end"
 
 
+def test_exo_5_1_the_end_in_phase_4_cancels_the_rounds_declared_repairs_with_an_event() -> None:
+    state = load(
+        ship_toml("a", "red", "0810", extra='weapons = ["T"]'),
+        ship_toml("b", "blue", "0808", extra="armor = 0\nstructure = 1\nweapons = []"),
+        dice=(9, 10, 9),
+    )
+    crew = (
+        Crew(name="G", station="gunner", skills={"gunnery": 40}),
+        Crew(name="P", station="pilot", skills={"piloting": 14}),
+    )
+    state = state.with_units([dataclasses.replace(ship(state, "a"), crew=crew)])
+    orders = volley(("G", 1, "b"))
+    orders["a"]["repairs"] = [{"by": "P", "item": "engines"}]
+    steps = play(state, orders)
+    assert steps[-1].state.over and steps[-1].phase == "4"
+    notes = [e for e in events_of(steps, "4") if isinstance(e, Note) and e.key == "exo.cancelled_game_over"]
+    assert [(n.unit, n.rule, dict(n.args)["count"]) for n in notes] == [("a", "EXO-5.1", 1)]
+
+
 def test_exo_5_2_cabin_hit_puts_a_crew_member_out_and_pilot_down_stops_maneuvers() -> None:
     # roll 6,6,5: total 17+1 > 13? use a skilled gunner: damage 11 vs armor 0 → 3 internal: 6 cabin, 6 cabin, 5 weapon
     state = load(
@@ -944,6 +963,47 @@ def test_cli_json_phase_end_records_the_issue_fields(tmp_path: Path) -> None:
     ):
         assert key in unit
     assert any(r["type"] == "GameOver" for r in records)
+
+
+def test_cli_json_phase_end_shows_crew_weapons_turrets_and_manta() -> None:
+    """Enough to check a game from outside: each crew member's station and state, each weapon's state and the
+    sections it covers (a manned turret all four), and Manta. The older fields stay (DESIGN §7)."""
+    code, out, _ = _cli("sim", str(ROOT / "data/scenarios/exo-duel.toml"), "--json")
+    assert code == 0
+    ends = [json.loads(line) for line in out.splitlines() if '"phase_end"' in line]
+    halcon = ends[0]["units"]["halcon"]
+    assert {"at", "facing", "vector", "armor", "structure", "destroyed"} <= set(halcon)
+    assert halcon["manta"] == 2 and halcon["small"] is False
+    assert halcon["crew"] == [
+        {
+            "name": "Rhea",
+            "station": "pilot",
+            "state": "active",
+            "repaired_round": 0,
+            "turret": None,
+            "damage": 0,
+        },
+        {
+            "name": "Kal",
+            "station": "gunner",
+            "state": "active",
+            "repaired_round": 0,
+            "turret": "APt#1",
+            "damage": 0,
+        },
+    ]
+    assert halcon["weapons"][0] == {
+        "weapon": "APt#1",
+        "mount": "turret",
+        "side": None,
+        "state": "ok",
+        "gunner": "Kal",
+        "sections": ["SFD", "SFI", "SPD", "SPI"],
+    }
+    assert halcon["weapons"][1]["sections"] == ["SFD", "SFI"] and halcon["weapons"][1]["gunner"] is None
+    states = {w["state"] for end in ends for u in end["units"].values() for w in u.get("weapons", [])}
+    assert "disabled" in states or "ok" in states
+    assert "roca" in ends[0]["units"] and "crew" not in ends[0]["units"]["roca"]
 
 
 @pytest.mark.parametrize("name", ["exo-duel.toml", "exo-patrol.toml"])

@@ -12,7 +12,7 @@ from rules.hexgrid import Hex, Vertex
 from rules.serial import from_json, to_json
 from rules.skirmish.activation import end_round, ext_of
 from rules.skirmish.combat import wounds_for
-from rules.skirmish.events import SkApSpent, SkGrenadeThrown, SkWounded
+from rules.skirmish.events import SkActionCancelled, SkApSpent, SkGrenadeThrown, SkWounded
 from rules.skirmish.geometry import can_see
 from tests.test_skirmish_support import RS, act, ch, char, draw, make, types
 
@@ -582,6 +582,25 @@ def test_sk_4_1_overwatch_stays_until_that_activation_begins() -> None:
     state = draw(state, "alpha")
     moved = act(state, "veddio", "move 0605")
     assert [e.weapon for e in moved.events if isinstance(e, ShotResolved)] == ["overwatch"]
+
+
+def test_sk_1_1_an_action_cancelled_because_the_encounter_ended_says_so() -> None:
+    """Veddio is the last of his side: kara's overwatch shot kills him and ends the encounter before his move."""
+    units = [
+        char("veddio", "rfp", "alpha", "0505", "NE-SE", resistance=3, wounds=1),
+        char("kara", "tyr", "bravo", "0905", "SW-NW", ranged=20),
+    ]
+    state = draw(make(units, dice=[1, 9, 9]), "bravo")
+    state = draw(act(state, "kara", "overwatch always").state, "alpha")
+    result = act(state, "veddio", "move 0605")
+    assert result.state.over
+    (cancelled,) = [e for e in result.events if isinstance(e, SkActionCancelled)]
+    assert (cancelled.unit, cancelled.action, cancelled.reason, cancelled.rule) == (
+        "veddio",
+        "move",
+        "game_over",
+        "SK-1.1",
+    )
 
 
 # --- SK-1.1 activation ---------------------------------------------------------------------------------------

@@ -106,10 +106,12 @@ class SkOverwatchHeld(Event):
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SkActionCancelled(Event):
-    """SK-4.1: an overwatch shot killed the actor before its action happened."""
+    """SK-4.1: an overwatch shot killed the actor before its action happened (``reason`` ``killed``); SK-1.1: or
+    the shots ended the encounter, so the action never happens (``game_over``)."""
 
     unit: str
     action: str
+    reason: str = "killed"
 
 
 @serializable

@@ -157,6 +157,9 @@ def _continue(
             events.append(SkOverwatchHeld(rule="SK-4.1", unit=watcher_id, target=actor_id))
     state = state.replace(ext=_with(ext_of(state), active=ext.active, trigger=None))
     if state.over:
+        # the overwatch shots ended the encounter: the held action never happens, and the log says so
+        kind = action_kind(trigger.order)
+        events.append(SkActionCancelled(rule="SK-1.1", unit=actor_id, action=kind, reason="game_over"))
         return PhaseResult(state, tuple(events))
     actor = state.unit_as(actor_id, Character)
     if not actor.acting:
