@@ -80,12 +80,6 @@ def holds_object(state: EncounterState, h: Hex) -> bool:
     )
 
 
-def occupant(state: EncounterState, h: Hex) -> Character | None:
-    """A living character with the whole or a half of ``h`` (SK-2.4, SK-2.5)."""
-    found = occupants(state, h)
-    return found[0] if found else None
-
-
 def turn_cost(frm: int, to: int) -> int:
     """SK-2.1: 1 vertex 0 AP, 2 vertices 1 AP, 3 vertices 2 AP."""
     return tables().turn_cost[turn_distance(frm, to)]
