@@ -5,18 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from bot.account import describe, event_json
 from data import SCENARIO_DIR
 from data.i18n import t
 from rules.errors import GameError, ScenarioError
 from rules.registry import ruleset_for
-from rules.ruleset import DiceFactory, SimStep
+from rules.ruleset import DiceFactory, Ruleset, SimStep
 from rules.scenario import Scenario, load_scenario
-from rules.state import Unit
 
 EXIT_OK, EXIT_ERROR, EXIT_INVALID = 0, 1, 2
 
@@ -127,7 +126,7 @@ def simulate(
     for spec in scenario.rounds:
         try:
             for step in ruleset.simulate_round(state, spec, DiceFactory()):
-                _print_step(step, ruleset.unit_summary, as_json=as_json, lang=lang, stream=stream)
+                _print_step(step, ruleset, as_json=as_json, lang=lang, stream=stream)
                 if writer is not None:
                     writer(step)
                 state = step.state
@@ -148,19 +147,13 @@ def simulate(
     return EXIT_OK
 
 
-def _print_step(
-    step: SimStep,
-    summary: Callable[[Unit], dict[str, Any]],
-    *,
-    as_json: bool,
-    lang: str,
-    stream: TextIO,
-) -> None:
+def _print_step(step: SimStep, ruleset: Ruleset, *, as_json: bool, lang: str, stream: TextIO) -> None:
     if as_json:
         for ev in step.events:
             print(event_json(ev, round=step.round, phase=step.phase), file=stream)
-        units = {uid: summary(u) for uid, u in sorted(step.state.units.items())}
+        units = {uid: ruleset.unit_summary(u) for uid, u in sorted(step.state.units.items())}
         record = {"type": "phase_end", "round": step.round, "phase": step.phase, "units": units}
+        record.update(ruleset.board_summary(step.state))  # board-level fields (skirmish markers)
         print(json.dumps(record, ensure_ascii=False), file=stream)
         return
     print(t("cli.step", lang, round=step.round, phase=step.phase), file=stream)

@@ -298,24 +298,115 @@ def line_of_sight(
     a: Hex,
     b: Hex,
     blocked: Callable[[Hex], bool] | Container[Hex],
-    rule: Literal["either", "both"] = "either",
+    rule: Literal["either", "both", "touch"] = "either",
 ) -> bool:
     """True when the line a→b is clear (HEX-3).
 
-    Only hexes strictly between ``a`` and ``b`` can block. ``"either"``: a blocking hex on either trace blocks
-    (skirmish grazing, SK-3.2); ``"both"``: blocked only when both traces cross a blocking hex.
+    Only hexes strictly between ``a`` and ``b`` can block. ``"either"``: a blocking hex on either ε-trace blocks;
+    ``"both"``: blocked only when both traces cross a blocking hex; ``"touch"``: exact geometry, a blocking hex
+    blocks when the centre-to-centre segment has any point in common with its closed hexagon, a single corner
+    included (:func:`line_clear`; skirmish SK-3.2: "tocando" pero no atravesando → no visibility).
     """
-    is_blocked: Callable[[Hex], bool]
-    if callable(blocked):
-        is_blocked = blocked
-    else:
-        is_blocked = blocked.__contains__
+    if rule == "touch":
+        return line_clear(a, b, blocked)
+    is_blocked = _predicate(blocked)
     traces_blocked = [any(is_blocked(h) for h in trace[1:-1]) for trace in line_traces(a, b)]
     if rule == "either":
         return not any(traces_blocked)
     if rule == "both":
         return not all(traces_blocked)
-    raise ValueError(f"line_of_sight rule must be 'either' or 'both', got {rule!r}")
+    raise ValueError(f"line_of_sight rule must be 'either', 'both' or 'touch', got {rule!r}")
+
+
+def _predicate(blocked: Callable[[Hex], bool] | Container[Hex]) -> Callable[[Hex], bool]:
+    return blocked if callable(blocked) else blocked.__contains__
+
+
+# --- exact segment against hexagon (HEX-3, SK-3.2) ----------------------------------------------------------
+# A line starts and ends at a *spot*: a hex centre, or the midpoint of the side two adjacent hexes share (a
+# skirmish character astride two half hexes, SK-2.5), written as the pair of hexes.
+# The map (x, y) -> (4x / size, 4y / (√3 · size)) is affine, so it keeps every intersection and every touch, and it
+# puts centres, side midpoints and corners on integers: centre (6q, 4r + 2q), corners at the offsets below (vertex
+# 0..5, HEX-2), a midpoint at the sum of the two centres' halves. The tests below are therefore exact integer
+# arithmetic: the tolerance is zero and a corner can never be misjudged.
+Spot = Hex | tuple[Hex, Hex]
+_CORNERS4: tuple[tuple[int, int], ...] = ((2, -2), (4, 0), (2, 2), (-2, 2), (-4, 0), (-2, -2))
+# Normals of the hexagon's three side directions in that frame (opposite sides are parallel).
+_SIDE_NORMALS: tuple[tuple[int, int], ...] = ((1, -1), (1, 1), (0, 1))
+
+
+def _frame2(h: Hex) -> tuple[int, int]:
+    return 3 * h.q, 2 * h.r + h.q
+
+
+def _point4(spot: Spot) -> tuple[int, int]:
+    """A spot in the integer frame (4x, 4y/√3 of the pixel layout with size 1)."""
+    first, second = (spot, spot) if isinstance(spot, Hex) else spot
+    (ax, ay), (bx, by) = _frame2(first), _frame2(second)
+    return ax + bx, ay + by
+
+
+def spot_hexes(spot: Spot) -> tuple[Hex, ...]:
+    """The hexes a spot belongs to: the hex itself, or both hexes of a side midpoint."""
+    return (spot,) if isinstance(spot, Hex) else spot
+
+
+def segment_touches_hex(a: Spot, b: Spot, h: Hex) -> bool:
+    """True when the segment between spots ``a`` and ``b`` has a point in common with the closed hexagon ``h``.
+
+    Exact (no sampling, no float): a separating-axis test in the integer frame above. The segment and the hexagon
+    are convex, so they are disjoint exactly when their projections on one of the hexagon's side normals or on
+    the segment's normal do not overlap; projections that meet at a single value (a corner on the line, a line
+    along a side) count as touching.
+    """
+    ax, ay = _point4(a)
+    bx, by = _point4(b)
+    cx, cy = _point4(h)
+    corners = [(cx + dx, cy + dy) for dx, dy in _CORNERS4]
+    axes = list(_SIDE_NORMALS)
+    if (ax, ay) != (bx, by):
+        axes.append((ay - by, bx - ax))
+    for nx, ny in axes:
+        s0, s1 = ax * nx + ay * ny, bx * nx + by * ny
+        proj = [x * nx + y * ny for x, y in corners]
+        if max(s0, s1) < min(proj) or max(proj) < min(s0, s1):
+            return False
+    return True
+
+
+def hexes_touched(a: Spot, b: Spot) -> list[Hex]:
+    """Every hex whose closed hexagon the segment between spots ``a`` and ``b`` touches, ends included, ordered
+    from ``a`` to ``b`` (by the projection of each centre on the line, then by (q, r)).
+
+    A line along a side touches both hexes of that side; a line through a corner touches the three hexes that
+    share it. This is the one exact answer to "does this line touch that hex" for every ruleset (skirmish sight,
+    woods and cover counts, night sight). Candidates are the ε-traces between the spots' hexes and their
+    neighbours (two rings for a midpoint): a touched hex is never farther from a traced one.
+    """
+    ends_a, ends_b = spot_hexes(a), spot_hexes(b)
+    if a == b and isinstance(a, Hex):
+        return [a]
+    traced = {h for x in ends_a for y in ends_b for trace in line_traces(x, y) for h in trace}
+    rings = 1 if len(ends_a) == len(ends_b) == 1 else 2
+    candidates = set(traced)
+    for _ in range(rings):
+        candidates |= {n for h in candidates for n in h.neighbors()}
+    ax, ay = _point4(a)
+    bx, by = _point4(b)
+    dx, dy = bx - ax, by - ay
+
+    def along(h: Hex) -> tuple[int, int, int]:
+        x, y = _point4(h)
+        return (x - ax) * dx + (y - ay) * dy, h.q, h.r
+
+    return sorted((h for h in candidates if segment_touches_hex(a, b, h)), key=along)
+
+
+def line_clear(a: Spot, b: Spot, blocked: Callable[[Hex], bool] | Container[Hex]) -> bool:
+    """True when no blocking hex other than the spots' own hexes touches the segment a→b (exact, HEX-3)."""
+    is_blocked = _predicate(blocked)
+    own = {*spot_hexes(a), *spot_hexes(b)}
+    return not any(is_blocked(h) for h in hexes_touched(a, b) if h not in own)
 
 
 # --- bearings and facing (HEX-3) ---------------------------------------------------------------------------
@@ -329,12 +420,13 @@ def _round_angle(angle: float) -> float:
     return a + 0.0  # turns -0.0 into 0.0
 
 
-def _compass_angle(origin: Hex, target: Hex) -> float:
-    if origin == target:
-        raise ValueError(f"bearing needs two different hexes, got {origin.label} twice")
-    d = target - origin
-    # Pixel vector scaled by 2/size: x = 3q, y = √3(2r + q); compass angle = atan2(x, -y).
-    return math.degrees(math.atan2(3.0 * d.q, -SQRT3 * (2 * d.r + d.q)))
+def _compass_angle(origin: Spot, target: Spot) -> float:
+    (ox, oy), (tx, ty) = _point4(origin), _point4(target)
+    if (ox, oy) == (tx, ty):
+        shown = "+".join(h.label for h in spot_hexes(origin))
+        raise ValueError(f"bearing needs two different places, got {shown} twice")
+    # Pixel vector scaled by 4/size: x = X, y = √3·Y in the integer frame; compass angle = atan2(x, -y).
+    return math.degrees(math.atan2(float(tx - ox), -SQRT3 * (ty - oy)))
 
 
 def bearing(origin: Hex, facing_angle_deg: float, target: Hex) -> float:
@@ -347,12 +439,12 @@ def bearing_from_side(origin: Hex, side: int, target: Hex) -> float:
     return bearing(origin, side_angle(side), target)
 
 
-def bearing_from_vertex(origin: Hex, vertex: int, target: Hex) -> float:
-    """Bearing of ``target`` for a unit facing vertex ``vertex`` (skirmish)."""
-    return bearing(origin, vertex_angle(vertex), target)
+def bearing_from_vertex(origin: Spot, vertex: int, target: Spot) -> float:
+    """Bearing of ``target`` for a unit facing vertex ``vertex`` (skirmish); either may be a side midpoint."""
+    return _round_angle(_compass_angle(origin, target) - vertex_angle(vertex))
 
 
-def side_toward(origin: Hex, target: Hex) -> int:
+def side_toward(origin: Hex, target: Spot) -> int:
     """The hexside whose direction is nearest the target; a target exactly on a vertex line takes the clockwise side."""
     angle = _round_angle(_compass_angle(origin, target)) % 360.0
     return math.floor((angle + 30.0) / 60.0) % 6

@@ -64,6 +64,9 @@ class Layer:
     def unit_summary(self, unit: Unit, summary: dict[str, Any]) -> dict[str, Any]:
         return summary
 
+    def board_summary(self, state: EncounterState, summary: dict[str, Any]) -> dict[str, Any]:
+        return summary
+
 
 class LayeredRuleset(Ruleset):
     """A base ruleset seen through one layer. Class attributes are copied per instance from the base."""
@@ -149,3 +152,6 @@ class LayeredRuleset(Ruleset):
 
     def unit_summary(self, unit: Unit) -> dict[str, Any]:
         return self.layer.unit_summary(unit, self.base.unit_summary(unit))
+
+    def board_summary(self, state: EncounterState) -> dict[str, Any]:
+        return self.layer.board_summary(state, self.base.board_summary(state))

@@ -226,6 +226,10 @@ class Ruleset(ABC):
     ) -> Iterator[SimStep]:
         """Play one scenario round offline; raise ``GameError`` (with unit, round, rule) on an illegal order."""
 
+    def board_summary(self, state: EncounterState) -> dict[str, Any]:
+        """Board-level fields ``sim --json`` adds to each ``phase_end`` (markers and the like); none by default."""
+        return {}
+
     def unit_summary(self, unit: Unit) -> dict[str, Any]:
         """What ``sim --json`` prints per unit after every phase."""
         return {

@@ -32,7 +32,7 @@ from rules.exo.events import (
     Yawed,
 )
 from rules.exo.movement import execute_orders, inertial_move
-from rules.exo.orders import PilotChange
+from rules.exo.orders import PilotChange, RepairOrder, ShipOrders
 from rules.exo.ship import Ship, SpaceObject, cruise_vector
 from rules.exo.state import ExoState
 from rules.exo.weapons import Mount, parse_weapon
@@ -199,6 +199,20 @@ def test_exo_1_3_unsided_broadside_gets_a_recorded_d10_side() -> None:
     first = play(state, {})[0]
     rolls = [e for e in first.events if isinstance(e, RollMade) and e.rule == "EXO-1.3"]
     assert len(rolls) == 1 and (rolls[0].dice[0] % 2 == 0) == (w.side == "I"), "even = port, odd = starboard"
+
+
+@pytest.mark.parametrize(("die", "side"), [(4, "I"), (7, "D")])
+def test_exo_1_3_broadside_side_takes_the_scripted_dice_first(die: int, side: str) -> None:
+    """DICE-1: every die comes from the scenario's scripted dice first, the EXO-1.3 side roll included."""
+    state = load(
+        ship_toml("a", "red", "0505", extra='weapons = ["Pl", "Pl"]'),
+        ship_toml("b", "blue", "1010"),
+        dice=(die, 3, 9),
+    )
+    assert [w.side for w in ship(state, "a").weapons] == [side, "D"]
+    assert state.dice_script == (9,), "the rest of the script goes on to round 1"
+    rolls = [e for e in play(state, {})[0].events if isinstance(e, RollMade) and e.rule == "EXO-1.3"]
+    assert [(r.dice, r.source) for r in rolls] == [((die,), "script"), ((3,), "script")]
 
 
 # --- EXO-1.4 sections and arcs ---------------------------------------------------------------------------------
@@ -394,6 +408,26 @@ def test_exo_3_4_hit_roll_range_and_type_modifiers_and_damage_locations() -> Non
     assert steps[1].state.unit_as("b", Ship).armor == 5, "damage waits for phase 4 (EXO-5.1)"
     after = steps[3].state.unit_as("b", Ship)
     assert (after.armor, after.engines, after.cabin) == (0, 1, 1)
+
+
+def test_exo_3_7_space_weapons_do_ten_times_damage_to_a_small_target() -> None:
+    """Seed: "Si te encuentras en la necesidad de disparar un arma espacial contra un objetivo menor (personas o
+    vehículos) multiplica por diez el daño." A light gun's 3 + 1 = 4 becomes 40 against a vehicle."""
+    state = load(
+        ship_toml("a", "red", "0510"), ship_toml("b", "blue", "0505", extra="small = true"), dice=(2, 3, 1)
+    )
+    a = ship(state, "a")
+    state = state.with_units(
+        [dataclasses.replace(a, crew=(Crew(name="G", station="gunner", skills={"gunnery": 40}),))]
+    )
+    assert ship(state, "b").small and not ship(state, "a").small
+    hit = of_type(events_of(play(state, volley(("G", 1, "b"))), "2"), HitScored)[0]
+    assert (hit.damage, hit.multiplier, hit.armor, hit.internal) == (40, 10, 5, 3)
+    assert hit.locations == ("engines", "engines", "maneuverability")  # dE 2, d+ 3, d- 1 (EXO-3.5)
+    plain = load(ship_toml("a", "red", "0510"), ship_toml("b", "blue", "0505"), dice=(2, 3, 1))
+    plain = plain.with_units([dataclasses.replace(ship(plain, "a"), crew=ship(state, "a").crew)])
+    hit = of_type(events_of(play(plain, volley(("G", 1, "b"))), "2"), HitScored)[0]
+    assert (hit.damage, hit.multiplier) == (4, 1)
 
 
 def test_exo_3_4_beyond_max_range_cannot_hit() -> None:
@@ -630,6 +664,25 @@ def test_exo_5_1_destruction_leaves_debris_and_ends_the_encounter() -> None:
     assert [s.phase for s in steps] == ["1", "2", "3", "4"], "nothing runs after the end"
 
 
+def test_exo_5_1_the_end_in_phase_4_cancels_the_rounds_declared_repairs_with_an_event() -> None:
+    state = load(
+        ship_toml("a", "red", "0810", extra='weapons = ["T"]'),
+        ship_toml("b", "blue", "0808", extra="armor = 0\nstructure = 1\nweapons = []"),
+        dice=(9, 10, 9),
+    )
+    crew = (
+        Crew(name="G", station="gunner", skills={"gunnery": 40}),
+        Crew(name="P", station="pilot", skills={"piloting": 14}),
+    )
+    state = state.with_units([dataclasses.replace(ship(state, "a"), crew=crew)])
+    orders = volley(("G", 1, "b"))
+    orders["a"]["repairs"] = [{"by": "P", "item": "engines"}]
+    steps = play(state, orders)
+    assert steps[-1].state.over and steps[-1].phase == "4"
+    notes = [e for e in events_of(steps, "4") if isinstance(e, Note) and e.key == "exo.cancelled_game_over"]
+    assert [(n.unit, n.rule, dict(n.args)["count"]) for n in notes] == [("a", "EXO-5.1", 1)]
+
+
 def test_exo_5_2_cabin_hit_puts_a_crew_member_out_and_pilot_down_stops_maneuvers() -> None:
     # roll 6,6,5: total 17+1 > 13? use a skilled gunner: damage 11 vs armor 0 → 3 internal: 6 cabin, 6 cabin, 5 weapon
     state = load(
@@ -652,6 +705,27 @@ def test_exo_5_2_cabin_hit_puts_a_crew_member_out_and_pilot_down_stops_maneuvers
     )
     with pytest.raises(IllegalOrderError):
         play(steps[-1].state, {"b": {"move": "A"}})
+
+
+def test_exo_5_3_a_fallen_crew_member_takes_a_damage_roll_at_once() -> None:
+    """Seed: "El DJ hará una tirada en la siguiente tabla y le aplicará inmediatamente una tirada de daño."
+    Injury d10 7 → wounded → [HOUSE] 2d10 damage (4 + 9), recorded on the crew member; scripted dice reach it."""
+    state = load(
+        ship_toml("a", "red", "0510"),
+        ship_toml("b", "blue", "0505", extra="armor = 0\ncabin = 1\nstructure = 5"),
+        dice=(6, 6, 5, 1, 2, 3, 7, 4, 9),  # hit; b's piloting; injury d10; damage 2d10
+    )
+    a = ship(state, "a")
+    state = state.with_units(
+        [dataclasses.replace(a, crew=(Crew(name="G", station="gunner", skills={"gunnery": 40}),))]
+    )
+    steps = play(state, volley(("G", 1, "b")))
+    evs = events_of(steps, "4")
+    (casualty,) = of_type(evs, CrewCasualty)
+    assert (casualty.injury, casualty.damage) == ("wounded", 13)
+    (roll,) = [e for e in evs if isinstance(e, RollMade) and e.rule == "EXO-5.3"]
+    assert (roll.dice, roll.source) == ((4, 9), "script")
+    assert steps[3].state.unit_as("b", Ship).crew[0].damage == 13
 
 
 # --- Phase 5: repairs -----------------------------------------------------------------------------------------
@@ -769,6 +843,30 @@ def test_exo_6_4_medic_first_aid_brings_a_crew_member_back() -> None:
     assert a2.cabin == 3 and not [c for c in a2.crew if c.down]
 
 
+def test_exo_6_4_first_aid_is_the_medics() -> None:
+    """Seed: "El Oficial médico puede intentar volver a poner en forma a un tripulante … con una TA de su
+    habilidad de Primeros auxilios": a crew member at another station may not, whatever its skill."""
+    state = _damaged((1, 3, 5, 2, 6, 4))
+    a = ship(state, "a")
+    crew = tuple(
+        dataclasses.replace(c, skills={**c.skills, "first_aid": 18}) if c.name == "Tito" else c
+        for c in a.crew
+    )
+    crew = tuple(dataclasses.replace(c, status="stunned") if c.name == "Pilar" else c for c in crew)
+    state = state.with_units([dataclasses.replace(a, crew=crew, cabin=2)])
+    with pytest.raises(IllegalOrderError) as err:
+        play(state, {"a": {"repairs": [{"by": "Tito", "item": "cabin"}]}})
+    assert (err.value.code, err.value.rule) == ("exo.first_aid_medic", "EXO-6.4")
+    steps = play(state, {"a": {"repairs": [{"by": "Doc", "item": "cabin"}]}})
+    assert of_type(events_of(steps, "5"), RepairResolved)[0].result == "repaired"
+    # resolution guards it too (an order that skipped validation): no roll, nothing treated
+    at_5 = _at_phase_5(state, {})
+    unchecked = ShipOrders(unit="a", repairs=(RepairOrder(by="Tito", item="cabin"),))
+    result = resolve_phase(EXO, at_5, {"a": unchecked}, dice_for=DiceFactory())
+    assert [e.result for e in of_type(list(result.events), RepairResolved)] == ["not_medic"]
+    assert not of_type(list(result.events), RollMade)
+
+
 def test_exo_6_5_station_change_applies_next_round_not_for_repairers() -> None:
     state = _damaged((1, 3, 5, 2, 6, 4))
     steps = play(state, {"a": {"stations": [{"by": "Doc", "station": "gunner"}]}})
@@ -866,6 +964,47 @@ def test_cli_json_phase_end_records_the_issue_fields(tmp_path: Path) -> None:
     ):
         assert key in unit
     assert any(r["type"] == "GameOver" for r in records)
+
+
+def test_cli_json_phase_end_shows_crew_weapons_turrets_and_manta() -> None:
+    """Enough to check a game from outside: each crew member's station and state, each weapon's state and the
+    sections it covers (a manned turret all four), and Manta. The older fields stay (DESIGN §7)."""
+    code, out, _ = _cli("sim", str(ROOT / "data/scenarios/exo-duel.toml"), "--json")
+    assert code == 0
+    ends = [json.loads(line) for line in out.splitlines() if '"phase_end"' in line]
+    halcon = ends[0]["units"]["halcon"]
+    assert {"at", "facing", "vector", "armor", "structure", "destroyed"} <= set(halcon)
+    assert halcon["manta"] == 2 and halcon["small"] is False
+    assert halcon["crew"] == [
+        {
+            "name": "Rhea",
+            "station": "pilot",
+            "state": "active",
+            "repaired_round": 0,
+            "turret": None,
+            "damage": 0,
+        },
+        {
+            "name": "Kal",
+            "station": "gunner",
+            "state": "active",
+            "repaired_round": 0,
+            "turret": "APt#1",
+            "damage": 0,
+        },
+    ]
+    assert halcon["weapons"][0] == {
+        "weapon": "APt#1",
+        "mount": "turret",
+        "side": None,
+        "state": "ok",
+        "gunner": "Kal",
+        "sections": ["SFD", "SFI", "SPD", "SPI"],
+    }
+    assert halcon["weapons"][1]["sections"] == ["SFD", "SFI"] and halcon["weapons"][1]["gunner"] is None
+    states = {w["state"] for end in ends for u in end["units"].values() for w in u.get("weapons", [])}
+    assert "disabled" in states or "ok" in states
+    assert "roca" in ends[0]["units"] and "crew" not in ends[0]["units"]["roca"]
 
 
 @pytest.mark.parametrize("name", ["exo-duel.toml", "exo-patrol.toml"])

@@ -13,6 +13,7 @@ from rules.hexgrid import (
     SIDE_VECTORS,
     Hex,
     HexSide,
+    Spot,
     Vertex,
     bearing,
     bearing_from_side,
@@ -20,12 +21,14 @@ from rules.hexgrid import (
     hex_corners,
     hex_to_pixel,
     hexes_crossed,
+    hexes_touched,
     hexes_within,
     line_of_sight,
     line_traces,
     pixel_to_hex,
     ring,
     rotate,
+    segment_touches_hex,
     side_angle,
     side_midpoint,
     side_toward,
@@ -415,6 +418,111 @@ def test_hex3_line_of_sight_straight_line() -> None:
     assert line_of_sight(ZERO, Hex(0, -4), wall, "both") is False
     assert line_of_sight(ZERO, Hex(0, -2), wall, "either") is True
     assert line_of_sight(ZERO, Hex(0, -1), lambda h: True, "either") is True  # adjacent: nothing between
+
+
+# --- HEX-3 exact touch (SK-3.2: "tocando" pero no atravesando → no visibility) -------------------------------
+
+
+def _orient(p: tuple[float, float], q: tuple[float, float], r: tuple[float, float]) -> float:
+    return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+
+def _point_segment(p: tuple[float, float], u: tuple[float, float], v: tuple[float, float]) -> float:
+    dx, dy = v[0] - u[0], v[1] - u[1]
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - u[0]) * dx + (p[1] - u[1]) * dy) / length2))
+    return math.hypot(p[0] - u[0] - t * dx, p[1] - u[1] - t * dy)
+
+
+def _pixel(spot: Spot) -> tuple[float, float]:
+    if isinstance(spot, Hex):
+        return hex_to_pixel(spot, 1.0)
+    (x1, y1), (x2, y2) = hex_to_pixel(spot[0], 1.0), hex_to_pixel(spot[1], 1.0)
+    return (x1 + x2) / 2, (y1 + y2) / 2
+
+
+def reference_touches(a: Spot, b: Spot, h: Hex, tol: float = 1e-9) -> bool:
+    """Brute-force reference in real pixel geometry (floats, √3 and all): the distance from the segment between
+    the two spots to the closed hexagon is at most ``tol``. Independent of the integer separating-axis test."""
+    p, q = _pixel(a), _pixel(b)
+    corners = hex_corners(h, 1.0)
+    edges = list(itertools.pairwise([*corners, corners[0]]))
+    for point in (p, q):  # an end inside: every edge on the same side (corners run clockwise on screen)
+        if all(_orient(u, v, point) >= -tol for u, v in edges):
+            return True
+    for u, v in edges:
+        d1, d2, d3, d4 = _orient(u, v, p), _orient(u, v, q), _orient(p, q, u), _orient(p, q, v)
+        if d1 * d2 < 0 and d3 * d4 < 0:
+            return True  # proper crossing
+        gap = min(
+            _point_segment(p, u, v), _point_segment(q, u, v), _point_segment(u, p, q), _point_segment(v, p, q)
+        )
+        if gap <= tol:
+            return True
+    return False
+
+
+near = st.integers(min_value=-9, max_value=9)
+
+
+@given(hexes, near, near)
+def test_hex3_touch_matches_a_brute_force_reference(a: Hex, dq: int, dr: int) -> None:
+    b = a + Hex(dq, dr)
+    expected = {h for h in hexes_within(a, a.distance(b) + 2) if reference_touches(a, b, h)}
+    touched = hexes_touched(a, b)
+    assert set(touched) == expected
+    assert len(touched) == len(expected), "each hex once"
+    assert touched[0] == a and touched[-1] == b
+    assert hexes_crossed(a, b) <= expected, "the exact test never misses a hex a trace crosses"
+
+
+@given(hexes, near, near, st.frozensets(st.builds(Hex, near, near), max_size=12))
+def test_hex3_line_of_sight_touch_matches_the_reference(
+    a: Hex, dq: int, dr: int, walls: frozenset[Hex]
+) -> None:
+    b = a + Hex(dq, dr)
+    blocked = {a + w for w in walls}
+    between = (h for h in hexes_within(a, a.distance(b) + 2) if h not in (a, b) and h in blocked)
+    expected = not any(reference_touches(a, b, h) for h in between)
+    assert line_of_sight(a, b, blocked, "touch") is expected
+    assert line_of_sight(b, a, blocked, "touch") is expected, "sight is symmetric"
+
+
+@given(hexes, near, near, sides, st.booleans(), sides)
+def test_hex3_touch_from_a_side_midpoint_matches_the_reference(
+    a: Hex, dq: int, dr: int, side_a: int, b_astride: bool, side_b: int
+) -> None:
+    """SK-2.5: a line may start or end at the midpoint of a side (a character astride two half hexes)."""
+    b = a + Hex(dq, dr)
+    start: Spot = (a, a.neighbor(side_a))
+    end: Spot = (b, b.neighbor(side_b)) if b_astride else b
+    expected = {h for h in hexes_within(a, a.distance(b) + 3) if reference_touches(start, end, h)}
+    assert set(hexes_touched(start, end)) == expected
+    assert {a, a.neighbor(side_a)} <= expected
+
+
+def test_hex3_sampled_traces_miss_48_of_210_corner_touches() -> None:
+    """The issue's count: of the 210 hexes at distance 2-8, the ε-traces miss a touched hex for 48 targets; the
+    exact test finds them and never drops a traced hex."""
+    missed = 0
+    for d in range(2, 9):
+        for target in ring(ZERO, d):
+            touched = set(hexes_touched(ZERO, target))
+            crossed = hexes_crossed(ZERO, target)
+            assert crossed <= touched
+            missed += bool(touched - crossed)
+    assert missed == 48
+
+
+def test_hex3_touch_counts_a_single_corner_and_both_sides_of_a_side() -> None:
+    a, b = Hex.parse("0505"), Hex.parse("0902")
+    corner = Hex.parse("0603")  # only its corner is on the line: both traces step over it
+    assert segment_touches_hex(a, b, corner) and corner not in hexes_crossed(a, b)
+    assert line_of_sight(a, b, {corner}, "either") is True, "the sampled traces miss it"
+    assert line_of_sight(a, b, {corner}, "touch") is False
+    assert hexes_touched(ZERO, Hex(2, -1)) == [ZERO, Hex(1, -1), Hex(1, 0), Hex(2, -1)]  # along a side
+    assert not segment_touches_hex(ZERO, Hex(0, -3), Hex(1, -2))  # a side away from a straight line
+    assert segment_touches_hex(ZERO, ZERO, ZERO) and hexes_touched(ZERO, ZERO) == [ZERO]
 
 
 # --- HEX-3 bearings ------------------------------------------------------------------------------------------

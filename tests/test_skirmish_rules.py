@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from rules.errors import IllegalOrderError, InvalidOrderError
@@ -10,7 +12,7 @@ from rules.hexgrid import Hex, Vertex
 from rules.serial import from_json, to_json
 from rules.skirmish.activation import end_round, ext_of
 from rules.skirmish.combat import wounds_for
-from rules.skirmish.events import SkGrenadeThrown, SkWounded
+from rules.skirmish.events import SkActionCancelled, SkApSpent, SkGrenadeThrown, SkWounded
 from rules.skirmish.geometry import can_see
 from tests.test_skirmish_support import RS, act, ch, char, draw, make, types
 
@@ -67,6 +69,37 @@ def test_sk_2_1_turning_in_place_costs_by_vertices(to: str, cost: int) -> None:
     state = lone()
     after = act(state, "a", f"turn {to}").state
     assert ch(state, "a").ap_left - ch(after, "a").ap_left == cost
+
+
+def turn_costs(state, *turns: str) -> list[int]:  # type: ignore[no-untyped-def]
+    costs: list[int] = []
+    for text in turns:
+        after = act(state, "a", text).state
+        costs.append(ch(state, "a").ap_left - ch(after, "a").ap_left)
+        state = after
+    return costs
+
+
+def test_sk_2_1_turns_in_place_add_up_within_an_activation() -> None:
+    """Three 1-vertex turns cost what one 3-vertex turn costs (2 AP): the table's 1 AP and 2 AP rows cannot be
+    dodged by turning one vertex at a time."""
+    assert turn_costs(lone(), "turn SE-S", "turn S-SW", "turn SW-NW") == [0, 1, 1]
+    assert sum(turn_costs(lone(), "turn SW-NW")) == 2
+    assert turn_costs(lone(), "turn SE-S", "turn S-SW") == [0, 1]  # = one 2-vertex turn
+
+
+def test_sk_2_1_the_run_is_measured_from_where_it_started_and_never_refunds() -> None:
+    # back and forth: the facing changed by 0 or 1 vertex from the start of the run, so nothing more is due
+    assert turn_costs(lone(), "turn SE-S", "turn NE-SE", "turn N-NE") == [0, 0, 0]
+    # 2 vertices (1 AP) then back 1: still paid, no refund, and nothing new to pay
+    assert turn_costs(lone(), "turn S-SW", "turn SE-S") == [1, 0]
+
+
+def test_sk_2_1_another_action_starts_a_new_run() -> None:
+    state = lone()
+    state = act(state, "a", "turn SE-S").state  # 0 AP
+    state = act(state, "a", "act look around").state  # an other action ends the run
+    assert turn_costs(state, "turn S-SW", "turn SW-NW") == [0, 1]
 
 
 def test_sk_2_1_turning_to_the_current_facing_is_refused() -> None:
@@ -177,6 +210,16 @@ def test_sk_3_2_obstacle_blocks_and_grazing_blocks_obstruction_does_not() -> Non
     assert sight("0505", "NE-SE", "0705")
     assert not sight("0505", "NE-SE", "0705", {"0604": "obstacle"})
     assert not sight("0505", "NE-SE", "0705", {"0605": "obstacle"})
+
+
+def test_sk_3_2_a_line_that_only_touches_an_obstacle_corner_is_blocked() -> None:
+    """Seed: "En el caso de que la línea que define la Visibilidad pase por uno o varios hexágonos 'tocando' pero
+    no atravesando Obstáculos se entenderá que NO hay Visibilidad". 0505 → 0902 passes exactly over a corner of
+    0603 (and of 0803): the sampled ε-traces stepped over it and saw through."""
+    assert sight("0505", "N-NE", "0902")
+    assert not sight("0505", "N-NE", "0902", {"0603": "obstacle"})
+    assert not sight("0505", "N-NE", "0902", {"0803": "obstacle"})
+    assert sight("0505", "N-NE", "0902", {"0603": "obstruction"}), "obstructions never block (SK-2.4)"
 
 
 # --- SK-3.1 / 3.3 / 3.5 ranged combat ------------------------------------------------------------------------
@@ -292,13 +335,84 @@ def test_sk_6_2_grenade_blast_and_fire() -> None:
     blast = next(e for e in result.events if isinstance(e, SkGrenadeThrown))
     assert blast.hit and blast.center_damage == 12 and blast.ring_damage == 6
     assert (ch(after, "z").wounds, ch(after, "y").wounds, ch(after, "x").wounds) == (2, 1, 0)
-    assert ch(state, "a").ap_left - ch(after, "a").ap_left == 2
+    assert ch(state, "a").ap_left - ch(after, "a").ap_left == 1  # SK-6.2: an other action
     fires = {m.at for m in after.markers if m.kind == "fire"}
     assert fires == {H("0705"), *H("0705").neighbors()}
     assert all(m.expires_round == 1 + 3 for m in after.markers if m.kind == "fire")  # dE = 3 rounds
     # fire blocks sight like an obstacle and movement like an obstruction
     a = ch(after, "a")
     assert not can_see(after, a, H("0905"))
+
+
+def test_sk_6_2_grenade_costs_1_ap_like_every_other_action() -> None:
+    """Seed: "Para que la granada impacte se ha de superar una tirada de Acción, aplicando todas las reglas
+    descritas en la sección: Otras acciones" and "Para realizar una acción el personaje activo debe pagar un coste
+    de 1 Punto de acción"."""
+    state = grenade_board([3, 4, 2])
+    thrower = ch(state, "a")
+    state = state.with_units([dataclasses.replace(thrower, ap_left=1)])
+    result = act(state, "a", "grenade z")  # refused with 1 AP left when a grenade cost 2
+    spent = next(e for e in result.events if isinstance(e, SkApSpent))
+    assert (spent.action, spent.cost, spent.ap_left) == ("grenade", 1, 0)
+
+
+def test_sk_6_2_grenade_triggers_one_overwatch_shot_per_ap_as_an_other_action() -> None:
+    units = [
+        char("a", "rfp", "alpha", "0305", "NE-SE", action=12),
+        char("z", "tyr", "zulu", "0705", resistance=5, wounds=3),
+        char("w", "tyr", "watch", "0307", "N-NE", ranged=20),
+    ]
+    state = draw(make(units, dice=[9, 9, 9, 9, 9, 9]), "watch")
+    state = act(state, "w", "overwatch always").state
+    state = draw(state, "alpha")
+    events = act(state, "a", "grenade z").events
+    assert [e.weapon for e in events if isinstance(e, ShotResolved)] == ["overwatch"]
+
+
+def test_sk_6_2_grenade_at_an_object_or_empty_hex_in_sight() -> None:
+    """Seed: "ha de tener Visibilidad con el personaje u objeto objetivo": an object on the board is a hex."""
+    state = grenade_board([3, 4, 2])  # hit, d+ + d- = 6
+    result = act(state, "a", "grenade 0706")  # y stands there; z (0705) is a neighbour
+    blast = next(e for e in result.events if isinstance(e, SkGrenadeThrown))
+    assert (blast.target, blast.at, blast.hit) == ("", H("0706"), True)
+    after = result.state
+    assert (ch(after, "y").wounds, ch(after, "z").wounds) == (2, 1)
+    empty = act(grenade_board([3, 4, 2]), "a", "grenade 0604")  # nobody there
+    fires = {m.at for m in empty.state.markers if m.kind == "fire"}
+    assert fires == {H("0604"), *H("0604").neighbors()}
+    assert ch(empty.state, "a").ap_left == 5
+
+
+def test_sk_6_2_grenade_at_a_hex_needs_sight_and_a_hex_on_the_board() -> None:
+    units = [char("a", "rfp", "alpha", "0305", "NE-SE", action=12), char("z", "tyr", "zulu", "1509")]
+    state = draw(make(units, terrain={"0405": "obstacle"}), "alpha")
+    with pytest.raises(IllegalOrderError) as err:
+        act(state, "a", "grenade 0505")  # behind the wall
+    assert err.value.code == "skirmish.no_sight_hex" and err.value.rule == "SK-3.2"
+    with pytest.raises(IllegalOrderError) as err:
+        act(state, "a", "grenade 0105")  # behind the thrower
+    assert err.value.code == "skirmish.no_sight_hex"
+    with pytest.raises(IllegalOrderError) as err:
+        act(state, "a", "grenade 3005")
+    assert err.value.code == "skirmish.off_board"
+    with pytest.raises(InvalidOrderError):
+        RS.parse_order(state, "a", "grenade nowhere")
+
+
+def test_sk_6_2_objects_only_table_refuses_an_empty_hex(monkeypatch: pytest.MonkeyPatch) -> None:
+    """[HOUSE] ``target_hexes = "objects"`` (the seed's "no puede lanzarse una granada a cualquier parte del
+    mapa"): only a hex holding terrain, a marker or a character."""
+    from rules.skirmish import legality
+    from rules.skirmish.tables import tables
+
+    strict = dataclasses.replace(tables(), grenade_any_hex=False)
+    monkeypatch.setattr(legality, "tables", lambda: strict)
+    units = [char("a", "rfp", "alpha", "0305", "NE-SE", action=12), char("z", "tyr", "zulu", "1509")]
+    state = draw(make(units, terrain={"0604": "obstruction"}), "alpha")
+    with pytest.raises(IllegalOrderError) as err:
+        act(state, "a", "grenade 0605")
+    assert err.value.code == "skirmish.no_object"
+    assert any(isinstance(e, SkGrenadeThrown) for e in act(state, "a", "grenade 0604").events)  # the crates
 
 
 def test_sk_6_2_fire_lasts_de_rounds_then_goes_out() -> None:
@@ -444,6 +558,49 @@ def test_sk_4_1_never_policy_does_not_fire_and_acting_again_ends_overwatch() -> 
     assert ch(s, "a").overwatch == "always"
     s = act(s, "a", "turn SE-S").state
     assert ch(s, "a").overwatch is None
+
+
+def test_sk_4_1_overwatch_ends_when_the_next_activation_begins_even_without_ap() -> None:
+    """A watcher who paid 2 AP once and then only ends its activations must not get floor(AP/2) fresh shots
+    every round: the overwatch ends when its next activation begins."""
+    state = watch_board("always", dice=[9, 9, 9] * 4)
+    state = act(state, "veddio", "end").state
+    state = act(state, "mate", "end").state  # round 1 over; kara is still watching
+    assert state.round == 2 and ch(state, "kara").overwatch == "always"
+    state = draw(state, "bravo")
+    idle = act(state, "kara", "end")  # her next activation begins and ends without spending AP
+    assert "SkOverwatchLost" in types(idle.events) and ch(idle.state, "kara").overwatch is None
+    state = draw(idle.state, "alpha")
+    moved = act(state, "veddio", "move 0605")
+    assert not [e for e in moved.events if isinstance(e, ShotResolved)], "no overwatch shot any more"
+
+
+def test_sk_4_1_overwatch_stays_until_that_activation_begins() -> None:
+    """Round 2 before the watcher's chit is drawn: still watching, with the round's floor(AP/2) shots."""
+    state = watch_board("always", dice=[9, 9, 9] * 4)
+    state = act(act(state, "veddio", "end").state, "mate", "end").state
+    state = draw(state, "alpha")
+    moved = act(state, "veddio", "move 0605")
+    assert [e.weapon for e in moved.events if isinstance(e, ShotResolved)] == ["overwatch"]
+
+
+def test_sk_1_1_an_action_cancelled_because_the_encounter_ended_says_so() -> None:
+    """Veddio is the last of his side: kara's overwatch shot kills him and ends the encounter before his move."""
+    units = [
+        char("veddio", "rfp", "alpha", "0505", "NE-SE", resistance=3, wounds=1),
+        char("kara", "tyr", "bravo", "0905", "SW-NW", ranged=20),
+    ]
+    state = draw(make(units, dice=[1, 9, 9]), "bravo")
+    state = draw(act(state, "kara", "overwatch always").state, "alpha")
+    result = act(state, "veddio", "move 0605")
+    assert result.state.over
+    (cancelled,) = [e for e in result.events if isinstance(e, SkActionCancelled)]
+    assert (cancelled.unit, cancelled.action, cancelled.reason, cancelled.rule) == (
+        "veddio",
+        "move",
+        "game_over",
+        "SK-1.1",
+    )
 
 
 # --- SK-1.1 activation ---------------------------------------------------------------------------------------

@@ -48,6 +48,9 @@ def test_sk_8_worked_example_through_sim_json(tmp_path: Path, capsys: pytest.Cap
         "ap_left": 0,
         "wounds": 3,
         "alive": False,
+        "astride": None,
+        "overwatch": None,
+        "overwatch_shots_left": 0,
     }
     assert end["units"]["veddio"] == {
         "at": "0304",
@@ -55,8 +58,55 @@ def test_sk_8_worked_example_through_sim_json(tmp_path: Path, capsys: pytest.Cap
         "ap_left": 0,
         "wounds": 0,
         "alive": True,
+        "astride": None,
+        "overwatch": None,
+        "overwatch_shots_left": 0,
     }
     assert records[-2]["type"] == "GameOver" and records[-2]["winner"] == "rfp"
+
+
+def test_sk_1_1_actions_listed_after_the_end_are_reported_cancelled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rounds = '\n[[rounds]]\ndraw = ["alpha", "bravo"]\nactions = { veddio = ["shoot tyrano", "shoot tyrano", "shoot tyrano", "shoot tyrano"], tyrano = ["turn N-NE"] }\n'
+    assert main(["sim", str(sk8_file(tmp_path, rounds)), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    notes = [(r["key"], r["unit"], r["args"]["count"]) for r in records if r["type"] == "Note"]
+    assert notes == [("sk_actions_game_over", "veddio", 1), ("sk_actions_game_over", "tyrano", 1)]
+
+
+def test_phase_end_shows_markers_and_overwatch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Fire markers (SK-6.2), equipment markers (SK-3.4) and each character's overwatch policy and shots left
+    (SK-4.1): enough to check a game from outside."""
+    text = scenario_text(
+        [
+            char("veddio", "rfp", "alpha", "0304", "NE-SE", ap=7, ranged=17, action=14),
+            char("tyrano", "tyr", "bravo", "0804", "SW-NW", resistance=3, wounds=2),
+            char("kara", "tyr", "bravo", "1004", "SW-NW"),
+        ],
+        dice=[
+            3,
+            4,
+            2,
+        ],  # the grenade: 9 ≤ 14, hit; 12 in 0804 kills tyrano (R3, 2 boxes); fire for dE 3 rounds
+        rounds='\n[[rounds]]\ndraw = ["alpha", "bravo"]\nactions = { veddio = ["grenade tyrano", "overwatch ask"] }\n',
+    )
+    path = tmp_path / "markers.toml"
+    path.write_text(text, encoding="utf-8")
+    assert main(["sim", str(path), "--json"]) == 0
+    ends = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"phase_end"' in line]
+    first = ends[0]
+    assert (
+        first["units"]["veddio"]["overwatch"] == "ask"
+        and first["units"]["veddio"]["overwatch_shots_left"] == 3
+    )
+    assert first["units"]["kara"]["overwatch"] is None and first["units"]["kara"]["overwatch_shots_left"] == 0
+    fires = sorted(m["at"] for m in first["markers"] if m["kind"] == "fire")
+    assert len(fires) == 7 and "0804" in fires
+    assert {m["until_round"] for m in first["markers"] if m["kind"] == "fire"} == {4}
+    assert [m for m in first["markers"] if m["kind"] == "equipment"] == [
+        {"kind": "equipment", "at": "0804", "owner": "tyrano", "until_round": None}
+    ]
 
 
 def test_illegal_action_exits_2_naming_character_round_and_rule(
@@ -110,7 +160,7 @@ def test_corridor_validates_and_simulates(capsys: pytest.CaptureFixture[str]) ->
     assert any(r["type"] == "ShotResolved" and r["weapon"] == "overwatch" for r in records)
     ends = [r for r in records if r["type"] == "phase_end"]
     assert all(
-        set(u) == {"at", "facing", "ap_left", "wounds", "alive"} for r in ends for u in r["units"].values()
+        set(u) >= {"at", "facing", "ap_left", "wounds", "alive"} for r in ends for u in r["units"].values()
     )
 
 

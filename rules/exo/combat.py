@@ -154,7 +154,8 @@ def resolve_combat(state: EncounterState, ext: ExoState, dice: Dice) -> tuple[Ex
                 ShotResolved(rule="EXO-3.4", shooter=ship.id, target=target.id, weapon=label, hit=False)
             )
             continue
-        damage = roll.damage + wtype.damage_bonus  # EXO-3.5 [HOUSE]
+        multiplier = t.small_target_multiplier if target.small else 1  # EXO-3.7: persons or vehicles
+        damage = (roll.damage + wtype.damage_bonus) * multiplier  # EXO-3.5 [HOUSE]
         armor = armor_left.get(target.id, target.armor)
         absorbed, internal = split_damage(damage, armor)
         armor_left[target.id] = armor - absorbed
@@ -175,6 +176,7 @@ def resolve_combat(state: EncounterState, ext: ExoState, dice: Dice) -> tuple[Ex
                 armor=absorbed,
                 internal=internal,
                 locations=locations,
+                multiplier=multiplier,
             )
         )
         hits.setdefault(target.id, []).append(

@@ -43,6 +43,9 @@ class Crew:
     repaired_round: int = 0  # last round this member tried a repair (EXO-6.2 busy the round after)
     turret: int = 0  # gunners: 1-based index of the turret this gunner mans, 0 = none (EXO-1.5, ``turrets``)
     npc: bool = False
+    damage: int = (
+        0  # EXO-5.3: damage rolled when this member fell (summed over falls), for the character sheet
+    )
 
     def skill(self, key: str) -> int:
         return self.skills.get(key, 0)
@@ -57,6 +60,17 @@ class Crew:
 
     def able(self, round_no: int) -> bool:
         return not self.down and not self.busy(round_no)
+
+
+MEDIC = "medic"
+BOARDING = "boarding"  # EXO-4.8 [HOUSE]: off their station, aboard another ship (not one of STATIONS)
+FIRST_AID = "cabin"  # the repair item of first aid: one cabin point, a crew member back (EXO-6.4)
+
+
+def may_try(member: Crew, item: str) -> bool:
+    """Whether ``member``'s station lets it try this repair: first aid only at the medic station (EXO-6.4, seed:
+    "El Oficial médico puede…"); engines, weapons and cargo by anyone (EXO-6.1)."""
+    return item != FIRST_AID or member.station == MEDIC
 
 
 def roster(crew: Sequence[Crew], station: str, round_no: int) -> list[Crew]:

@@ -6,7 +6,7 @@ import dataclasses
 
 from rules.dice import Dice
 from rules.events import Event, GameOver, Note, RollMade, UnitDestroyed
-from rules.exo.crew import Crew
+from rules.exo.crew import BOARDING, Crew
 from rules.exo.events import CrewCasualty, DamageApplied, SystemHit
 from rules.exo.ship import Ship, SpaceObject
 from rules.exo.state import ExoState, PendingHit
@@ -22,7 +22,8 @@ def _has_room(ship: Ship, location: str) -> bool:
 
 def _casualty(ship: Ship, dice: Dice, events: list[Event]) -> Ship:
     """EXO-5.2: a random crew member still in action falls; the injury comes from the [HOUSE] d10 table."""
-    standing = [i for i, c in enumerate(ship.crew) if not c.down]
+    # EXO-4.8: a boarding party is not in this ship's cabin
+    standing = [i for i, c in enumerate(ship.crew) if not c.down and c.station != BOARDING]
     if not standing:
         return ship
     index = dice.choice(standing)
@@ -30,11 +31,27 @@ def _casualty(ship: Ship, dice: Dice, events: list[Event]) -> Ship:
     roll = dice.d10(rule="EXO-5.2", purpose=f"EXO-5.2 injury, {ship.name} {member.name}")
     events.append(RollMade.of(roll, actor=ship.id, crew=member.name))
     injury = tables().injuries[roll.total]
+    # EXO-5.3: "le aplicará inmediatamente una tirada de daño": [HOUSE] d10s by injury, recorded
+    count = tables().injury_damage_dice[injury]
+    damage = 0
+    if count > 0:
+        hurt = dice.roll(
+            count, 10, rule="EXO-5.3", purpose=f"EXO-5.3 damage roll, {ship.name} {member.name} ({injury})"
+        )
+        events.append(RollMade.of(hurt, actor=ship.id, crew=member.name, injury=injury))
+        damage = hurt.total
     events.append(
-        CrewCasualty(rule="EXO-5.2", unit=ship.id, crew=member.name, station=member.station, injury=injury)
+        CrewCasualty(
+            rule="EXO-5.2",
+            unit=ship.id,
+            crew=member.name,
+            station=member.station,
+            injury=injury,
+            damage=damage,
+        )
     )
     crew: list[Crew] = list(ship.crew)
-    crew[index] = dataclasses.replace(member, status=injury)
+    crew[index] = dataclasses.replace(member, status=injury, damage=member.damage + damage)
     return dataclasses.replace(ship, crew=tuple(crew))
 
 
@@ -118,6 +135,23 @@ def winner_check(state: EncounterState) -> tuple[EncounterState, list[Event]]:
     return state.replace(over=True, winner=winner), [GameOver(rule="EXO-5.1", winner=winner, reason=reason)]
 
 
+def damage_ship(ship: Ship, hits: tuple[PendingHit, ...], dice: Dice, events: list[Event]) -> list[Unit]:
+    """EXO-5.1: apply ``hits`` to ``ship``; at structure 0 it is destroyed and leaves debris. Returns the changed
+    units (the ship, and its debris)."""
+    changed: list[Unit] = []
+    ship = _apply_hits(ship, hits, dice, events)
+    if ship.structure <= 0:
+        ship = dataclasses.replace(ship, destroyed=True, structure=0)
+        events.append(UnitDestroyed(rule="EXO-5.1", unit=ship.id, at=ship.at))
+        debris = _debris(ship)
+        changed.append(debris)
+        events.append(
+            Note(rule="EXO-5.1", key="exo.debris_left", unit=ship.id, args=(("debris", debris.id),))
+        )
+    changed.append(ship)
+    return changed
+
+
 def resolve_damage(state: EncounterState, ext: ExoState, dice: Dice) -> tuple[EncounterState, list[Event]]:
     events: list[Event] = []
     changed: list[Unit] = []
@@ -127,16 +161,7 @@ def resolve_damage(state: EncounterState, ext: ExoState, dice: Dice) -> tuple[En
         hits = ext.hits.get(unit.id, ())
         if not hits:
             continue
-        ship = _apply_hits(unit, hits, dice, events)
-        if ship.structure <= 0:
-            ship = dataclasses.replace(ship, destroyed=True, structure=0)
-            events.append(UnitDestroyed(rule="EXO-5.1", unit=ship.id, at=ship.at))
-            debris = _debris(ship)
-            changed.append(debris)
-            events.append(
-                Note(rule="EXO-5.1", key="exo.debris_left", unit=ship.id, args=(("debris", debris.id),))
-            )
-        changed.append(ship)
+        changed.extend(damage_ship(unit, hits, dice, events))
     # EXO-4.5 [HOUSE]: a collision the director did not rule by phase 4 has no effect, but it is logged.
     for ids in ext.collisions:
         events.append(

@@ -87,6 +87,7 @@ class HitScored(Event):
     armor: int
     internal: int
     locations: tuple[str, ...]
+    multiplier: int = 1  # EXO-3.7: ×10 against a lesser target (persons, vehicles)
 
 
 @serializable
@@ -136,6 +137,42 @@ class CollisionFlagged(Event):
 
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CollisionRuled(Event):
+    """EXO-4.6: the director ruled a collision in ``at``; ``damage[i]`` is what ``units[i]`` takes (applied like one
+    hit, EXO-3.5; always 0 for debris and asteroids). ``queued``: ruled before the damage phase, so it takes effect in
+    phase 4 with the round's damage (EXO-5.1)."""
+
+    at: Hex
+    units: tuple[str, ...]
+    damage: tuple[int, ...] = ()
+    queued: bool = False
+
+
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShipsDocked(Event):
+    """EXO-4.7: the director ruled that ``unit`` docked with ``other``; ``matched``: it took the other's velocity."""
+
+    unit: str
+    other: str
+    at: Hex
+    matched: bool = True
+
+
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShipBoarded(Event):
+    """EXO-4.8: the director ruled that ``crew`` of ``unit`` boarded ``target``; ``captured``: they took it."""
+
+    unit: str
+    target: str
+    at: Hex
+    crew: tuple[str, ...] = ()
+    captured: bool = False
+
+
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DamageApplied(Event):
     """EXO-5.1: one ship's damage of the round, applied."""
 
@@ -158,12 +195,13 @@ class SystemHit(Event):
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CrewCasualty(Event):
-    """EXO-5.2: a crew member falls (out of action until treated)."""
+    """EXO-5.2: a crew member falls (out of action until treated); EXO-5.3: the damage rolled at once."""
 
     unit: str
     crew: str
     station: str
     injury: str
+    damage: int = 0
 
 
 @serializable

@@ -7,7 +7,7 @@ from typing import cast
 
 from rules.dice import Dice, Quality
 from rules.events import Event
-from rules.exo.crew import Crew, find_crew, resolve_crew_ref
+from rules.exo.crew import BOARDING, Crew, find_crew, may_try, resolve_crew_ref
 from rules.exo.events import RepairResolved, StationChanged
 from rules.exo.orders import RepairOrder
 from rules.exo.rolls import roll_event
@@ -111,9 +111,14 @@ def _repair(
     """One repair attempt (EXO-6.1, EXO-6.4). Returns the ship and the name of the crew member who tried ('' if none)."""
     rule = "EXO-6.4" if rep.item == "cabin" else "EXO-6.1"
     member = find_crew(ship.crew, rep.by) or resolve_crew_ref(ship.crew, rep.by, state.round)
-    if member is None or member.down:
+    if member is None or member.down or member.station == BOARDING:  # EXO-5.2; EXO-4.8 away boarding
         who = member.name if member is not None else rep.by
         events.append(RepairResolved(rule="EXO-5.2", unit=ship.id, crew=who, item=rep.item, result="unable"))
+        return ship, ""
+    if not may_try(member, rep.item):  # EXO-6.4: first aid is the medic's
+        events.append(
+            RepairResolved(rule=rule, unit=ship.id, crew=member.name, item=rep.item, result="not_medic")
+        )
         return ship, ""
     if not _has_work(ship, rep):
         events.append(

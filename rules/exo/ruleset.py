@@ -16,6 +16,7 @@ from rules.dice import Dice, phase_seed
 from rules.engine import resolve_phase
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.events import Event, Note, RollMade
+from rules.exo.arcs import coverage
 from rules.exo.combat import resolve_combat
 from rules.exo.crew import find_crew, resolve_crew_ref
 from rules.exo.damage import resolve_damage
@@ -37,6 +38,7 @@ from rules.exo.repairs import repair_work, resolve_repairs
 from rules.exo.scenario_units import SHIP_KEYS, build_exo_unit
 from rules.exo.ship import Ship, SpaceObject
 from rules.exo.state import CREW_STEP, ORDERS_STEP, ExoState, ext_of
+from rules.exo.turrets import turret_handler
 from rules.exo.validation import check_crew_rolls, check_moves, check_ship_orders
 from rules.exo.weapons import PORT, STARBOARD, Mount
 from rules.hexgrid import Hex, HexSide
@@ -73,6 +75,19 @@ def _lock(state: EncounterState, ship: Ship, order: ShipOrders) -> ShipOrders:
         repairs=tuple(dataclasses.replace(r, by=name(r.by)) for r in order.repairs),
         stations=tuple(dataclasses.replace(s, by=name(s.by)) for s in order.stations),
     )
+
+
+def _cancelled_by_the_end(state: EncounterState, ext: ExoState) -> list[Event]:
+    """EXO-5.1: the encounter ended in phase 4, so phase 5 never comes: repairs and station changes declared with
+    the round's orders are cancelled, and the log says so."""
+    notes: list[Event] = []
+    for uid, orders in ext.locked.items():
+        unit = state.units.get(uid)
+        if not isinstance(unit, Ship) or unit.destroyed or not (orders.repairs or orders.stations):
+            continue
+        count = len(orders.repairs) + len(orders.stations)
+        notes.append(Note(rule="EXO-5.1", key="exo.cancelled_game_over", unit=uid, args=(("count", count),)))
+    return notes
 
 
 def _playable(state: EncounterState, orders: dict[str, Order], notes: list[Event]) -> dict[str, Order]:
@@ -112,6 +127,39 @@ def _playable(state: EncounterState, orders: dict[str, Order], notes: list[Event
             order = dataclasses.replace(order, fire=tuple(keep))
         out[uid] = order
     return out
+
+
+def ship_details(ship: Ship) -> dict[str, Any]:
+    """The ``phase_end`` fields added after the stats, so a game can be checked from outside: Manta (EXO-2.2),
+    the small-target flag (EXO-3.7), every crew member's station and state (EXO-1.5, EXO-5.2, EXO-6.2, EXO-5.3)
+    and every weapon's state, with the sections it covers now: a turret with a gunner covers all four, without one
+    it fires as bow (EXO-1.3, EXO-1.4)."""
+    crew = [
+        {
+            "name": c.name,
+            "station": c.station,
+            "state": c.status,  # active, or the EXO-5.2 injury
+            "repaired_round": c.repaired_round,  # EXO-6.2: busy the round after
+            "turret": ship.weapon_label(c.turret - 1) if 0 < c.turret <= len(ship.weapons) else None,
+            "damage": c.damage,  # EXO-5.3
+        }
+        for c in ship.crew
+    ]
+    weapons: list[dict[str, Any]] = []
+    for i, w in enumerate(ship.weapons):
+        gunner = turret_handler(ship.weapons, ship.crew, i)
+        state = "beyond_repair" if w.beyond_repair else "disabled" if w.disabled else "ok"
+        weapons.append(
+            {
+                "weapon": ship.weapon_label(i),
+                "mount": w.mount.value,
+                "side": w.side or None,
+                "state": state,
+                "gunner": gunner.name if gunner is not None else None,
+                "sections": sorted(coverage(w, manned=gunner is not None)),
+            }
+        )
+    return {"manta": ship.manta, "small": ship.small, "crew": crew, "weapons": weapons}
 
 
 @register
@@ -244,6 +292,8 @@ class ExoRuleset(Ruleset):
             return self._resolve_movement(state, ext, orders, dice)
         if phase == "4":
             state, events = resolve_damage(state, ext, dice)
+            if state.over:
+                events.extend(_cancelled_by_the_end(state, ext))
             return PhaseResult(state.replace(phase="5"), tuple(events))
         ext = self._phase5_declarations(state, ext, orders)
         state, events = resolve_repairs(state, ext, dice)
@@ -305,8 +355,11 @@ class ExoRuleset(Ruleset):
         return build_exo_unit(raw, common, path, ctx)
 
     def setup(self, state: EncounterState) -> EncounterState:
-        """EXO-1.3: a broadside weapon without a side gets one from a d10 (even port, odd starboard), recorded."""
-        dice = Dice(phase_seed(state.seed, 0, "setup"))
+        """EXO-1.3: a broadside weapon without a side gets one from a d10 (even port, odd starboard), recorded.
+
+        DICE-1: like every die, the d10 takes the scenario's scripted dice first; what is left of the script is
+        carried to round 1."""
+        dice = Dice(phase_seed(state.seed, 0, "setup"), state.dice_script)
         events: list[Event] = []
         changed: list[Unit] = []
         for unit in state.units.values():
@@ -328,7 +381,9 @@ class ExoRuleset(Ruleset):
                     )
             if weapons != list(unit.weapons):
                 changed.append(dataclasses.replace(unit, weapons=tuple(weapons)))
-        return state.with_units(changed).replace(phase="1", ext=ExoState(setup_events=tuple(events)))
+        return state.with_units(changed).replace(
+            phase="1", ext=ExoState(setup_events=tuple(events)), dice_script=dice.script_left
+        )
 
     def check_round(self, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:
         orders = spec.raw.get("orders", {})
@@ -441,6 +496,7 @@ class ExoRuleset(Ruleset):
                 structure=unit.structure,
                 cabin=unit.cabin,
                 cargo=unit.cargo,
+                **ship_details(unit),
             )
         elif isinstance(unit, SpaceObject):
             base["vector"] = unit.vector.label if unit.vector else None

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from rules.scenario import ScenarioContext
 
 STAT_KEYS = ("maneuverability", "engines", "armor", "structure", "cabin", "cargo")
-SHIP_KEYS = frozenset({*STAT_KEYS, "weapons", "vector", "speed", "crew", "kind"})
+SHIP_KEYS = frozenset({*STAT_KEYS, "weapons", "vector", "speed", "crew", "kind", "small"})
 CREW_KEYS = frozenset({"name", "station", "skills"})
 OBJECT_KINDS = ("debris", "asteroid")
 
@@ -108,8 +108,10 @@ def build_exo_unit(raw: Mapping[str, Any], common: Unit, path: str, ctx: Scenari
             for _ in range(speed):
                 vector = vector.neighbor(common.facing)
     numbers: dict[str, Any] = {**stats, **{f"max_{k}": v for k, v in stats.items()}}
+    small = bool(ctx.take(raw, "small", bool, path, default=False))  # EXO-3.7
     return Ship(
         **_common(common),
+        small=small,
         vector=vector,
         weapons=weapons,
         crew=crew,

@@ -37,6 +37,7 @@ class Ship(Unit):
     manta: int = 0  # EXO-2.2: this round's maneuverability
     engines_beyond_repair: int = 0  # EXO-6.1 repair fumbles
     cargo_beyond_repair: int = 0
+    small: bool = False  # EXO-3.7: a lesser target (persons, vehicles): space weapons do ×10 damage
 
     @property
     def velocity(self) -> Hex:

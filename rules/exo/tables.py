@@ -27,6 +27,7 @@ WEAPON_SCHEMA: dict[str, Any] = {
     },
     "aliases": {"*": str},
     "range_modifier": {"short": int, "medium": int, "long": int},
+    "small_target_multiplier": int,
 }
 _QUALITY_KEYS = tuple(q.name.lower() for q in Quality)
 CREW_SCHEMA: dict[str, Any] = {
@@ -34,7 +35,7 @@ CREW_SCHEMA: dict[str, Any] = {
     "assistants": {k: int for k in _QUALITY_KEYS},
     "piloting": {k: {"drop": int, "drop_all?": bool, "change?": bool, "yaw?": bool} for k in _QUALITY_KEYS},
 }
-D10_SCHEMA: dict[str, Any] = {"d10": {"*": str}, "overflow?": {"to": str}}
+D10_SCHEMA: dict[str, Any] = {"d10": {"*": str}, "overflow?": {"to": str}, "damage?": {"*": int}}
 DEFAULTS_SCHEMA: dict[str, Any] = {
     "npc": {"stations": [str], "skills": {"*": int}},
     "movement": {"turns_without_manta": int},
@@ -85,6 +86,10 @@ class ExoTables:
     locations: dict[int, str]
     location_overflow: str
     injuries: dict[int, str]
+    injury_damage_dice: dict[
+        str, int
+    ]  # EXO-5.3 [HOUSE]: d10s of a fallen crew member's damage roll, by injury
+    small_target_multiplier: int  # EXO-3.7: space weapons against persons or vehicles
     npc_stations: tuple[str, ...]
     npc_skills: dict[str, int]
     turns_without_manta: int
@@ -149,7 +154,12 @@ def tables() -> ExoTables:
         raise TableError(
             "data/exo/locations.toml", [f"overflow.to: {overflow!r} is not a location or 'none'"]
         )
-    injuries, _ = _d10("exo/injuries", INJURIES)
+    injuries, inj_raw = _d10("exo/injuries", INJURIES)
+    injury_dice = cast(dict[str, int], inj_raw.get("damage", {}))
+    bad_dice = [f"damage.{k}: {k!r} is not an injury" for k in injury_dice if k not in INJURIES]
+    bad_dice += [f"damage.{k}: {v} is not 0-10 dice" for k, v in injury_dice.items() if not 0 <= v <= 10]
+    if bad_dice:
+        raise TableError("data/exo/injuries.toml", bad_dice)
     d = load_table("exo/defaults", DEFAULTS_SCHEMA)
     return ExoTables(
         weapon_types=types,
@@ -161,6 +171,8 @@ def tables() -> ExoTables:
         locations=locations,
         location_overflow=overflow,
         injuries=injuries,
+        injury_damage_dice={k: int(injury_dice.get(k, 0)) for k in INJURIES},
+        small_target_multiplier=int(w["small_target_multiplier"]),
         npc_stations=tuple(d["npc"]["stations"]),
         npc_skills=dict(cast(dict[str, int], d["npc"]["skills"])),
         turns_without_manta=int(d["movement"]["turns_without_manta"]),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.errors import IllegalOrderError
-from rules.exo.crew import Crew, find_crew, resolve_crew_ref, roster, station_one
+from rules.exo.crew import Crew, find_crew, may_try, resolve_crew_ref, roster, station_one
 from rules.exo.movement import ACCELERATE, is_one_change
 from rules.exo.orders import CrewRolls, FireOrder, ShipOrders
 from rules.exo.ship import Ship
@@ -275,6 +275,14 @@ def check_ship_orders(state: EncounterState, ship: Ship, order: ShipOrders) -> N
                 "exo.weapon_index",
                 "EXO-6.1",
                 weapon=rep.weapon,
+            )
+        if rep.item == "cabin" and not may_try(crew, rep.item):
+            raise _illegal(
+                ship,
+                f"{crew.name} is the {crew.station}, not the medic: first aid is the medic's (EXO-6.4).",
+                "exo.first_aid_medic",
+                "EXO-6.4",
+                crew=crew.name,
             )
         if rep.patient and find_crew(ship.crew, rep.patient) is None:
             raise _illegal(

@@ -32,7 +32,9 @@ def group_side(state: EncounterState, group: str) -> str:
 def fresh_round(state: EncounterState) -> EncounterState:
     """Full AP and overwatch shots for every living character, every living chit in the bag."""
     chars = [
-        replace_unit(c, ap_left=c.ap, overwatch_shots_left=c.ap // 2)  # SK-1.2, SK-4.1
+        replace_unit(
+            c, ap_left=c.ap, overwatch_shots_left=c.ap // 2, turn_from=None, turn_paid=0
+        )  # SK-1.2/4.1
         for c in state.units_of(Character)
         if c.acting
     ]
@@ -89,6 +91,8 @@ def end_activation(state: EncounterState, unit_id: str) -> Outcome:
     ext = ext_of(state)
     ch = state.unit_as(unit_id, Character)
     events: list[Event] = [SkActivationEnded(rule="SK-1.1", unit=ch.id, ap_left=ch.ap_left)]
+    if ch.turn_from is not None or ch.turn_paid:
+        state = state.with_units([replace_unit(ch, turn_from=None, turn_paid=0)])  # SK-2.1: the run ends here
     ext = SkirmishState(bag=ext.bag, draw_plan=ext.draw_plan, chit=ext.chit, done=(*ext.done, ch.id))
     state = state.replace(ext=ext)
     if waiting_characters(state):

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from rules.dice import Dice, SombraRoll
 from rules.events import Event, RollMade, ShotResolved, UnitDestroyed, UnitMoved
+from rules.hexgrid import Hex
 from rules.skirmish.events import SkActionResolved, SkGrenadeThrown, SkWounded
 from rules.skirmish.geometry import EQUIPMENT, FIRE, melee_facing
+from rules.skirmish.halfhex import gap, hexes_of, position
 from rules.skirmish.model import Character
 from rules.skirmish.tables import tables
 from rules.state import EncounterState, Marker, replace_unit
@@ -65,9 +67,8 @@ def apply_damage(state: EncounterState, target_id: str, damage: int, rule: str) 
 
 def long_range_modifier(state: EncounterState, shooter: Character, target: Character) -> int:
     """SK-3.5 (scenario option ``long_range``): +5 at 7 hexes or more, overwatch shots included."""
-    assert shooter.at is not None and target.at is not None
     tab = tables()
-    if state.option("long_range", False) and shooter.at.distance(target.at) >= tab.long_from:
+    if state.option("long_range", False) and gap(shooter, target) >= tab.long_from:
         return tab.long_penalty
     return 0
 
@@ -103,7 +104,7 @@ def melee_attack(state: EncounterState, dice: Dice, attacker_id: str, defender_i
     defender = state.unit_as(defender_id, Character)
     assert attacker.at is not None and defender.at is not None
     events: list[Event] = []
-    facing = melee_facing(defender, attacker.at)
+    facing = melee_facing(defender, position(attacker))
     if facing != defender.facing:
         events.append(
             UnitMoved(
@@ -150,19 +151,25 @@ def other_action(state: EncounterState, dice: Dice, actor_id: str, description: 
     ]
 
 
-def grenade(state: EncounterState, dice: Dice, thrower_id: str, target_id: str) -> Outcome:
-    """SK-6.2: Action roll; hit → the target hex takes 2 × (d+ + d−) and each neighbour d+ + d−, and all seven
-    hexes burn for dE rounds (fire blocks sight like an obstacle and movement like an obstruction)."""
+def grenade(
+    state: EncounterState, dice: Dice, thrower_id: str, target_id: str = "", at: Hex | None = None
+) -> Outcome:
+    """SK-6.2: Action roll (an other action, SK-6.1); hit → the target hex takes 2 × (d+ + d−) and each neighbour
+    d+ + d−, and all seven hexes burn for dE rounds (fire blocks sight like an obstacle and movement like an
+    obstruction). The target is a character (``target_id``) or an object, that is a hex (``at``)."""
     thrower = state.unit_as(thrower_id, Character)
-    target = state.unit_as(target_id, Character)
-    assert target.at is not None
+    if at is None:
+        target = state.unit_as(target_id, Character)
+        assert target.at is not None
+        center, aimed = target.at, target.name  # SK-2.5 [HOUSE]: astride, the hex it is drawn in
+    else:
+        center, aimed, target_id = at, at.label, ""
     tab = tables()
-    purpose = f"SK-6.2 grenade, {thrower.name} → {target.name}"
+    purpose = f"SK-6.2 grenade, {thrower.name} → {aimed}"
     sr, roll_event = sombra(
-        dice, thrower.action, 0, rule="SK-6.2", purpose=purpose, actor=thrower.id, target=target.id
+        dice, thrower.action, 0, rule="SK-6.2", purpose=purpose, actor=thrower.id, target=target_id
     )
     events: list[Event] = [roll_event]
-    center = target.at
     hexes = [center, *center.neighbors()]
     fire_until = 0
     if sr.success or tab.fire_on_miss:
@@ -179,7 +186,7 @@ def grenade(state: EncounterState, dice: Dice, thrower_id: str, target_id: str) 
         SkGrenadeThrown(
             rule="SK-6.2",
             actor=thrower.id,
-            target=target.id,
+            target=target_id,
             at=center,
             hit=sr.success,
             center_damage=center_damage,
@@ -188,11 +195,9 @@ def grenade(state: EncounterState, dice: Dice, thrower_id: str, target_id: str) 
         )
     )
     if sr.success:
-        for h in hexes:
-            for victim in [
-                u for u in state.units.values() if isinstance(u, Character) and u.acting and u.at == h
-            ]:
-                damage = center_damage if h == center else ring_damage
-                state, more = apply_damage(state, victim.id, damage, "SK-6.2")
-                events.extend(more)
+        for victim in [u for u in state.units_of(Character) if u.acting and set(hexes_of(u)) & set(hexes)]:
+            # SK-2.5 [HOUSE]: a character astride is hit once, by the worse of its two hexes
+            damage = center_damage if center in hexes_of(victim) else ring_damage
+            state, more = apply_damage(state, victim.id, damage, "SK-6.2")
+            events.extend(more)
     return state, events

@@ -66,7 +66,8 @@ class SkActionResolved(Event):
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SkGrenadeThrown(Event):
-    """SK-6.2: the blast (centre and ring damage) and the fire it leaves."""
+    """SK-6.2: the blast (centre and ring damage) and the fire it leaves. ``target`` is the character aimed at,
+    or "" when the grenade was thrown at an object (the hex ``at``)."""
 
     actor: str
     target: str
@@ -88,7 +89,7 @@ class SkOverwatchSet(Event):
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SkOverwatchLost(Event):
-    """SK-4.1: acting again takes the character out of overwatch."""
+    """SK-4.1: the watcher's next activation began (whether or not it spends AP): it leaves overwatch."""
 
     unit: str
 
@@ -105,10 +106,12 @@ class SkOverwatchHeld(Event):
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SkActionCancelled(Event):
-    """SK-4.1: an overwatch shot killed the actor before its action happened."""
+    """SK-4.1: an overwatch shot killed the actor before its action happened (``reason`` ``killed``); SK-1.1: or
+    the shots ended the encounter, so the action never happens (``game_over``)."""
 
     unit: str
     action: str
+    reason: str = "killed"
 
 
 @serializable

@@ -90,16 +90,22 @@ def resolve(state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> P
     check_turn(state, actor, order)
     ch = state.unit_as(actor, Character)
     cost = action_cost(state, ch, order)
-    if isinstance(order, SkEnd):
-        state, events = end_activation(state, actor)
-        return PhaseResult(state, tuple(events))
-    ext = ext_of(state)
     events: list[Event] = []
-    if ch.overwatch is not None and not isinstance(order, SkOverwatch):
-        # SK-4.1: any further action takes the character out of overwatch
+    if ch.overwatch is not None:
+        # SK-4.1: overwatch is always the last action of an activation, so a watcher giving an order is starting
+        # its next activation, and that ends the overwatch whether or not the activation spends AP.
         ch = replace_unit(ch, overwatch=None)
+        state = state.with_units([ch])
         events.append(SkOverwatchLost(rule="SK-4.1", unit=ch.id))
-    ch = replace_unit(ch, ap_left=ch.ap_left - cost)
+    if isinstance(order, SkEnd):
+        state, more = end_activation(state, actor)
+        return PhaseResult(state, (*events, *more))
+    ext = ext_of(state)
+    if isinstance(order, SkTurn):  # SK-2.1: the run of turns in place goes on
+        start = ch.facing if ch.turn_from is None else ch.turn_from
+        ch = replace_unit(ch, ap_left=ch.ap_left - cost, turn_from=start, turn_paid=ch.turn_paid + cost)
+    else:  # any other action ends the run
+        ch = replace_unit(ch, ap_left=ch.ap_left - cost, turn_from=None, turn_paid=0)
     events.append(
         SkApSpent(rule="SK-1.2", unit=ch.id, action=action_kind(order), cost=cost, ap_left=ch.ap_left)
     )
@@ -151,6 +157,9 @@ def _continue(
             events.append(SkOverwatchHeld(rule="SK-4.1", unit=watcher_id, target=actor_id))
     state = state.replace(ext=_with(ext_of(state), active=ext.active, trigger=None))
     if state.over:
+        # the overwatch shots ended the encounter: the held action never happens, and the log says so
+        kind = action_kind(trigger.order)
+        events.append(SkActionCancelled(rule="SK-1.1", unit=actor_id, action=kind, reason="game_over"))
         return PhaseResult(state, tuple(events))
     actor = state.unit_as(actor_id, Character)
     if not actor.acting:
@@ -195,23 +204,20 @@ def _perform(state: EncounterState, dice: Dice, ch: Character, order: Order) -> 
         return state.with_units([replace_unit(ch, facing=order.to)]), [moved]
     if isinstance(order, SkMove):
         facing = ch.facing if order.facing is None else order.facing
-        rule = "SK-2.3" if order.backward else "SK-2.2"
+        half = order.astride is not None or order.via is not None or ch.astride is not None
+        rule = "SK-2.5" if half else "SK-2.3" if order.backward else "SK-2.2"
+        path = (ch.at, order.to) if order.via is None else (ch.at, order.via, order.to)
         moved = UnitMoved(
-            rule=rule,
-            unit=ch.id,
-            frm=ch.at,
-            to=order.to,
-            facing_from=ch.facing,
-            facing_to=facing,
-            path=(ch.at, order.to),
+            rule=rule, unit=ch.id, frm=ch.at, to=order.to, facing_from=ch.facing, facing_to=facing, path=path
         )
-        return state.with_units([replace_unit(ch, at=order.to, facing=facing)]), [moved]
+        changed = replace_unit(ch, at=order.to, astride=order.astride, facing=facing)
+        return state.with_units([changed]), [moved]
     if isinstance(order, SkShoot):
         return ranged_attack(state, dice, ch.id, order.target, weapon="ranged")
     if isinstance(order, SkMelee):
         return melee_attack(state, dice, ch.id, order.target)
     if isinstance(order, SkGrenade):
-        return grenade(state, dice, ch.id, order.target)
+        return grenade(state, dice, ch.id, order.target, order.at)
     if isinstance(order, SkAct):
         return other_action(state, dice, ch.id, order.description)
     if isinstance(order, SkOverwatch):

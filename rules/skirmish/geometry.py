@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from rules.hexgrid import (
     Hex,
+    Spot,
     bearing_from_vertex,
-    line_of_sight,
+    line_clear,
     side_toward,
     turn_distance,
     turn_steps,
@@ -14,6 +15,7 @@ from rules.hexgrid import (
     vertex_behind,
     vertices_of_side,
 )
+from rules.skirmish.halfhex import astride_facings, ends_of_side, hexes_of, occupants, position
 from rules.skirmish.model import Character
 from rules.skirmish.tables import TerrainKind, tables
 from rules.state import EncounterState
@@ -48,27 +50,34 @@ def move_multiplier(state: EncounterState, h: Hex) -> int:
     return max((k.move_multiplier for k in kinds_at(state, h)), default=1)
 
 
-def in_front(viewer: Character, target: Hex) -> bool:
-    """SK-3.2: the 180° front arc, ±90° from the facing vertex, edges included."""
-    assert viewer.at is not None
-    return abs(bearing_from_vertex(viewer.at, viewer.facing, target)) <= 90.0
+def in_front(viewer: Character, target: Spot) -> bool:
+    """SK-3.2: the 180° front arc, ±90° from the facing vertex, edges included (from the side midpoint when the
+    viewer is astride two half hexes, SK-2.5)."""
+    return abs(bearing_from_vertex(position(viewer), viewer.facing, target)) <= 90.0
 
 
-def clear_line(state: EncounterState, a: Hex, b: Hex) -> bool:
-    """SK-3.2: no obstacle (or fire) crossed or grazed: a blocking hex on either ε-trace blocks."""
-    return line_of_sight(a, b, lambda h: blocks_sight(state, h), rule="either")
+def clear_line(state: EncounterState, a: Spot, b: Spot) -> bool:
+    """SK-3.2: no obstacle (or fire) crossed or touched by the segment between the two places, decided with exact
+    geometry: a single corner in common blocks (seed: "tocando" pero no atravesando → no visibility)."""
+    return line_clear(a, b, lambda h: blocks_sight(state, h))
 
 
-def can_see(state: EncounterState, viewer: Character, target: Hex) -> bool:
-    assert viewer.at is not None
-    return target != viewer.at and in_front(viewer, target) and clear_line(state, viewer.at, target)
+def can_see(state: EncounterState, viewer: Character, target: Spot) -> bool:
+    """SK-3.2 from the viewer's place to a hex, or to a character's place (``position``)."""
+    mine = hexes_of(viewer)
+    if target == position(viewer) or (isinstance(target, Hex) and target in mine):
+        return False
+    return in_front(viewer, target) and clear_line(state, position(viewer), target)
 
 
-def occupant(state: EncounterState, h: Hex) -> Character | None:
-    for u in state.units.values():
-        if isinstance(u, Character) and u.alive and u.at == h:
-            return u
-    return None
+def holds_object(state: EncounterState, h: Hex) -> bool:
+    """SK-6.2 (``target_hexes = "objects"``): the hex holds something the engine knows: terrain, a marker
+    (fire, equipment) or a character."""
+    return (
+        state.board.terrain_at(h) is not None
+        or any(m.at == h for m in state.markers)
+        or bool(occupants(state, h))
+    )
 
 
 def turn_cost(frm: int, to: int) -> int:
@@ -76,28 +85,45 @@ def turn_cost(frm: int, to: int) -> int:
     return tables().turn_cost[turn_distance(frm, to)]
 
 
-def move_cost(state: EncounterState, ch: Character, to: Hex, facing: int, *, backward: bool) -> int:
-    """SK-2.2/2.3/2.4: 1 AP forward or 2 AP backward (doubled into difficult terrain), plus 1 AP when the facing
-    changes by 3 vertices on the way (up to 2 vertices is free)."""
+def step_cost(state: EncounterState, cell: Hex | tuple[Hex, Hex], *, backward: bool) -> int:
+    """SK-2.2/2.3/2.4: 1 AP forward or 2 AP backward, doubled into difficult terrain (astride: either hex)."""
     tab = tables()
     base = tab.backward_cost if backward else tab.forward_cost
-    return base * move_multiplier(state, to) + tab.facing_extra[turn_distance(ch.facing, facing)]
+    cells = (cell,) if isinstance(cell, Hex) else cell
+    return base * max(move_multiplier(state, h) for h in cells)
 
 
-def move_targets(ch: Character, *, backward: bool) -> tuple[Hex, Hex]:
-    """SK-2.2: the two hexes sharing the facing vertex; SK-2.3: the two sharing the opposite vertex."""
+def move_cost(
+    state: EncounterState, ch: Character, to: Hex | tuple[Hex, Hex], facing: int, *, backward: bool
+) -> int:
+    """SK-2.2/2.3/2.4: the step's cost plus 1 AP when the facing changes by 3 vertices on the way (up to 2
+    vertices is free)."""
+    return step_cost(state, to, backward=backward) + tables().facing_extra[turn_distance(ch.facing, facing)]
+
+
+def move_targets(ch: Character, *, backward: bool) -> tuple[Hex, ...]:
+    """SK-2.2: the two hexes sharing the facing vertex; SK-2.3: the two sharing the opposite vertex. Astride two
+    half hexes (SK-2.5): the hex beyond the end of the side ahead (or behind)."""
     assert ch.at is not None
+    if ch.astride is not None:
+        ahead, behind = ends_of_side(ch.at, ch.astride, ch.facing)
+        return (behind,) if backward else (ahead,)
     return vertex_behind(ch.at, ch.facing) if backward else vertex_ahead(ch.at, ch.facing)
 
 
-def melee_facing(defender: Character, attacker_at: Hex) -> int:
+def melee_facing(defender: Character, attacker: Spot) -> int:
     """SK-5.1: the defender turns the shortest way to the first vertex of the side the attack comes through.
 
     The two vertices of a side are always an odd and an even number of steps away, so the shorter one is unique;
-    the [HOUSE] tie-break of ``costs.toml`` only matters if a director's table makes them equal.
+    the [HOUSE] tie-break of ``costs.toml`` only matters if a director's table makes them equal. A defender astride
+    two half hexes (SK-2.5) faces along its side: it turns to the end nearer the attacker.
     """
     assert defender.at is not None
-    side = side_toward(defender.at, attacker_at)
+    if defender.astride is not None:
+        options = astride_facings(defender.at, defender.astride)
+        here = position(defender)
+        return min(options, key=lambda f: (abs(bearing_from_vertex(here, f, attacker)), f != defender.facing))
+    side = side_toward(defender.at, attacker)
     first, second = vertices_of_side(side)
     d1, d2 = turn_distance(defender.facing, first), turn_distance(defender.facing, second)
     if d1 != d2:

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rules.errors import IllegalOrderError
-from rules.hexgrid import Hex, Vertex
+from rules.hexgrid import Hex, Vertex, vertex_ahead
 from rules.ruleset import Order
+from rules.skirmish import halfhex
 from rules.skirmish.geometry import (
     blocks_move,
     can_see,
+    holds_object,
     move_cost,
     move_targets,
-    occupant,
+    step_cost,
     turn_cost,
 )
 from rules.skirmish.model import (
@@ -53,7 +57,7 @@ def action_cost(state: EncounterState, ch: Character, order: Order) -> int:
     elif isinstance(order, SkMelee):
         cost = _melee(state, ch, order.target)
     elif isinstance(order, SkGrenade):
-        cost = _grenade(state, ch, order.target)
+        cost = _grenade(state, ch, order)
     elif isinstance(order, SkOverwatch):
         if ch.ranged <= 0:
             raise refuse(
@@ -81,42 +85,149 @@ def _turn(ch: Character, order: SkTurn) -> int:
             f"already faces {Vertex(order.to).label}",
             vertex=Vertex(order.to).label,
         )
-    return turn_cost(ch.facing, order.to)
+    # SK-2.1: turns in place add up within an activation: the run since the last other action costs what one
+    # turn from where it started to the new facing costs; earlier turns of the run already paid their part.
+    if ch.at is not None and ch.astride is not None:
+        facings = halfhex.astride_facings(ch.at, ch.astride)
+        if order.to not in facings:
+            names = " or ".join(Vertex(f).label for f in facings)
+            raise refuse(
+                ch, "astride_facing", "SK-2.5", f"astride, it faces along its side ({names})", options=names
+            )
+    start = ch.facing if ch.turn_from is None else ch.turn_from
+    return max(0, turn_cost(start, order.to) - ch.turn_paid)
+
+
+Cell = Hex | tuple[Hex, Hex]  # where a step ends: a whole hex, or astride two half hexes (SK-2.5)
+
+
+def _label(cell: Cell) -> str:
+    return cell.label if isinstance(cell, Hex) else f"{cell[0].label}/{cell[1].label}"
+
+
+def _same(a: Cell, b: Cell) -> bool:
+    if isinstance(a, Hex) or isinstance(b, Hex):
+        return a == b
+    return set(a) == set(b)
 
 
 def _move(state: EncounterState, ch: Character, order: SkMove) -> int:
     rule = "SK-2.3" if order.backward else "SK-2.2"
-    allowed = move_targets(ch, backward=order.backward)
-    if order.to not in allowed:
-        where = "behind" if order.backward else "ahead of"
-        options = " or ".join(h.label for h in allowed)
+    halves = halfhex.enabled(state)
+    if (order.astride is not None or order.via is not None) and not halves:
+        raise refuse(ch, "half_off", "SK-2.5", "half hexes are not in play here (scenario option half_hexes)")
+    facing = ch.facing if order.facing is None else order.facing
+    cell: Cell = order.to if order.astride is None else (order.to, order.astride)
+    if order.via is not None:
+        return _pass_half_hex(state, ch, order.via, cell, facing)
+    assert ch.at is not None
+    if ch.astride is None:
+        allowed = halfhex.forward_cells(ch.at, ch.facing, backward=order.backward, halves=halves)
+    else:
+        allowed = list(move_targets(ch, backward=order.backward))
+    _reachable(ch, cell, allowed, backward=order.backward, rule=rule)
+    _enter(state, ch, cell, facing)
+    return move_cost(state, ch, cell, facing, backward=order.backward)
+
+
+def _reachable(ch: Character, cell: Cell, allowed: Sequence[Cell], *, backward: bool, rule: str) -> None:
+    if any(_same(cell, a) for a in allowed):
+        return
+    where = "behind" if backward else "ahead of"
+    options = " or ".join(_label(a) for a in allowed)
+    raise refuse(
+        ch,
+        "not_behind" if backward else "not_ahead",
+        rule,
+        f"{_label(cell)} is not {where} the facing vertex {Vertex(ch.facing).label} (choose {options})",
+        hex=_label(cell),
+        options=options,
+    )
+
+
+def _enter(state: EncounterState, ch: Character, cell: Cell, facing: int) -> None:
+    """A step may end here: a free whole hex (SK-2.4), or two free halves with a facing along their side (SK-2.5)."""
+    if isinstance(cell, Hex):
+        _enterable(state, ch, cell)
+        return
+    a, b = cell
+    if halfhex.side_between(a, b) is None:
         raise refuse(
             ch,
-            "not_behind" if order.backward else "not_ahead",
-            rule,
-            f"{order.to.label} is not {where} the facing vertex {Vertex(ch.facing).label} (choose {options})",
-            hex=order.to.label,
-            options=options,
+            "not_adjacent_halves",
+            "SK-2.5",
+            f"{_label(cell)} are not two adjacent hexes",
+            hex=_label(cell),
         )
-    _enterable(state, ch, order.to)
-    facing = ch.facing if order.facing is None else order.facing
-    return move_cost(state, ch, order.to, facing, backward=order.backward)
+    for h in cell:
+        _on_board_and_open(state, ch, h)
+    other = halfhex.halves_free(state, a, b, besides=ch.id)
+    if other is not None:
+        _occupied(ch, other, _label(cell))
+    facings = halfhex.astride_facings(a, b)
+    if facing not in facings:
+        names = " or ".join(Vertex(f).label for f in facings)
+        raise refuse(
+            ch,
+            "astride_facing",
+            "SK-2.5",
+            f"astride {_label(cell)} it faces along their side ({names})",
+            hex=_label(cell),
+            options=names,
+        )
+
+
+def _pass_half_hex(state: EncounterState, ch: Character, via: Hex, cell: Cell, facing: int) -> int:
+    """SK-2.5: "pasar por un medio hexágono a un coste del doble … no puede permanecer": a forward step into a hex
+    whose other half is taken, at double cost, and on in the same action to a free place ahead of it."""
+    assert ch.at is not None
+    if ch.astride is not None:
+        raise refuse(
+            ch, "pass_from_astride", "SK-2.5", "passes a half hex only from a whole hex", hex=via.label
+        )
+    _reachable(ch, via, vertex_ahead(ch.at, ch.facing), backward=False, rule="SK-2.2")
+    _on_board_and_open(state, ch, via)
+    if not halfhex.is_half_hex(state, via, besides=ch.id):
+        raise refuse(ch, "not_half_hex", "SK-2.5", f"{via.label} is not a half hex", hex=via.label)
+    beyond = halfhex.forward_cells(via, ch.facing, backward=False, halves=True)
+    _reachable(ch, cell, beyond, backward=False, rule="SK-2.5")
+    _enter(state, ch, cell, facing)
+    return 2 * step_cost(state, via, backward=False) + move_cost(state, ch, cell, facing, backward=False)
+
+
+def _on_board_and_open(state: EncounterState, ch: Character, h: Hex) -> None:
+    if not state.board.contains(h):
+        raise refuse(ch, "off_board", "SK-2.4", f"{h.label} is off the board", hex=h.label)
+    if blocks_move(state, h):
+        kind = state.board.terrain_at(h) or "fire"
+        raise refuse(ch, "blocked", "SK-2.4", f"{h.label} cannot be entered ({kind})", hex=h.label, kind=kind)
+
+
+def _occupied(ch: Character, other: Character, where: str) -> None:
+    if other.hidden and other.side != ch.side:
+        # the mover bumps into someone it cannot see: say so without naming them (FOG-1)
+        raise refuse(ch, "occupied_unseen", "SK-2.4", f"{where} is occupied", hex=where)
+    if other.astride is not None:
+        raise refuse(
+            ch,
+            "half_hex",
+            "SK-2.5",
+            f"{where}: {other.name} holds half of it; a half hex can only be passed (move ... via)",
+            hex=where,
+            other=other.name,
+        )
+    raise refuse(
+        ch, "occupied", "SK-2.4", f"{where} is occupied by {other.name}", hex=where, other=other.name
+    )
 
 
 def _enterable(state: EncounterState, ch: Character, h: Hex) -> None:
     if not state.board.contains(h):
         raise refuse(ch, "off_board", "SK-2.4", f"{h.label} is off the board", hex=h.label)
-    other = occupant(state, h)
-    if other is not None and other.hidden and other.side != ch.side:
-        # the mover bumps into someone it cannot see: say so without naming them (FOG-1)
-        raise refuse(ch, "occupied_unseen", "SK-2.4", f"{h.label} is occupied", hex=h.label)
+    other = next((o for o in halfhex.occupants(state, h) if o.id != ch.id), None)
     if other is not None:
-        raise refuse(
-            ch, "occupied", "SK-2.4", f"{h.label} is occupied by {other.name}", hex=h.label, other=other.name
-        )
-    if blocks_move(state, h):
-        kind = state.board.terrain_at(h) or "fire"
-        raise refuse(ch, "blocked", "SK-2.4", f"{h.label} cannot be entered ({kind})", hex=h.label, kind=kind)
+        _occupied(ch, other, h.label)
+    _on_board_and_open(state, ch, h)
 
 
 def target_of(state: EncounterState, ch: Character, target_id: str, rule: str) -> Character:
@@ -132,7 +243,7 @@ def target_of(state: EncounterState, ch: Character, target_id: str, rule: str) -
 
 def _sight(state: EncounterState, ch: Character, target: Character, rule: str) -> None:
     assert target.at is not None
-    if not can_see(state, ch, target.at):
+    if not can_see(state, ch, halfhex.position(target)):
         raise refuse(
             ch,
             "no_sight",
@@ -143,17 +254,15 @@ def _sight(state: EncounterState, ch: Character, target: Character, rule: str) -
 
 
 def shot_range_ok(ch: Character, target: Character) -> bool:
-    assert ch.at is not None and target.at is not None
     tab = tables()
-    return tab.range_min <= ch.at.distance(target.at) <= tab.range_max
+    return tab.range_min <= halfhex.gap(ch, target) <= tab.range_max
 
 
 def _shoot(state: EncounterState, ch: Character, target_id: str) -> int:
     target = target_of(state, ch, target_id, "SK-3.1")
     if ch.ranged <= 0:
         raise refuse(ch, "no_skill", "SK-3.1", "has no ranged skill", skill="ranged")
-    assert ch.at is not None and target.at is not None
-    distance = ch.at.distance(target.at)
+    distance = halfhex.gap(ch, target)  # SK-2.5: the nearest hexes of two characters astride
     tab = tables()
     if distance < tab.range_min:
         raise refuse(
@@ -179,16 +288,35 @@ def _shoot(state: EncounterState, ch: Character, target_id: str) -> int:
 
 def _melee(state: EncounterState, ch: Character, target_id: str) -> int:
     target = target_of(state, ch, target_id, "SK-5.1")
-    assert ch.at is not None and target.at is not None
-    if ch.at.distance(target.at) != 1:
+    if halfhex.gap(ch, target) > 1:  # SK-2.5: two characters astride may share a hex, side by side
         raise refuse(ch, "not_adjacent", "SK-5.1", f"{target.name} is not adjacent", target=target.name)
     _sight(state, ch, target, "SK-5.1")
     return tables().action_cost["melee"]
 
 
-def _grenade(state: EncounterState, ch: Character, target_id: str) -> int:
-    target = target_of(state, ch, target_id, "SK-6.2")
-    _sight(state, ch, target, "SK-6.2")
+def _grenade(state: EncounterState, ch: Character, order: SkGrenade) -> int:
+    """SK-6.2: a character or an object (a hex) in sight; an other action's cost (1 AP, SK-6.1)."""
+    if order.at is None:
+        target = target_of(state, ch, order.target, "SK-6.2")
+        _sight(state, ch, target, "SK-6.2")
+        return tables().action_cost["grenade"]
+    h = order.at
+    if not state.board.contains(h):
+        raise refuse(ch, "off_board", "SK-6.2", f"{h.label} is off the board", hex=h.label)
+    if h in halfhex.hexes_of(ch):
+        raise refuse(ch, "self_target", "SK-6.2", "cannot target itself", target=h.label)
+    if not tables().grenade_any_hex and not holds_object(state, h):
+        raise refuse(
+            ch,
+            "no_object",
+            "SK-6.2",
+            f"there is nothing at {h.label} to throw a grenade at (a character or an object)",
+            hex=h.label,
+        )
+    if not can_see(state, ch, h):
+        raise refuse(
+            ch, "no_sight_hex", "SK-3.2", f"cannot see {h.label} (front arc and clear line)", hex=h.label
+        )
     return tables().action_cost["grenade"]
 
 

@@ -31,6 +31,12 @@ class Character(Unit):
     alive: bool = True
     overwatch: str | None = None  # SK-4.1 policy while in overwatch: ask | always | never
     overwatch_shots_left: int = 0  # SK-4.1: floor(AP / 2) per round
+    # SK-2.1: the run of turns in place since the last other action of this activation counts as one turn:
+    # the facing it started from (None: no run) and the AP its turns have paid so far.
+    turn_from: int | None = None
+    turn_paid: int = 0
+    # SK-2.5 (option half_hexes): astride two half hexes, ``at`` and this adjacent hex (None: in ``at`` whole)
+    astride: Hex | None = None
 
     @property
     def acting(self) -> bool:
@@ -51,11 +57,14 @@ class SkTurn(Order):
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SkMove(Order):
-    """``move <hex> [facing <vertex>]`` (SK-2.2) or ``back ...`` (SK-2.3)."""
+    """``move <hex> [facing <vertex>]`` (SK-2.2) or ``back ...`` (SK-2.3). With half hexes (SK-2.5): ``move
+    <hex>/<hex> ...`` ends astride ``to`` and ``astride``; ``move <hex> via <half hex> ...`` passes a half hex."""
 
     to: Hex
     facing: int | None = None
     backward: bool = False
+    astride: Hex | None = None
+    via: Hex | None = None
 
 
 @serializable
@@ -77,9 +86,12 @@ class SkMelee(Order):
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SkGrenade(Order):
-    """``grenade <character>`` (SK-6.2)."""
+    """``grenade <character>`` or ``grenade <hex>`` (SK-6.2: "personaje u objeto objetivo"; an object is a hex).
 
-    target: str
+    Exactly one of ``target`` (a character id) and ``at`` (a hex) is given."""
+
+    target: str = ""
+    at: Hex | None = None
 
 
 @serializable

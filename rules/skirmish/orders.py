@@ -1,7 +1,8 @@
 """The skirmish action language (text → order). Syntax only: legality is in :mod:`rules.skirmish.legality`.
 
     turn <vertex>                      move <hex> [facing <vertex>]     back <hex> [facing <vertex>]
-    shoot <character>                  melee <character>                grenade <character>
+    (half hexes, SK-2.5)               move <hex>/<hex> ...             move <hex> via <half hex> ...
+    shoot <character>                  melee <character>                grenade <character> | grenade <hex>
     overwatch [ask|always|never]       act <description>                end | done
     fire | hold                        (answer to an overwatch question)
 
@@ -82,20 +83,43 @@ def parse_action(state: EncounterState, unit_id: str, raw: Any) -> Order:
         _no_more(unit_id, verb, args, 1)
         return SkTurn(unit=unit_id, to=_vertex(unit_id, args[0]))
     if verb in ("move", "back"):
-        to = _hex(unit_id, args[0])
-        facing: int | None = None
-        if len(args) > 1:
-            if args[1].lower() != "facing" or len(args) != 3:
-                raise _bad(unit_id, f"write '{verb} {args[0]} facing <vertex>'", " ".join(args[1:]))
-            facing = _vertex(unit_id, args[2])
-        return SkMove(unit=unit_id, to=to, facing=facing, backward=verb == "back")
+        return _move(unit_id, verb, args)
     _no_more(unit_id, verb, args, 1)
+    if verb == "grenade":
+        return _grenade_target(state, unit_id, args[0])
     target = resolve_character(state, unit_id, args[0])
     if verb == "shoot":
         return SkShoot(unit=unit_id, target=target)
-    if verb == "melee":
-        return SkMelee(unit=unit_id, target=target)
-    return SkGrenade(unit=unit_id, target=target)
+    return SkMelee(unit=unit_id, target=target)
+
+
+def _grenade_target(state: EncounterState, unit_id: str, token: str) -> SkGrenade:
+    """SK-6.2: "personaje u objeto objetivo": a character (by id or name) or a hex (an object on the board)."""
+    try:
+        return SkGrenade(unit=unit_id, target=resolve_character(state, unit_id, token))
+    except InvalidOrderError:
+        pass
+    try:
+        return SkGrenade(unit=unit_id, at=Hex.parse(token))
+    except ValueError:
+        raise _bad(unit_id, f"{token!r} is neither a character nor a hex label like 0506", token) from None
+
+
+def _move(unit_id: str, verb: str, args: list[str]) -> SkMove:
+    """``move <hex>[/<hex>] [via <hex>] [facing <vertex>]`` (SK-2.2/2.3; two hexes and ``via``: SK-2.5)."""
+    first, _, second = args[0].partition("/")
+    to = _hex(unit_id, first)
+    astride = _hex(unit_id, second) if second else None
+    options: dict[str, str] = {}
+    rest = args[1:]
+    while rest:
+        key = rest[0].lower()
+        if key not in ("via", "facing") or len(rest) < 2 or key in options:
+            raise _bad(unit_id, f"write '{verb} {args[0]} [via <hex>] [facing <vertex>]'", " ".join(rest))
+        options[key], rest = rest[1], rest[2:]
+    via = _hex(unit_id, options["via"]) if "via" in options else None
+    facing = _vertex(unit_id, options["facing"]) if "facing" in options else None
+    return SkMove(unit=unit_id, to=to, facing=facing, backward=verb == "back", astride=astride, via=via)
 
 
 def resolve_character(state: EncounterState, unit_id: str, token: str) -> str:

@@ -6,6 +6,7 @@ from rules.dice import Dice
 from rules.ruleset import Order
 from rules.skirmish.combat import Outcome, ranged_attack
 from rules.skirmish.geometry import can_see
+from rules.skirmish.halfhex import position
 from rules.skirmish.legality import shot_range_ok
 from rules.skirmish.model import Character, action_kind
 from rules.skirmish.tables import tables
@@ -30,7 +31,7 @@ def may_fire(state: EncounterState, watcher_id: str, actor_id: str) -> bool:
     if watcher.overwatch is None or watcher.overwatch_shots_left <= 0 or watcher.ranged <= 0:
         return False
     assert actor.at is not None
-    return shot_range_ok(watcher, actor) and can_see(state, watcher, actor.at)
+    return shot_range_ok(watcher, actor) and can_see(state, watcher, position(actor))
 
 
 def shot_queue(state: EncounterState, actor_id: str, order: Order, cost: int) -> tuple[str, ...]:

@@ -27,10 +27,23 @@ from rules.skirmish.activation import ACTIVATION, DRAW, fresh_round, waiting_cha
 from rules.skirmish.legality import action_cost
 from rules.skirmish.model import Character, SkReaction
 from rules.skirmish.orders import parse_action
-from rules.state import EncounterState, Unit, replace_unit
+from rules.state import EncounterState, Marker, Unit, replace_unit
 
 if TYPE_CHECKING:
     from rules.scenario import ScenarioContext
+
+
+def marker_summary(marker: Marker) -> dict[str, Any]:
+    return {
+        "kind": marker.kind,
+        "at": marker.at.label,
+        "owner": marker.owner,
+        "until_round": marker.expires_round,  # SK-6.2: the fire burns through this round (None: stays)
+    }
+
+
+def _marker_order(marker: Marker) -> tuple[str, int, int, str]:
+    return marker.kind, marker.at.q, marker.at.r, marker.owner
 
 
 @register
@@ -105,4 +118,12 @@ class SkirmishRuleset(Ruleset):
             "ap_left": unit.ap_left,
             "wounds": unit.wounds,
             "alive": unit.alive,
+            "astride": unit.astride.label if unit.astride else None,  # SK-2.5
+            "overwatch": unit.overwatch,  # SK-4.1 policy (ask, always, never) or None
+            "overwatch_shots_left": unit.overwatch_shots_left if unit.overwatch else 0,
         }
+
+    def board_summary(self, state: EncounterState) -> dict[str, Any]:
+        """What ``sim --json`` adds to each ``phase_end`` besides the units: the fire (SK-6.2) and equipment
+        (SK-3.4) markers on the board."""
+        return {"markers": [marker_summary(m) for m in sorted(state.markers, key=_marker_order)]}

@@ -6,7 +6,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from rules.errors import GameError
+from rules.hexgrid import Vertex
 from rules.ruleset import RoundSpec
+from rules.skirmish import halfhex
 from rules.skirmish.model import Character
 from rules.skirmish.orders import parse_action
 from rules.skirmish.tables import tables
@@ -15,10 +17,12 @@ from rules.state import EncounterState, Unit
 if TYPE_CHECKING:
     from rules.scenario import ScenarioContext
 
-UNIT_KEYS = frozenset({"unit", "ap", "ranged", "melee", "melee_bonus", "action", "resistance", "wounds"})
+UNIT_KEYS = frozenset(
+    {"unit", "ap", "ranged", "melee", "melee_bonus", "action", "resistance", "wounds", "astride"}
+)
 ROUND_KEYS = frozenset({"draw", "actions", "reactions"})
 REACTION_KEYS = frozenset({"by", "answer"})
-OPTION_KEYS = frozenset({"long_range"})
+OPTION_KEYS = frozenset({"long_range", halfhex.OPTION})
 
 
 def build_character(
@@ -30,6 +34,7 @@ def build_character(
         if key not in raw:
             ctx.error(f"{path}.{key}", "is required (SK-7 character card)")
     ap = ctx.number(raw, "ap", path, default=1, low=1, high=10)
+    astride = ctx.position(raw["astride"], f"{path}.astride") if "astride" in raw else None  # SK-2.5
     card = Character(
         id=common.id,
         side=common.side,
@@ -49,24 +54,32 @@ def build_character(
         resistance=ctx.number(raw, "resistance", path, default=1, low=1, high=99),
         max_wounds=ctx.number(raw, "wounds", path, default=1, low=1, high=99),
         overwatch_shots_left=ap // 2,
+        astride=astride,
     )
     return card if group else None
 
 
 def check_characters(state: EncounterState, ctx: ScenarioContext) -> None:
-    """SK-1.1: a unit is one side's, at most ``max_characters`` strong; two characters never share a hex."""
+    """SK-1.1: a unit is one side's, at most ``max_characters`` strong; SK-2.4: one character a hex (SK-2.5: or
+    two astride across its opposite sides), never on terrain that blocks movement."""
     groups: dict[str, list[Character]] = {}
-    where: dict[Any, str] = {}
+    placed: list[Character] = []
     for i, ch in enumerate(state.units_of(Character)):
         groups.setdefault(ch.unit_group, []).append(ch)
-        if ch.at is not None:
-            if ch.at in where:
-                ctx.error(f"units[{i}].at", f"{ch.at.label} is already taken by {where[ch.at]} (SK-2.4)")
-            where[ch.at] = ch.id
-            kind = state.board.terrain_at(ch.at)
+        if ch.at is None:
+            continue
+        if ch.astride is not None and not _astride_ok(state, ch, f"units[{i}]", ctx):
+            continue
+        for h in halfhex.hexes_of(ch):
+            kind = state.board.terrain_at(h)
             spec = tables().kind(kind)
             if spec is not None and spec.blocks_move:
-                ctx.error(f"units[{i}].at", f"{ch.id} stands on {kind} at {ch.at.label} (SK-2.4)")
+                ctx.error(f"units[{i}].at", f"{ch.id} stands on {kind} at {h.label} (SK-2.4)")
+        for other in placed:
+            taken = halfhex.clash(ch, other)
+            if taken is not None:
+                ctx.error(f"units[{i}].at", f"{taken.label} is already taken by {other.id} (SK-2.4)")
+        placed.append(ch)
     limit = tables().max_characters
     for group, members in groups.items():
         sides = sorted({c.side for c in members})
@@ -80,9 +93,27 @@ def check_characters(state: EncounterState, ctx: ScenarioContext) -> None:
         if tables().kind(kind) is None:
             known = ", ".join(sorted(k for k in tables().terrain if k != "fire"))
             ctx.error(f"board.terrain.{h.label}", f"unknown terrain {kind!r} (skirmish knows {known})")
-    long_range = state.options.get("long_range")
-    if long_range is not None and not isinstance(long_range, bool):
-        ctx.error("options.long_range", "expected true or false (SK-3.5)")
+    for key in ("long_range", halfhex.OPTION):
+        value = state.options.get(key)
+        if value is not None and not isinstance(value, bool):
+            ctx.error(f"options.{key}", "expected true or false (SK-3.5, SK-2.5)")
+
+
+def _astride_ok(state: EncounterState, ch: Character, path: str, ctx: ScenarioContext) -> bool:
+    """SK-2.5: only with the option on, over two adjacent hexes, facing along their shared side."""
+    assert ch.at is not None and ch.astride is not None
+    if not halfhex.enabled(state):
+        ctx.error(f"{path}.astride", "half hexes are off: set half_hexes = true under [options] (SK-2.5)")
+        return False
+    if halfhex.side_between(ch.at, ch.astride) is None:
+        ctx.error(f"{path}.astride", f"{ch.astride.label} is not next to {ch.at.label} (SK-2.5)")
+        return False
+    facings = halfhex.astride_facings(ch.at, ch.astride)
+    if ch.facing not in facings:
+        names = " or ".join(Vertex(f).label for f in facings)
+        ctx.error(f"{path}.facing", f"astride, {ch.id} faces along the shared side: {names} (SK-2.5)")
+        return False
+    return True
 
 
 def check_round(spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:

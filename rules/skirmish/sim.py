@@ -73,18 +73,37 @@ def simulate(
                 order = SkEnd(unit=current)
             state = step({current: order})
         if current is not None and _finished(state, current, start):
-            left = actions.get(current, [])
-            if left:
-                # SK-4.1: an overwatch kill cancels the action, and with it the rest of the activation
-                buffer.append(
-                    Note(rule="SK-4.1", key="sk_actions_dropped", unit=current, args=(("count", len(left)),))
-                )
-                left.clear()
+            buffer.extend(_dropped(state, current, actions))
             yield SimStep(spec.index, label, state, tuple(buffer))
             buffer.clear()
             current = None
     if buffer:
         yield SimStep(spec.index, label, state, tuple(buffer))
+
+
+def _dropped(state: EncounterState, current: str, actions: dict[str, list[str]]) -> list[Event]:
+    """Listed actions that will never be taken, each character's told once: the game ended (SK-1.1, everyone's
+    are cancelled), the character died (SK-4.1: an overwatch kill cancels the action and the rest of the
+    activation), or its activation ended otherwise (SK-1.1, SK-4.1: overwatch is the last action)."""
+    notes: list[Event] = []
+    who = (
+        [c for c, left in actions.items() if left]
+        if state.over
+        else [current]
+        if actions.get(current)
+        else []
+    )
+    for char_id in who:
+        left = actions[char_id]
+        if state.over:
+            key, rule = "sk_actions_game_over", "SK-1.1"
+        elif not state.unit_as(char_id, Character).acting:
+            key, rule = "sk_actions_dropped", "SK-4.1"
+        else:
+            key, rule = "sk_actions_left", "SK-1.1"
+        notes.append(Note(rule=rule, key=key, unit=char_id, args=(("count", len(left)),)))
+        left.clear()
+    return notes
 
 
 def _finished(state: EncounterState, char_id: str, start_round: int) -> bool:

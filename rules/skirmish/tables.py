@@ -25,6 +25,7 @@ _GRENADE_SCHEMA: dict[str, Any] = {
     "ring_multiplier": int,
     "fire_counts_current_round": bool,
     "fire_on_miss": bool,
+    "target_hexes": str,
 }
 _OVERWATCH_SCHEMA: dict[str, Any] = {"default_policy": str, "ap_per_shot": {"*": int}}
 
@@ -56,6 +57,7 @@ class SkirmishTables:
     grenade_ring: int
     fire_counts_current_round: bool
     fire_on_miss: bool
+    grenade_any_hex: bool  # SK-6.2 [HOUSE]: any hex in sight (True) or only hexes holding an object
     overwatch_default: str
     ap_per_shot: Mapping[str, int]
 
@@ -90,6 +92,7 @@ def tables() -> SkirmishTables:
         grenade_ring=grenade["ring_multiplier"],
         fire_counts_current_round=grenade["fire_counts_current_round"],
         fire_on_miss=grenade["fire_on_miss"],
+        grenade_any_hex=grenade["target_hexes"] != "objects",
         overwatch_default=overwatch["default_policy"] if overwatch["default_policy"] in POLICIES else "ask",
         ap_per_shot=dict(overwatch["ap_per_shot"]),
     )
