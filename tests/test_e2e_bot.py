@@ -22,9 +22,11 @@ import pytest
 from bot.storage import Encounter
 from tests.e2e_helpers import (
     BotUnderTest,
+    button_id,
     draft_in,
     fill_and_submit,
     panel_for_phase,
+    retargeted,
     start_bot,
     step_of,
 )
@@ -217,7 +219,7 @@ async def test_a_whole_exo_duel_in_a_channel(table: Table) -> None:
     assert [m.unit for m in status.missing] == ["pirata"], "Ana's acknowledged order was lost in the restart"
     # the DM panel from before the restart still works (DynamicItem reloads from storage)
     before_click = draft_in(panel)
-    click = await t.ana.click(panel, f"hexd:enc:{enc}:unit:halcon:back")
+    click = await t.ana.click(panel, button_id(panel, "halcon", "back"))
     await click.acknowledged()
     await t.fd.wait_for(
         lambda: draft_in(panel) != before_click, what="the old panel to answer after the restart"
@@ -282,10 +284,11 @@ async def test_a_forged_custom_id_cannot_order_for_another_players_unit(table: T
     t = table
     enc = await open_duel(t)
     panel = await orders_panel(t, t.bea)  # Bea's own ephemeral panel for Pirata
-    forged = f"hexd:enc:{enc}:unit:halcon:submit"
+    own = button_id(panel, "pirata", "submit")
+    forged = retargeted(own, "halcon")
     for row in panel.components:
         for comp in row["components"]:
-            if comp.get("custom_id") == f"hexd:enc:{enc}:unit:pirata:submit":
+            if comp.get("custom_id") == own:
                 comp["custom_id"] = forged  # a modified client sends Ana's unit
     handle = await t.bea.click(panel, forged)
     refusal = (await handle.wait_for_followups(1))[0]
