@@ -296,6 +296,32 @@ async def test_a_forged_custom_id_cannot_order_for_another_players_unit(table: T
     assert await t.bot.service.storage.submitted_units(enc, (await encounter_of(t)).phase_no) == []
 
 
+async def test_a_panel_from_a_phase_that_is_over_is_refused(table: Table) -> None:
+    """The hardening bug: in round 2, Submit on the round-1 DM panel answered "received" and stored an empty
+    order for round 2 (the panel was rebuilt with the current phase number). Every control carries the phase it
+    was made for, and a click on a panel whose phase is over is refused privately; nothing is stored."""
+    t = table
+    enc = await open_duel(t)
+    first = (await t.bot.service.status(enc)).phase_no
+    old = await current_panel_dm(t, t.ana, "halcon", first)
+    assert step_of(old) == "orders"
+    await play_phase(t, enc, ana_moves="D")
+    await wait_phase_after(t, enc, first)
+    for _ in range(3000):  # polling the database until a phase waits for orders again, not timing anything
+        now = await t.bot.service.status(enc)
+        if now.missing:
+            break
+        await asyncio.sleep(0.02)
+    assert now.phase_no > first and "halcon" in {m.unit for m in now.missing}
+    shown = draft_in(old)
+    for action in ("submit", "clear"):
+        handle = await t.ana.click(old, button_id(old, "halcon", action))
+        refusal = (await handle.wait_for_followups(1))[0]
+        assert refusal.ephemeral and "belongs to a phase that is over" in refusal.content, refusal.content
+    assert await t.bot.service.storage.submitted_units(enc, now.phase_no) == []
+    assert draft_in(old) == shown, "the stale panel was not redrawn for the new phase"
+
+
 async def test_spanish_players_read_spanish_and_commands_are_localized(table: Table) -> None:
     t = table
     await open_duel(t)
