@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.panels.draft import Draft, keep_fitting, most_that_fit
+from bot.panels.memo import per_state
 from bot.panels.model import (
     MAX_OPTIONS,
     Button,
@@ -170,10 +171,8 @@ def _decision(model: PanelModel, state: EncounterState, draft: Draft) -> PanelMo
         draft=Draft(choice=choice),
         fields=(Field(Text.of("panel.decision"), (Text.plain(f"`{chosen or '—'}`"),)),),
         controls=(
-            Select(
-                DECIDE, Text.of("panel.decision_placeholder"), options, choice, min_values=1, max_values=1
-            ),
-            submit_button(),
+            Select(DECIDE, Text.of("panel.decision_placeholder"), options, choice, min_values=1),
+            submit_button(enabled=bool(choice)),  # no choice is no answer (EXO-4.1)
         ),
     )
 
@@ -216,7 +215,7 @@ def _orders(model: PanelModel, state: EncounterState, ship: Ship, draft: Draft) 
     max_moves, accelerate = _movement(state, ship)
     allowed = MOVE_LETTERS if accelerate else tuple(c for c in MOVE_LETTERS if c != ACCELERATE)
     moves = "".join(c for c in draft.text(MOVE) if c in allowed)[:max_moves]
-    fire_options, station_options = _fire_options(state, ship), _station_options(state, ship)
+    fire_options, station_options = _fire_options(state, ship.id), _station_options(state, ship.id, "orders")
     reserve = Draft(move=ACCELERATE * max_moves)  # the whole movement may still be written
     kept = keep_fitting(reserve, FIRE, _offered(fire_options, draft.list(FIRE)))
     kept = keep_fitting(kept, STATIONS_SELECT, _offered(station_options, draft.list(STATIONS_SELECT)))
@@ -254,7 +253,10 @@ def _orders(model: PanelModel, state: EncounterState, ship: Ship, draft: Draft) 
 
 def _repairs(model: PanelModel, state: EncounterState, ship: Ship, draft: Draft) -> PanelModel:
     """Phase 5: who tries which repair (EXO-6.1, EXO-6.4) and who changes station (EXO-6.5)."""
-    repair_options, station_options = _repair_options(ship), _station_options(state, ship)
+    repair_options, station_options = (
+        _repair_options(state, ship.id),
+        _station_options(state, ship.id, "repairs"),
+    )
     kept = keep_fitting(Draft(), REPAIRS, _offered(repair_options, draft.list(REPAIRS)))
     kept = keep_fitting(kept, STATIONS_SELECT, _offered(station_options, draft.list(STATIONS_SELECT)))
     controls: list[Control] = []
@@ -307,11 +309,13 @@ def _movement(state: EncounterState, ship: Ship) -> tuple[int, bool]:
     return ship.manta, True
 
 
-def _fire_options(state: EncounterState, ship: Ship) -> tuple[Option, ...]:
+@per_state
+def _fire_options(state: EncounterState, ship_id: str) -> tuple[Option, ...]:
     """Every (shooter, weapon, target) the rules allow now: able gunners and the pilot at the controls as
     shooters (EXO-2.4, EXO-3.2), weapons in arc and range (EXO-1.4, ``legal_targets``), each triple accepted by
     the ruleset's own order validation (EXO-1.5: a turret is its gunner's, silent while that gunner is down or
     repairing; the pilot fires unmanned turrets as bow weapons and the non-turret weapons, EXO-1.3)."""
+    ship = state.unit_as(ship_id, Ship)
     if ship.at is None:
         return ()
     gunners = roster(ship.crew, "gunner", state.round)
@@ -324,17 +328,17 @@ def _fire_options(state: EncounterState, ship: Ship) -> tuple[Option, ...]:
     for ref, crew_name in shooters:
         for index in range(1, len(ship.weapons) + 1):
             for target in legal_targets(state, ship.id, index, by=crew_name):
-                if state.units[target].hidden or not _fire_legal(state, ship.id, ref, index, target):
+                entry = _fire_entry(f"{ref}.{index}.{target}")
+                if state.units[target].hidden or not _legal(state, ship.id, {"move": "-", "fire": [entry]}):
                     continue
                 label = f"{ref} · {ship.weapon_label(index - 1)} → {names.get(target, target)}"
                 out.append(Option(f"{ref}.{index}.{target}", label))
     return tuple(out[:MAX_OPTIONS])
 
 
-def _fire_legal(state: EncounterState, ship_id: str, ref: str, index: int, target: str) -> bool:
-    """One fire declaration alone, through the ruleset's parser and validator (the check Submit runs)."""
+def _legal(state: EncounterState, ship_id: str, raw: dict[str, Any]) -> bool:
+    """One choice alone, as an order through the ruleset's parser and validator (the check Submit runs)."""
     ruleset = ruleset_for(state)
-    raw = {"move": "-", "fire": [_fire_entry(f"{ref}.{index}.{target}")]}
     try:
         ruleset.validate_order(state, ship_id, ruleset.parse_order(state, ship_id, raw))
     except GameError:
@@ -347,9 +351,12 @@ def _fire_entry(value: str) -> dict[str, Any]:
     return {"by": by, "weapon": int(weapon), "target": target}
 
 
-def _repair_options(ship: Ship) -> tuple[Option, ...]:
-    """EXO-6.1/6.4: each repair the ship needs, offered to its best able crew for it; the value is
-    ``r{crew index}.{code}`` (see REPAIR_CODES), turned back into the rules' repair table on Submit."""
+@per_state
+def _repair_options(state: EncounterState, ship_id: str) -> tuple[Option, ...]:
+    """EXO-6.1/6.4: each repair the ship needs, offered to its best able crew for it, each accepted by the rules
+    alone; the value is ``r{crew index}.{code}`` (see REPAIR_CODES), turned back into the rules' repair table on
+    Submit."""
+    ship = state.unit_as(ship_id, Ship)
     crew = list(ship.crew)
     able = [i for i, c in enumerate(crew) if not c.down]
     repairs: list[Option] = []
@@ -365,29 +372,37 @@ def _repair_options(ship: Ship) -> tuple[Option, ...]:
             else:
                 code, what = REPAIR_CODES[work.item], work.item
             params = (("crew", crew[i].name), ("skill", str(crew[i].skill(skill))))
-            repairs.append(Option(f"r{i}.{code}", what, f"panel.repair.{work.item}", params))
+            option = Option(f"r{i}.{code}", what, f"panel.repair.{work.item}", params)
+            if _legal(
+                state, ship.id, {"repairs": _repairs_order((option,), (option.value,)), "stations": []}
+            ):
+                repairs.append(option)
     return tuple(repairs[:MAX_OPTIONS])
 
 
-def _station_options(state: EncounterState, ship: Ship) -> tuple[Option, ...]:
-    """EXO-6.5: an able crew member to another station, ``s{crew index}.{station index}``; stations nobody can
-    fill next round come first (someone fell), then the others."""
+@per_state
+def _station_options(state: EncounterState, ship_id: str, step: str) -> tuple[Option, ...]:
+    """EXO-6.5: an able crew member to another station, ``s{crew index}.{station index}``, each accepted by the
+    rules alone in an order of ``step`` (EXO-1.5: one captain); stations nobody can fill next round come first
+    (someone fell), then the others."""
+    ship = state.unit_as(ship_id, Ship)
+    frame: dict[str, Any] = {"repairs": []} if step == "repairs" else {"move": "-", "fire": []}
     crew = list(ship.crew)
     able = [i for i, c in enumerate(crew) if not c.down]
     vacant = [s for s in STATIONS if station_one(crew, s, state.round + 1) is None]
     ordered = vacant + [s for s in STATIONS if s not in vacant]
-    stations = [
-        Option(
-            f"s{i}.{STATIONS.index(s)}",
-            s,
-            "panel.station",
-            (("crew", crew[i].name), ("target", Text.of(f"station.{s}"))),
-        )
-        for s in ordered
-        for i in able
-        if crew[i].station != s
-    ]
-    return tuple(stations[:MAX_OPTIONS])
+    stations: list[Option] = []
+    for s in ordered:
+        for i in (i for i in able if crew[i].station != s):
+            if len(stations) < MAX_OPTIONS and _legal(
+                state, ship.id, {**frame, "stations": [{"by": crew[i].name, "station": s}]}
+            ):
+                target = Text.of(f"station.{s}")
+                code = f"s{i}.{STATIONS.index(s)}"
+                stations.append(
+                    Option(code, s, "panel.station", (("crew", crew[i].name), ("target", target)))
+                )
+    return tuple(stations)
 
 
 def _repairs_order(offered: tuple[Option, ...], chosen: tuple[str, ...]) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.panels.draft import Draft, fits
+from bot.panels.memo import per_state
 from bot.panels.model import (
     MAX_OPTIONS,
     WAIT,
@@ -114,7 +115,7 @@ def _step_line(step: str) -> Text:
 
 def _actions(model: PanelModel, state: EncounterState, unit: Character, draft: Draft) -> PanelModel:
     """One select per kind of action (move, turn, attack, other), Submit and End activation."""
-    by_group = legal_actions(state, unit)
+    by_group = legal_actions(state, unit.id)
     offered = {o.value: o for options in by_group.values() for o in options}
     action = draft.text(ACTION)
     action = action if action == END or action in offered else ""
@@ -186,8 +187,10 @@ def _chosen_text(option: Option | None, chosen: str) -> Text:
 # --- what the rules allow ------------------------------------------------------------------------------------
 
 
-def legal_actions(state: EncounterState, ch: Character) -> dict[str, tuple[Option, ...]]:
-    """Every action ``ch`` may take now, by kind, at most 25 per kind (Discord's select limit)."""
+@per_state
+def legal_actions(state: EncounterState, unit_id: str) -> dict[str, tuple[Option, ...]]:
+    """Every action the character may take now, by kind, at most 25 per kind (Discord's select limit)."""
+    ch = state.unit_as(unit_id, Character)
     # moves are checked against what the side knows: a hex held by an enemy it cannot see must still be offered,
     # or the missing option would give that enemy away (FOG-1); Submit then meets the real board
     known = _as_known_by(state, ch.side)
