@@ -115,4 +115,5 @@ def test_every_offered_triple_passes_submission() -> None:
         chosen = exo_panel.build_panel(state, "a", draft=Draft(fire=[option.value]), owing=True)
         raw = exo_panel.raw_order(chosen)
         assert [f"{f['by']}.{f['weapon']}.{f['target']}" for f in raw["fire"]] == [option.value]
+        assert exo_panel.draft_from_raw(state, "a", raw) == chosen.draft, "a reopened panel shows it again"
         ruleset.validate_order(state, "a", ruleset.parse_order(state, "a", raw))

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from bot.panels import PanelPlugin, panel_for, press
+from bot.panels import PanelPlugin, accepted, panel_for, press
 from bot.panels.draft import encode_draft
 from bot.panels.model import SUBMIT, Button, PanelModel, Select
 from cogs.panel.components import ControlRef, panel_components, panel_embed
@@ -82,7 +82,7 @@ def owing(state: EncounterState) -> tuple[str, ...]:
     return tuple(u for u in waiting if u in state.units)
 
 
-def accepted(state: EncounterState, plugin: PanelPlugin, model: PanelModel) -> None:
+def must_accept(state: EncounterState, plugin: PanelPlugin, model: PanelModel) -> None:
     """What Submit would send for ``model`` passes the ruleset's parser and validator (raises otherwise)."""
     ruleset = ruleset_for(state)
     raw = plugin.raw_order(model)
@@ -105,7 +105,7 @@ def check_panel(game: str, state: EncounterState, plugin: PanelPlugin, model: Pa
             for value in values if control.enabled else ():
                 chosen = press(plugin, state, model, control.action, (value,))  # what a click does
                 assert chosen.draft == plugin.apply(model, control.action, (value,)), "kept as chosen"
-                accepted(state, plugin, chosen)
+                must_accept(state, plugin, chosen)
                 checked[game] += 1
         elif control.enabled:
             pressed = model
@@ -114,7 +114,7 @@ def check_panel(game: str, state: EncounterState, plugin: PanelPlugin, model: Pa
                 if not isinstance(button, Button) or not button.enabled:
                     break
                 pressed = press(plugin, state, pressed, control.action)
-                accepted(state, plugin, pressed)
+                must_accept(state, plugin, pressed)
                 checked[game] += 1
                 accepted_once = True
                 if button.submits or control.action == SUBMIT:
@@ -164,19 +164,14 @@ def play(state: EncounterState, plugin: PanelPlugin, model: PanelModel, rng: ran
         buttons = [c for c in played.controls if isinstance(c, Button) and c.enabled and not c.submits]
         if buttons:
             played = press(plugin, state, played, rng.choice(buttons).action)
-    ruleset = ruleset_for(state)
     enders = [c.action for c in model.controls if isinstance(c, Button) and c.submits and c.action != SUBMIT]
     candidates = [played, model, *(press(plugin, state, model, a) for a in enders)]
     for select in (c for c in model.controls if isinstance(c, Select) and c.enabled):
         candidates.append(press(plugin, state, model, select.action, (select.options[0].value,)))
     for candidate in candidates:
-        raw = plugin.raw_order(candidate)
-        try:
-            order = ruleset.parse_order(state, model.unit_id, raw)
-            ruleset.validate_order(state, model.unit_id, order)
-        except GameError:
-            continue
-        return order
+        order = accepted(state, model.unit_id, plugin.raw_order(candidate))
+        if order is not None:
+            return order
     pytest.fail(f"no order the panel of {model.unit_id} could give was accepted")
 
 
@@ -185,15 +180,7 @@ def scripted(rounds: tuple[RoundSpec, ...], state: EncounterState, unit_id: str)
     ships then meet and fight, so the game reaches damage, repairs and the end."""
     table = rounds[min(state.round, len(rounds)) - 1].raw.get("orders") if rounds else None
     raw = table.get(unit_id) if isinstance(table, dict) else None
-    if raw is None:
-        return None
-    ruleset = ruleset_for(state)
-    try:
-        order = ruleset.parse_order(state, unit_id, raw)
-        ruleset.validate_order(state, unit_id, order)
-    except GameError:
-        return None
-    return order
+    return accepted(state, unit_id, raw) if raw is not None else None
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -13,7 +13,9 @@ from typing import Any, Protocol, cast
 
 from bot.panels.draft import Draft
 from bot.panels.model import PanelModel, Preview
-from rules.registry import plugin_module
+from rules.errors import GameError
+from rules.registry import plugin_module, ruleset_for
+from rules.ruleset import Order
 from rules.state import EncounterState
 
 NO_PANEL = "bot.panels.waiting"  # a ruleset without an orders panel: every panel waits
@@ -63,3 +65,15 @@ def press(
     orders is pressed."""
     draft = plugin.apply(model, action, values)
     return plugin.build_panel(state, model.unit_id, draft=draft, owing=True)
+
+
+def accepted(state: EncounterState, unit_id: str, raw: Any) -> Order | None:
+    """``raw`` as the order the rules take from ``unit_id`` now (the check Submit runs), or None if they refuse
+    it: how a plug-in asks whether to offer something."""
+    ruleset = ruleset_for(state)
+    try:
+        order = ruleset.parse_order(state, unit_id, raw)
+        ruleset.validate_order(state, unit_id, order)
+    except GameError:
+        return None
+    return order

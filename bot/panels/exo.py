@@ -13,9 +13,11 @@ select offers at most as many picks as fit (``most_that_fit``), the whole moveme
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
+from bot.panels import accepted
 from bot.panels.draft import Draft, keep_fitting, most_that_fit
 from bot.panels.memo import per_state
 from bot.panels.model import (
@@ -32,14 +34,12 @@ from bot.panels.model import (
     blank_panel,
     submit_button,
 )
-from rules.errors import GameError
 from rules.exo.crew import STATIONS, Crew, roster, station_one
 from rules.exo.preview import legal_targets, project_orders
 from rules.exo.repairs import SKILL_FOR, repair_work
 from rules.exo.ship import Ship
 from rules.exo.state import CREW_STEP, ext_of
 from rules.exo.tables import tables
-from rules.registry import ruleset_for
 from rules.state import EncounterState
 
 MOVE_LETTERS = ("I", "D", "A")  # turn port (izquierda), turn starboard (derecha), accelerate
@@ -114,17 +114,17 @@ def draft_from_raw(state: EncounterState, unit_id: str, raw: Any) -> Draft:
         return Draft()
     order: dict[str, Any] = raw  # type: ignore[assignment]
     if "crew_rolls" in order:
-        return Draft(crew=[str(c) for c in order.get("crew_rolls") or () if c])
+        return Draft(crew=_codes(str(c) for c in order.get("crew_rolls") or ()))
     if "pilot_change" in order:
         return Draft(choice=str(order.get("pilot_change") or ""))
     ship = state.units.get(unit_id)
     crew = list(ship.crew) if isinstance(ship, Ship) else []
-    fire = [f"{f['by']}.{f['weapon']}.{f['target']}" for f in order.get("fire") or () if isinstance(f, dict)]
+    fire = (_fire_code(f) for f in order.get("fire") or ())
     return Draft(
         move=str(order.get("move") or "").replace("-", ""),
-        fire=fire,
-        stations=[c for s in order.get("stations") or () if (c := _station_code(crew, s))],
-        repairs=[c for r in order.get("repairs") or () if (c := _repair_code(crew, r))],
+        fire=_codes(fire),
+        stations=_codes(_station_code(crew, s) for s in order.get("stations") or ()),
+        repairs=_codes(_repair_code(crew, r) for r in order.get("repairs") or ()),
     )
 
 
@@ -329,21 +329,18 @@ def _fire_options(state: EncounterState, ship_id: str) -> tuple[Option, ...]:
         for index in range(1, len(ship.weapons) + 1):
             for target in legal_targets(state, ship.id, index, by=crew_name):
                 entry = _fire_entry(f"{ref}.{index}.{target}")
-                if state.units[target].hidden or not _legal(state, ship.id, {"move": "-", "fire": [entry]}):
+                if state.units[target].hidden or not _offerable(
+                    state, ship.id, {"move": "-", "fire": [entry]}
+                ):
                     continue
                 label = f"{ref} · {ship.weapon_label(index - 1)} → {names.get(target, target)}"
                 out.append(Option(f"{ref}.{index}.{target}", label))
     return tuple(out[:MAX_OPTIONS])
 
 
-def _legal(state: EncounterState, ship_id: str, raw: dict[str, Any]) -> bool:
-    """One choice alone, as an order through the ruleset's parser and validator (the check Submit runs)."""
-    ruleset = ruleset_for(state)
-    try:
-        ruleset.validate_order(state, ship_id, ruleset.parse_order(state, ship_id, raw))
-    except GameError:
-        return False
-    return True
+def _offerable(state: EncounterState, ship_id: str, raw: dict[str, Any]) -> bool:
+    """One choice alone, as an order the rules take (the check Submit runs)."""
+    return accepted(state, ship_id, raw) is not None
 
 
 def _fire_entry(value: str) -> dict[str, Any]:
@@ -373,7 +370,7 @@ def _repair_options(state: EncounterState, ship_id: str) -> tuple[Option, ...]:
                 code, what = REPAIR_CODES[work.item], work.item
             params = (("crew", crew[i].name), ("skill", str(crew[i].skill(skill))))
             option = Option(f"r{i}.{code}", what, f"panel.repair.{work.item}", params)
-            if _legal(
+            if _offerable(
                 state, ship.id, {"repairs": _repairs_order((option,), (option.value,)), "stations": []}
             ):
                 repairs.append(option)
@@ -394,7 +391,7 @@ def _station_options(state: EncounterState, ship_id: str, step: str) -> tuple[Op
     stations: list[Option] = []
     for s in ordered:
         for i in (i for i in able if crew[i].station != s):
-            if len(stations) < MAX_OPTIONS and _legal(
+            if len(stations) < MAX_OPTIONS and _offerable(
                 state, ship.id, {**frame, "stations": [{"by": crew[i].name, "station": s}]}
             ):
                 target = Text.of(f"station.{s}")
@@ -437,6 +434,18 @@ _ITEM_OF_CODE = {code: item for item, code in REPAIR_CODES.items()}
 
 def _crew_index(crew: list[Crew], name: object) -> int | None:
     return next((i for i, c in enumerate(crew) if c.name == name), None)
+
+
+def _codes(values: Iterable[str]) -> list[str]:
+    """Option values read back from a stored order (a code that cannot be one, with a comma, is dropped)."""
+    return [v for v in values if v and "," not in v]
+
+
+def _fire_code(entry: object) -> str:
+    if not isinstance(entry, dict):
+        return ""
+    fields: dict[str, Any] = entry  # type: ignore[assignment]
+    return f"{fields.get('by')}.{fields.get('weapon')}.{fields.get('target')}"
 
 
 def _station_code(crew: list[Crew], entry: object) -> str:

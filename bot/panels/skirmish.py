@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from bot.panels import accepted
 from bot.panels.draft import Draft, fits
 from bot.panels.memo import per_state
 from bot.panels.model import (
@@ -33,10 +34,8 @@ from bot.panels.model import (
 )
 from data.i18n import has
 from rules.engine import visibility
-from rules.errors import GameError
 from rules.hexgrid import Vertex
 from rules.registry import ruleset_for
-from rules.ruleset import Order
 from rules.skirmish.activation import ext_of
 from rules.skirmish.geometry import move_targets
 from rules.skirmish.legality import action_cost
@@ -220,7 +219,7 @@ def _as_known_by(state: EncounterState, side: str) -> EncounterState:
 
 def action_cost_of(state: EncounterState, unit_id: str, text: str) -> int | None:
     """The AP ``text`` costs now if the rules accept it (the exact check Submit runs), else None."""
-    order = _accepted(state, unit_id, text)
+    order = accepted(state, unit_id, text)
     if order is None:
         return None
     return action_cost(state, state.unit_as(unit_id, Character), order)
@@ -228,22 +227,12 @@ def action_cost_of(state: EncounterState, unit_id: str, text: str) -> int | None
 
 def projection(state: EncounterState, unit_id: str, text: str) -> Preview | None:
     """Path and end facing of a legal ``move``/``back`` action, for the private preview image (SK-2.2/2.3)."""
-    order = _accepted(state, unit_id, text) if text.startswith(("move ", "back ")) else None
+    order = accepted(state, unit_id, text) if text.startswith(("move ", "back ")) else None
     unit = state.units.get(unit_id)
     if not isinstance(order, SkMove) or not isinstance(unit, Character) or unit.at is None:
         return None
     facing = unit.facing if order.facing is None else order.facing
     return Preview((unit.at, order.to), facing)
-
-
-def _accepted(state: EncounterState, unit_id: str, text: str) -> Order | None:
-    ruleset = ruleset_for(state)
-    try:
-        order = ruleset.parse_order(state, unit_id, text)
-        ruleset.validate_order(state, unit_id, order)
-    except GameError:
-        return None
-    return order
 
 
 # --- candidates (text, label, i18n key); the rules filter them --------------------------------------------

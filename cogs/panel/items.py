@@ -7,6 +7,7 @@ rule lives here.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -33,8 +34,8 @@ class PanelItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
         self.ref = ref
 
     @classmethod
-    async def from_custom_id(  # type: ignore[override]  (the base names its parameters differently)
-        cls, interaction: discord.Interaction, item: ui.Item[Any], match: Any, /
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
     ) -> PanelItem:
         return cls(item)
 
