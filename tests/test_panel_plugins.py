@@ -81,3 +81,13 @@ def test_control_ids_carry_the_phase_and_a_panel_from_before_has_none() -> None:
     assert ControlRef.parse("hexd:draft:3:") is None
     with pytest.raises(ValueError, match="100"):
         _ = ControlRef(10**17, 10**8, "u" * 32, "a" * 20).custom_id
+
+
+def test_a_ruleset_without_an_orders_panel_gets_one_that_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.panels
+
+    monkeypatch.setattr(bot.panels, "plugin_module", lambda rid, part: "")  # the registry's "no panel"
+    plugin = panel_for("toy-dir")
+    state = load_scenario(TOY.format(ruleset="toy-dir")).state
+    model = plugin.build_panel(state, "a", draft=Draft(), owing=True)
+    assert model.waiting and not model.controls and plugin.preview(state, model) is None

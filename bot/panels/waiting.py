@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from bot.panels.draft import Draft
@@ -10,8 +11,6 @@ from rules.state import EncounterState
 
 
 def build_panel(state: EncounterState, unit_id: str, *, draft: Draft, owing: bool) -> PanelModel:
-    from dataclasses import replace
-
     return replace(blank_panel(state, unit_id), lines=(Text.of("panel.step.wait"),))
 
 
