@@ -25,7 +25,8 @@ from bot.results import HeldRolls, Resolution, StatusView, StepReport
 from bot.service import Seen
 from bot.storage import Encounter
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
-from cogs.panel import load_panel, panel_message
+from cogs.panel.items import panel_message
+from cogs.panel.load import load_panel
 from data.i18n import language_of, t
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
 from rules.registry import get_ruleset
@@ -296,8 +297,8 @@ class Announcer:
         if await storage.get_message_ref(meta.id, "panel", key) is not None:
             return True
         locale = await self.user_lang(seen.meta, user_id)
-        model = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, seen=seen)
-        kwargs = await panel_message(model, locale, self.bot, seen.state)
+        panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, seen=seen)
+        kwargs = await panel_message(panel, locale)
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             sent = await user.send(**kwargs)

@@ -13,7 +13,8 @@ from bot.client import HexBotCore
 from bot.results import refuse
 from bot.translator import tr
 from cogs.common import encounter_here, lang, remember_locale
-from cogs.panel import OrderButton, OrderSelect, load_panel, panel_message
+from cogs.panel.items import PanelItem, panel_message
+from cogs.panel.load import load_panel
 
 
 class OrdersCog(commands.Cog):
@@ -33,15 +34,15 @@ class OrdersCog(commands.Cog):
         await remember_locale(interaction, meta.id)
         locale = lang(interaction)
         for unit in units[:5]:
-            model = await load_panel(self.bot, meta.id, interaction.user.id, unit, None, interaction.guild_id)
-            kwargs = await panel_message(model, locale, self.bot)
+            panel = await load_panel(self.bot, meta.id, interaction.user.id, unit, None, interaction.guild_id)
+            kwargs = await panel_message(panel, locale)
             await interaction.followup.send(ephemeral=True, **kwargs)
 
 
 async def setup(bot: HexBotCore) -> None:
-    bot.add_dynamic_items(OrderButton, OrderSelect)
+    bot.add_dynamic_items(PanelItem)
     await bot.add_cog(OrdersCog(bot))
 
 
 async def teardown(bot: HexBotCore) -> None:
-    bot.remove_dynamic_items(OrderButton, OrderSelect)
+    bot.remove_dynamic_items(PanelItem)

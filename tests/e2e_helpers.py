@@ -3,11 +3,12 @@ players on their order panels (DM or ephemeral), the way a person would: clicks 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.client import EXTENSIONS, HexBotCore
 from bot.config import Config
-from bot.panel_model import Draft
+from bot.panels.draft import Draft, decode_draft
 from tests.fakediscord import FakeDiscord, Message, Person
 
 
@@ -56,7 +57,7 @@ async def panel_for_phase(fd: FakeDiscord, person: Person, unit: str, phase_no: 
 def draft_in(message: Message) -> tuple[int, Draft] | None:
     for row in message.components:
         for comp in row.get("components", []):
-            found = Draft.decode(str(comp.get("custom_id", "")))
+            found = decode_draft(str(comp.get("custom_id", "")))
             if found is not None:
                 return found
     return None
@@ -82,6 +83,11 @@ def button_id(message: Message, unit: str, action: str) -> str:
     raise AssertionError(f"no {action} button for {unit} in {sorted(message.custom_ids())}: {message.embeds}")
 
 
+def retargeted(custom_id: str, unit: str) -> str:
+    """A panel control's custom id edited to name another unit (what a modified client could send)."""
+    return re.sub(r":unit:[^:]+:", f":unit:{unit}:", custom_id, count=1)
+
+
 async def fill_and_submit(
     fd: FakeDiscord,
     person: Person,
@@ -100,14 +106,16 @@ async def fill_and_submit(
         options = panel.custom_ids()[cid]["options"]
         handle = await person.select(panel, cid, [options[0]["value"]])
         await handle.acknowledged()
-        await fd.wait_for(lambda: (d := draft_in(panel)) is not None and d[1].choice == options[0]["value"])
+        await fd.wait_for(
+            lambda: (d := draft_in(panel)) is not None and d[1].text("choice") == options[0]["value"]
+        )
     elif step == "repairs":  # phase 5: the first repair offered (EXO-6.1), or none
         repair_id = next((cid for cid in panel.custom_ids() if cid.endswith(f":unit:{unit}:repairs")), None)
         if repair_id is not None and repair:
             value = panel.custom_ids()[repair_id]["options"][0]["value"]
             handle = await person.select(panel, repair_id, [value])
             await handle.acknowledged()
-            await fd.wait_for(lambda: (d := draft_in(panel)) is not None and value in d[1].crew)
+            await fd.wait_for(lambda: (d := draft_in(panel)) is not None and value in d[1].list("repairs"))
     elif step == "orders":
         for letter in moves:
             before = draft_in(panel)
@@ -119,7 +127,9 @@ async def fill_and_submit(
             values = [o["value"] for o in panel.custom_ids()[fire_id]["options"]][:fire]
             handle = await person.select(panel, fire_id, values)
             await handle.acknowledged()
-            await fd.wait_for(lambda: (d := draft_in(panel)) is not None and d[1].fire == tuple(values))
+            await fd.wait_for(
+                lambda: (d := draft_in(panel)) is not None and d[1].list("fire") == tuple(values)
+            )
     handle = await person.click(panel, button_id(panel, unit, "submit"))
     acks = await handle.wait_for_followups(1, timeout=60)
     return acks[0]

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.panel_model import Draft, build_panel
+from bot.panels import exo as exo_panel
+from bot.panels.draft import Draft
 from bot.permissions import Actor
 from bot.results import Resolution
 from bot.scheduler import DeadlineScheduler
@@ -50,14 +51,15 @@ async def give(
 ) -> bool:
     """What a player's panel submits: the panel model's own raw order (decision: the first option)."""
     _, state, phase_no = await service.load(enc)
-    model = build_panel(
-        state, unit, encounter_id=enc, phase_no=phase_no, draft=Draft(), submitted=False, owing=True
-    )
+    model = exo_panel.build_panel(state, unit, draft=Draft(), owing=True)
     if model.step == "orders":
-        model = replace(model, draft=Draft(moves, tuple(o.value for o in model.fire_options[:fire])))
+        draft = Draft(move=moves, fire=[o.value for o in model.options("fire")[:fire]])
+        model = exo_panel.build_panel(state, unit, draft=draft, owing=True)
     elif model.step == "decision":
-        model = replace(model, draft=Draft(choice=model.decision_options[-1].value))
-    return (await service.submit(enc, user, unit, model.raw_order(), phase_no=phase_no)).all_in
+        draft = Draft(choice=model.options("decide")[-1].value)
+        model = exo_panel.build_panel(state, unit, draft=draft, owing=True)
+    raw = exo_panel.raw_order(model)
+    return (await service.submit(enc, user, unit, raw, phase_no=phase_no)).all_in
 
 
 async def test_the_bundled_duel_played_through_the_service_ends_with_a_winner(
@@ -104,16 +106,8 @@ async def test_exo_4_1_a_piloting_critical_is_asked_and_the_answer_runs(service:
     _, state, phase_no = await service.load(enc)
     assert state.pending is not None and state.pending.kind == "pilot_change"
     holder = ANA if state.pending.unit == "halcon" else BEA
-    model = build_panel(
-        state,
-        state.pending.unit,
-        encounter_id=enc,
-        phase_no=phase_no,
-        draft=Draft(),
-        submitted=False,
-        owing=True,
-    )
-    assert model.step == "decision" and model.decision_options
+    model = exo_panel.build_panel(state, state.pending.unit, draft=Draft(), owing=True)
+    assert model.step == "decision" and model.options("decide")
     for _ in range(3):  # both pilots may have rolled a critical
         _, state, phase_no = await service.load(enc)
         if state.pending is None:

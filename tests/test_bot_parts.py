@@ -16,7 +16,10 @@ from bot import overrides
 from bot.client import error_text
 from bot.dice_expr import CheckExpr, SombraExpr, SumExpr, parse_roll, roll_expression
 from bot.logs import RedactSecrets
-from bot.panel_model import Draft, build_panel
+from bot.panels import exo as exo_panel
+from bot.panels import press
+from bot.panels.draft import DRAFT_ROOM, Draft, DraftTooLong, decode_draft, encode_draft
+from bot.panels.model import Button
 from bot.permissions import Actor, is_director
 from bot.results import Refused
 from bot.storage import Encounter, Participant
@@ -83,12 +86,26 @@ def test_2d6_check_dice_3_naturals() -> None:
 
 # --- the order panel model ----------------------------------------------------------------------------------
 def test_draft_round_trips_through_a_custom_id_within_discord_limits() -> None:
-    draft = Draft("DDA", ("gunner1.1.pirata", "pilot.2.pirata"), (), "")
-    cid = draft.encode(12)
+    draft = Draft(move="DDA", fire=("gunner1.1.pirata", "pilot.2.pirata"))
+    cid = encode_draft(draft, 12)
     assert len(cid) <= 100 and cid.startswith("hexd:draft:12:")
-    assert Draft.decode(cid) == (12, draft)
-    assert Draft.decode("hexd:enc:1:unit:x:D") is None
-    assert Draft.decode("hexd:draft:3:XYZ|||")[1].moves == ""  # type: ignore[index]  (junk letters dropped)
+    assert decode_draft(cid) == (12, draft)
+    assert draft.list("fire") == ("gunner1.1.pirata", "pilot.2.pirata") and draft.text("move") == "DDA"
+    assert decode_draft("hexd:enc:1:unit:x:D") is None
+    assert decode_draft("hexd:draft:3:XYZ|||") == (3, Draft()), "junk fields are dropped"
+    odd = Draft(action="a;b=c%d é")
+    assert decode_draft(encode_draft(odd, 1)) == (1, odd), "separators and non-ASCII survive"
+
+
+def test_a_draft_that_would_pass_the_custom_id_limit_is_refused_never_cut() -> None:
+    fits = Draft(note="x" * (DRAFT_ROOM - len("note=")))
+    assert len(encode_draft(fits, 9_999_999)) == 100, "the room holds in the longest phase number"
+    with pytest.raises(DraftTooLong, match="100-character"):
+        encode_draft(fits.replace(note="x" * (DRAFT_ROOM - 4)), 1)
+    with pytest.raises(DraftTooLong):
+        encode_draft(Draft(), 10**7)
+    with pytest.raises(ValueError, match="contain"):
+        Draft(fire=["a,b"])
 
 
 def exo_orders_state() -> EncounterState:
@@ -100,30 +117,31 @@ def exo_orders_state() -> EncounterState:
 
 def test_panel_offers_manta_letters_and_only_legal_fire() -> None:
     state = exo_orders_state()
-    model = build_panel(
-        state, "halcon", encounter_id=1, phase_no=2, draft=Draft(), submitted=False, owing=True
-    )
-    assert model.step == "orders" and model.max_moves == state.units["halcon"].manta  # type: ignore[attr-defined]
+    model = exo_panel.build_panel(state, "halcon", draft=Draft(), owing=True)
+    manta = state.units["halcon"].manta  # type: ignore[attr-defined]
+    assert model.step == "orders" and model.fields[0].name.params == (("max", str(manta)),)
     from rules.exo.preview import legal_targets
 
-    for option in model.fire_options:
+    for option in model.options("fire"):
         _, weapon, target = option.value.split(".")
         assert target in legal_targets(state, "halcon", int(weapon))
-    draft = Draft()
     for letter in "DAAAA":
-        draft = replace(model, draft=draft).apply(letter)
-    assert len(draft.moves) == model.max_moves  # never more letters than Manta (EXO-2.3)
-    assert replace(model, draft=draft).apply("back").moves == draft.moves[:-1]
-    assert replace(model, draft=draft).apply("clear") == Draft()
-    raw = replace(model, draft=Draft("D", tuple(o.value for o in model.fire_options[:1]))).raw_order()
-    assert raw["move"] == "D" and len(raw["fire"]) == min(1, len(model.fire_options))
+        model = press(exo_panel, state, model, letter)
+    assert len(model.draft.text("move")) == manta  # never more letters than Manta (EXO-2.3)
+    full = [c for c in model.controls if isinstance(c, Button) and c.action in ("I", "D", "A")]
+    assert not any(b.enabled for b in full), "a full movement offers no more letters"
+    assert press(exo_panel, state, model, "back").draft.text("move") == model.draft.text("move")[:-1]
+    assert press(exo_panel, state, model, "clear").draft == Draft()
+    first = [o.value for o in model.options("fire")[:1]]
+    raw = exo_panel.raw_order(
+        exo_panel.build_panel(state, "halcon", draft=Draft(move="D", fire=first), owing=True)
+    )
+    assert raw["move"] == "D" and len(raw["fire"]) == min(1, len(model.options("fire")))
 
 
 def test_panel_of_a_unit_that_owes_nothing_offers_nothing() -> None:
-    model = build_panel(
-        duel(), "halcon", encounter_id=1, phase_no=2, draft=Draft(), submitted=False, owing=False
-    )
-    assert model.step == "wait" and not model.fire_options
+    model = exo_panel.build_panel(duel(), "halcon", draft=Draft(), owing=False)
+    assert model.step == "wait" and not model.controls
 
 
 # --- director overrides ---------------------------------------------------------------------------------

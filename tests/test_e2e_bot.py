@@ -22,9 +22,11 @@ import pytest
 from bot.storage import Encounter
 from tests.e2e_helpers import (
     BotUnderTest,
+    button_id,
     draft_in,
     fill_and_submit,
     panel_for_phase,
+    retargeted,
     start_bot,
     step_of,
 )
@@ -217,7 +219,7 @@ async def test_a_whole_exo_duel_in_a_channel(table: Table) -> None:
     assert [m.unit for m in status.missing] == ["pirata"], "Ana's acknowledged order was lost in the restart"
     # the DM panel from before the restart still works (DynamicItem reloads from storage)
     before_click = draft_in(panel)
-    click = await t.ana.click(panel, f"hexd:enc:{enc}:unit:halcon:back")
+    click = await t.ana.click(panel, button_id(panel, "halcon", "back"))
     await click.acknowledged()
     await t.fd.wait_for(
         lambda: draft_in(panel) != before_click, what="the old panel to answer after the restart"
@@ -282,15 +284,42 @@ async def test_a_forged_custom_id_cannot_order_for_another_players_unit(table: T
     t = table
     enc = await open_duel(t)
     panel = await orders_panel(t, t.bea)  # Bea's own ephemeral panel for Pirata
-    forged = f"hexd:enc:{enc}:unit:halcon:submit"
+    own = button_id(panel, "pirata", "submit")
+    forged = retargeted(own, "halcon")
     for row in panel.components:
         for comp in row["components"]:
-            if comp.get("custom_id") == f"hexd:enc:{enc}:unit:pirata:submit":
+            if comp.get("custom_id") == own:
                 comp["custom_id"] = forged  # a modified client sends Ana's unit
     handle = await t.bea.click(panel, forged)
     refusal = (await handle.wait_for_followups(1))[0]
     assert refusal.ephemeral and "no es tuya" in refusal.content  # Bea reads Spanish
     assert await t.bot.service.storage.submitted_units(enc, (await encounter_of(t)).phase_no) == []
+
+
+async def test_a_panel_from_a_phase_that_is_over_is_refused(table: Table) -> None:
+    """The hardening bug: in round 2, Submit on the round-1 DM panel answered "received" and stored an empty
+    order for round 2 (the panel was rebuilt with the current phase number). Every control carries the phase it
+    was made for, and a click on a panel whose phase is over is refused privately; nothing is stored."""
+    t = table
+    enc = await open_duel(t)
+    first = (await t.bot.service.status(enc)).phase_no
+    old = await current_panel_dm(t, t.ana, "halcon", first)
+    assert step_of(old) == "orders"
+    await play_phase(t, enc, ana_moves="D")
+    await wait_phase_after(t, enc, first)
+    for _ in range(3000):  # polling the database until a phase waits for orders again, not timing anything
+        now = await t.bot.service.status(enc)
+        if now.missing:
+            break
+        await asyncio.sleep(0.02)
+    assert now.phase_no > first and "halcon" in {m.unit for m in now.missing}
+    shown = draft_in(old)
+    for action in ("submit", "clear"):
+        handle = await t.ana.click(old, button_id(old, "halcon", action))
+        refusal = (await handle.wait_for_followups(1))[0]
+        assert refusal.ephemeral and "belongs to a phase that is over" in refusal.content, refusal.content
+    assert await t.bot.service.storage.submitted_units(enc, now.phase_no) == []
+    assert draft_in(old) == shown, "the stale panel was not redrawn for the new phase"
 
 
 async def test_spanish_players_read_spanish_and_commands_are_localized(table: Table) -> None:

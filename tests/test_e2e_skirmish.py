@@ -19,7 +19,7 @@ import pytest
 
 from rules.registry import get_ruleset
 from rules.skirmish.model import Character
-from tests.e2e_helpers import BotUnderTest, draft_in, panel_for_phase, start_bot
+from tests.e2e_helpers import BotUnderTest, draft_in, panel_for_phase, retargeted, start_bot
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 
 pytestmark = pytest.mark.slow
@@ -116,7 +116,7 @@ async def choose(t: Table, person: Person, panel: Message, unit: str, group: str
 
     def shown() -> bool:
         found = draft_in(panel)
-        return found is not None and expected in (found[1].action, found[1].choice)
+        return found is not None and expected in (found[1].text("action"), found[1].text("choice"))
 
     await t.fd.wait_for(shown, what="the panel to show the chosen action")
 
@@ -242,8 +242,9 @@ async def forged_click(t: Table, enc: int, foe: Person, unit: str, phase_no: int
     theirs = next((m for m in reversed(foe.dms()) if own_end(m)), None)
     if theirs is None:
         return False
-    forged = f"hexd:enc:{enc}:unit:{unit}:end"
     original = own_end(theirs)
+    assert original is not None
+    forged = retargeted(original, unit)
     for row in theirs.components:
         for comp in row["components"]:
             if comp.get("custom_id") == original:

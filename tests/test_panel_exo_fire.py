@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.panel_model import Draft, PanelModel, build_panel
+from bot.panels import exo as exo_panel
+from bot.panels.draft import Draft
+from bot.panels.model import PanelModel
 from rules.errors import GameError
 from rules.exo import legal_targets
 from rules.exo.state import ORDERS_STEP, ExoState
@@ -36,13 +38,13 @@ def orders_step(state: EncounterState) -> EncounterState:
 
 
 def panel(state: EncounterState) -> PanelModel:
-    model = build_panel(state, "a", encounter_id=1, phase_no=1, draft=Draft(), submitted=False, owing=True)
+    model = exo_panel.build_panel(state, "a", draft=Draft(), owing=True)
     assert model.step == "orders"
     return model
 
 
 def values(state: EncounterState) -> set[str]:
-    return {o.value for o in panel(state).fire_options}
+    return {o.value for o in panel(state).options("fire")}
 
 
 def accepted(state: EncounterState, value: str) -> bool:
@@ -78,7 +80,7 @@ def test_pilot_fires_the_unmanned_turret_and_the_bow_weapon_alongside_a_gunner()
     assert "pilot.3.b" in offered, "the bow laser is the pilot's while the only gunner mans a turret"
     assert "pilot.1.b" not in offered and "gunner1.3.b" not in offered, "a turret is its gunner's alone"
     assert offered == every_legal(state)
-    labels = {o.value: o.label for o in panel(state).fire_options}
+    labels = {o.value: o.label for o in panel(state).options("fire")}
     assert labels["pilot.2.b"].startswith("pilot · ")
 
 
@@ -109,7 +111,9 @@ def test_every_offered_triple_passes_submission() -> None:
     state = orders_step(load(ship_toml("a", "red", "0805", extra=ONE_GUNNER), ship_toml("b", "blue", "0802")))
     model = panel(state)
     ruleset = get_ruleset("exo")
-    for option in model.fire_options:
-        draft = Draft(fire=(option.value,))
-        raw = dataclasses.replace(model, draft=draft).raw_order()
+    for option in model.options("fire"):
+        chosen = exo_panel.build_panel(state, "a", draft=Draft(fire=[option.value]), owing=True)
+        raw = exo_panel.raw_order(chosen)
+        assert [f"{f['by']}.{f['weapon']}.{f['target']}" for f in raw["fire"]] == [option.value]
+        assert exo_panel.draft_from_raw(state, "a", raw) == chosen.draft, "a reopened panel shows it again"
         ruleset.validate_order(state, "a", ruleset.parse_order(state, "a", raw))

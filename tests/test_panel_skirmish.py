@@ -1,7 +1,7 @@
-"""The skirmish order panel model (bot/panel_skirmish.py) on the bundled corridor: only the actions the rules
-accept now are offered (SK-1.1, SK-1.2, SK-2.x, SK-3.x, SK-4.1, SK-5.1, SK-6.x), a hidden enemy is never a
-target, AP are shown, every offered action is text the skirmish parser reads; the overwatch question panel; the
-draft's fifth field; and what "/director resolve" does for an absent player (the service's stand-in ``end``)."""
+"""The skirmish order panel (bot/panels/skirmish.py) on the bundled corridor: only the actions the rules accept
+now are offered (SK-1.1, SK-1.2, SK-2.x, SK-3.x, SK-4.1, SK-5.1, SK-6.x), a hidden enemy is never a target, AP
+are shown, every offered action is text the skirmish parser reads; the overwatch question panel; the draft in its
+custom id; and what "/director resolve" does for an absent player (the service's stand-in ``end``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.panel_model import Draft, PanelModel, build_panel
-from bot.panel_skirmish import projection, skirmish_raw_order
+from bot.panels import skirmish as sk_panel
+from bot.panels.draft import Draft, DraftTooLong, decode_draft, encode_draft
+from bot.panels.model import PanelModel, Preview, Text
 from bot.permissions import Actor
 from bot.service import EncounterService
 from bot.storage import open_storage
@@ -44,26 +45,24 @@ def drawn(*plan: str) -> EncounterState:
 
 def panel(state: EncounterState, unit: str, draft: Draft | None = None) -> PanelModel:
     owing = unit in RULES.awaiting(state)
-    return build_panel(
-        state, unit, encounter_id=1, phase_no=3, draft=draft or Draft(), submitted=False, owing=owing
-    )
+    return sk_panel.build_panel(state, unit, draft=draft or Draft(), owing=owing)
 
 
 def offered(model: PanelModel, group: str | None = None) -> list[str]:
-    return [o.value for o in model.action_options if group is None or o.group == group]
+    return [o.value for g in sk_panel.GROUPS if group in (None, g) for o in model.options(g)]
 
 
 def test_the_activated_character_gets_only_actions_the_rules_accept() -> None:
     state = drawn("delta")
     assert RULES.awaiting(state) == ("kara", "zug")
     model = panel(state, "kara")
-    assert model.step == "orders" and model.ruleset == "skirmish"
+    assert model.step == "orders"
     values = offered(model)
     assert values, "an active character always has something to do"
-    for option in model.action_options:
+    for option in (o for g in sk_panel.GROUPS for o in model.options(g)):
         order = RULES.parse_order(state, "kara", option.value)
         RULES.validate_order(state, "kara", order)  # raises if illegal
-        assert dict(option.params)["cost"].isdigit()
+        assert option.param("cost").isdigit()
     # SK-2.2: Kara (1405, facing SW-NW) may step into 1305 or 1306, but Brak stands in 1306 (SK-2.4)
     assert {v.split()[1] for v in offered(model, "move")} == {"1305"}
     assert offered(model, "move")[0] == "move 1305", "keeping the facing comes first"
@@ -80,11 +79,11 @@ def test_the_activated_character_gets_only_actions_the_rules_accept() -> None:
 def test_ap_shown_and_actions_beyond_the_ap_left_are_not_offered() -> None:
     state = drawn("delta")
     model = panel(state, "kara")
-    assert dict(model.stats)["ap"] == "7/7"
+    assert model.stat("ap") == "7/7"
     kara = state.unit_as("kara", Character)
     tired = state.with_units([replace_unit(kara, ap_left=1)])
     model = panel(tired, "kara")
-    assert dict(model.stats)["ap"] == "1/7"
+    assert model.stat("ap") == "1/7"
     values = offered(model)
     assert not any(v.startswith(("shoot", "overwatch")) for v in values), "2 AP each (SK-1.2)"
     assert "move 1305" in values and "act search" in values, "1 AP actions remain"  # a grenade too (SK-6.2)
@@ -105,25 +104,26 @@ def test_every_offered_action_becomes_a_raw_order_the_parser_reads() -> None:
     state = drawn("delta")
     model = panel(state, "kara")
     kinds: set[type] = set()
-    for option in model.action_options:
-        raw = dataclasses.replace(model, draft=Draft(action=option.value)).raw_order()
-        assert raw == option.value and isinstance(raw, str)
+    for value in offered(model):
+        raw = sk_panel.raw_order(panel(state, "kara", Draft(action=value)))
+        assert raw == value and isinstance(raw, str)
         order = RULES.parse_order(state, "kara", raw)
         RULES.validate_order(state, "kara", order)
         kinds.add(type(order))
     assert {SkMove, SkTurn, SkShoot, SkOverwatch} <= kinds
-    ended = dataclasses.replace(model, draft=Draft(action="end"))
-    assert isinstance(RULES.parse_order(state, "kara", skirmish_raw_order(ended)), SkEnd)
-    forged = dataclasses.replace(model, draft=Draft(action="shoot kira"))
-    assert forged.raw_order() == "", "a draft action that is not offered now is dropped"
+    ended = panel(state, "kara", sk_panel.apply(model, "end", None))
+    assert isinstance(RULES.parse_order(state, "kara", sk_panel.raw_order(ended)), SkEnd)
+    forged = panel(state, "kara", Draft(action="shoot kira"))
+    assert sk_panel.raw_order(forged) == "", "a draft action that is not offered now is dropped"
+    assert sk_panel.raw_order(dataclasses.replace(model, draft=Draft(action="shoot kira"))) == ""
 
 
 def test_a_move_previews_its_path_and_end_facing() -> None:
     state = drawn("delta")
-    path = projection(state, "kara", "move 1305 facing NW-N")
-    assert path == ((Hex.parse("1405"), Hex.parse("1305")), 5, None)
-    assert projection(state, "kara", "shoot veddio") is None
-    assert projection(state, "kara", "move 0101") is None, "not a legal destination: no preview"
+    chosen = panel(state, "kara", Draft(action="move 1305 facing NW-N"))
+    assert sk_panel.preview(state, chosen) == Preview((Hex.parse("1405"), Hex.parse("1305")), 5, None)
+    assert sk_panel.preview(state, panel(state, "kara", Draft(action="shoot veddio"))) is None
+    assert sk_panel.projection(state, "kara", "move 0101") is None, "not a legal destination: no preview"
 
 
 def test_the_overwatch_question_goes_to_the_watcher_as_fire_or_hold() -> None:
@@ -136,28 +136,27 @@ def test_the_overwatch_question_goes_to_the_watcher_as_fire_or_hold() -> None:
     assert state.pending is not None and state.pending.unit == "kara"
     model = panel(state, "kara")
     assert model.step == "decision"
-    assert [o.value for o in model.decision_options] == ["fire", "hold"]
-    assert [o.key for o in model.decision_options] == ["panel.sk.answer.fire", "panel.sk.answer.hold"]
-    (key, params), *_ = model.lines
-    assert (
-        key == "panel.sk.question" and dict(params)["actor"] == "Veddio" and dict(params)["action"] == "move"
-    )
-    raw = dataclasses.replace(model, draft=Draft(choice="fire")).raw_order()
+    assert [o.value for o in model.options("decide")] == ["fire", "hold"]
+    assert [o.key for o in model.options("decide")] == ["panel.sk.answer.fire", "panel.sk.answer.hold"]
+    _, question = model.lines
+    params = dict(question.params)
+    assert question.key == "panel.sk.question" and params["actor"] == "Veddio"
+    assert params["action"] == Text.of("panel.sk.kind.move")
+    raw = sk_panel.raw_order(panel(state, "kara", sk_panel.apply(model, "decide", ("fire",))))
     assert isinstance(RULES.parse_order(state, "kara", raw), SkReaction)
     waiting = panel(state, "veddio")
     assert waiting.step == "wait", "the mover waits for the answer"
-    assert waiting.lines == (("panel.sk.turn_of", (("names", "Kara"),)),)
+    assert waiting.lines[1:] == (Text.of("panel.sk.turn_of", names="Kara"),)
 
 
-def test_the_draft_carries_the_action_and_old_drafts_still_decode() -> None:
+def test_the_draft_carries_the_action_and_a_draft_too_long_is_refused_not_cut() -> None:
     draft = Draft(action="move 1305 facing NW-N")
-    encoded = draft.encode(12345)
+    encoded = encode_draft(draft, 12345)
     assert len(encoded) <= 100
-    assert Draft.decode(encoded) == (12345, draft)
-    assert Draft().encode(7) == "hexd:draft:7:|||", "an exo draft is encoded as before"
-    assert Draft.decode("hexd:draft:7:DA|gunner1.1.b||") == (7, Draft(moves="DA", fire=("gunner1.1.b",)))
-    long = Draft(action="grenade " + "x" * 120).encode(999999)
-    assert len(long) == 100
+    assert decode_draft(encoded) == (12345, draft)
+    assert encode_draft(Draft(), 7) == "hexd:draft:7:"
+    with pytest.raises(DraftTooLong, match="100"):
+        encode_draft(Draft(action="grenade " + "x" * 120), 999999)
 
 
 @pytest.fixture
@@ -194,9 +193,7 @@ async def test_one_submitted_action_resolves_at_once_in_activation_mode(service:
     _, state, phase_no = await service.load(enc)
     actor = RULES.awaiting(state)[0]
     user = 2 if state.units[actor].side == "rfp" else 3
-    model = build_panel(
-        state, actor, encounter_id=enc, phase_no=phase_no, draft=Draft(), submitted=False, owing=True
-    )
+    model = sk_panel.build_panel(state, actor, draft=Draft(), owing=True)
     choice = offered(model, "move")[0]
     sent = await service.submit(enc, user, actor, choice, phase_no=phase_no)
     assert sent.all_in, "the other character of the chit need not order anything"

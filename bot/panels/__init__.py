@@ -1,0 +1,79 @@
+"""Order panels as plug-ins: one module per ruleset, ``bot/panels/<id>.py``, found through the registry.
+
+Every panel module is pure (no Discord) and exposes the same five functions, written down as :class:`PanelPlugin`.
+The generic model they build is in :mod:`bot.panels.model`, the draft and its custom-id codec in
+:mod:`bot.panels.draft`; the Discord layer (``cogs/panel/``) draws any panel without knowing its ruleset.
+A panel module is the only place of the bot that imports its ruleset's engine (``rules.<id>``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Protocol, cast
+
+from bot.panels.draft import Draft
+from bot.panels.model import PanelModel, Preview
+from rules.errors import GameError
+from rules.registry import plugin_module, ruleset_for
+from rules.ruleset import Order
+from rules.state import EncounterState
+
+NO_PANEL = "bot.panels.waiting"  # a ruleset without an orders panel: every panel waits
+
+
+class PanelPlugin(Protocol):
+    """What a ruleset's panel module provides (module-level functions with these signatures)."""
+
+    def build_panel(self, state: EncounterState, unit_id: str, *, draft: Draft, owing: bool) -> PanelModel:
+        """The panel of ``unit_id`` now: what it may choose (only what the rules accept) and ``draft``, kept to
+        what is still offered. ``owing``: the unit owes an order in this phase (else the panel waits)."""
+        ...
+
+    def apply(self, model: PanelModel, action: str, values: tuple[str, ...] | None) -> Draft:
+        """The draft after the control ``action`` of ``model`` is used: a button press (``values`` is None) or a
+        select's chosen ``values`` (checked against what ``model`` offers; a click may be forged)."""
+        ...
+
+    def raw_order(self, model: PanelModel) -> Any:
+        """The model's draft as the raw order the ruleset's ``parse_order`` reads."""
+        ...
+
+    def draft_from_raw(self, state: EncounterState, unit_id: str, raw: Any) -> Draft:
+        """A stored raw order back into a draft, so a reopened panel shows what the player gave."""
+        ...
+
+    def preview(self, state: EncounterState, model: PanelModel) -> Preview | None:
+        """What the private preview image highlights for the model's draft (None: no preview)."""
+        ...
+
+
+def panel_for(ruleset_id: str) -> PanelPlugin:
+    """The panel module of ``ruleset_id``, as the registry names it (imported on first use)."""
+    name = plugin_module(ruleset_id, "panel") or NO_PANEL
+    return cast(PanelPlugin, importlib.import_module(name))
+
+
+def press(
+    plugin: PanelPlugin,
+    state: EncounterState,
+    model: PanelModel,
+    action: str,
+    values: tuple[str, ...] | None = None,
+) -> PanelModel:
+    """The panel after the control ``action`` is used: the plug-in's new draft, on the panel built again (what
+    the draft holds changes what is offered: a full movement disables its buttons). Only a panel that takes
+    orders is pressed."""
+    draft = plugin.apply(model, action, values)
+    return plugin.build_panel(state, model.unit_id, draft=draft, owing=True)
+
+
+def accepted(state: EncounterState, unit_id: str, raw: Any) -> Order | None:
+    """``raw`` as the order the rules take from ``unit_id`` now (the check Submit runs), or None if they refuse
+    it: how a plug-in asks whether to offer something."""
+    ruleset = ruleset_for(state)
+    try:
+        order = ruleset.parse_order(state, unit_id, raw)
+        ruleset.validate_order(state, unit_id, order)
+    except GameError:
+        return None
+    return order

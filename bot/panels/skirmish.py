@@ -1,0 +1,318 @@
+"""The skirmish (Sombrachapas) order panel: the activated character's legal actions right now, one select per
+kind of action, or the overwatch question put to a watcher.
+
+Nothing here decides legality: every candidate action is written as the text the skirmish parser reads
+(``move 0506 facing N-NE``, ``shoot tyrano``) and kept only if the ruleset's own ``parse_order`` and
+``validate_order`` accept it (SK-1.1 whose turn, SK-1.2 AP, SK-2.x where to, SK-3.x/5.1/6.2 sight and range);
+targets are further limited to enemies the character's side can see (``rules.engine.visibility``), so a hidden
+enemy is never offered. The cost shown is the legality module's ``action_cost``.
+
+Draft fields: ``action`` (the chosen action's text) and ``choice`` (the answer to the overwatch question).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from bot.panels import accepted
+from bot.panels.draft import Draft, fits
+from bot.panels.memo import per_state
+from bot.panels.model import (
+    MAX_OPTIONS,
+    WAIT,
+    Button,
+    Field,
+    Option,
+    PanelModel,
+    Preview,
+    Select,
+    Stat,
+    Text,
+    blank_panel,
+    submit_button,
+)
+from data.i18n import has
+from rules.engine import visibility
+from rules.hexgrid import Vertex
+from rules.registry import ruleset_for
+from rules.skirmish.activation import ext_of
+from rules.skirmish.geometry import move_targets
+from rules.skirmish.legality import action_cost
+from rules.skirmish.model import Character, SkMove, action_kind
+from rules.skirmish.tables import POLICIES
+from rules.state import EncounterState
+
+GROUPS = ("move", "turn", "attack", "other")  # one select each
+ATTACKS = ("shoot", "melee", "grenade")
+ACT_PRESETS = ("search", "use", "open")  # SK-6.1 other actions the panel offers ready-made
+ANSWERS = ("fire", "hold")  # SK-4.1 overwatch question
+END = "end"  # SK-1.1: ends the activation, needs no choice (the button submits at once)
+DECIDE = "decide"
+ACTION, CHOICE = "action", "choice"
+
+
+# --- the plug-in interface (bot.panels.PanelPlugin) ----------------------------------------------------------
+
+
+def build_panel(state: EncounterState, unit_id: str, *, draft: Draft, owing: bool) -> PanelModel:
+    base = replace(blank_panel(state, unit_id), lines=(_step_line(WAIT),))
+    unit = state.units.get(unit_id)
+    if not isinstance(unit, Character):
+        return base
+    model = replace(base, stats=_stats(unit), lines=(_step_line(WAIT), *_turn_lines(state, unit, owing)))
+    if not owing or state.over or not unit.acting:
+        return model
+    pending = state.pending
+    if pending is None:
+        return _actions(model, state, unit, draft)
+    if pending.unit != unit.id or pending.kind != "overwatch":
+        return model
+    return _question(model, state, unit, draft)
+
+
+def apply(model: PanelModel, action: str, values: tuple[str, ...] | None) -> Draft:
+    if values is not None:
+        offered = {o.value for o in model.options(action)}
+        picked = next((v for v in values if v in offered), "")
+        return model.draft.replace(**{CHOICE if action == DECIDE else ACTION: picked})
+    if action == END:
+        return model.draft.replace(action=END)
+    return model.draft
+
+
+def raw_order(model: PanelModel) -> Any:
+    """The action text for the skirmish parser: the answer to the question, or the chosen action (``end`` is
+    always offered); an empty draft gives ``""``, which the parser refuses with its own message."""
+    if model.step == "decision":
+        return model.draft.text(CHOICE)
+    chosen = model.draft.text(ACTION)
+    offered = {o.value for group in GROUPS for o in model.options(group)}
+    return chosen if chosen == END or chosen in offered else ""
+
+
+def draft_from_raw(state: EncounterState, unit_id: str, raw: Any) -> Draft:
+    if not isinstance(raw, str):
+        return Draft()
+    asked = state.pending is not None and state.pending.unit == unit_id
+    return Draft(**{CHOICE if asked else ACTION: raw})
+
+
+def preview(state: EncounterState, model: PanelModel) -> Preview | None:
+    """Path and end facing of a chosen ``move``/``back`` action (SK-2.2/2.3)."""
+    if model.step != "orders":
+        return None
+    return projection(state, model.unit_id, model.draft.text(ACTION))
+
+
+# --- the steps -----------------------------------------------------------------------------------------------
+
+
+def _step_line(step: str) -> Text:
+    return Text.of(f"panel.sk.step.{step}")
+
+
+def _actions(model: PanelModel, state: EncounterState, unit: Character, draft: Draft) -> PanelModel:
+    """One select per kind of action (move, turn, attack, other), Submit and End activation."""
+    by_group = legal_actions(state, unit.id)
+    offered = {o.value: o for options in by_group.values() for o in options}
+    action = draft.text(ACTION)
+    action = action if action == END or action in offered else ""
+    selects = [
+        Select(
+            group,
+            Text.of(f"panel.sk.placeholder.{group}"),
+            options,
+            chosen=(action,) if action in {o.value for o in options} else (),
+            min_values=1,
+        )
+        for group, options in by_group.items()
+        if options
+    ]
+    return replace(
+        model,
+        step="orders",
+        lines=(_step_line("orders"),),
+        draft=Draft(action=action),
+        fields=(Field(Text.of("panel.sk.chosen"), (_chosen_text(offered.get(action), action),)),),
+        controls=(
+            *selects,
+            submit_button(enabled=bool(action)),
+            Button(END, Text.of("panel.sk.end"), "danger", submits=True),
+        ),
+        summary=action,
+    )
+
+
+def _question(model: PanelModel, state: EncounterState, watcher: Character, draft: Draft) -> PanelModel:
+    """SK-4.1: the watcher fires or holds."""
+    assert state.pending is not None
+    answers = tuple(
+        Option(a, a, f"panel.sk.answer.{a}") for a in state.pending.options or ANSWERS if a in ANSWERS
+    )
+    choice = draft.text(CHOICE)
+    found = next((o for o in answers if o.value == choice), None)
+    choice = choice if found is not None else ""
+    return replace(
+        model,
+        step="decision",
+        lines=(_step_line("decision"), *_question_lines(state, watcher)),
+        draft=Draft(choice=choice),
+        fields=(Field(Text.of("panel.sk.chosen"), (_chosen_text(found, choice),)),),
+        controls=(
+            Select(
+                DECIDE,
+                Text.of("panel.sk.placeholder.answer"),
+                answers,
+                chosen=(choice,) if choice else (),
+                min_values=1,
+            ),
+            submit_button(enabled=bool(choice)),
+        ),
+        summary=choice,
+    )
+
+
+def _chosen_text(option: Option | None, chosen: str) -> Text:
+    if not chosen:
+        return Text.of("panel.sk.nothing_chosen")
+    if chosen == END:
+        return Text.of("panel.sk.end")
+    if option is None:
+        return Text.plain(f"`{chosen}`")
+    return Text.plain("{label}  `{code}`", label=option.text, code=chosen)
+
+
+# --- what the rules allow ------------------------------------------------------------------------------------
+
+
+@per_state
+def legal_actions(state: EncounterState, unit_id: str) -> dict[str, tuple[Option, ...]]:
+    """Every action the character may take now, by kind, at most 25 per kind (Discord's select limit)."""
+    ch = state.unit_as(unit_id, Character)
+    # moves are checked against what the side knows: a hex held by an enemy it cannot see must still be offered,
+    # or the missing option would give that enemy away (FOG-1); Submit then meets the real board
+    known = _as_known_by(state, ch.side)
+    out: dict[str, tuple[Option, ...]] = {}
+    for group, candidates, board in (
+        ("move", _moves(ch), known),
+        ("turn", _turns(ch), state),
+        ("attack", _attacks(state, ch), state),
+        ("other", _others(), state),
+    ):
+        found: list[Option] = []
+        for text, label, key in candidates:
+            cost = action_cost_of(board, ch.id, text) if fits(Draft(action=text)) else None
+            if cost is not None and len(found) < MAX_OPTIONS:
+                found.append(Option(text, label, key, (("cost", str(cost)),)))
+        out[group] = tuple(found)
+    return out
+
+
+def _as_known_by(state: EncounterState, side: str) -> EncounterState:
+    seen = visibility(ruleset_for(state), state, side).units
+    hidden = [uid for uid, unit in state.units.items() if unit.side != side and uid not in seen]
+    if not hidden:
+        return state
+    return state.replace(units={uid: u for uid, u in state.units.items() if uid not in hidden})
+
+
+def action_cost_of(state: EncounterState, unit_id: str, text: str) -> int | None:
+    """The AP ``text`` costs now if the rules accept it (the exact check Submit runs), else None."""
+    order = accepted(state, unit_id, text)
+    if order is None:
+        return None
+    return action_cost(state, state.unit_as(unit_id, Character), order)
+
+
+def projection(state: EncounterState, unit_id: str, text: str) -> Preview | None:
+    """Path and end facing of a legal ``move``/``back`` action, for the private preview image (SK-2.2/2.3)."""
+    order = accepted(state, unit_id, text) if text.startswith(("move ", "back ")) else None
+    unit = state.units.get(unit_id)
+    if not isinstance(order, SkMove) or not isinstance(unit, Character) or unit.at is None:
+        return None
+    facing = unit.facing if order.facing is None else order.facing
+    return Preview((unit.at, order.to), facing)
+
+
+# --- candidates (text, label, i18n key); the rules filter them --------------------------------------------
+
+
+def _moves(ch: Character) -> list[tuple[str, str, str]]:
+    """SK-2.2 forward / SK-2.3 backward into the two hexes at the facing (or opposite) vertex, ending with any
+    facing (SK-2.1 turning on the way: up to 2 vertices free, 3 costs extra)."""
+    if ch.at is None:
+        return []
+    out: list[tuple[str, str, str]] = []
+    facings = [ch.facing, *(v for v in range(6) if v != ch.facing)]
+    for verb in ("move", "back"):
+        for to in move_targets(ch, backward=verb == "back"):
+            for facing in facings:
+                vertex = Vertex(facing).label
+                text = f"{verb} {to.label}" if facing == ch.facing else f"{verb} {to.label} facing {vertex}"
+                out.append((text, f"{to.label} · {vertex}", f"panel.sk.{verb}"))
+    return out
+
+
+def _turns(ch: Character) -> list[tuple[str, str, str]]:
+    return [(f"turn {Vertex(v).label}", Vertex(v).label, "panel.sk.turn") for v in range(6) if v != ch.facing]
+
+
+def _attacks(state: EncounterState, ch: Character) -> list[tuple[str, str, str]]:
+    seen = visibility(ruleset_for(state), state, ch.side).units
+    enemies = sorted(
+        (u for u in state.units_of(Character) if u.side != ch.side and u.acting and u.id in seen),
+        key=lambda u: u.id,
+    )
+    return [(f"{verb} {u.id}", u.name, f"panel.sk.{verb}") for verb in ATTACKS for u in enemies]
+
+
+def _others() -> list[tuple[str, str, str]]:
+    watch = [(f"overwatch {p}", p, f"panel.sk.overwatch.{p}") for p in POLICIES]
+    acts = [(f"act {a}", a, f"panel.sk.act.{a}") for a in ACT_PRESETS]
+    return watch + acts
+
+
+# --- what the embed says -------------------------------------------------------------------------------------
+
+
+def _stats(ch: Character) -> tuple[Stat, ...]:
+    where = f"{ch.at.label} · {Vertex(ch.facing % 6).label}" if ch.at is not None else "-"
+    policy = ch.overwatch
+    return (
+        Stat("ap", f"{ch.ap_left}/{ch.ap}"),
+        Stat("wounds", f"{ch.wounds}/{ch.max_wounds}"),
+        Stat("position", where),
+        Stat(
+            "overwatch", Text.of(f"policy.{policy}") if policy and has(f"policy.{policy}") else policy or "—"
+        ),
+    )
+
+
+def _turn_lines(state: EncounterState, ch: Character, owing: bool) -> tuple[Text, ...]:
+    """Whose turn it is (SK-1.1), shown on panels that wait."""
+    if owing or state.over:
+        return ()
+    ruleset = ruleset_for(state)
+    acting = [state.units[u].name for u in ruleset.awaiting(state) if u in state.units]
+    if not acting:
+        return ()
+    return (Text.of("panel.sk.turn_of", names=", ".join(acting)),)
+
+
+def _question_lines(state: EncounterState, watcher: Character) -> tuple[Text, ...]:
+    """SK-4.1: who is spending AP in the watcher's sight, on what, and the shots the watcher has left."""
+    trigger = ext_of(state).trigger
+    if trigger is None:
+        return ()
+    actor = state.units.get(trigger.actor)
+    kind = action_kind(trigger.order)
+    return (
+        Text.of(
+            "panel.sk.question",
+            actor=actor.name if actor is not None else trigger.actor,
+            action=Text.of(f"panel.sk.kind.{kind}") if has(f"panel.sk.kind.{kind}") else kind,
+            cost=str(trigger.cost),
+            shots=str(watcher.overwatch_shots_left),
+        ),
+    )

@@ -1,0 +1,93 @@
+"""What a click on a panel does: who may click (the unit's holder, in its own server), whether the panel is
+still current (the phase it was built for), the draft after the click (the plug-in's), and Submit (the service).
+Returns what to show; the item that was clicked shows it (:mod:`cogs.panel.items`)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+
+import discord
+
+from bot.panels.model import Button, Select
+from bot.permissions import holder_of
+from bot.results import refuse
+from bot.service import Seen
+from cogs.common import bot_of
+from cogs.panel.components import ControlRef
+from cogs.panel.load import LoadedPanel, load_panel, stored_draft
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Clicked:
+    panel: LoadedPanel  # the panel to show now
+    acknowledged: str = ""  # after a Submit: the i18n key telling the player the order is stored
+
+
+async def click(interaction: discord.Interaction, ref: ControlRef, values: tuple[str, ...] | None) -> Clicked:
+    """The click on control ``ref`` (``values``: a select's choice); raises a ``GameError`` to refuse it."""
+    seen = await owns(interaction, ref)
+    if ref.phase_no != seen.phase_no:
+        log.info(
+            "stale panel user=%s encounter=%s phase=%s", interaction.user.id, ref.encounter_id, ref.phase_no
+        )
+        raise refuse("phase.stale", "That panel belongs to a phase that is over; open /orders again.")
+    panel = await load_panel(
+        bot_of(interaction),
+        seen.meta.id,
+        interaction.user.id,
+        ref.unit_id,
+        stored_draft(interaction.message),
+        interaction.guild_id,
+        seen=seen,
+    )
+    model = panel.model
+    if model.waiting:
+        raise refuse("unit.not_awaiting", "This unit takes no orders now.", unit=model.unit_name)
+    control = model.control(ref.action)
+    if control is None or not control.enabled:  # not offered any more: show the panel as it is now
+        return Clicked(panel)
+    panel = panel.pressed(ref.action, (values or ()) if isinstance(control, Select) else None)
+    if isinstance(control, Button) and control.submits:
+        return await submit(interaction, panel, seen)
+    return Clicked(panel)
+
+
+async def owns(interaction: discord.Interaction, ref: ControlRef) -> Seen:
+    """Ownership, checked on every click before anything is read or changed: the clicking user must hold the
+    unit in that encounter, and a panel used inside a server must belong to that server (custom ids are forgeable).
+    Returns what it read, so the click does not read it again."""
+    seen = await bot_of(interaction).service.seen(ref.encounter_id)
+    if interaction.guild_id is not None and seen.meta.guild_id != interaction.guild_id:
+        raise refuse("encounter.none", "There is no such encounter.")
+    if holder_of(ref.unit_id, seen.parts) != interaction.user.id:
+        log.info("panel refused user=%s encounter=%s", interaction.user.id, ref.encounter_id)
+        raise refuse("unit.not_yours", "That is not one of your units.")
+    return seen
+
+
+async def submit(interaction: discord.Interaction, panel: LoadedPanel, seen: Seen) -> Clicked:
+    """Store the panel's order for the phase it was built for (durable when this returns), then start what
+    follows: the resolution if it was the last order, else the channel's status."""
+    bot = bot_of(interaction)
+    result = await bot.service.submit(
+        panel.encounter_id,
+        interaction.user.id,
+        panel.model.unit_id,
+        panel.plugin.raw_order(panel.model),
+        phase_no=panel.phase_no,
+        seen=seen,
+    )
+    if result.all_in:
+        bot.spawn(
+            bot.resolve_and_announce(
+                panel.encounter_id, expected_phase_no=result.phase_no, seen=seen, all_in=True
+            ),
+            what="resolution",
+        )
+    elif bot.announcer is not None:
+        bot.spawn(bot.announcer.refresh_status(panel.encounter_id), what="status")
+    key = "orders.amended" if result.amended else "orders.received"
+    return Clicked(replace(panel, submitted=True), key)

@@ -1,0 +1,94 @@
+"""The panel message: its embed, its controls as persistent ``DynamicItem``\\ s (one generic template for every
+control of every ruleset, so a panel keeps working after a restart) and its preview image.
+
+The item only acknowledges the click, hands it to :func:`cogs.panel.flow.click` and shows the answer: no game
+rule lives here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import ui
+
+from bot.results import Refused
+from cogs.common import bot_of, lang
+from cogs.panel.components import TEMPLATE, ControlRef, panel_components, panel_embed
+from cogs.panel.flow import Clicked, click
+from cogs.panel.load import LoadedPanel
+from cogs.panel.preview import PREVIEW_NAME, preview_file
+from data.i18n import t
+from rules.errors import GameError
+
+
+class PanelItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
+    """Any button or select of any panel; its custom id says which (:class:`ControlRef`)."""
+
+    def __init__(self, item: ui.Item[Any]) -> None:
+        super().__init__(item)
+        ref = ControlRef.parse(getattr(item, "custom_id", None))
+        if ref is None:
+            raise ValueError(f"{item!r} is not a panel control")
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> PanelItem:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        # acknowledge first (Discord's 3 s window, our 100 ms bar); the flow checks ownership before anything else
+        await interaction.response.defer()
+        values = None
+        if isinstance(self.item, ui.Select):
+            values = tuple(str(v) for v in (interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        try:
+            clicked = await click(interaction, self.ref, values)
+        except (GameError, Refused) as exc:
+            await bot_of(interaction).reply_error(interaction, exc)
+            return
+        await _show(interaction, clicked)
+
+
+def panel_view(panel: LoadedPanel, locale: str) -> ui.View:
+    view = ui.View(timeout=None)
+    components = panel_components(
+        panel.model, locale, encounter_id=panel.encounter_id, phase_no=panel.phase_no
+    )
+    for component in components:
+        view.add_item(PanelItem(component) if ControlRef.parse(component.custom_id) else component)
+    return view
+
+
+async def panel_message(panel: LoadedPanel, locale: str) -> dict[str, Any]:
+    """Keyword arguments for send/edit: embed, view and ``files`` (the private preview image, when there is one)."""
+    embed = panel_embed(panel.model, locale, submitted=panel.submitted)
+    preview = await preview_file(panel, locale)
+    if preview is not None:
+        embed.set_image(url=f"attachment://{PREVIEW_NAME}")
+    return {"embed": embed, "view": panel_view(panel, locale), "files": [preview] if preview else []}
+
+
+async def _show(interaction: discord.Interaction, clicked: Clicked) -> None:
+    """Edit the panel the click came from, through the interaction's webhook (works for DMs and ephemerals)."""
+    locale = lang(interaction)
+    panel = clicked.panel
+    message = interaction.message
+    if clicked.acknowledged:
+        text = t(clicked.acknowledged, locale, unit=panel.model.unit_name)
+        await interaction.followup.send(text, ephemeral=True)
+        # the draft did not change: keep the preview image already on the panel, update the text and buttons
+        embed = panel_embed(panel.model, locale, submitted=True)
+        if message is not None and message.attachments:
+            embed.set_image(url=f"attachment://{message.attachments[0].filename}")
+        kwargs: dict[str, Any] = {"embed": embed, "view": panel_view(panel, locale)}
+    else:
+        kwargs = await panel_message(panel, locale)
+        kwargs["attachments"] = kwargs.pop("files")
+    if message is None:
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.followup.edit_message(message.id, **kwargs)

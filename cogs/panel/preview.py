@@ -1,0 +1,25 @@
+"""The private preview image of a panel: what the plug-in says the draft would do, drawn off the event loop."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.imaging import preview_png
+from cogs.common import png_file
+from cogs.panel.load import LoadedPanel
+
+PREVIEW_NAME = "preview.png"
+
+
+async def preview_file(panel: LoadedPanel, locale: str) -> discord.File | None:
+    """The preview for the panel's draft (None: the plug-in shows none now, or it could not be drawn)."""
+    model = panel.model
+    if model.waiting:
+        return None
+    shown = panel.plugin.preview(panel.state, model)
+    if shown is None:
+        return None
+    png = await preview_png(
+        panel.state, model.unit_id, shown.path, shown.facing, shown.vector, viewer=model.side, locale=locale
+    )
+    return png_file(png, PREVIEW_NAME) if png is not None else None
