@@ -30,7 +30,6 @@ from rules.ruleset import (
 from rules.serial import serializable
 from rules.state import Decision, EncounterState, RulesetState, Unit
 
-
 TOY_IDS = ("toy-sim", "toy-seq", "toy-act", "toy-dir")
 for _tid in TOY_IDS:  # through the same registry path as the real rulesets (rules/registry.py)
     add(Plugin(_tid, "ruleset", engine=__name__, panel="tests.toy_panel", overlay="tests.toy_overlay"))
