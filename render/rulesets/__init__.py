@@ -106,7 +106,7 @@ def _load(pid: str) -> Overlay | None:
         ):  # the plug-in has no overlay module (yet); a broken import inside one still raises
             return None
         raise
-    overlay: object = getattr(module, "OVERLAY", None)
+    overlay: object = vars(module).get("OVERLAY")
     if not isinstance(overlay, Overlay):
         raise TypeError(f"{name}.OVERLAY must be a render.rulesets.Overlay, got {overlay!r}")
     return overlay
