@@ -20,7 +20,9 @@ and per unit: :meth:`Overlay.stat_bars` (the side panel and the counter's damage
 :meth:`Overlay.neutral_colour` (a piece of no side: its own colour, no facing nose) and
 :meth:`Overlay.signature` (what else of a unit the picture shows, for :func:`board_signature`).
 
-Overlays see only the :class:`~render.scene.View` of the viewer: a unit the viewer may not see is not in it.
+Fog (FOG-1, NGT-9) is the overlay's to keep: draw units, markers and events only from the
+:class:`~render.scene.View`, which holds what the viewer may see. The whole state is there too, for what is
+public anyway (NGT-2: lights are seen from anywhere).
 """
 
 from __future__ import annotations
