@@ -17,7 +17,6 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -25,23 +24,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from render import BoardSnapshot, RenderOptions, render_board
 from render.board import render_board_uncached
 from rules.events import Event, ShotResolved, UnitMoved
+from rules.exo import Ship
 from rules.hexgrid import Hex
 from rules.state import Board, EncounterState, Side, Unit
 
 CASES = ((20, 15, 10), (40, 30, 50), (80, 60, 200))
 TERRAIN = ("woods", "water", "obstacle", "hill", "road")
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BenchShip(Unit):
-    """Carries the stat fields the panel reads (exo-like), so rows are as busy as a real game's."""
-
-    armor: int = 8
-    max_armor: int = 8
-    structure: int = 6
-    max_structure: int = 6
-    engines: int = 3
-    max_engines: int = 3
 
 
 def snapshot(width: int, height: int, count: int, seed: int = 4) -> BoardSnapshot:
@@ -50,8 +38,8 @@ def snapshot(width: int, height: int, count: int, seed: int = 4) -> BoardSnapsho
     spots = rng.sample(cells, count)
     units: list[Unit] = []
     for i, at in enumerate(spots):
-        units.append(
-            BenchShip(
+        units.append(  # exo ships: the exo overlay gives them stat bars, so rows are as busy as a real game's
+            Ship(
                 id=f"u{i:03d}",
                 side=("red", "blue")[i % 2],
                 name=f"Unit {i}",
@@ -59,12 +47,16 @@ def snapshot(width: int, height: int, count: int, seed: int = 4) -> BoardSnapsho
                 at=at,
                 facing=i % 6,
                 armor=rng.randint(2, 8),
+                max_armor=8,
                 structure=rng.randint(1, 6),
+                max_structure=6,
+                engines=3,
+                max_engines=3,
             )
         )
     terrain = {h: rng.choice(TERRAIN) for h in rng.sample(cells, len(cells) // 8)}
     state = EncounterState(
-        ruleset="bench",
+        ruleset="exo",
         name=f"Bench {width}x{height}",
         board=Board(width=width, height=height, terrain=terrain),
         sides=(Side("red", "Red"), Side("blue", "Blue")),

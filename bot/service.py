@@ -58,27 +58,6 @@ OnStep = Callable[[StepReport], Awaitable[None]]
 INLINE_UNITS = 30  # resolutions of boards this small run on the loop (exo: 100 ships take < 20 ms)
 
 
-def _board_of(state: EncounterState) -> tuple[Any, ...]:
-    """What a board image shows of a state: pieces (place, facing, vector, damage state) and markers."""
-    pieces = sorted(
-        (
-            (
-                u.id,
-                u.at,
-                u.facing,
-                getattr(u, "vector", None),
-                u.destroyed,
-                u.hidden,
-                getattr(u, "armor", None),
-                getattr(u, "structure", None),
-            )
-            for u in state.units.values()
-        ),
-        key=lambda piece: piece[0],
-    )
-    return tuple(pieces), state.markers
-
-
 def bundled_scenarios(ruleset: str | None = None) -> list[tuple[str, str, str]]:
     """(id, name, ruleset) of the scenarios shipped in ``data/scenarios``."""
     return [s for s in _bundled() if ruleset is None or s[2] == ruleset]
@@ -505,7 +484,12 @@ class EncounterService(DirectorActions, RecordActions):
         seen = visibility(ruleset, after, PUBLIC).units | visibility(ruleset, before, PUBLIC).units
         known = set(before.units) | set(after.units)
         public = tuple(e for e in events if all(u in seen or u not in known for u in e.involved()))
-        changed = _board_of(before) != _board_of(after) or any(isinstance(e, ShotResolved) for e in public)
+        # what the board image shows, as the overlays say; imported here, as it loads Pillow
+        from render.rulesets import board_signature
+
+        changed = board_signature(before) != board_signature(after) or any(
+            isinstance(e, ShotResolved) for e in public
+        )
         return StepReport(encounter_id, phase_no, before.round, before.phase, events, after, public, changed)
 
 

@@ -5,40 +5,43 @@ value-keyed cache, already mapped onto the board's fixed palette; pieces are dra
 (text from cached anti-aliased sprites), and the result is written with a fast PNG level. The naive baseline
 redraws everything in RGB instead. Fog (FOG-1, NGT-9): a unit the viewer cannot see is not drawn at all — no counter,
 no vector, no panel row, no trail, no firing line from or to it.
+
+What is common to every ruleset is drawn here: grid and terrain, fog, highlights, counters with their facing, '?'
+counters, firing lines (``ShotResolved``) and the order preview. The rest — exo vectors, trails, markers, lit
+areas, stat bars — is each ruleset's and layer's overlay (``render/rulesets/``); this module names none of them.
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from data.i18n import has, t
 from render import colors as C
 from render.board_palette import board_palette
 from render.canvas import Canvas
-from render.colors import RGB, Theme
-from render.counters import CounterLook, draw_counter, draw_unknown, radius_for, vector_token
+from render.colors import RGB
+from render.counters import CounterLook, draw_counter, draw_unknown, radius_for
 from render.fog import view_for
 from render.geometry import compass
 from render.layout import Layout, plan
 from render.options import BoardSnapshot, RenderOptions
-from render.overlays import ghost_vector, highlight_ring, marker_glyph, preview_path, shot, trail
+from render.overlays import ghost_vector, highlight_ring, preview_path, shot
 from render.panel import LegendItem, header, legend, panel, panel_need
 from render.png import encode_palette_png
+from render.rulesets import Overlay, overlays_for
+from render.scene import Scene, View
 from render.static_layer import draw_hex, hex_fill, static_layer
 from render.stats import health
 from render.viewport import Viewport
-from rules.events import ShotResolved, UnitMoved
-from rules.hexgrid import Hex, hexes_within
+from rules.hexgrid import Hex
 from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR, PUBLIC, FacingKind, Visibility
-from rules.state import EncounterState, Marker, Unit
+from rules.state import EncounterState
 
 STACK_SCALE = 0.6
-LIT_KINDS = ("flare", "illumination")
-DEFAULT_LIT_RADIUS = {"flare": 1, "illumination": 2}  # NGT-3: flare = hex + six around; IR radius 2 [HOUSE]
+CONCEALED = "concealed"  # a marker drawn as a '?' counter: something is there, identity unknown (NGT-2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,24 +50,6 @@ class Preview:
     path: tuple[Hex, ...]
     end_facing: int
     ghost_vector: Hex | None
-
-
-@dataclass(slots=True)
-class _Frame:
-    """Per-render working data: what is visible and where counters sit."""
-
-    state: EncounterState
-    theme: Theme
-    vis: Visibility
-    colours: dict[str, RGB]
-    layout: Layout
-    vertex_facing: bool
-    centres: dict[str, tuple[float, float]] = field(default_factory=lambda: dict[str, tuple[float, float]]())
-    radii: dict[str, float] = field(default_factory=lambda: dict[str, float]())
-
-    @property
-    def vp(self) -> Viewport:
-        return self.layout.viewport
 
 
 def render_board(
@@ -85,8 +70,8 @@ def render_board(
 
 def interest_hexes(snapshot: BoardSnapshot, *, viewer: str) -> list[Hex]:
     """The hexes ``render_board`` frames for this viewer: only what the viewer may see (FOG-1, NGT-9)."""
-    seen, concealed, markers, moves = _in_view(snapshot, view_for(snapshot.state, viewer))
-    return _interest(seen, concealed, markers, moves, None, [])
+    view = View.of(snapshot, view_for(snapshot.state, viewer))
+    return _interest(view, overlays_for(snapshot.state), None, [])
 
 
 def render_order_preview(
@@ -116,8 +101,9 @@ def viewport_for(
     preview_hexes: Sequence[Hex] = (),
 ) -> Viewport:
     """Where ``render_board`` puts the board for this snapshot (hex → pixel), for callers and tests."""
-    in_view = _in_view(snapshot, view_for(snapshot.state, viewer))
-    return _plan(snapshot.state, in_view, None, list(preview_hexes), options or RenderOptions()).viewport
+    view = View.of(snapshot, view_for(snapshot.state, viewer))
+    overlays = overlays_for(snapshot.state)
+    return _plan(view, overlays, None, list(preview_hexes), options or RenderOptions()).viewport
 
 
 def render_board_uncached(snapshot: BoardSnapshot, *, viewer: str, options: RenderOptions) -> bytes:
@@ -138,66 +124,76 @@ def _render(
     use_cache: bool,
     framing: tuple[Hex, ...] = (),
 ) -> bytes:
+    """Fog and tints, highlights, the overlays' under layer, firing lines, counters, the overlays' over layer,
+    the preview; then the panel, header and legend around the board."""
     state = snapshot.state
     vis = view_for(state, viewer)
     if preview is not None and not vis.sees(preview.unit_id):
         raise ValueError(f"viewer {viewer!r} cannot see unit {preview.unit_id!r}: no preview")
-    in_view = _in_view(snapshot, vis)
-    seen, concealed, markers, moves = in_view
-    shots = [
-        e
-        for e in snapshot.events
-        if isinstance(e, ShotResolved) and vis.sees(e.shooter) and vis.sees(e.target)
-    ]
+    view = View.of(snapshot, vis)
+    overlays = overlays_for(state)
     lights = {h: h for h in _highlight_hexes(state, vis, highlight)}
 
-    layout = _plan(state, in_view, preview, [*lights, *framing], opts)
+    layout = _plan(view, overlays, preview, [*lights, *framing], opts)
     theme = C.theme_for(state)
     static = static_layer(theme, state.board, layout, use_cache=use_cache)
-    frame = _Frame(state, theme, vis, C.side_colors(state), layout, _vertex_facing(state))
+    scene = Scene(
+        view, overlays, theme, layout.viewport, C.side_colors(state), _vertex_facing(state), opts.locale
+    )
 
     if opts.palette:
-        pal = board_palette(theme, tuple(frame.colours[s.id] for s in state.sides), static.fills)
+        sides = tuple(scene.side_colours[s.id] for s in state.sides)
+        extra = tuple(c for o in overlays for c in o.palette(theme))
+        pal = board_palette(theme, sides, static.fills, extra)
         cv = Canvas(static.indexed(pal).copy(), palette=pal)
     else:
         cv = Canvas(static.image.copy(), cached=use_cache)
-    fogged = _tint_hexes(cv, frame, markers)
-    for m in markers:
-        if m.kind != "concealed" and frame.vp.shows(m.at):
-            marker_glyph(cv, m.kind, frame.vp.center(m.at), frame.vp.size, theme.outline)
+    vp = scene.viewport
+    fogged = _tint_hexes(cv, scene)
     for h in lights:
-        if frame.vp.shows(h):
-            highlight_ring(cv, frame.vp.center(h), frame.vp.size)
-    _place_counters(frame, seen, concealed, markers)
-    for mv in moves:
-        if any(frame.vp.shows(h) for h in (mv.frm, *mv.path, mv.to) if h is not None):
-            _draw_trail(cv, frame, mv)
-    _draw_vectors(cv, frame, seen)
-    for s in shots:
+        if vp.shows(h):
+            highlight_ring(cv, vp.center(h), vp.size)
+    _place_counters(scene)
+    for overlay in overlays:
+        overlay.under(cv, scene)
+    for s in view.shots:
         ends = (state.units[s.shooter].at, state.units[s.target].at)
         if (
-            s.shooter in frame.centres
-            and s.target in frame.centres
-            and any(h is not None and frame.vp.shows(h) for h in ends)
+            s.shooter in scene.centres
+            and s.target in scene.centres
+            and any(h is not None and vp.shows(h) for h in ends)
         ):
             shot(
                 cv,
-                frame.centres[s.shooter],
-                frame.centres[s.target],
-                frame.vp.size,
-                frame.radii.get(s.target, radius_for(frame.vp.size)),
+                scene.centres[s.shooter],
+                scene.centres[s.target],
+                vp.size,
+                scene.radius(s.target),
                 hit=s.hit,
                 spent=s.spent,
                 damage=s.damage,
             )
-    _draw_counters(cv, frame, seen, concealed, markers)
+    _draw_counters(cv, scene)
+    for overlay in overlays:
+        overlay.over(cv, scene)
     if preview is not None:
-        _draw_preview(cv, frame, preview)
+        _draw_preview(cv, scene, preview)
 
     locale = opts.locale
     if layout.panel is not None:
         first = viewer if viewer not in (DIRECTOR, PUBLIC) else None
-        panel(cv, layout.panel, state, theme, seen, frame.colours, locale=locale, first_side=first)
+        panel(
+            cv,
+            layout.panel,
+            state,
+            theme,
+            view.seen,
+            scene.side_colours,
+            locale=locale,
+            first_side=first,
+            colour_of=scene.colour_of,
+            bars_of=scene.stat_bars,
+        )
     title = opts.title or snapshot.title or state.name
     header(
         cv,
@@ -208,48 +204,23 @@ def _render(
         subtitle=_subtitle(state, viewer, preview, locale),
         locale=locale,
     )
-    items = _legend_items(frame, static.terrain_kinds, markers, moves, shots, seen, preview, fogged, locale)
-    legend(cv, layout.legend, theme, items)
+    legend(cv, layout.legend, theme, _legend_items(scene, static.terrain_kinds, preview, fogged))
     return _encode(cv, opts)
 
 
-class _InView(NamedTuple):
-    """What the viewer may see of a snapshot (FOG-1, NGT-9); nothing else is drawn or framed."""
-
-    seen: list[Unit]
-    concealed: list[Unit]  # drawn as '?' counters only
-    markers: list[Marker]
-    moves: list[UnitMoved]
-
-
-def _in_view(snapshot: BoardSnapshot, vis: Visibility) -> _InView:
-    state = snapshot.state
-    return _InView(
-        seen=[u for uid, u in sorted(state.units.items()) if uid in vis.units],
-        concealed=[u for uid, u in sorted(state.units.items()) if uid in vis.concealed and u.at is not None],
-        markers=[m for m in state.markers if _marker_seen(m, vis)],
-        moves=[e for e in snapshot.events if isinstance(e, UnitMoved) and vis.sees(e.unit)],
-    )
-
-
 def _plan(
-    state: EncounterState, in_view: _InView, preview: Preview | None, extra: list[Hex], opts: RenderOptions
+    view: View, overlays: tuple[Overlay, ...], preview: Preview | None, extra: list[Hex], opts: RenderOptions
 ) -> Layout:
     """Frame the board around what is in view (plus ``extra`` hexes: highlights or a preview's path)."""
-    seen, concealed, markers, moves = in_view
+    state = view.state
     return plan(
         state.board,
-        _interest(seen, concealed, markers, moves, preview, extra),
+        _interest(view, overlays, preview, extra),
         width=opts.width,
         show_panel=opts.show_panel,
         whole_board=opts.whole_board,
-        panel_need=panel_need(state, seen),
+        panel_need=panel_need(state, view.seen),
     )
-
-
-def _marker_seen(m: Marker, vis: Visibility) -> bool:
-    # Light is seen from anywhere (NGT-2); anything else only where the viewer sees the hex.
-    return m.kind in LIT_KINDS or vis.hexes is None or m.at in vis.hexes
 
 
 def _highlight_hexes(state: EncounterState, vis: Visibility, items: Sequence[Hex | str]) -> list[Hex]:
@@ -265,24 +236,14 @@ def _highlight_hexes(state: EncounterState, vis: Visibility, items: Sequence[Hex
 
 
 def _interest(
-    seen: list[Unit],
-    concealed: list[Unit],
-    markers: list[Marker],
-    moves: list[UnitMoved],
-    preview: Preview | None,
-    lights: list[Hex],
+    view: View, overlays: tuple[Overlay, ...], preview: Preview | None, extra: list[Hex]
 ) -> list[Hex]:
-    hexes: list[Hex] = list(lights)
-    for u in seen:
-        if u.at is not None:
-            hexes.append(u.at)
-            vec = getattr(u, "vector", None)
-            if isinstance(vec, Hex) and not u.destroyed:
-                hexes.append(vec)
-    hexes.extend(u.at for u in concealed if u.at is not None)
-    hexes.extend(m.at for m in markers)
-    for mv in moves:
-        hexes.extend(h for h in (mv.frm, *mv.path, mv.to) if h is not None)
+    """Units, '?' counters, what each overlay frames, a preview's path, and ``extra``."""
+    hexes: list[Hex] = list(extra)
+    hexes.extend(u.at for u in (*view.seen, *view.concealed) if u.at is not None)
+    hexes.extend(m.at for m in view.markers if m.kind == CONCEALED)
+    for overlay in overlays:
+        hexes.extend(overlay.frame(view))
     if preview is not None:
         hexes.extend(preview.path)
         if preview.ghost_vector is not None:
@@ -297,114 +258,76 @@ def _vertex_facing(state: EncounterState) -> bool:
         return False
 
 
-def _tint_hexes(cv: Canvas, frame: _Frame, markers: list[Marker]) -> bool:
-    """Repaint hexes that changed colour this step: unseen (night fog), lit by flares, burning. Returns fogged."""
-    vp, board, theme = frame.vp, frame.state.board, frame.theme
+def _tint_hexes(cv: Canvas, scene: Scene) -> bool:
+    """Repaint hexes that changed colour this step: unseen (fog, FOG-1), then each overlay's tints (later ones
+    win). Returns whether any hex in view is fogged."""
+    vp, board, theme = scene.viewport, scene.state.board, scene.theme
     tints: dict[Hex, RGB] = {}
     fogged = False
-    if frame.vis.hexes is not None:
-        visible = frame.vis.hexes
+    visible = scene.view.vis.hexes
+    if visible is not None:
         for h in vp.hexes(board):
             if h not in visible:
                 tints[h] = C.mix(hex_fill(theme, board, h), theme.fog, C.FOG_MIX)
                 fogged = True
-    for m in markers:
-        if m.kind in LIT_KINDS:
-            radius = m.radius or DEFAULT_LIT_RADIUS[m.kind]
-            for h in hexes_within(m.at, radius):
-                if board.contains(h):
-                    tints[h] = C.mix(hex_fill(theme, board, h), C.MARKER["flare"], C.LIT_MIX)
-    for m in markers:
-        if m.kind == "fire" and board.contains(m.at):
-            tints[m.at] = C.mix(hex_fill(theme, board, m.at), C.MARKER["fire"], C.FIRE_MIX)
+    for overlay in scene.overlays:
+        tints.update(overlay.tints(scene))
     for h, fill in sorted(tints.items()):
         if vp.shows(h):
             draw_hex(cv, theme, vp.size, vp.center(h), fill, h.label)
     return fogged
 
 
-def _place_counters(frame: _Frame, seen: list[Unit], concealed: list[Unit], markers: list[Marker]) -> None:
+def _place_counters(scene: Scene) -> None:
     """Centre and radius of every counter; several in one hex share it, smaller and spread around."""
+    view = scene.view
     by_hex: dict[Hex, list[str]] = {}
-    for u in [*seen, *concealed]:
+    for u in (*view.seen, *view.concealed):
         if u.at is not None:
             by_hex.setdefault(u.at, []).append(u.id)
-    for m in markers:
-        if m.kind == "concealed":
+    for m in view.markers:
+        if m.kind == CONCEALED:
             by_hex.setdefault(m.at, []).append(f"?marker:{m.at.q},{m.at.r}:{m.label}")
-    size = frame.vp.size
+    size = scene.viewport.size
     for h, ids in by_hex.items():
-        cx, cy = frame.vp.center(h)
+        cx, cy = scene.viewport.center(h)
         if len(ids) == 1:
-            frame.centres[ids[0]] = (cx, cy)
-            frame.radii[ids[0]] = radius_for(size)
+            scene.centres[ids[0]] = (cx, cy)
+            scene.radii[ids[0]] = radius_for(size)
             continue
         for i, uid in enumerate(sorted(ids)):
-            frame.centres[uid] = compass((cx, cy), 300 + i * 360 / len(ids), size * 0.4)
-            frame.radii[uid] = radius_for(size, STACK_SCALE)
+            scene.centres[uid] = compass((cx, cy), 300 + i * 360 / len(ids), size * 0.4)
+            scene.radii[uid] = radius_for(size, STACK_SCALE)
 
 
-def _draw_trail(cv: Canvas, frame: _Frame, mv: UnitMoved) -> None:
-    unit = frame.state.units.get(mv.unit)
-    hexes = [h for h in (mv.frm, *mv.path, mv.to) if h is not None]
-    pts: list[tuple[float, float]] = []
-    for h in hexes:
-        p = frame.vp.center(h)
-        if not pts or pts[-1] != p:
-            pts.append(p)
-    if mv.unit in frame.centres and pts:
-        pts[-1] = frame.centres[mv.unit]
-    colour = C.mix(_colour_of(frame, unit) if unit else C.MISS, C.WHITE, 0.4)
-    trail(cv, pts, frame.vp.size, colour, frame.radii.get(mv.unit, radius_for(frame.vp.size)))
-
-
-def _draw_vectors(cv: Canvas, frame: _Frame, seen: list[Unit]) -> None:
-    """Exo vector counters (EXO-1.1), read by field name so render/ needs no ruleset import."""
-    for u in seen:
-        vec = getattr(u, "vector", None)
-        if not isinstance(vec, Hex) or u.at is None or u.destroyed or u.id not in frame.centres:
+def _draw_counters(cv: Canvas, scene: Scene) -> None:
+    vp, theme = scene.viewport, scene.theme
+    size = vp.size
+    for u in sorted(scene.view.seen, key=lambda u: (not u.destroyed, u.id)):  # wrecks first, live on top
+        if u.at is None or u.id not in scene.centres or not vp.shows(u.at):
             continue
-        colour = _colour_of(frame, u)
-        light = C.mix(colour, C.WHITE, 0.4)
-        ship = frame.centres[u.id]
-        target = frame.vp.center(vec) if vec != u.at else ship
-        vector_token(cv, ship, target, frame.vp.size, colour, light, frame.radii[u.id])
-
-
-def _draw_counters(
-    cv: Canvas, frame: _Frame, seen: list[Unit], concealed: list[Unit], markers: list[Marker]
-) -> None:
-    size, theme = frame.vp.size, frame.theme
-    for u in sorted(seen, key=lambda u: (not u.destroyed, u.id)):  # wrecks first, live counters on top
-        if u.at is None or u.id not in frame.centres or not frame.vp.shows(u.at):
-            continue
-        neutral = u.kind in C.NEUTRAL  # exo debris and asteroids (EXO-1.2): no side, no facing
+        neutral = scene.neutral_colour(u) is not None  # a piece of no side: no facing
         look = CounterLook(
-            colour=_colour_of(frame, u),
+            colour=scene.colour_of(u),
             outline=theme.outline,
             label=u.short,
             facing=None if neutral else u.facing % 6,
-            vertex_facing=frame.vertex_facing,
-            health=health(u),
+            vertex_facing=scene.vertex_facing,
+            health=health(scene.stat_bars(u), destroyed=u.destroyed),
             destroyed=u.destroyed,
             hidden=u.hidden,
         )
-        scale = frame.radii[u.id] / radius_for(size)
-        draw_counter(cv, frame.centres[u.id], size, look, scale, hex_center=frame.vp.center(u.at))
-    unknown = [u.id for u in concealed] + [k for k in frame.centres if k.startswith("?marker:")]
+        scale = scene.radii[u.id] / radius_for(size)
+        draw_counter(cv, scene.centres[u.id], size, look, scale, hex_center=vp.center(u.at))
+    unknown = [u.id for u in scene.view.concealed] + [k for k in scene.centres if k.startswith("?marker:")]
     for key in unknown:
-        scale = frame.radii[key] / radius_for(size)
-        draw_unknown(cv, frame.centres[key], size, theme.outline, scale)
+        scale = scene.radii[key] / radius_for(size)
+        draw_unknown(cv, scene.centres[key], size, theme.outline, scale)
 
 
-def _colour_of(frame: _Frame, unit: Unit) -> RGB:
-    """The side colour, or a neutral grey for pieces that belong to no one (exo debris, asteroids)."""
-    return C.NEUTRAL.get(unit.kind) or frame.colours.get(unit.side, C.MISS)
-
-
-def _draw_preview(cv: Canvas, frame: _Frame, preview: Preview) -> None:
-    unit = frame.state.units[preview.unit_id]
-    vp = frame.vp
+def _draw_preview(cv: Canvas, scene: Scene, preview: Preview) -> None:
+    unit = scene.state.units[preview.unit_id]
+    vp = scene.viewport
     start = unit.at
     hexes = [h for h in (start, *preview.path) if h is not None]
     pts: list[tuple[float, float]] = []
@@ -419,13 +342,13 @@ def _draw_preview(cv: Canvas, frame: _Frame, preview: Preview) -> None:
     r = radius_for(vp.size)
     if preview.ghost_vector is not None:
         ghost_vector(cv, vp.center(end), vp.center(preview.ghost_vector), vp.size, r)
-    colour = frame.colours.get(unit.side, C.MISS)
+    colour = scene.side_colours.get(unit.side, C.MISS)
     look = CounterLook(
         colour=colour,
-        outline=frame.theme.outline,
+        outline=scene.theme.outline,
         label=unit.short,
         facing=preview.end_facing % 6,
-        vertex_facing=frame.vertex_facing,
+        vertex_facing=scene.vertex_facing,
         ghost=True,
     )
     draw_counter(cv, vp.center(end), vp.size, look, hex_center=vp.center(end))
@@ -453,17 +376,10 @@ def _subtitle(state: EncounterState, viewer: str, preview: Preview | None, local
 
 
 def _legend_items(
-    frame: _Frame,
-    kinds: Sequence[str],
-    markers: list[Marker],
-    moves: list[UnitMoved],
-    shots: list[ShotResolved],
-    seen: list[Unit],
-    preview: Preview | None,
-    fogged: bool,
-    locale: str,
+    scene: Scene, kinds: Sequence[str], preview: Preview | None, fogged: bool
 ) -> list[LegendItem]:
-    theme = frame.theme
+    """Terrain in view, then each overlay's entries, then the common symbols this picture used."""
+    theme, view, locale = scene.theme, scene.view, scene.locale
     items = [
         LegendItem(
             t(f"render.terrain.{k}", locale) if _known(f"render.terrain.{k}") else k,
@@ -472,28 +388,17 @@ def _legend_items(
         )
         for k in kinds
     ]
-    marker_kinds = sorted({m.kind for m in markers})
-    for k in marker_kinds:
-        if k in LIT_KINDS:
-            lit = C.mix(theme.hex_fill, C.MARKER["flare"], C.LIT_MIX)
-            items.append(LegendItem(t(f"render.legend.{k}", locale), "hex", lit))
-        elif k == "concealed":
-            items.append(LegendItem(t("render.legend.concealed", locale), "ring", C.MARKER["concealed"]))
-        else:
-            items.append(
-                LegendItem(t(f"render.legend.{k}", locale), "glyph", C.MARKER.get(k, C.MISS), glyph=k)
-            )
+    for overlay in scene.overlays:
+        items.extend(overlay.legend(scene))
+    if view.concealed or any(m.kind == CONCEALED for m in view.markers):
+        items.append(LegendItem(t("render.legend.concealed", locale), "ring", C.MARKER["concealed"]))
     if fogged:
         items.append(
             LegendItem(t("render.legend.fog", locale), "hex", C.mix(theme.hex_fill, theme.fog, C.FOG_MIX))
         )
-    if any(isinstance(getattr(u, "vector", None), Hex) for u in seen):
-        items.append(LegendItem(t("render.legend.vector", locale), "ring", theme.panel_text))
-    if moves:
-        items.append(LegendItem(t("render.legend.trail", locale), "dash", theme.panel_dim))
-    if any(s.hit and not s.spent for s in shots):
+    if any(s.hit and not s.spent for s in view.shots):
         items.append(LegendItem(t("render.legend.hit", locale), "line", C.HIT))
-    if any(not s.hit and not s.spent for s in shots):
+    if any(not s.hit and not s.spent for s in view.shots):
         items.append(LegendItem(t("render.legend.miss", locale), "dash", C.MISS))
     if preview is not None:
         items.append(LegendItem(t("render.legend.path", locale), "dash", C.PREVIEW))

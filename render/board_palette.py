@@ -22,7 +22,10 @@ def tints(theme: Theme, fill: RGB) -> tuple[RGB, ...]:
 
 
 @lru_cache(maxsize=64)
-def board_palette(theme: Theme, sides: tuple[RGB, ...], fills: tuple[RGB, ...]) -> Palette:
+def board_palette(
+    theme: Theme, sides: tuple[RGB, ...], fills: tuple[RGB, ...], extra: tuple[RGB, ...] = ()
+) -> Palette:
+    """``extra``: colours the state's overlays paint besides these (``Overlay.palette``), kept exact too."""
     flat: list[RGB] = [
         theme.background,
         theme.hex_fill,
@@ -60,6 +63,7 @@ def board_palette(theme: Theme, sides: tuple[RGB, ...], fills: tuple[RGB, ...]) 
     tinted = [t for f in fills for t in tints(theme, f)]
     flat.extend(tinted)
     flat.extend(C.label_color(t) for t in tinted)
+    flat.extend(extra)
     pairs: list[tuple[RGB, RGB]] = [(theme.panel_text, theme.panel), (theme.panel_dim, theme.panel)]
     pairs.extend((C.text_on(c), c) for c in sides)
     pairs.extend((C.label_color(f), f) for f in fills)

@@ -27,7 +27,7 @@ from render.colors import (
     WRECK,
     text_on,
 )
-from render.geometry import Point, arrow_head, compass, hex_polygon, toward
+from render.geometry import Point, compass, hex_polygon
 from render.palette import CLEAR, Palette
 
 COUNTER_RATIO = 0.62  # disc radius / hex size
@@ -199,28 +199,3 @@ def _dotted_ring(cv: Canvas, center: Point, radius: float, colour: RGB, width: i
     box = (cx - radius, cy - radius, cx + radius, cy + radius)
     for start in range(0, 360, 30):
         cv.draw.arc(box, start, start + 16, fill=cv.ink(colour), width=width)
-
-
-def vector_token(
-    cv: Canvas, ship: Point, vector: Point, size: float, colour: RGB, light: RGB, r_ship: float
-) -> None:
-    """Exo vector counter (EXO-1.1) and the velocity arrow from the ship to it."""
-    rv = max(4.0, size * 0.36)
-    w = max(2, round(size * 0.09))
-    dist = math.dist(ship, vector)
-    if dist < 1.0:  # speed 0: the vector sits under the ship
-        cv.draw.ellipse(
-            (ship[0] - r_ship - 4, ship[1] - r_ship - 4, ship[0] + r_ship + 4, ship[1] + r_ship + 4),
-            outline=cv.ink(light),
-            width=w,
-        )
-        return
-    start = toward(ship, vector, r_ship + 2)
-    tip = toward(vector, ship, rv + 1)
-    if math.dist(start, tip) > 4:
-        cv.draw.line((start, tip), fill=cv.ink(light), width=w)
-        cv.draw.polygon(arrow_head(tip, start, max(7.0, size * 0.32)), fill=cv.ink(light))
-    cv.draw.ellipse(
-        (vector[0] - rv, vector[1] - rv, vector[0] + rv, vector[1] + rv), outline=cv.ink(colour), width=w + 1
-    )
-    cv.draw.ellipse((vector[0] - 2, vector[1] - 2, vector[0] + 2, vector[1] + 2), fill=cv.ink(colour))

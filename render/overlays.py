@@ -1,4 +1,4 @@
-"""Things drawn over the grid each step: tinted hexes (lit, burning, unseen), markers, trails, firing lines."""
+"""Shapes drawn over the grid each step: trails, firing lines, stars, highlights, the order preview."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 
 from render.canvas import Canvas
-from render.colors import HIGHLIGHT, HIT, MARKER, MISS, PREVIEW, RGB, SPENT, WHITE
+from render.colors import HIGHLIGHT, HIT, MISS, PREVIEW, RGB, SPENT, WHITE
 from render.geometry import Point, arrow_head, compass, dashes, hex_polygon, toward
 
 
@@ -72,48 +72,6 @@ def star(cv: Canvas, at: Point, radius: float, points: int, fill: RGB, outline: 
         compass(at, i * 180.0 / points, radius if i % 2 == 0 else radius * 0.45) for i in range(points * 2)
     ]
     cv.draw.polygon(poly, fill=cv.ink(fill), outline=cv.ink(outline))
-
-
-def flame(cv: Canvas, at: Point, size: float, outline: RGB) -> None:
-    x, y = at
-    h = max(6.0, size * 0.5)
-    outer = [
-        (x, y - h),
-        (x + h * 0.55, y + h * 0.1),
-        (x + h * 0.35, y + h * 0.6),
-        (x - h * 0.35, y + h * 0.6),
-        (x - h * 0.55, y + h * 0.1),
-    ]
-    cv.draw.polygon(outer, fill=cv.ink(MARKER["fire"]), outline=cv.ink(outline))
-    inner = [(x, y - h * 0.3), (x + h * 0.25, y + h * 0.3), (x - h * 0.25, y + h * 0.3)]
-    cv.draw.polygon(inner, fill=cv.ink(MARKER["gunflash"]))
-
-
-def marker_glyph(cv: Canvas, kind: str, at: Point, size: float, outline: RGB) -> None:
-    k = max(4.0, size * 0.3)
-    x, y = at
-    if kind == "fire":
-        flame(cv, (x, y + size * 0.15), size, outline)
-    elif kind in ("flare", "illumination"):
-        star(cv, at, max(6.0, size * 0.42), 4, MARKER["flare"], outline)
-    elif kind == "gunflash":
-        star(cv, (x + size * 0.45, y - size * 0.3), max(5.0, size * 0.3), 8, MARKER["gunflash"], outline)
-    elif kind == "debris":
-        for dx, dy in ((-0.9, -0.5), (0.7, -0.2), (-0.1, 0.7)):
-            px, py = x + dx * k, y + dy * k
-            cv.draw.polygon(
-                [(px, py - k * 0.5), (px + k * 0.5, py + k * 0.4), (px - k * 0.5, py + k * 0.4)],
-                fill=cv.ink(MARKER["debris"]),
-                outline=cv.ink(outline),
-            )
-    elif kind == "equipment":
-        px, py = x - size * 0.42, y + size * 0.3
-        cv.draw.rectangle(
-            (px - k * 0.6, py - k * 0.6, px + k * 0.6, py + k * 0.6),
-            fill=cv.ink(MARKER["equipment"]),
-            outline=cv.ink(outline),
-        )
-        cv.draw.line((px - k * 0.6, py, px + k * 0.6, py), fill=cv.ink(outline), width=1)
 
 
 def highlight_ring(cv: Canvas, center: Point, size: float) -> None:

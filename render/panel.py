@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -10,13 +10,12 @@ from PIL import Image
 
 from data.i18n import t
 from render.canvas import Canvas, text_width
-from render.colors import BAR_BG, HIDDEN_TAG, HIT, NEUTRAL, RGB, Theme
+from render.colors import BAR_BG, HIDDEN_TAG, HIT, RGB, Theme
 from render.counters import bar_colour
-from render.geometry import hex_polygon
+from render.geometry import Point, hex_polygon
 from render.layout import HEADER_H
-from render.overlays import marker_glyph
 from render.palette import Palette
-from render.stats import Stat, unit_stats
+from render.stats import StatBar
 from rules.state import EncounterState, Unit
 
 FULL_ROW = 46
@@ -25,13 +24,17 @@ SIDE_ROW = 30
 PAD = 14
 
 
+#: draws a legend symbol: (canvas, centre, size of a hex, outline colour)
+Symbol = Callable[[Canvas, Point, float, RGB], None]
+
+
 @dataclass(frozen=True, slots=True)
 class LegendItem:
     text: str
     kind: str  # "hex", "line", "dash", "ring", "glyph"
     colour: RGB
     extra: RGB | None = None
-    glyph: str = ""  # marker kind for kind == "glyph"
+    glyph: Symbol | None = None  # draws the symbol for kind == "glyph" (a marker's own glyph)
 
 
 def header(
@@ -63,7 +66,10 @@ def panel(
     *,
     locale: str,
     first_side: str | None,
+    colour_of: Callable[[Unit], RGB],
+    bars_of: Callable[[Unit], tuple[StatBar, ...]],
 ) -> None:
+    """Sides and their units; each row in ``colour_of(unit)`` with the unit's stat bars (``bars_of``)."""
     x0, y0, x1, y1 = box
     cv.draw.rectangle(box, fill=cv.ink(theme.panel))
     sides = sorted(state.sides, key=lambda s: (s.id != first_side, state.sides.index(s)))
@@ -87,7 +93,8 @@ def panel(
         for u in units:
             if drawn >= fits:
                 break
-            _row(cv, (x0 + PAD, y, x1 - PAD), u, colour, theme, locale=locale, full=row_h == FULL_ROW)
+            data = RowData.of(u, colour_of(u), bars_of(u))
+            _row(cv, (x0 + PAD, y, x1 - PAD), data, theme, locale=locale, full=row_h == FULL_ROW)
             y += row_h
             drawn += 1
     if total > drawn:
@@ -109,28 +116,27 @@ class RowData:
     at: str | None
     destroyed: bool
     hidden: bool
-    stats: tuple[Stat, ...]
+    stats: tuple[StatBar, ...]
     colour: RGB
 
     @classmethod
-    def of(cls, unit: Unit, side_colour: RGB) -> RowData:
+    def of(cls, unit: Unit, colour: RGB, stats: tuple[StatBar, ...]) -> RowData:
         return cls(
             short=unit.short,
             name=unit.name,
             at=unit.at.label if unit.at is not None else None,
             destroyed=unit.destroyed,
             hidden=unit.hidden,
-            stats=tuple(unit_stats(unit)),
-            colour=NEUTRAL.get(unit.kind) or side_colour,  # exo debris and asteroids belong to no side
+            stats=stats,
+            colour=colour,
         )
 
 
 def _row(
-    cv: Canvas, span: tuple[int, int, int], unit: Unit, colour: RGB, theme: Theme, *, locale: str, full: bool
+    cv: Canvas, span: tuple[int, int, int], data: RowData, theme: Theme, *, locale: str, full: bool
 ) -> None:
     """One unit row. On a palette canvas the row is a cached sprite: most rows do not change between steps."""
     x0, y, x1 = span
-    data = RowData.of(unit, colour)
     if cv.palette is None:
         _paint_row(cv, span, data, theme, locale=locale, full=full)
         return
@@ -174,7 +180,7 @@ def _paint_row(
         stats_x += text_width(tag, 12, True) + 10
     limit = x1 - (60 if not full else 0)
     for stat in unit.stats:
-        label = t(f"render.stat.{stat.key}", locale)
+        label = t(stat.label, locale)
         value = f"{stat.value}/{stat.maximum}" if stat.maximum is not None else str(stat.value)
         text = f"{label} {value}"
         fs = 13 if full else 12
@@ -192,7 +198,7 @@ def _paint_row(
             cv.draw.rectangle((stats_x, stats_y + 16, stats_x + w, stats_y + 19), fill=cv.ink(BAR_BG))
             cv.draw.rectangle(
                 (stats_x, stats_y + 16, stats_x + w * stat.health, stats_y + 19),
-                fill=cv.ink(bar_colour(stat.health)),
+                fill=cv.ink(stat.colour or bar_colour(stat.health)),
             )
         stats_x += w + 12
 
@@ -218,7 +224,7 @@ def legend(cv: Canvas, box: tuple[int, int, int, int], theme: Theme, items: Sequ
                 cv.draw.line((x + i, cy, x + i + 5, cy), fill=cv.ink(item.colour), width=3)
         elif item.kind == "ring":
             cv.draw.ellipse((sx - 8, cy - 8, sx + 8, cy + 8), outline=cv.ink(item.colour), width=3)
-        else:
-            marker_glyph(cv, item.glyph, (sx, cy), 26, theme.outline)
+        elif item.glyph is not None:
+            item.glyph(cv, (sx, cy), 26, theme.outline)
         cv.text((x + 30, cy), item.text, size=15, fill=theme.panel_text, anchor="lm", bg=theme.panel)
         x += need

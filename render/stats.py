@@ -1,37 +1,32 @@
-"""Key numbers of a unit for the side panel, read by field name so render/ never imports a ruleset.
+"""Stat bars: the key numbers of a unit in the side panel, as its ruleset's overlay lists them.
 
-Known fields come first in a fixed order (exo ships, skirmish characters); any other ``max_<x>`` / ``<x>`` pair a
-future ruleset defines shows up too, so mech and ocs units get their bars without changes here.
+The renderer reads no unit field by name: each overlay (``render/rulesets/<id>.py``) says which bars a unit has
+(:meth:`render.rulesets.Overlay.stat_bars`). The counter's damage bar is the worst of the bars that count as
+damage.
 """
 
 from __future__ import annotations
 
-import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
-from rules.state import Unit
-
-# (field, max field, i18n key, higher is better)
-_KNOWN: tuple[tuple[str, str, str, bool], ...] = (
-    ("armor", "max_armor", "armor", True),
-    ("structure", "max_structure", "structure", True),
-    ("engines", "max_engines", "engines", True),
-    ("manta", "maneuverability", "manta", True),
-    ("cabin", "max_cabin", "cabin", True),
-    ("cargo", "max_cargo", "cargo", True),
-    ("ap_left", "ap", "ap", True),
-    ("wounds", "max_wounds", "wounds", False),
-)
-_SKIP = {"maneuverability"}  # shown as Manta (this round's maneuverability, EXO-2.2)
+from render.colors import RGB
 
 
 @dataclass(frozen=True, slots=True)
-class Stat:
-    key: str  # i18n key under render.stat
+class StatBar:
+    """One stat of a unit: ``Arm 6/8`` and a bar under it.
+
+    ``label`` is an i18n key (``"render.stat.armor"``). ``colour`` fixes the bar's colour; ``None`` paints it
+    green, amber or red by how good the value is. ``damage``: it counts toward the damage bar on the counter.
+    """
+
+    label: str
     value: int
-    maximum: int | None
+    maximum: int | None = None
     good_high: bool = True
+    damage: bool = True
+    colour: RGB | None = None
 
     @property
     def health(self) -> float:
@@ -42,37 +37,8 @@ class Stat:
         return frac if self.good_high else 1.0 - frac
 
 
-def unit_stats(unit: Unit) -> list[Stat]:
-    out: list[Stat] = []
-    for name, max_name, key, good_high in _plan(type(unit)):
-        value = _int(getattr(unit, name, None))
-        if value is not None:
-            out.append(Stat(key, value, _int(getattr(unit, max_name, None)), good_high))
-    return out
-
-
-@lru_cache(maxsize=256)
-def _plan(cls: type) -> tuple[tuple[str, str, str, bool], ...]:
-    """Which (field, max field, key, higher is better) a unit class has; worked out once per class."""
-    names = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set[str]()
-    plan = [entry for entry in _KNOWN if entry[0] in names]
-    used = {n for entry in plan for n in entry[:2]}
-    for name in sorted(names):
-        base = name.removeprefix("max_")
-        if name.startswith("max_") and base in names and not {name, base} & used and base not in _SKIP:
-            plan.append((base, name, base, True))
-    return tuple(plan)
-
-
-def health(unit: Unit) -> float:
-    """The worst of the unit's bars: 1.0 undamaged; drives the damage bar on the counter."""
-    if unit.destroyed:
+def health(bars: Iterable[StatBar], *, destroyed: bool) -> float:
+    """The worst of the damage bars: 1.0 undamaged; drives the damage bar on the counter."""
+    if destroyed:
         return 0.0
-    values = [s.health for s in unit_stats(unit) if s.maximum and s.key not in ("ap", "manta", "engines")]
-    return min(values, default=1.0)
-
-
-def _int(v: object) -> int | None:
-    if isinstance(v, bool) or not isinstance(v, int):
-        return None
-    return v
+    return min((b.health for b in bars if b.maximum and b.damage), default=1.0)

@@ -16,9 +16,11 @@ from render.colors import PREVIEW, SIDE_DEFAULTS, side_colors
 from render.counters import radius_for
 from render.files import step_stem, write_step_images
 from render.palette import Palette, palette_colours
+from rules import exo
 from rules.events import ShotResolved, UnitMoved
 from rules.hexgrid import Hex
 from rules.ruleset import SimStep
+from rules.skirmish.model import Character
 from rules.state import Board, EncounterState, Marker, Side, Unit
 
 RED, BLUE = SIDE_DEFAULTS[0], SIDE_DEFAULTS[1]
@@ -26,10 +28,9 @@ UPLOAD_LIMIT = 10 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Ship(Unit):
-    """Mimics the exo Ship fields the renderer reads by name."""
+class Ship(exo.Ship):
+    """An exo ship with the fixture's stats as defaults (the exo overlay draws its vector and stat bars)."""
 
-    vector: Hex | None = None
     maneuverability: int = 4
     armor: int = 8
     max_armor: int = 8
@@ -60,7 +61,7 @@ def exo_state(**changes: object) -> EncounterState:
         ),
     ]
     state = EncounterState(
-        ruleset="render-test",
+        ruleset="exo",
         name="Duel",
         board=Board(terrain={H("0707"): "asteroid"}),
         sides=(Side("red", "Corsairs"), Side("blue", "Patrol")),
@@ -170,7 +171,7 @@ def test_largest_board_stays_under_the_upload_limit() -> None:
     ]
     terrain = {Hex.from_offset(c, r): "woods" for c in range(1, 100, 3) for r in range(1, 100, 2)}
     state = EncounterState(
-        ruleset="render-test",
+        ruleset="exo",
         name="Huge",
         board=Board(width=99, height=99, terrain=terrain),
         sides=(Side("red", "R"), Side("blue", "B")),
@@ -245,13 +246,31 @@ def test_unknown_viewer_is_refused() -> None:
         render_board(BoardSnapshot(exo_state()), viewer="nobody")
 
 
+def skirmish_state(**changes: object) -> EncounterState:
+    units = [
+        Character(id="kara", side="red", name="Kara", at=H("0305"), facing=1, max_wounds=3),
+        Character(id="brak", side="blue", name="Brak", at=H("0708"), facing=4, max_wounds=3),
+    ]
+    state = EncounterState(
+        ruleset="skirmish",
+        name="Corridor",
+        board=Board(width=12, height=10, terrain={H("0506"): "obstacle"}),
+        sides=(Side("red", "RFP"), Side("blue", "Tyranos")),
+        units={u.id: u for u in units},
+    )
+    return state.replace(**changes)
+
+
 def test_markers_and_concealed_counters_are_drawn() -> None:
-    state = exo_state(markers=(Marker(kind="concealed", at=H("0309")), Marker(kind="fire", at=H("0310"))))
+    """A '?' counter on any board; burning hexes (the skirmish overlay) on a skirmish board."""
+    state = exo_state(markers=(Marker(kind="concealed", at=H("0309")),))
     snap = BoardSnapshot(state)
     img = decode(render_board(snap, viewer="public"))
     centre, half = probe_box(snap, "public", H("0309"))
     assert share_of(img, centre, half, (138, 143, 152)) > 0.3  # the grey '?' counter
-    fire_centre, _ = probe_box(snap, "public", H("0310"))
+    burning = BoardSnapshot(skirmish_state(markers=(Marker(kind="fire", at=H("0310")),)))
+    img = decode(render_board(burning, viewer="public"))
+    fire_centre, _ = probe_box(burning, "public", H("0310"))
     assert share_of(img, fire_centre, 4, (255, 104, 0)) > 0  # the flame
 
 

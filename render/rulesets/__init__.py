@@ -1,0 +1,128 @@
+"""Render overlays: each ruleset's and layer's own part of the board picture (DESIGN §5).
+
+The common renderer (``render/board.py``) draws what every ruleset has: the grid and terrain, fog, counters with
+their facing, '?' counters, firing lines from ``ShotResolved`` events, highlights and order previews. Everything
+else comes from the overlay of the state's ruleset, then of each of its layers, in that order: the module named
+by ``registry.plugin_module(id, "overlay")`` (``render/rulesets/<id>.py`` by convention), which holds
+``OVERLAY``, an :class:`Overlay`. A ruleset or layer with no overlay module, or one the registry does not know
+(the night layer before its engine lands), adds nothing. Only ``render/rulesets/<id>.py`` imports ``rules.<id>``.
+
+An overlay is asked, per picture (each hook has a do-nothing default):
+
+- :meth:`Overlay.frame`: more hexes the viewport must show (exo: vector counters; moves' trails);
+- :meth:`Overlay.tints`: hexes repainted in another fill this step (night: lit areas; skirmish: burning hexes);
+- :meth:`Overlay.under`: what it draws over the board and under the counters (trails, vectors, marker glyphs);
+- :meth:`Overlay.over`: what it draws over the counters;
+- :meth:`Overlay.legend`: a legend entry for every symbol it drew;
+- :meth:`Overlay.palette`: colours it paints that the board palette must hold exactly;
+
+and per unit: :meth:`Overlay.stat_bars` (the side panel and the counter's damage bar),
+:meth:`Overlay.neutral_colour` (a piece of no side: its own colour, no facing nose) and
+:meth:`Overlay.signature` (what else of a unit the picture shows, for :func:`board_signature`).
+
+Fog (FOG-1, NGT-9) is the overlay's to keep: draw units, markers and events only from the
+:class:`~render.scene.View`, which holds what the viewer may see. The whole state is there too, for what is
+public anyway (NGT-2: lights are seen from anywhere).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Mapping, Sequence
+
+from render.canvas import Canvas
+from render.colors import RGB, Theme
+from render.panel import LegendItem
+from render.scene import Scene, View
+from render.stats import StatBar
+from rules.hexgrid import Hex
+from rules.registry import plugin_module
+from rules.state import EncounterState, Unit
+
+__all__ = ["Overlay", "Scene", "StatBar", "View", "board_signature", "overlays_for"]
+
+
+class Overlay:
+    """A ruleset's or layer's part of the picture. Subclass it, override the hooks you need, and expose an
+    instance as ``OVERLAY`` in ``render/rulesets/<id>.py``."""
+
+    __slots__ = ()
+
+    def frame(self, view: View) -> Iterable[Hex]:
+        """Hexes the viewport must show besides the units, markers and highlights."""
+        return ()
+
+    def tints(self, scene: Scene) -> Mapping[Hex, RGB]:
+        """Hexes to repaint in another fill (with their grid line and label) before anything else is drawn."""
+        return {}
+
+    def under(self, cv: Canvas, scene: Scene) -> None:
+        """Draw over the board and under the counters (and under the firing lines)."""
+
+    def over(self, cv: Canvas, scene: Scene) -> None:
+        """Draw over the counters."""
+
+    def legend(self, scene: Scene) -> Iterable[LegendItem]:
+        """One entry for every symbol :meth:`under`, :meth:`over` or :meth:`tints` put in this picture."""
+        return ()
+
+    def palette(self, theme: Theme) -> Iterable[RGB]:
+        """Colours this overlay paints that the board palette does not already hold."""
+        return ()
+
+    def stat_bars(self, unit: Unit) -> Sequence[StatBar]:
+        """The unit's bars in the side panel; the damage ones also set the damage bar on its counter."""
+        return ()
+
+    def neutral_colour(self, unit: Unit) -> RGB | None:
+        """A piece that belongs to no side (exo debris, asteroids): its colour; it gets no facing nose."""
+        return None
+
+    def signature(self, unit: Unit) -> tuple[object, ...]:
+        """What of ``unit`` this overlay shows besides its place, facing and state (exo: vector, armor)."""
+        return ()
+
+
+def overlays_for(state: EncounterState) -> tuple[Overlay, ...]:
+    """The overlay of the state's ruleset, then of each of its layers; those without one are skipped."""
+    found: list[Overlay] = []
+    for pid in (state.ruleset, *state.layers):
+        overlay = _load(pid)
+        if overlay is not None:
+            found.append(overlay)
+    return tuple(found)
+
+
+def _load(pid: str) -> Overlay | None:
+    try:
+        name = plugin_module(pid, "overlay")
+    except KeyError:  # not registered: nothing of its own to draw
+        return None
+    if not name:
+        return None
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if (
+            exc.name == name
+        ):  # the plug-in has no overlay module (yet); a broken import inside one still raises
+            return None
+        raise
+    overlay: object = vars(module).get("OVERLAY")
+    if not isinstance(overlay, Overlay):
+        raise TypeError(f"{name}.OVERLAY must be a render.rulesets.Overlay, got {overlay!r}")
+    return overlay
+
+
+def board_signature(state: EncounterState) -> tuple[object, ...]:
+    """What the board image shows of ``state``: equal signatures, same picture of the pieces and markers.
+
+    The bot posts a new board only when the signature changed (or something was shot at). Per unit: its place,
+    facing, destroyed and hidden state, and what each overlay adds (:meth:`Overlay.signature`).
+    """
+    overlays = overlays_for(state)
+    pieces = tuple(
+        (u.id, u.at, u.facing, u.destroyed, u.hidden, *(x for o in overlays for x in o.signature(u)))
+        for _, u in sorted(state.units.items())
+    )
+    return pieces, state.markers

@@ -1,0 +1,75 @@
+"""The night layer's overlay (RULES.md NGT): lit areas around flares and illuminating rounds (NGT-3) and
+gunflashes (NGT-4). Light is seen from anywhere (NGT-2), so lights are drawn and framed even where the viewer
+sees nothing else; a gunflash only on a hex the viewer sees."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from data.i18n import t
+from render import colors as C
+from render.canvas import Canvas
+from render.colors import MARKER, RGB
+from render.geometry import Point
+from render.overlays import star
+from render.panel import LegendItem
+from render.rulesets import Overlay, Scene, View
+from render.static_layer import hex_fill
+from rules.hexgrid import Hex, hexes_within
+from rules.state import Marker
+
+LIT_RADIUS = {"flare": 1, "illumination": 2}  # NGT-3: flare = hex + six around; IR radius 2 [HOUSE]
+GUNFLASH = "gunflash"
+
+
+def light(cv: Canvas, at: Point, size: float, outline: RGB) -> None:
+    star(cv, at, max(6.0, size * 0.42), 4, MARKER["flare"], outline)
+
+
+def gunflash(cv: Canvas, at: Point, size: float, outline: RGB) -> None:
+    """In the upper right of the hex, clear of the counter's label."""
+    star(cv, (at[0] + size * 0.45, at[1] - size * 0.3), max(5.0, size * 0.3), 8, MARKER[GUNFLASH], outline)
+
+
+def _markers(view: View) -> Iterator[Marker]:
+    """Lights wherever they are (NGT-2), gunflashes on hexes the viewer sees; in the state's order."""
+    for m in view.state.markers:
+        if m.kind in LIT_RADIUS or (m.kind == GUNFLASH and m in view.markers):
+            yield m
+
+
+class NightOverlay(Overlay):
+    __slots__ = ()
+
+    def frame(self, view: View) -> Iterator[Hex]:
+        return (m.at for m in _markers(view))
+
+    def tints(self, scene: Scene) -> dict[Hex, RGB]:
+        theme, board = scene.theme, scene.state.board
+        lit: dict[Hex, RGB] = {}
+        for m in _markers(scene.view):
+            if m.kind in LIT_RADIUS:
+                for h in hexes_within(m.at, m.radius or LIT_RADIUS[m.kind]):
+                    if board.contains(h):
+                        lit[h] = C.mix(hex_fill(theme, board, h), MARKER["flare"], C.LIT_MIX)
+        return lit
+
+    def under(self, cv: Canvas, scene: Scene) -> None:
+        vp = scene.viewport
+        for m in _markers(scene.view):
+            if vp.shows(m.at):
+                glyph = gunflash if m.kind == GUNFLASH else light
+                glyph(cv, vp.center(m.at), vp.size, scene.theme.outline)
+
+    def legend(self, scene: Scene) -> list[LegendItem]:
+        items: list[LegendItem] = []
+        for kind in sorted({m.kind for m in _markers(scene.view)}):
+            text = t(f"render.legend.{kind}", scene.locale)
+            if kind == GUNFLASH:
+                items.append(LegendItem(text, "glyph", MARKER[GUNFLASH], glyph=gunflash))
+            else:
+                items.append(LegendItem(text, "hex", C.mix(scene.theme.hex_fill, MARKER["flare"], C.LIT_MIX)))
+        return items
+
+
+OVERLAY = NightOverlay()

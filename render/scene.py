@@ -1,0 +1,94 @@
+"""What one picture is made of, handed to the overlays (``render/rulesets/``): a :class:`View` (what the viewer
+may see of a snapshot, FOG-1, NGT-9) and, once the board is laid out, a :class:`Scene` (where it all goes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from render.colors import MISS, RGB, Theme
+from render.counters import radius_for
+from render.geometry import Point
+from render.options import BoardSnapshot
+from render.stats import StatBar
+from render.viewport import Viewport
+from rules.events import ShotResolved, UnitMoved
+from rules.ruleset import Visibility
+from rules.state import EncounterState, Marker, Unit
+
+if TYPE_CHECKING:
+    from render.rulesets import Overlay
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What the viewer may see of a snapshot; nothing else is drawn, framed or listed."""
+
+    state: EncounterState
+    vis: Visibility
+    seen: tuple[Unit, ...]  # drawn in full, by id
+    concealed: tuple[Unit, ...]  # drawn as '?' counters only
+    markers: tuple[Marker, ...]  # on hexes the viewer sees
+    moves: tuple[UnitMoved, ...]  # of units the viewer sees
+    shots: tuple[ShotResolved, ...]  # between units the viewer sees
+
+    @classmethod
+    def of(cls, snapshot: BoardSnapshot, vis: Visibility) -> View:
+        state = snapshot.state
+        units = sorted(state.units.items())
+        return cls(
+            state=state,
+            vis=vis,
+            seen=tuple(u for uid, u in units if uid in vis.units),
+            concealed=tuple(u for uid, u in units if uid in vis.concealed and u.at is not None),
+            markers=tuple(m for m in state.markers if vis.hexes is None or m.at in vis.hexes),
+            moves=tuple(e for e in snapshot.events if isinstance(e, UnitMoved) and vis.sees(e.unit)),
+            shots=tuple(
+                e
+                for e in snapshot.events
+                if isinstance(e, ShotResolved) and vis.sees(e.shooter) and vis.sees(e.target)
+            ),
+        )
+
+
+@dataclass(slots=True)
+class Scene:
+    """A :class:`View` laid out: the viewport, colours, and where each counter sits (stacks share a hex)."""
+
+    view: View
+    overlays: tuple[Overlay, ...]
+    theme: Theme
+    viewport: Viewport
+    side_colours: dict[str, RGB]
+    vertex_facing: bool
+    locale: str
+    centres: dict[str, Point] = field(default_factory=lambda: dict[str, Point]())
+    radii: dict[str, float] = field(default_factory=lambda: dict[str, float]())
+    _bars: dict[str, tuple[StatBar, ...]] = field(default_factory=lambda: dict[str, tuple[StatBar, ...]]())
+
+    @property
+    def state(self) -> EncounterState:
+        return self.view.state
+
+    def radius(self, key: str) -> float:
+        """The counter radius of a unit (smaller in a stack), or a lone counter's."""
+        return self.radii.get(key, radius_for(self.viewport.size))
+
+    def neutral_colour(self, unit: Unit) -> RGB | None:
+        """The colour of a piece that belongs to no side (no facing nose), if an overlay says it is one."""
+        for overlay in self.overlays:
+            colour = overlay.neutral_colour(unit)
+            if colour is not None:
+                return colour
+        return None
+
+    def colour_of(self, unit: Unit) -> RGB:
+        """The side colour, or a neutral piece's own colour."""
+        return self.neutral_colour(unit) or self.side_colours.get(unit.side, MISS)
+
+    def stat_bars(self, unit: Unit) -> tuple[StatBar, ...]:
+        """Every overlay's bars for ``unit``, base ruleset first (asked once per unit and picture)."""
+        bars = self._bars.get(unit.id)
+        if bars is None:
+            bars = self._bars[unit.id] = tuple(b for o in self.overlays for b in o.stat_bars(unit))
+        return bars
