@@ -1,0 +1,654 @@
+"""One turn, once the last declaration is locked (MECH-4): movement in declaration order, then all fire at once
+(damage applied at the end), then physical attacks (damage at the end), then heat (MECH-3.1/3.2).
+
+Dice order (DESIGN §7.1): per shot in declaration order and weapon order, the to-hit 2d6, then (missiles) the
+cluster 2d6, then each location (2d6; punch and kick tables 1d6); physical attacks the same (a charge or a death
+from above rolls the target's location, then the attacker's; a death from above that misses rolls the attacker's
+[HOUSE] Piloting 2d6 and, if it falls, its fall location 2d6). [HOUSE] falls for a leg destroyed in a phase come
+after that phase's damage, per unit in file order: Piloting 2d6, then the fall location 2d6. At the end of the
+turn, per unit in file order: each shutdown avoid roll, then each ammunition avoid roll its heat requires.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from rules.dice import Check2d6, Dice
+from rules.events import Event, GameOver, Note, RollMade, UnitMoved
+from rules.hexgrid import Hex, HexSide
+from rules.mech.damage import KICK, PUNCH, STANDARD, apply_damage, roll_location
+from rules.mech.events import (
+    AmmoExploded,
+    AvoidRolled,
+    ClusterRolled,
+    DeclarationsRevealed,
+    Fell,
+    FireSpent,
+    HeatChanged,
+    MovementMade,
+    PhysicalAttackMade,
+    PhysicalSpent,
+    PilotingRolled,
+    Pushed,
+    ShutdownChanged,
+    WeaponFired,
+)
+from rules.mech.geometry import weapon_in_arc
+from rules.mech.heat import ammo_rolls, heat_to_hit, movement_heat, mp_penalty, shutdown_rolls, weapons_heat
+from rules.mech.legality import physical_reach, straight_run
+from rules.mech.model import Mech
+from rules.mech.movement import PathCost, mp_available, path_cost
+from rules.mech.orders import JUMP, RUN, STAND, WALK, MechOrder, stand_order
+from rules.mech.state import INITIATIVE, MechState, ext_of, secret
+from rules.mech.tables import tables
+from rules.mech.tohit import (
+    Motion,
+    ceil_fraction,
+    cluster_hits,
+    damage_groups,
+    fire_odds,
+    physical_damage,
+    physical_odds,
+)
+from rules.state import EncounterState
+
+PHYSICAL_TABLE = {"punch": PUNCH, "kick": KICK, "melee": STANDARD, "charge": STANDARD, "dfa": PUNCH}
+
+
+@dataclass(frozen=True, slots=True)
+class Executed:
+    """How a unit actually moved this turn (what the fire and physical steps read)."""
+
+    motion: Motion
+    cost: PathCost | None = None  # the steps it really took
+    stood_up: bool = False
+
+
+@dataclass(slots=True)
+class Pending:
+    """Damage rolled during a phase, applied when the phase ends (MECH-4)."""
+
+    target: str
+    by: str
+    location: str
+    amount: int
+    rule: str
+
+
+def resolve_turn(state: EncounterState, dice: Dice) -> tuple[EncounterState, list[Event]]:
+    """Resolve the whole turn from the locked declarations; the next turn starts at ``initiative``."""
+    ext = ext_of(state)
+    events: list[Event] = []
+    orders: dict[str, MechOrder] = {o.unit: o for o in ext.locked}
+    if secret(state) and ext.locked:
+        events.append(
+            DeclarationsRevealed(
+                rule="MECH-1.1",
+                units=tuple(o.unit for o in ext.locked),
+                declarations={o.unit: o.to_raw() for o in ext.locked},
+            )
+        )
+    sequence = [u for u in ext.order if u in state.units]
+    sequence += [u for u, x in state.units.items() if isinstance(x, Mech) and u not in sequence]
+    executed: dict[str, Executed] = {}
+    for uid in sequence:
+        state, moved, done = _move(state, uid, orders.get(uid) or stand_order(uid))
+        events.extend(moved)
+        executed[uid] = done
+    state, fired, fire_events = _fire(state, sequence, orders, executed, dice)
+    events.extend(fire_events)
+    state, physical_events = _physical(state, sequence, orders, executed, dice)
+    events.extend(physical_events)
+    state, heat_events = _heat(state, executed, fired, dice)
+    events.extend(heat_events)
+    state = state.replace(phase=INITIATIVE, round=state.round + 1, ext=MechState())
+    return _game_over(state, events)
+
+
+# --- movement (MECH-1.2) --------------------------------------------------------------------------------------
+def _move(state: EncounterState, uid: str, order: MechOrder) -> tuple[EncounterState, list[Event], Executed]:
+    unit = state.units[uid]
+    if not isinstance(unit, Mech) or not unit.active or unit.at is None:
+        return state, [], Executed(Motion())
+    if unit.shutdown:
+        return state.with_units([dataclasses.replace(unit, twist=0)]), [], Executed(Motion())
+    twist = order.twist if unit.is_mech else 0
+    start, start_facing = unit.at, unit.facing
+    available = mp_available(unit)
+    if order.mode == STAND or unit.immobile or order.mode not in available:
+        moved = dataclasses.replace(unit, twist=twist)
+        event = MovementMade(
+            rule="MECH-1.2",
+            unit=uid,
+            mode=STAND,
+            hexes=0,
+            mp=0,
+            mp_available=0,
+            facing=HexSide(unit.facing).name,
+            torso=HexSide(moved.torso).name,
+        )
+        return state.with_units([moved]), [event], Executed(Motion())
+    cost = path_cost(state.board, unit, order.mode, order.path, order.facing)
+    taken = _steps_possible(state, unit, order.mode, cost)
+    events: list[Event] = []
+    if taken < len(cost.steps):
+        events.append(
+            Note(
+                rule="MECH-1.2",
+                key="mech.move_stopped",
+                unit=uid,
+                args=(
+                    ("at", (cost.steps[taken - 1].hex if taken else start).label),
+                    ("planned", cost.end.label),
+                ),
+            )
+        )
+        steps = cost.steps[:taken]
+        end = steps[-1].hex if steps else start
+        facing = steps[-1].facing if steps and order.mode != JUMP else start_facing
+        cost = PathCost(
+            order.mode, steps, cost.stand_up, end, facing, 0, cost.stand_up + sum(s.cost for s in steps)
+        )
+    stood_up = unit.prone and order.mode in (WALK, RUN)
+    moved = dataclasses.replace(
+        unit, at=cost.end, facing=cost.end_facing, twist=twist, prone=False if stood_up else unit.prone
+    )
+    if cost.steps or cost.end_facing != start_facing:
+        events.insert(
+            0,
+            UnitMoved(
+                rule="MECH-1.2",
+                unit=uid,
+                frm=start,
+                to=cost.end,
+                facing_from=start_facing,
+                facing_to=cost.end_facing,
+                path=tuple(s.hex for s in cost.steps),
+            ),
+        )
+    events.append(
+        MovementMade(
+            rule="MECH-1.2",
+            unit=uid,
+            mode=order.mode,
+            hexes=len(cost.steps),
+            mp=cost.total,
+            mp_available=available[order.mode],
+            facing=HexSide(moved.facing).name,
+            torso=HexSide(moved.torso).name,
+            stood_up=stood_up,
+        )
+    )
+    return state.with_units([moved]), events, Executed(Motion(order.mode, len(cost.steps)), cost, stood_up)
+
+
+def _steps_possible(state: EncounterState, unit: Mech, mode: str, cost: PathCost) -> int:
+    """How many steps of the path the unit can take on the board as it is now: it may not enter a hex an enemy
+    holds (walking), nor end where any unit stands; it stops in the last hex it may end in (MECH-1.2)."""
+    held: dict[Hex, Mech] = {
+        u.at: u
+        for u in state.units.values()
+        if isinstance(u, Mech) and u.active and u.at is not None and u.id != unit.id
+    }
+    limit = len(cost.steps)
+    if mode != JUMP:
+        for i, step in enumerate(cost.steps):
+            other = held.get(step.hex)
+            if other is not None and other.side != unit.side:
+                limit = i
+                break
+    if mode == JUMP:
+        return limit if limit == 0 or cost.steps[limit - 1].hex not in held else 0
+    while limit > 0 and cost.steps[limit - 1].hex in held:
+        limit -= 1
+    return limit
+
+
+# --- fire (MECH-2.1, MECH-2.3) --------------------------------------------------------------------------------
+def _fire(
+    state: EncounterState,
+    sequence: list[str],
+    orders: Mapping[str, MechOrder],
+    executed: Mapping[str, Executed],
+    dice: Dice,
+) -> tuple[EncounterState, dict[str, list[int]], list[Event]]:
+    events: list[Event] = []
+    pending: list[Pending] = []
+    fired: dict[str, list[int]] = {}
+    for uid in sequence:
+        unit = state.units[uid]
+        order = orders.get(uid)
+        if not isinstance(unit, Mech) or not unit.active or unit.shutdown or order is None or unit.at is None:
+            continue
+        primary = order.fire[0].target if order.fire else ""
+        for entry in order.fire:
+            w = unit.weapons[entry.weapon - 1]
+            target = state.units.get(entry.target)
+            reason = ""
+            odds = None
+            if not unit.weapon_usable(entry.weapon - 1):
+                reason = "weapon_lost"
+            elif not isinstance(target, Mech) or not target.active or target.at is None:
+                reason = "target_gone"
+            elif not weapon_in_arc(unit, w, unit.at, unit.facing, unit.twist, target.at):
+                reason = "out_of_arc"
+            else:
+                odds = fire_odds(
+                    state.board,
+                    unit,
+                    unit.at,
+                    executed[uid].motion.mode,
+                    w.spec,
+                    target,
+                    target.at,
+                    executed.get(target.id, Executed(Motion())).motion,
+                    primary=entry.target == primary,
+                )
+                reason = "out_of_range" if odds.band is None else "" if odds.sight.clear else "no_sight"
+            if reason or odds is None or not isinstance(target, Mech) or target.at is None:
+                rule = "MECH-1.3" if reason == "out_of_arc" else "MECH-2.1"
+                events.append(
+                    FireSpent(
+                        rule=rule,
+                        unit=uid,
+                        weapon=entry.weapon,
+                        weapon_type=w.type,
+                        target=entry.target,
+                        reason=reason,
+                    )
+                )
+                continue
+            roll = dice.two_d6(
+                rule="MECH-2.1",
+                purpose=f"MECH-2.1 to-hit, {unit.name} #{entry.weapon} {w.type} → {target.name}",
+            )
+            check = Check2d6(roll, unit.gunnery, odds.target_number)
+            events.append(
+                RollMade.of(roll, actor=uid, target=target.id, total=check.total, skill=unit.gunnery)
+            )
+            events.append(
+                WeaponFired(
+                    rule="MECH-2.1",
+                    unit=uid,
+                    weapon=entry.weapon,
+                    weapon_type=w.type,
+                    target=target.id,
+                    target_number=odds.target_number,
+                    roll=roll.total,
+                    total=check.total,
+                    hit=check.success,
+                    distance=odds.distance,
+                    result="hit" if check.success else "miss",
+                    modifiers=tuple(m.pair() for m in odds.modifiers),
+                    dice=roll.dice,
+                )
+            )
+            fired.setdefault(uid, []).append(entry.weapon)
+            if not check.success:
+                continue
+            spec = w.spec
+            hits = 0
+            if spec.missiles:
+                cluster = dice.two_d6(
+                    rule="MECH-2.3", purpose=f"MECH-2.3 missiles, {unit.name} #{entry.weapon} {w.type}"
+                )
+                hits = cluster_hits(spec.missiles, cluster.total)
+                events.append(RollMade.of(cluster, actor=uid, target=target.id))
+                events.append(
+                    ClusterRolled(
+                        rule="MECH-2.3",
+                        unit=uid,
+                        weapon=entry.weapon,
+                        target=target.id,
+                        missiles=spec.missiles,
+                        roll=cluster.total,
+                        hits=hits,
+                    )
+                )
+            for amount in damage_groups(spec, hits):
+                loc, _, rolled = roll_location(
+                    dice,
+                    target,
+                    STANDARD,
+                    attacker_at=unit.at,
+                    purpose=f"MECH-2.3 location, {target.name} ({w.type})",
+                )
+                events.append(rolled)
+                pending.append(Pending(target.id, uid, loc, amount, "MECH-2.3"))
+    state, applied = _apply(state, pending, dice)
+    events.extend(applied)
+    return state, fired, events
+
+
+def _apply(state: EncounterState, pending: list[Pending], dice: Dice) -> tuple[EncounterState, list[Event]]:
+    """Apply a phase's damage in the order it was rolled, then the [HOUSE] falls of mechs that lost a leg."""
+    before = {u.id: u.immobile for u in state.units.values() if isinstance(u, Mech)}
+    events: list[Event] = []
+    for p in pending:
+        state, applied = apply_damage(state, p.target, p.location, p.amount, by=p.by, rule=p.rule)
+        events.extend(applied)
+    for unit in list(state.units.values()):
+        if (
+            isinstance(unit, Mech)
+            and unit.is_mech
+            and unit.active
+            and unit.immobile
+            and not before.get(unit.id, True)
+            and not unit.prone
+        ):
+            state, fell = fall_check(state, unit.id, "leg", dice, rule="MECH-2.3")
+            events.extend(fell)
+    return state, events
+
+
+def fall_check(
+    state: EncounterState, uid: str, reason: str, dice: Dice, *, rule: str
+) -> tuple[EncounterState, list[Event]]:
+    """[HOUSE] a Piloting roll (2d6 + piloting, DICE-3) against the fall difficulty; failing it the mech falls."""
+    unit = state.unit_as(uid, Mech)
+    tb = tables()
+    roll = dice.two_d6(rule=rule, purpose=f"{rule} piloting roll to stay up, {unit.name}")
+    check = Check2d6(roll, unit.piloting, tb.fall_difficulty)
+    events: list[Event] = [
+        RollMade.of(roll, actor=uid, total=check.total, skill=unit.piloting),
+        PilotingRolled(
+            rule=rule,
+            unit=uid,
+            reason=reason,
+            target_number=tb.fall_difficulty,
+            roll=roll.total,
+            total=check.total,
+            fell=not check.success,
+            result="stayed_up" if check.success else "fell",
+        ),
+    ]
+    if check.success:
+        return state, events
+    state, fell = fall(state, uid, dice, rule=rule)
+    return state, events + fell
+
+
+def fall(state: EncounterState, uid: str, dice: Dice, *, rule: str) -> tuple[EncounterState, list[Event]]:
+    """[HOUSE] the mech is prone and takes tonnage/10 (rounded up) at one 2d6 location."""
+    unit = state.unit_as(uid, Mech)
+    damage = ceil_fraction(tables().fall_damage, unit.tonnage)
+    loc, _, rolled = roll_location(
+        dice, unit, STANDARD, purpose=f"{rule} fall location, {unit.name}", rule=rule
+    )
+    state = state.with_units([dataclasses.replace(unit, prone=True, twist=0)])
+    state, applied = apply_damage(state, uid, loc, damage, rule=rule)
+    return state, [Fell(rule=rule, unit=uid, damage=damage), rolled, *applied]
+
+
+# --- physical attacks (MECH-2.2) ------------------------------------------------------------------------------
+def _physical(
+    state: EncounterState,
+    sequence: list[str],
+    orders: Mapping[str, MechOrder],
+    executed: Mapping[str, Executed],
+    dice: Dice,
+) -> tuple[EncounterState, list[Event]]:
+    events: list[Event] = []
+    pending: list[Pending] = []
+    pushes: list[tuple[str, str, int]] = []  # target, attacker, direction
+    falls: list[tuple[str, str, int]] = []  # unit, location, damage (a death from above that missed)
+    for uid in sequence:
+        unit = state.units[uid]
+        order = orders.get(uid)
+        if not isinstance(unit, Mech) or order is None or not order.physical or unit.at is None:
+            continue
+        done = executed[uid]
+        for entry in order.physical:
+            target = state.units.get(entry.target)
+            reason = ""
+            if not unit.active or unit.shutdown or unit.prone:
+                reason = "attacker_down"
+            elif entry.limb and not unit.limb_usable(entry.limb):
+                reason = "limb_lost"
+            elif not isinstance(target, Mech) or not target.active or target.at is None:
+                reason = "target_gone"
+            elif target.at not in physical_reach(
+                unit, entry, done.motion.mode, unit.at, unit.facing, unit.twist, done.cost
+            ):
+                reason = "out_of_reach"
+            if reason or not isinstance(target, Mech) or target.at is None:
+                events.append(
+                    PhysicalSpent(
+                        rule="MECH-2.2", unit=uid, kind=entry.kind, target=entry.target, reason=reason
+                    )
+                )
+                continue
+            mods, number = physical_odds(
+                done.motion.mode, target, executed.get(target.id, Executed(Motion())).motion
+            )
+            roll = dice.two_d6(rule="MECH-2.2", purpose=f"MECH-2.2 {entry.kind}, {unit.name} → {target.name}")
+            check = Check2d6(roll, unit.piloting, number)
+            straight, _ = straight_run(done.cost)
+            to_target, to_self = physical_damage(entry.kind, unit, target, straight)
+            events.append(
+                RollMade.of(roll, actor=uid, target=target.id, total=check.total, skill=unit.piloting)
+            )
+            events.append(
+                PhysicalAttackMade(
+                    rule="MECH-2.2",
+                    unit=uid,
+                    kind=entry.kind,
+                    limb=entry.limb,
+                    target=target.id,
+                    target_number=number,
+                    roll=roll.total,
+                    total=check.total,
+                    hit=check.success,
+                    damage=to_target if check.success else 0,
+                    result="hit" if check.success else "miss",
+                    modifiers=tuple(m.pair() for m in mods),
+                    dice=roll.dice,
+                )
+            )
+            if check.success:
+                if entry.kind == "push":
+                    direction = next(s for s in range(6) if unit.at.neighbor(s) == target.at)
+                    pushes.append((target.id, uid, direction))
+                    continue
+                loc, _, rolled = roll_location(
+                    dice,
+                    target,
+                    PHYSICAL_TABLE[entry.kind],
+                    attacker_at=unit.at,
+                    purpose=f"MECH-2.2 {entry.kind} location, {target.name}",
+                    rule="MECH-2.2",
+                )
+                events.append(rolled)
+                pending.append(Pending(target.id, uid, loc, to_target, "MECH-2.2"))
+                if entry.kind in ("charge", "dfa"):
+                    own = STANDARD if entry.kind == "charge" else KICK
+                    loc, _, rolled = roll_location(
+                        dice,
+                        unit,
+                        own,
+                        attacker_at=target.at,
+                        purpose=f"MECH-2.2 {entry.kind} location, {unit.name} (attacker)",
+                        rule="MECH-2.2",
+                    )
+                    events.append(rolled)
+                    pending.append(Pending(uid, target.id, loc, to_self, "MECH-2.2"))
+            elif entry.kind == "dfa":
+                state, fell = _dfa_miss(state, uid, dice, falls)
+                events.extend(fell)
+    for uid, loc, damage in falls:
+        unit = state.unit_as(uid, Mech)
+        state = state.with_units([dataclasses.replace(unit, prone=True, twist=0)])
+        pending.append(Pending(uid, "", loc, damage, "MECH-2.2"))
+    state, applied = _apply(state, pending, dice)
+    events.extend(applied)
+    for target_id, by, direction in pushes:
+        state, pushed = _push(state, target_id, by, direction)
+        events.extend(pushed)
+    return state, events
+
+
+def _dfa_miss(
+    state: EncounterState, uid: str, dice: Dice, falls: list[tuple[str, str, int]]
+) -> tuple[EncounterState, list[Event]]:
+    """[HOUSE] a death from above that misses: a Piloting roll, and on a failure the attacker falls (its fall
+    location is rolled now, the damage applied with the phase's)."""
+    unit = state.unit_as(uid, Mech)
+    tb = tables()
+    roll = dice.two_d6(rule="MECH-2.2", purpose=f"MECH-2.2 piloting roll to stay up, {unit.name}")
+    check = Check2d6(roll, unit.piloting, tb.fall_difficulty)
+    events: list[Event] = [
+        RollMade.of(roll, actor=uid, total=check.total, skill=unit.piloting),
+        PilotingRolled(
+            rule="MECH-2.2",
+            unit=uid,
+            reason="dfa",
+            target_number=tb.fall_difficulty,
+            roll=roll.total,
+            total=check.total,
+            fell=not check.success,
+            result="stayed_up" if check.success else "fell",
+        ),
+    ]
+    if not check.success:
+        damage = ceil_fraction(tb.fall_damage, unit.tonnage)
+        loc, _, rolled = roll_location(
+            dice, unit, STANDARD, purpose=f"MECH-2.2 fall location, {unit.name}", rule="MECH-2.2"
+        )
+        events += [Fell(rule="MECH-2.2", unit=uid, damage=damage), rolled]
+        falls.append((uid, loc, damage))
+    return state, events
+
+
+def _push(
+    state: EncounterState, target_id: str, by: str, direction: int
+) -> tuple[EncounterState, list[Event]]:
+    """MECH-2.2: the target goes one hex on, away from the attacker, if that hex is on the board, free and
+    enterable by its kind; otherwise it stays."""
+    target = state.unit_as(target_id, Mech)
+    if not target.active or target.at is None:
+        return state, []
+    dest = target.at.neighbor(direction)
+    free = state.board.contains(dest) and not any(
+        isinstance(u, Mech) and u.active and u.at == dest for u in state.units.values()
+    )
+    if free and not target.is_mech and not tables().terrain_kind(state.board.terrain_at(dest)).vehicles:
+        free = False
+    if not free:
+        return state, [Pushed(rule="MECH-2.2", unit=target_id, by=by, frm=target.at, to=None)]
+    moved = dataclasses.replace(target, at=dest)
+    return state.with_units([moved]), [
+        Pushed(rule="MECH-2.2", unit=target_id, by=by, frm=target.at, to=dest),
+        UnitMoved(
+            rule="MECH-2.2",
+            unit=target_id,
+            frm=target.at,
+            to=dest,
+            facing_from=target.facing,
+            facing_to=target.facing,
+            path=(dest,),
+        ),
+    ]
+
+
+# --- heat (MECH-3.1, MECH-3.2) --------------------------------------------------------------------------------
+def _heat(
+    state: EncounterState, executed: Mapping[str, Executed], fired: Mapping[str, list[int]], dice: Dice
+) -> tuple[EncounterState, list[Event]]:
+    tb = tables()
+    events: list[Event] = []
+    for uid in list(state.units):
+        unit = state.units[uid]
+        if not isinstance(unit, Mech) or not unit.is_mech or not unit.active:
+            continue
+        done = executed.get(uid, Executed(Motion()))
+        generated = (
+            movement_heat(done.motion.mode, done.motion.hexes)
+            + (tb.movement_heat["stand_up"] if done.stood_up else 0)
+            + weapons_heat(unit, tuple(fired.get(uid, ())))
+        )
+        heat = max(0, unit.heat + generated - unit.heat_sinks)
+        events.append(
+            HeatChanged(
+                rule="MECH-3.1",
+                unit=uid,
+                generated=generated,
+                heat=heat,
+                before=unit.heat,
+                sinks=unit.heat_sinks,
+                to_hit=heat_to_hit(heat),
+                mp=mp_penalty(heat),
+            )
+        )
+        automatic = heat >= tb.automatic_shutdown
+        shut = automatic
+        for level, need in shutdown_rolls(heat):
+            check = dice.avoid(
+                need, rule="MECH-3.2", purpose=f"MECH-3.2 shutdown avoid ({level}: {need}+), {unit.name}"
+            )
+            events.append(RollMade.of(check.roll, actor=uid))
+            events.append(
+                AvoidRolled(
+                    rule="MECH-3.2",
+                    unit=uid,
+                    what="shutdown",
+                    level=level,
+                    needed=need,
+                    roll=check.total,
+                    avoided=check.success,
+                    result="avoided" if check.success else "not_avoided",
+                )
+            )
+            shut = shut or not check.success
+        if shut != unit.shutdown:
+            change = ("shut_down_automatic" if automatic else "shut_down") if shut else "started_up"
+            events.append(
+                ShutdownChanged(
+                    rule="MECH-3.2", unit=uid, shutdown=shut, automatic=automatic and shut, change=change
+                )
+            )
+        unit = dataclasses.replace(unit, heat=heat, shutdown=shut, twist=0 if shut else unit.twist)
+        state = state.with_units([unit])
+        ammo = [i for i, w in enumerate(unit.weapons) if w.spec.ammo and unit.weapon_usable(i)]
+        if not ammo:
+            continue
+        explode = False
+        for level, need in ammo_rolls(heat):
+            check = dice.avoid(
+                need, rule="MECH-3.2", purpose=f"MECH-3.2 ammunition avoid ({level}: {need}+), {unit.name}"
+            )
+            events.append(RollMade.of(check.roll, actor=uid))
+            events.append(
+                AvoidRolled(
+                    rule="MECH-3.2",
+                    unit=uid,
+                    what="ammo",
+                    level=level,
+                    needed=need,
+                    roll=check.total,
+                    avoided=check.success,
+                    result="avoided" if check.success else "not_avoided",
+                )
+            )
+            explode = explode or not check.success
+        if explode:
+            loc = unit.weapons[ammo[0]].loc
+            events.append(
+                AmmoExploded(rule="MECH-3.2", unit=uid, location=loc, damage=tb.ammo_explosion_damage)
+            )
+            state, applied = apply_damage(
+                state, uid, loc, tb.ammo_explosion_damage, internal=True, rule="MECH-3.2"
+            )
+            events.extend(applied)
+    return state, events
+
+
+def _game_over(state: EncounterState, events: list[Event]) -> tuple[EncounterState, list[Event]]:
+    alive = {u.side for u in state.units.values() if isinstance(u, Mech) and u.active}
+    if len(state.sides) >= 2 and len(alive) <= 1:
+        winner = next(iter(alive)) if alive else None
+        reason = "last side standing" if winner else "no unit left"
+        events.append(GameOver(rule="MECH-2.3", winner=winner, reason=reason))
+        state = state.replace(over=True, winner=winner)
+    return state, events
