@@ -51,13 +51,18 @@ def end_of(state: EncounterState, unit: Mech, order: MechOrder) -> tuple[Hex, in
 
 def placements(state: EncounterState, viewer: str = "") -> dict[str, Placement]:
     """Every unit on the board as ``viewer`` sees it while declaring: declared units (open declarations only)
-    at their declared end with their declared movement, undeclared ones where they are, movement unknown."""
+    at their declared end with their declared movement, undeclared ones where they are, movement unknown.
+    Enemies the director placed hidden are left out."""
     ext = ext_of(state)
     hidden = secret(state)
+    viewer_unit = state.units.get(viewer)
+    side = viewer_unit.side if viewer_unit is not None else None
     out: dict[str, Placement] = {}
     for unit in state.units.values():
         if not isinstance(unit, Mech) or not unit.active or unit.at is None:
             continue
+        if unit.hidden and side is not None and unit.side != side:
+            continue  # placed hidden by the director (FOG-1): a declaration never learns of it
         order = ext.declaration(unit.id)
         if order is not None and (not hidden or unit.id == viewer):
             try:

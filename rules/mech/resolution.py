@@ -119,6 +119,8 @@ def _move(state: EncounterState, uid: str, order: MechOrder) -> tuple[EncounterS
     available = mp_available(unit)
     if order.mode == STAND or unit.immobile or order.mode not in available:
         moved = dataclasses.replace(unit, twist=twist)
+        if not twist:
+            return state.with_units([moved]), [], Executed(Motion())
         event = MovementMade(
             rule="MECH-1.2",
             unit=uid,
@@ -152,6 +154,8 @@ def _move(state: EncounterState, uid: str, order: MechOrder) -> tuple[EncounterS
             order.mode, steps, cost.stand_up, end, facing, 0, cost.stand_up + sum(s.cost for s in steps)
         )
     stood_up = unit.prone and order.mode in (WALK, RUN)
+    if stood_up:
+        events.append(Note(rule="MECH-3.1", key="mech.stood_up", unit=uid, args=(("mp", cost.stand_up),)))
     moved = dataclasses.replace(
         unit, at=cost.end, facing=cost.end_facing, twist=twist, prone=False if stood_up else unit.prone
     )
