@@ -87,7 +87,9 @@ def mech(state: EncounterState, uid: str) -> Mech:
     return state.unit_as(uid, Mech)
 
 
-def step(state: EncounterState, orders: Mapping[str, Any] | None = None) -> tuple[EncounterState, tuple[Event, ...]]:
+def step(
+    state: EncounterState, orders: Mapping[str, Any] | None = None
+) -> tuple[EncounterState, tuple[Event, ...]]:
     result = resolve_phase(MECH, state, dict(orders or {}), dice_for=DiceFactory())
     return result.state, result.events
 

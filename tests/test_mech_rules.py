@@ -138,7 +138,13 @@ def test_mech_1_2_woods_rough_water_and_each_elevation_level_cost_one_more() -> 
     state = build(
         unit("a", "red", "0810", walk=8),
         unit("b", "blue", "0401"),
-        terrain={"0809": "light_woods", "0808": "heavy_woods", "0807": "rough", "0806": "water", "0805": "road"},
+        terrain={
+            "0809": "light_woods",
+            "0808": "heavy_woods",
+            "0807": "rough",
+            "0806": "water",
+            "0805": "road",
+        },
         elevation={"0804": 2},
     )
     path = tuple(H(x) for x in ("0809", "0808", "0807", "0806", "0805", "0804"))
@@ -173,7 +179,9 @@ def test_mech_1_2_jump_ignores_terrain_and_turns_and_any_facing_is_free() -> Non
     cost = path_cost(state.board, mech(state, "a"), "jump", path, 3)
     assert (cost.total, cost.end_facing) == (3, 3)
     state, _ = step(state.replace(dice_script=(1, 1, 6, 6)))
-    check_declaration(state, order(state, "a", {"mode": "jump", "path": ["0809", "0808", "0807"], "facing": "S"}))
+    check_declaration(
+        state, order(state, "a", {"mode": "jump", "path": ["0809", "0808", "0807"], "facing": "S"})
+    )
     err = illegal(state, "a", {"mode": "jump", "path": ["0809", "0808", "0807", "0806"]})
     assert err.code == "mech.over_mp"
 
@@ -215,7 +223,9 @@ def test_mech_1_2_standing_still_cannot_turn_walking_in_place_can() -> None:
 
 def test_mech_1_2_vehicles_cruise_and_flank_cannot_enter_water_nor_twist() -> None:
     state = build(
-        unit("t", "red", "0810", kind="vehicle", tonnage=50, walk=5, weapons=[{"type": "ac5", "loc": "turret"}]),
+        unit(
+            "t", "red", "0810", kind="vehicle", tonnage=50, walk=5, weapons=[{"type": "ac5", "loc": "turret"}]
+        ),
         unit("b", "blue", "0801"),
         terrain={"0809": "water"},
     )
@@ -234,7 +244,11 @@ def test_mech_1_2_elevation_steps_too_steep_are_illegal() -> None:
 
 
 def test_mech_1_2_movement_resolves_in_declaration_order_so_a_hex_left_earlier_may_be_entered() -> None:
-    state = build(unit("a", "red", "0810", initiative=0), unit("b", "red", "0809", initiative=9), unit("e", "blue", "0401"))
+    state = build(
+        unit("a", "red", "0810", initiative=0),
+        unit("b", "red", "0809", initiative=9),
+        unit("e", "blue", "0401"),
+    )
     raw = {"a": {"mode": "walk", "path": ["0809"]}}
     state, _ = step(state.replace(dice_script=(6, 6, 1, 1, 6, 6)))
     assert MECH.awaiting(state) == ("b",)  # b declares first and walks away
@@ -278,7 +292,11 @@ def _arc_case(weapon: dict, target_at: str, twist: str = "", kind: str = "mech")
         keys.update(kind="vehicle", tonnage=50, walk=5)
     state = build(unit("a", "red", "0810", **keys), unit("b", "blue", target_at))
     state, _ = step(state.replace(dice_script=(1, 1, 6, 6)))
-    raw = {"fire": [{"weapon": 1, "target": "b"}], "twist": twist} if twist else {"fire": [{"weapon": 1, "target": "b"}]}
+    raw = (
+        {"fire": [{"weapon": 1, "target": "b"}], "twist": twist}
+        if twist
+        else {"fire": [{"weapon": 1, "target": "b"}]}
+    )
     try:
         check_declaration(state, order(state, "a", raw))
     except IllegalOrderError as exc:
@@ -339,16 +357,29 @@ def test_mech_1_3_punches_reach_the_front_hexes_and_the_arms_own_side_hex() -> N
     right_side = lab(H("0810").neighbor(2))
     state = build(unit("a", "red", "0810"), unit("b", "blue", right_side))
     state, _ = step(state.replace(dice_script=(1, 1, 6, 6)))
-    check_declaration(state, order(state, "a", {"physical": [{"kind": "punch", "limb": "ra", "target": "b"}]}))
+    check_declaration(
+        state, order(state, "a", {"physical": [{"kind": "punch", "limb": "ra", "target": "b"}]})
+    )
     err = illegal(state, "a", {"physical": [{"kind": "punch", "limb": "la", "target": "b"}]})
     assert err.rule == "MECH-1.3"
 
 
 # --- MECH-2.1 to-hit ---------------------------------------------------------------------------------------
-def _odds(state, shooter: str, target: str, weapon: int = 1, *, mode: str = "stand", motion: Motion | None = None, primary: bool = True):  # type: ignore[no-untyped-def]
+def _odds(
+    state,
+    shooter: str,
+    target: str,
+    weapon: int = 1,
+    *,
+    mode: str = "stand",
+    motion: Motion | None = None,
+    primary: bool = True,
+):  # type: ignore[no-untyped-def]
     s, t = mech(state, shooter), mech(state, target)
     assert s.at is not None and t.at is not None
-    return fire_odds(state.board, s, s.at, mode, s.weapons[weapon - 1].spec, t, t.at, motion or Motion(), primary=primary)
+    return fire_odds(
+        state.board, s, s.at, mode, s.weapons[weapon - 1].spec, t, t.at, motion or Motion(), primary=primary
+    )
 
 
 def _mods(odds) -> dict[str, int]:  # type: ignore[no-untyped-def]
@@ -365,7 +396,10 @@ def test_mech_2_1_base_15_range_and_shooter_movement() -> None:
     assert _odds(state, "a", "b", mode="flank").target_number == 15 + 3 + 4
 
 
-@pytest.mark.parametrize(("distance", "band", "mod"), [(1, "short", 0), (3, "short", 0), (4, "medium", 3), (6, "medium", 3), (7, "long", 6), (9, "long", 6)])
+@pytest.mark.parametrize(
+    ("distance", "band", "mod"),
+    [(1, "short", 0), (3, "short", 0), (4, "medium", 3), (6, "medium", 3), (7, "long", 6), (9, "long", 6)],
+)
 def test_mech_2_1_range_bands_short_medium_long(distance: int, band: str, mod: int) -> None:
     target = lab(H("0810") + Hex(0, -distance))
     state = build(unit("a", "red", "0810"), unit("b", "blue", target))
@@ -380,7 +414,9 @@ def test_mech_2_1_beyond_long_range_the_declaration_is_illegal() -> None:
     assert (err.rule, err.code) == ("MECH-2.1", "mech.out_of_range")
 
 
-@pytest.mark.parametrize(("hexes", "mod"), [(0, 0), (2, 0), (3, 2), (4, 2), (5, 4), (6, 4), (7, 6), (9, 6), (10, 8), (14, 8)])
+@pytest.mark.parametrize(
+    ("hexes", "mod"), [(0, 0), (2, 0), (3, 2), (4, 2), (5, 4), (6, 4), (7, 6), (9, 6), (10, 8), (14, 8)]
+)
 def test_mech_2_1_target_movement_bands(hexes: int, mod: int) -> None:
     state = build(unit("a", "red", "0810"), unit("b", "blue", "0807"))
     assert _odds(state, "a", "b", motion=Motion("run", hexes)).target_number == 15 + mod
@@ -402,10 +438,14 @@ def test_mech_2_1_immobile_target_minus_8_only_when_shut_down_or_a_leg_is_gone()
 
 def test_mech_2_1_two_per_intervening_woods_hex() -> None:
     state = build(
-        unit("a", "red", "0810"), unit("b", "blue", "0806"), terrain={"0809": "light_woods", "0808": "heavy_woods", "0806": "heavy_woods"}
+        unit("a", "red", "0810"),
+        unit("b", "blue", "0806"),
+        terrain={"0809": "light_woods", "0808": "heavy_woods", "0806": "heavy_woods"},
     )
     odds = _odds(state, "a", "b")
-    assert _mods(odds)["woods"] == 4 and odds.target_number == 15 + 3 + 4  # the target's own hex is not between
+    assert (
+        _mods(odds)["woods"] == 4 and odds.target_number == 15 + 3 + 4
+    )  # the target's own hex is not between
 
 
 def test_mech_2_1_partial_cover_plus_two() -> None:
@@ -423,7 +463,9 @@ def test_mech_2_1_plus_two_for_every_target_after_the_first() -> None:
     assert _mods(odds)["secondary_target"] == 2
 
 
-@pytest.mark.parametrize(("heat", "mod"), [(7, 0), (8, 2), (12, 2), (13, 4), (17, 6), (23, 6), (24, 8), (29, 8)])
+@pytest.mark.parametrize(
+    ("heat", "mod"), [(7, 0), (8, 2), (12, 2), (13, 4), (17, 6), (23, 6), (24, 8), (29, 8)]
+)
 def test_mech_2_1_and_3_2_heat_to_hit_modifier(heat: int, mod: int) -> None:
     state = build(unit("a", "red", "0810"), unit("b", "blue", "0807"))
     assert _odds(with_unit(state, "a", heat=heat), "a", "b").target_number == 15 + mod
@@ -449,7 +491,15 @@ def test_mech_2_1_no_line_of_sight_past_a_hill_as_high_as_both_units() -> None:
 def test_mech_2_1_double_one_always_misses_and_double_six_always_hits() -> None:
     state = build(
         unit("a", "red", "0810", gunnery=30, initiative=0),
-        unit("b", "blue", "0805", facing="S", gunnery=0, initiative=9, weapons=[{"type": "medium_laser", "loc": "ct"}]),
+        unit(
+            "b",
+            "blue",
+            "0805",
+            facing="S",
+            gunnery=0,
+            initiative=9,
+            weapons=[{"type": "medium_laser", "loc": "ct"}],
+        ),
     )
     raw = {"a": {"fire": [{"weapon": 1, "target": "b"}]}, "b": {"fire": [{"weapon": 1, "target": "a"}]}}
     # initiative a (1,1), b (6,6); a to-hit (1,1): 2 + 30 ≥ 18 but a double 1; b to-hit (6,6): 12 < 18 but double 6;
@@ -462,8 +512,14 @@ def test_mech_2_1_double_one_always_misses_and_double_six_always_hits() -> None:
 
 def test_mech_2_1_a_target_that_moves_out_of_arc_before_fire_is_not_fired_at() -> None:
     # a declares first (fire ahead at b); b then walks round behind a: the shot is spent, no roll, no heat
-    state = build(unit("a", "red", "0810", initiative=0), unit("b", "blue", "0808", facing="S", initiative=9, walk=6))
-    path_round = [lab(H("0808").neighbor(2)), lab(H("0808").neighbor(2).neighbor(3)), lab(H("0808").neighbor(2).neighbor(3).neighbor(3))]
+    state = build(
+        unit("a", "red", "0810", initiative=0), unit("b", "blue", "0808", facing="S", initiative=9, walk=6)
+    )
+    path_round = [
+        lab(H("0808").neighbor(2)),
+        lab(H("0808").neighbor(2).neighbor(3)),
+        lab(H("0808").neighbor(2).neighbor(3).neighbor(3)),
+    ]
     raw = {"a": {"fire": [{"weapon": 1, "target": "b"}]}, "b": {"mode": "walk", "path": path_round}}
     state, events = play_turn(state, raw, dice=(1, 1, 6, 6))
     spent = of_type(events, "FireSpent")
@@ -502,7 +558,9 @@ def test_mech_2_2_physical_attacks_roll_piloting_with_the_movement_modifiers_and
         unit("a", "red", "0810", piloting=10, gunnery=0, initiative=0),
         unit("b", "blue", "0808", facing="S", initiative=9),
     )
-    raw = {"a": {"mode": "walk", "path": ["0809"], "physical": [{"kind": "punch", "limb": "ra", "target": "b"}]}}
+    raw = {
+        "a": {"mode": "walk", "path": ["0809"], "physical": [{"kind": "punch", "limb": "ra", "target": "b"}]}
+    }
     # initiative, then the punch 2d6 (4, 4) = 8 + piloting 10 = 18 vs 15 + walked 2 = 17: hit; punch table 1d6 = 6: head
     state, events = play_turn(state, raw, dice=(1, 1, 6, 6, 4, 4, 6))
     (attack,) = of_type(events, "PhysicalAttackMade")
@@ -524,7 +582,13 @@ def test_mech_2_2_charge_counts_the_last_straight_run_and_hurts_both() -> None:
         unit("a", "red", "0812", tonnage=55, walk=5, piloting=10, initiative=0),
         unit("b", "blue", "0808", tonnage=60, facing="S", initiative=9),
     )
-    raw = {"a": {"mode": "run", "path": ["0811", "0810", "0809"], "physical": [{"kind": "charge", "target": "b"}]}}
+    raw = {
+        "a": {
+            "mode": "run",
+            "path": ["0811", "0810", "0809"],
+            "physical": [{"kind": "charge", "target": "b"}],
+        }
+    }
     # charge 2d6 (6, 5) = 11 + 10 = 21 vs 15 + run 4 = 19: hit; b location (3, 4) ct; a location (4, 4) lt
     state, events = play_turn(state, raw, dice=(1, 1, 6, 6, 6, 5, 3, 4, 4, 4))
     (attack,) = of_type(events, "PhysicalAttackMade")
@@ -537,9 +601,17 @@ def test_mech_2_2_charge_needs_a_straight_run_ending_at_the_target_and_no_jump()
     state = build(unit("a", "red", "0812", walk=6, jump=4), unit("b", "blue", "0808", facing="S"))
     state, _ = step(state.replace(dice_script=(1, 1, 6, 6)))
     side = lab(H("0809").neighbor(1))  # ends next to b but its run points past it
-    bent = {"mode": "walk", "path": ["0811", "0810", "0809", side], "physical": [{"kind": "charge", "target": "b"}]}
+    bent = {
+        "mode": "walk",
+        "path": ["0811", "0810", "0809", side],
+        "physical": [{"kind": "charge", "target": "b"}],
+    }
     assert illegal(state, "a", bent).code in ("mech.charge_line", "mech.not_adjacent")
-    jumped = {"mode": "jump", "path": ["0811", "0810", "0809"], "physical": [{"kind": "charge", "target": "b"}]}
+    jumped = {
+        "mode": "jump",
+        "path": ["0811", "0810", "0809"],
+        "physical": [{"kind": "charge", "target": "b"}],
+    }
     assert illegal(state, "a", jumped).code == "mech.charge_mode"
 
 
@@ -548,7 +620,9 @@ def test_mech_2_2_death_from_above_hits_upper_locations_and_the_attackers_legs()
         unit("a", "red", "0812", tonnage=45, jump=5, piloting=12, initiative=0),
         unit("b", "blue", "0808", facing="S", initiative=9),
     )
-    raw = {"a": {"mode": "jump", "path": ["0811", "0810", "0809"], "physical": [{"kind": "dfa", "target": "b"}]}}
+    raw = {
+        "a": {"mode": "jump", "path": ["0811", "0810", "0809"], "physical": [{"kind": "dfa", "target": "b"}]}
+    }
     # dfa 2d6 (5, 5) = 10 + 12 = 22 vs 15 + jump 6 = 21: hit; b punch table 1d6 = 1 (left arm); a kick table 1d6 = 6 (left leg)
     state, events = play_turn(state, raw, dice=(1, 1, 6, 6, 5, 5, 1, 6))
     dealt = [(e.unit, e.location, e.amount) for e in of_type(events, "DamageDealt")]
@@ -560,7 +634,9 @@ def test_mech_2_2_a_death_from_above_that_misses_makes_the_attacker_roll_pilotin
         unit("a", "red", "0812", tonnage=45, jump=5, piloting=5, initiative=0),
         unit("b", "blue", "0808", facing="S", initiative=9),
     )
-    raw = {"a": {"mode": "jump", "path": ["0811", "0810", "0809"], "physical": [{"kind": "dfa", "target": "b"}]}}
+    raw = {
+        "a": {"mode": "jump", "path": ["0811", "0810", "0809"], "physical": [{"kind": "dfa", "target": "b"}]}
+    }
     # dfa (1, 2) misses; piloting (2, 3) = 5 + 5 = 10 < 15: falls; fall location (3, 4) = 7 ct, 45 / 10 → 5
     state, events = play_turn(state, raw, dice=(1, 1, 6, 6, 1, 2, 2, 3, 3, 4))
     (roll,) = of_type(events, "PilotingRolled")
@@ -570,7 +646,10 @@ def test_mech_2_2_a_death_from_above_that_misses_makes_the_attacker_roll_pilotin
 
 
 def test_mech_2_2_push_moves_the_target_one_hex_away_without_damage() -> None:
-    state = build(unit("a", "red", "0810", piloting=12, initiative=0), unit("b", "blue", "0809", facing="S", initiative=9))
+    state = build(
+        unit("a", "red", "0810", piloting=12, initiative=0),
+        unit("b", "blue", "0809", facing="S", initiative=9),
+    )
     raw = {"a": {"physical": [{"kind": "push", "target": "b"}]}}
     state, events = play_turn(state, raw, dice=(1, 1, 6, 6, 4, 4))
     (pushed,) = of_type(events, "Pushed")
@@ -580,7 +659,9 @@ def test_mech_2_2_push_moves_the_target_one_hex_away_without_damage() -> None:
 
 def test_mech_2_2_vehicles_only_charge_and_one_physical_attack_a_turn() -> None:
     state = build(
-        unit("t", "red", "0810", kind="vehicle", tonnage=50, walk=5, weapons=[{"type": "ac5", "loc": "turret"}]),
+        unit(
+            "t", "red", "0810", kind="vehicle", tonnage=50, walk=5, weapons=[{"type": "ac5", "loc": "turret"}]
+        ),
         unit("a", "red", "0710"),
         unit("b", "blue", "0809", facing="S"),
     )
@@ -590,14 +671,31 @@ def test_mech_2_2_vehicles_only_charge_and_one_physical_attack_a_turn() -> None:
         "mech.limb_needed",
     )
     state, _ = step(state, {"t": order(state, "t", {})})
-    both = {"physical": [{"kind": "punch", "limb": "ra", "target": "b"}, {"kind": "kick", "limb": "rl", "target": "b"}]}
+    both = {
+        "physical": [
+            {"kind": "punch", "limb": "ra", "target": "b"},
+            {"kind": "kick", "limb": "rl", "target": "b"},
+        ]
+    }
     assert illegal(state, "a", both).code == "mech.physical_combo"
 
 
 # --- MECH-2.3 damage -----------------------------------------------------------------------------------------
 def test_mech_2_3_hit_location_tables_are_the_seeds() -> None:
     tb = tables()
-    standard = {2: "ct", 3: "ra", 4: "ra", 5: "rl", 6: "rt", 7: "ct", 8: "lt", 9: "ll", 10: "la", 11: "la", 12: "head"}
+    standard = {
+        2: "ct",
+        3: "ra",
+        4: "ra",
+        5: "rl",
+        6: "rt",
+        7: "ct",
+        8: "lt",
+        9: "ll",
+        10: "la",
+        11: "la",
+        12: "head",
+    }
     assert tb.mech_locations["standard"] == standard
     assert tb.mech_locations["punch"] == {1: "la", 2: "lt", 3: "ct", 4: "rt", 5: "ra", 6: "head"}
     assert tb.mech_locations["kick"] == {1: "rl", 2: "rl", 3: "rl", 4: "ll", 5: "ll", 6: "ll"}
@@ -627,11 +725,28 @@ def test_mech_2_3_weapon_table_is_the_contracts() -> None:
     got = {k: (w.damage, w.short, w.medium, w.long, w.minimum, w.heat) for k, w in tables().weapons.items()}
     assert got == expected
     ammo = {k for k, w in tables().weapons.items() if w.ammo}
-    assert ammo == {"mg", "ac2", "ac5", "ac10", "ac20", "srm2", "srm4", "srm6", "lrm5", "lrm10", "lrm15", "lrm20"}
+    assert ammo == {
+        "mg",
+        "ac2",
+        "ac5",
+        "ac10",
+        "ac20",
+        "srm2",
+        "srm4",
+        "srm6",
+        "lrm5",
+        "lrm10",
+        "lrm15",
+        "lrm20",
+    }
 
 
-@pytest.mark.parametrize(("n", "roll", "hits"), [(6, 7, 4), (10, 2, 2), (2, 2, 1), (20, 9, 15), (5, 6, 3), (4, 12, 4), (10, 11, 9)])
-def test_mech_2_3_missiles_that_hit_max_1_of_n_times_2d6_over_12_rounded_half_up(n: int, roll: int, hits: int) -> None:
+@pytest.mark.parametrize(
+    ("n", "roll", "hits"), [(6, 7, 4), (10, 2, 2), (2, 2, 1), (20, 9, 15), (5, 6, 3), (4, 12, 4), (10, 11, 9)]
+)
+def test_mech_2_3_missiles_that_hit_max_1_of_n_times_2d6_over_12_rounded_half_up(
+    n: int, roll: int, hits: int
+) -> None:
     assert cluster_hits(n, roll) == hits
 
 
@@ -665,7 +780,12 @@ def test_mech_2_3_damage_beyond_a_destroyed_arm_goes_to_its_side_torso_then_the_
         ("DamageTransferred", "ct"),
     ]
     a = mech(after, "a")
-    assert (a.structure["la"], a.structure["lt"], a.armor["ct"], a.structure["ct"]) == (0, 0, 0, 20 - (14 - 4 - 6 - 4))
+    assert (a.structure["la"], a.structure["lt"], a.armor["ct"], a.structure["ct"]) == (
+        0,
+        0,
+        0,
+        20 - (14 - 4 - 6 - 4),
+    )
 
 
 def test_mech_2_3_a_destroyed_side_torso_takes_its_arm() -> None:
@@ -677,7 +797,9 @@ def test_mech_2_3_a_destroyed_side_torso_takes_its_arm() -> None:
 
 
 def test_mech_2_3_a_weapon_in_a_destroyed_location_cannot_fire() -> None:
-    state = build(unit("a", "red", "0810", weapons=[{"type": "medium_laser", "loc": "ra"}]), unit("b", "blue", "0805"))
+    state = build(
+        unit("a", "red", "0810", weapons=[{"type": "medium_laser", "loc": "ra"}]), unit("b", "blue", "0805")
+    )
     state = with_unit(state, "a", structure={**mech(state, "a").structure, "ra": 0})
     state, _ = step(state.replace(dice_script=(1, 1, 6, 6)))
     err = illegal(state, "a", {"fire": [{"weapon": 1, "target": "b"}]})
@@ -719,7 +841,9 @@ def test_mech_2_3_a_leg_destroyed_by_fire_makes_the_mech_roll_piloting_house_or_
 
 def test_mech_2_3_vehicles_fall_apart_when_a_hull_location_fails_a_missing_turret_hits_the_side() -> None:
     state = build(
-        unit("t", "red", "0810", kind="vehicle", tonnage=50, walk=5, weapons=[{"type": "mg", "loc": "front"}]),
+        unit(
+            "t", "red", "0810", kind="vehicle", tonnage=50, walk=5, weapons=[{"type": "mg", "loc": "front"}]
+        ),
         unit("b", "blue", "0801"),
     )
     assert "turret" not in mech(state, "t").structure
@@ -734,17 +858,48 @@ def test_mech_3_1_movement_heat_walk_1_run_2_jump_1_per_hex_minimum_3() -> None:
 
 
 def test_mech_3_1_weapon_heat_is_the_seeds_list() -> None:
-    seed = {"mg": 0, "flamer": 3, "small_laser": 1, "medium_laser": 3, "large_laser": 8, "ppc": 10, "ac2": 1, "ac5": 1, "ac10": 3, "ac20": 7, "srm2": 2, "srm4": 3, "srm6": 4, "lrm5": 2, "lrm10": 4, "lrm15": 5, "lrm20": 6}
+    seed = {
+        "mg": 0,
+        "flamer": 3,
+        "small_laser": 1,
+        "medium_laser": 3,
+        "large_laser": 8,
+        "ppc": 10,
+        "ac2": 1,
+        "ac5": 1,
+        "ac10": 3,
+        "ac20": 7,
+        "srm2": 2,
+        "srm4": 3,
+        "srm6": 4,
+        "lrm5": 2,
+        "lrm10": 4,
+        "lrm15": 5,
+        "lrm20": 6,
+    }
     assert {k: w.heat for k, w in tables().weapons.items()} == seed
 
 
 def test_mech_3_1_end_of_turn_heat_is_heat_plus_generated_minus_sinks_never_below_zero() -> None:
     state = build(
-        unit("a", "red", "0810", heat_sinks=10, initiative=0, weapons=[{"type": "ppc", "loc": "ra"}, {"type": "medium_laser", "loc": "ct"}]),
+        unit(
+            "a",
+            "red",
+            "0810",
+            heat_sinks=10,
+            initiative=0,
+            weapons=[{"type": "ppc", "loc": "ra"}, {"type": "medium_laser", "loc": "ct"}],
+        ),
         unit("b", "blue", "0805", initiative=9),
     )
     state = with_unit(state, "a", heat=4)
-    raw = {"a": {"mode": "run", "path": ["0809"], "fire": [{"weapon": 1, "target": "b"}, {"weapon": 2, "target": "b"}]}}
+    raw = {
+        "a": {
+            "mode": "run",
+            "path": ["0809"],
+            "fire": [{"weapon": 1, "target": "b"}, {"weapon": 2, "target": "b"}],
+        }
+    }
     state, events = play_turn(state, raw, dice=(1, 1, 6, 6, 1, 1, 1, 1))
     heat = {e.unit: e for e in of_type(events, "HeatChanged")}
     assert (heat["a"].generated, heat["a"].heat) == (2 + 10 + 3, 4 + 15 - 10)
@@ -762,15 +917,30 @@ def test_mech_3_1_standing_up_adds_one() -> None:
 
 def test_mech_3_1_vehicles_make_no_heat() -> None:
     state = build(
-        unit("t", "red", "0810", kind="vehicle", tonnage=50, walk=5, initiative=0, weapons=[{"type": "ac5", "loc": "turret"}]),
+        unit(
+            "t",
+            "red",
+            "0810",
+            kind="vehicle",
+            tonnage=50,
+            walk=5,
+            initiative=0,
+            weapons=[{"type": "ac5", "loc": "turret"}],
+        ),
         unit("b", "blue", "0805", initiative=9),
     )
-    state, events = play_turn(state, {"t": {"mode": "flank", "path": ["0809"], "fire": [{"weapon": 1, "target": "b"}]}}, dice=(1, 1, 6, 6, 1, 1))
+    state, events = play_turn(
+        state,
+        {"t": {"mode": "flank", "path": ["0809"], "fire": [{"weapon": 1, "target": "b"}]}},
+        dice=(1, 1, 6, 6, 1, 1),
+    )
     assert [e.unit for e in of_type(events, "HeatChanged")] == ["b"]
 
 
 # --- MECH-3.2 heat scale -----------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("heat", "mp"), [(4, 0), (5, 1), (9, 1), (10, 2), (15, 3), (20, 4), (25, 5), (30, 5)])
+@pytest.mark.parametrize(
+    ("heat", "mp"), [(4, 0), (5, 1), (9, 1), (10, 2), (15, 3), (20, 4), (25, 5), (30, 5)]
+)
 def test_mech_3_2_heat_takes_movement_points(heat: int, mp: int) -> None:
     assert mp_penalty(heat) == mp
     state = build(unit("a", "red", "0810", walk=6, jump=6), unit("b", "blue", "0801"))
@@ -799,7 +969,10 @@ def test_mech_3_2_the_rolls_each_heat_level_requires() -> None:
 
 def _hot(heat: int, *, ammo: bool):  # type: ignore[no-untyped-def]
     weapons = [{"type": "ac10", "loc": "rt"}] if ammo else [{"type": "medium_laser", "loc": "ct"}]
-    state = build(unit("a", "red", "0810", heat_sinks=0, initiative=0, weapons=weapons), unit("b", "blue", "0801", initiative=9))
+    state = build(
+        unit("a", "red", "0810", heat_sinks=0, initiative=0, weapons=weapons),
+        unit("b", "blue", "0801", initiative=9),
+    )
     return with_unit(state, "a", heat=heat)
 
 
@@ -808,7 +981,13 @@ def test_mech_3_2_shutdown_avoid_rolls_then_ammunition_rolls_in_that_order() -> 
     # initiative; then a: shutdown 14 (4+) 2+2 ok, 18 (6+) 3+3 ok, 22 (8+) 4+4 ok; ammo 19 (4+) 2+2, 23 (6+) 1+1 fails
     state, events = play_turn(state, {}, dice=(1, 1, 6, 6, 2, 2, 3, 3, 4, 4, 2, 2, 1, 1, 3, 4))
     rolls = [(e.what, e.level, e.avoided) for e in of_type(events, "AvoidRolled")]
-    assert rolls == [("shutdown", 14, True), ("shutdown", 18, True), ("shutdown", 22, True), ("ammo", 19, True), ("ammo", 23, False)]
+    assert rolls == [
+        ("shutdown", 14, True),
+        ("shutdown", 18, True),
+        ("shutdown", 22, True),
+        ("ammo", 19, True),
+        ("ammo", 23, False),
+    ]
     (boom,) = of_type(events, "AmmoExploded")
     assert (boom.location, boom.damage) == ("rt", 20)
     assert not mech(state, "a").shutdown
@@ -825,10 +1004,15 @@ def test_mech_3_2_a_failed_shutdown_roll_shuts_the_mech_down_until_its_heat_fall
     state = _hot(14, ammo=False)
     state, events = play_turn(state, {}, dice=(1, 1, 6, 6, 1, 2))
     assert mech(state, "a").shutdown and of_type(events, "ShutdownChanged")[0].change == "shut_down"
-    assert MECH.awaiting(step(state.replace(dice_script=(1, 1, 6, 6)))[0]) == ("b",)  # a shut-down unit does not declare
+    assert MECH.awaiting(step(state.replace(dice_script=(1, 1, 6, 6)))[0]) == (
+        "b",
+    )  # a shut-down unit does not declare
     # shut down, it is an immobile target (−8) and cannot declare anything but standing still
     b_state = step(state.replace(dice_script=(1, 1, 6, 6)))[0]
-    assert illegal(b_state, "a", {"mode": "walk", "path": ["0809"]}).code in ("mech.shutdown", "mech.not_your_turn")
+    assert illegal(b_state, "a", {"mode": "walk", "path": ["0809"]}).code in (
+        "mech.shutdown",
+        "mech.not_your_turn",
+    )
     cooled = with_unit(state, "a", heat_sinks=10)
     cooled, events = play_turn(cooled, {}, dice=(1, 1, 6, 6))
     assert not mech(cooled, "a").shutdown and of_type(events, "ShutdownChanged")[0].change == "started_up"
@@ -842,13 +1026,27 @@ def test_mech_3_2_automatic_shutdown_at_30() -> None:
 
 
 # --- MECH-4 resolution ------------------------------------------------------------------------------------------
-def test_mech_4_fire_is_simultaneous_a_unit_destroyed_this_turn_still_fires_and_makes_no_physical_attack() -> None:
+def test_mech_4_fire_is_simultaneous_a_unit_destroyed_this_turn_still_fires_and_makes_no_physical_attack() -> (
+    None
+):
     state = build(
         unit("a", "red", "0810", gunnery=20, initiative=0, armor={"head": 0}, structure={"head": 1}),
-        unit("b", "blue", "0809", facing="S", gunnery=20, initiative=9, armor={"head": 0}, structure={"head": 1}),
+        unit(
+            "b",
+            "blue",
+            "0809",
+            facing="S",
+            gunnery=20,
+            initiative=9,
+            armor={"head": 0},
+            structure={"head": 1},
+        ),
     )
     raw = {
-        "a": {"fire": [{"weapon": 1, "target": "b"}], "physical": [{"kind": "punch", "limb": "ra", "target": "b"}]},
+        "a": {
+            "fire": [{"weapon": 1, "target": "b"}],
+            "physical": [{"kind": "punch", "limb": "ra", "target": "b"}],
+        },
         "b": {"fire": [{"weapon": 1, "target": "a"}]},
     }
     # initiative a (1,1) b (6,6); a hits (4,4) head (6,6); b hits (4,4) head (6,6): both die, the punch is not made
@@ -856,16 +1054,31 @@ def test_mech_4_fire_is_simultaneous_a_unit_destroyed_this_turn_still_fires_and_
     assert [e.unit for e in of_type(events, "WeaponFired")] == ["a", "b"]
     assert mech(state, "a").destroyed and mech(state, "b").destroyed
     assert [(e.unit, e.reason) for e in of_type(events, "PhysicalSpent")] == [("a", "attacker_down")]
-    order_of = [type(e).__name__ for e in events if type(e).__name__ in ("WeaponFired", "DamageDealt", "PhysicalSpent")]
+    order_of = [
+        type(e).__name__
+        for e in events
+        if type(e).__name__ in ("WeaponFired", "DamageDealt", "PhysicalSpent")
+    ]
     assert order_of == ["WeaponFired", "WeaponFired", "DamageDealt", "DamageDealt", "PhysicalSpent"]
     assert state.over and state.winner is None
 
 
 def test_mech_4_the_turn_steps_are_movement_fire_physical_heat() -> None:
     state = build(unit("a", "red", "0810", initiative=0), unit("b", "blue", "0808", facing="S", initiative=9))
-    raw = {"a": {"mode": "walk", "path": ["0809"], "fire": [{"weapon": 1, "target": "b"}], "physical": [{"kind": "kick", "limb": "rl", "target": "b"}]}}
+    raw = {
+        "a": {
+            "mode": "walk",
+            "path": ["0809"],
+            "fire": [{"weapon": 1, "target": "b"}],
+            "physical": [{"kind": "kick", "limb": "rl", "target": "b"}],
+        }
+    }
     _, events = play_turn(state, raw, dice=(1, 1, 6, 6, 1, 2, 1, 2))
-    kinds = [type(e).__name__ for e in events if type(e).__name__ in ("UnitMoved", "WeaponFired", "PhysicalAttackMade", "HeatChanged")]
+    kinds = [
+        type(e).__name__
+        for e in events
+        if type(e).__name__ in ("UnitMoved", "WeaponFired", "PhysicalAttackMade", "HeatChanged")
+    ]
     assert kinds == ["UnitMoved", "WeaponFired", "PhysicalAttackMade", "HeatChanged", "HeatChanged"]
 
 
@@ -873,7 +1086,15 @@ def test_mech_4_dice_order_initiative_then_to_hit_cluster_locations_then_avoid_r
     """DESIGN §7.1: initiative per unit in file order; per shot to-hit, cluster, each location; end of turn
     avoid rolls (shutdown then ammunition) per unit in file order."""
     state = build(
-        unit("a", "red", "0810", gunnery=20, initiative=0, heat_sinks=0, weapons=[{"type": "lrm10", "loc": "lt"}]),
+        unit(
+            "a",
+            "red",
+            "0810",
+            gunnery=20,
+            initiative=0,
+            heat_sinks=0,
+            weapons=[{"type": "lrm10", "loc": "lt"}],
+        ),
         unit("b", "blue", "0802", facing="S", initiative=9),
     )
     state = with_unit(state, "a", heat=16)  # 16 + 4 (LRM-10) = 20: shutdown 14, 18; ammo 19

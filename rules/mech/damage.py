@@ -64,8 +64,16 @@ def apply_damage(
             rule=rule,
             params={"unit": unit.id, "name": unit.name, "amount": amount},
         )
+    changed, events = damage_unit(unit, location, amount, by=by, internal=internal, rule=rule)
+    return (state if changed is unit else state.with_units([changed])), events
+
+
+def damage_unit(
+    unit: Mech, location: str, amount: int, *, by: str = "", internal: bool = False, rule: str = "MECH-2.3"
+) -> tuple[Mech, tuple[Event, ...]]:
+    """:func:`apply_damage` on the unit alone (the resolution keeps its units in a working dict)."""
     if unit.destroyed:
-        return state, ()
+        return unit, ()
     tb = tables()
     armor, structure = dict(unit.armor), dict(unit.structure)
     before = dict(structure)
@@ -115,7 +123,7 @@ def apply_damage(
     changed = dataclasses.replace(unit, armor=armor, structure=structure, destroyed=destroyed)
     if destroyed:
         events.append(UnitDestroyed(rule=rule, unit=unit.id, at=unit.at))
-    return state.with_units([changed]), tuple(events)
+    return changed, tuple(events)
 
 
 def _take(

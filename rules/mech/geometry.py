@@ -7,6 +7,7 @@ rear |b| > 120.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rules.hexgrid import Hex, bearing_from_side, line_traces
 from rules.mech.model import Mech, MechWeapon
@@ -84,8 +85,7 @@ def sight(board: Board, a: Hex, a_kind: str, b: Hex, b_kind: str) -> Sight:
     in_cover_terrain = b_kind == "mech" and tb.terrain_kind(board.terrain_at(b)).cover
     best: Sight | None = None
     best_cost = 0
-    for trace in line_traces(a, b):
-        between = trace[1:-1]
+    for between in _between(a, b):
         if any(elevation(board, h) >= top for h in between):
             continue
         woods = sum(1 for h in between if tb.terrain_kind(board.terrain_at(h)).woods)
@@ -97,6 +97,13 @@ def sight(board: Board, a: Hex, a_kind: str, b: Hex, b_kind: str) -> Sight:
         if best is None or cost < best_cost:
             best, best_cost = Sight(True, woods, cover), cost
     return best if best is not None else Sight(False)
+
+
+@lru_cache(maxsize=8192)
+def _between(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], tuple[Hex, ...]]:
+    """The hexes strictly between ``a`` and ``b`` on each HEX-3 trace (pure geometry, cached)."""
+    plus, minus = line_traces(a, b)
+    return tuple(plus[1:-1]), tuple(minus[1:-1])
 
 
 def adjacent_arc_hexes(at: Hex, facing: int, arcs: tuple[str, ...]) -> tuple[Hex, ...]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from rules.dice import Check2d6, Dice
 from rules.events import Event, GameOver, Note, RollMade, UnitMoved
 from rules.hexgrid import Hex, HexSide
-from rules.mech.damage import KICK, PUNCH, STANDARD, apply_damage, roll_location
+from rules.mech.damage import KICK, PUNCH, STANDARD, damage_unit, roll_location
 from rules.mech.events import (
     AmmoExploded,
     AvoidRolled,
@@ -35,7 +35,7 @@ from rules.mech.events import (
     ShutdownChanged,
     WeaponFired,
 )
-from rules.mech.geometry import weapon_in_arc
+from rules.mech.geometry import Sight, sight, weapon_in_arc
 from rules.mech.heat import ammo_rolls, heat_to_hit, movement_heat, mp_penalty, shutdown_rolls, weapons_heat
 from rules.mech.legality import physical_reach, straight_run
 from rules.mech.model import Mech
@@ -52,7 +52,7 @@ from rules.mech.tohit import (
     physical_damage,
     physical_odds,
 )
-from rules.state import EncounterState
+from rules.state import Board, EncounterState, Unit
 
 PHYSICAL_TABLE = {"punch": PUNCH, "kick": KICK, "melee": STANDARD, "charge": STANDARD, "dfa": PUNCH}
 
@@ -77,6 +77,36 @@ class Pending:
     rule: str
 
 
+class Turn:
+    """The units of the turn being resolved, changed in place; the new state is built once, at the end."""
+
+    __slots__ = ("board", "held", "units")
+
+    def __init__(self, state: EncounterState) -> None:
+        self.board: Board = state.board
+        self.units: dict[str, Unit] = dict(state.units)
+        self.held: dict[Hex, str] = {
+            u.at: u.id for u in self.units.values() if isinstance(u, Mech) and u.active and u.at is not None
+        }
+
+    def mech(self, uid: str) -> Mech:
+        unit = self.units[uid]
+        assert isinstance(unit, Mech)
+        return unit
+
+    def put(self, unit: Mech) -> None:
+        old = self.units.get(unit.id)
+        if old is not None and old.at is not None and self.held.get(old.at) == unit.id:
+            del self.held[old.at]
+        self.units[unit.id] = unit
+        if unit.active and unit.at is not None:
+            self.held[unit.at] = unit.id
+
+    def occupant(self, h: Hex) -> Mech | None:
+        uid = self.held.get(h)
+        return self.mech(uid) if uid is not None else None
+
+
 def resolve_turn(state: EncounterState, dice: Dice) -> tuple[EncounterState, list[Event]]:
     """Resolve the whole turn from the locked declarations; the next turn starts at ``initiative``."""
     ext = ext_of(state)
@@ -92,35 +122,38 @@ def resolve_turn(state: EncounterState, dice: Dice) -> tuple[EncounterState, lis
         )
     sequence = [u for u in ext.order if u in state.units]
     sequence += [u for u, x in state.units.items() if isinstance(x, Mech) and u not in sequence]
+    turn = Turn(state)
     executed: dict[str, Executed] = {}
     for uid in sequence:
-        state, moved, done = _move(state, uid, orders.get(uid) or stand_order(uid))
+        moved, done = _move(turn, uid, orders.get(uid) or stand_order(uid))
         events.extend(moved)
         executed[uid] = done
-    state, fired, fire_events = _fire(state, sequence, orders, executed, dice)
+    fired, fire_events = _fire(turn, sequence, orders, executed, dice)
     events.extend(fire_events)
-    state, physical_events = _physical(state, sequence, orders, executed, dice)
-    events.extend(physical_events)
-    state, heat_events = _heat(state, executed, fired, dice)
-    events.extend(heat_events)
-    state = state.replace(phase=INITIATIVE, round=state.round + 1, ext=MechState())
+    events.extend(_physical(turn, sequence, orders, executed, dice))
+    events.extend(_heat(turn, executed, fired, dice))
+    state = state.replace(units=turn.units, phase=INITIATIVE, round=state.round + 1, ext=MechState())
     return _game_over(state, events)
 
 
 # --- movement (MECH-1.2) --------------------------------------------------------------------------------------
-def _move(state: EncounterState, uid: str, order: MechOrder) -> tuple[EncounterState, list[Event], Executed]:
-    unit = state.units[uid]
+def _move(turn: Turn, uid: str, order: MechOrder) -> tuple[list[Event], Executed]:
+    unit = turn.units[uid]
     if not isinstance(unit, Mech) or not unit.active or unit.at is None:
-        return state, [], Executed(Motion())
+        return [], Executed(Motion())
     if unit.shutdown:
-        return state.with_units([dataclasses.replace(unit, twist=0)]), [], Executed(Motion())
+        if unit.twist:
+            turn.put(dataclasses.replace(unit, twist=0))
+        return [], Executed(Motion())
     twist = order.twist if unit.is_mech else 0
     start, start_facing = unit.at, unit.facing
     available = mp_available(unit)
     if order.mode == STAND or unit.immobile or order.mode not in available:
-        moved = dataclasses.replace(unit, twist=twist)
         if not twist:
-            return state.with_units([moved]), [], Executed(Motion())
+            if unit.twist:
+                turn.put(dataclasses.replace(unit, twist=0))
+            return [], Executed(Motion())
+        moved = dataclasses.replace(unit, twist=twist)
         event = MovementMade(
             rule="MECH-1.2",
             unit=uid,
@@ -131,9 +164,10 @@ def _move(state: EncounterState, uid: str, order: MechOrder) -> tuple[EncounterS
             facing=HexSide(unit.facing).name,
             torso=HexSide(moved.torso).name,
         )
-        return state.with_units([moved]), [event], Executed(Motion())
-    cost = path_cost(state.board, unit, order.mode, order.path, order.facing)
-    taken = _steps_possible(state, unit, order.mode, cost)
+        turn.put(moved)
+        return [event], Executed(Motion())
+    cost = path_cost(turn.board, unit, order.mode, order.path, order.facing)
+    taken = _steps_possible(turn, unit, order.mode, cost)
     events: list[Event] = []
     if taken < len(cost.steps):
         events.append(
@@ -185,51 +219,52 @@ def _move(state: EncounterState, uid: str, order: MechOrder) -> tuple[EncounterS
             stood_up=stood_up,
         )
     )
-    return state.with_units([moved]), events, Executed(Motion(order.mode, len(cost.steps)), cost, stood_up)
+    turn.put(moved)
+    return events, Executed(Motion(order.mode, len(cost.steps)), cost, stood_up)
 
 
-def _steps_possible(state: EncounterState, unit: Mech, mode: str, cost: PathCost) -> int:
+def _steps_possible(turn: Turn, unit: Mech, mode: str, cost: PathCost) -> int:
     """How many steps of the path the unit can take on the board as it is now: it may not enter a hex an enemy
     holds (walking), nor end where any unit stands; it stops in the last hex it may end in (MECH-1.2)."""
-    held: dict[Hex, Mech] = {
-        u.at: u
-        for u in state.units.values()
-        if isinstance(u, Mech) and u.active and u.at is not None and u.id != unit.id
-    }
+
+    def held(h: Hex) -> Mech | None:
+        other = turn.occupant(h)
+        return other if other is not None and other.id != unit.id else None
+
     limit = len(cost.steps)
-    if mode != JUMP:
-        for i, step in enumerate(cost.steps):
-            other = held.get(step.hex)
-            if other is not None and other.side != unit.side:
-                limit = i
-                break
     if mode == JUMP:
-        return limit if limit == 0 or cost.steps[limit - 1].hex not in held else 0
-    while limit > 0 and cost.steps[limit - 1].hex in held:
+        return limit if limit == 0 or held(cost.steps[-1].hex) is None else 0
+    for i, step in enumerate(cost.steps):
+        other = held(step.hex)
+        if other is not None and other.side != unit.side:
+            limit = i
+            break
+    while limit > 0 and held(cost.steps[limit - 1].hex) is not None:
         limit -= 1
     return limit
 
 
 # --- fire (MECH-2.1, MECH-2.3) --------------------------------------------------------------------------------
 def _fire(
-    state: EncounterState,
+    turn: Turn,
     sequence: list[str],
     orders: Mapping[str, MechOrder],
     executed: Mapping[str, Executed],
     dice: Dice,
-) -> tuple[EncounterState, dict[str, list[int]], list[Event]]:
+) -> tuple[dict[str, list[int]], list[Event]]:
     events: list[Event] = []
     pending: list[Pending] = []
     fired: dict[str, list[int]] = {}
+    lines: dict[tuple[Hex, Hex], Sight] = {}  # one trace per shooter and target, whatever the weapons
     for uid in sequence:
-        unit = state.units[uid]
+        unit = turn.units[uid]
         order = orders.get(uid)
         if not isinstance(unit, Mech) or not unit.active or unit.shutdown or order is None or unit.at is None:
             continue
         primary = order.fire[0].target if order.fire else ""
         for entry in order.fire:
             w = unit.weapons[entry.weapon - 1]
-            target = state.units.get(entry.target)
+            target = turn.units.get(entry.target)
             reason = ""
             odds = None
             if not unit.weapon_usable(entry.weapon - 1):
@@ -239,8 +274,12 @@ def _fire(
             elif not weapon_in_arc(unit, w, unit.at, unit.facing, unit.twist, target.at):
                 reason = "out_of_arc"
             else:
+                pair = (unit.at, target.at)
+                line = lines.get(pair)
+                if line is None:
+                    line = lines[pair] = sight(turn.board, unit.at, unit.kind, target.at, target.kind)
                 odds = fire_odds(
-                    state.board,
+                    turn.board,
                     unit,
                     unit.at,
                     executed[uid].motion.mode,
@@ -249,6 +288,7 @@ def _fire(
                     target.at,
                     executed.get(target.id, Executed(Motion())).motion,
                     primary=entry.target == primary,
+                    seen=line,
                 )
                 reason = "out_of_range" if odds.band is None else "" if odds.sight.clear else "no_sight"
             if reason or odds is None or not isinstance(target, Mech) or target.at is None:
@@ -321,19 +361,19 @@ def _fire(
                 )
                 events.append(rolled)
                 pending.append(Pending(target.id, uid, loc, amount, "MECH-2.3"))
-    state, applied = _apply(state, pending, dice)
-    events.extend(applied)
-    return state, fired, events
+    events.extend(_apply(turn, pending, dice))
+    return fired, events
 
 
-def _apply(state: EncounterState, pending: list[Pending], dice: Dice) -> tuple[EncounterState, list[Event]]:
+def _apply(turn: Turn, pending: list[Pending], dice: Dice) -> list[Event]:
     """Apply a phase's damage in the order it was rolled, then the [HOUSE] falls of mechs that lost a leg."""
-    before = {u.id: u.immobile for u in state.units.values() if isinstance(u, Mech)}
+    before = {u.id: u.immobile for u in turn.units.values() if isinstance(u, Mech)}
     events: list[Event] = []
     for p in pending:
-        state, applied = apply_damage(state, p.target, p.location, p.amount, by=p.by, rule=p.rule)
+        changed, applied = damage_unit(turn.mech(p.target), p.location, p.amount, by=p.by, rule=p.rule)
+        turn.put(changed)
         events.extend(applied)
-    for unit in list(state.units.values()):
+    for unit in list(turn.units.values()):
         if (
             isinstance(unit, Mech)
             and unit.is_mech
@@ -342,16 +382,13 @@ def _apply(state: EncounterState, pending: list[Pending], dice: Dice) -> tuple[E
             and not before.get(unit.id, True)
             and not unit.prone
         ):
-            state, fell = fall_check(state, unit.id, "leg", dice, rule="MECH-2.3")
-            events.extend(fell)
-    return state, events
+            events.extend(fall_check(turn, unit.id, "leg", dice, rule="MECH-2.3"))
+    return events
 
 
-def fall_check(
-    state: EncounterState, uid: str, reason: str, dice: Dice, *, rule: str
-) -> tuple[EncounterState, list[Event]]:
+def fall_check(turn: Turn, uid: str, reason: str, dice: Dice, *, rule: str) -> list[Event]:
     """[HOUSE] a Piloting roll (2d6 + piloting, DICE-3) against the fall difficulty; failing it the mech falls."""
-    unit = state.unit_as(uid, Mech)
+    unit = turn.mech(uid)
     tb = tables()
     roll = dice.two_d6(rule=rule, purpose=f"{rule} piloting roll to stay up, {unit.name}")
     check = Check2d6(roll, unit.piloting, tb.fall_difficulty)
@@ -369,43 +406,42 @@ def fall_check(
         ),
     ]
     if check.success:
-        return state, events
-    state, fell = fall(state, uid, dice, rule=rule)
-    return state, events + fell
+        return events
+    return events + fall(turn, uid, dice, rule=rule)
 
 
-def fall(state: EncounterState, uid: str, dice: Dice, *, rule: str) -> tuple[EncounterState, list[Event]]:
+def fall(turn: Turn, uid: str, dice: Dice, *, rule: str) -> list[Event]:
     """[HOUSE] the mech is prone and takes tonnage/10 (rounded up) at one 2d6 location."""
-    unit = state.unit_as(uid, Mech)
+    unit = turn.mech(uid)
     damage = ceil_fraction(tables().fall_damage, unit.tonnage)
     loc, _, rolled = roll_location(
         dice, unit, STANDARD, purpose=f"{rule} fall location, {unit.name}", rule=rule
     )
-    state = state.with_units([dataclasses.replace(unit, prone=True, twist=0)])
-    state, applied = apply_damage(state, uid, loc, damage, rule=rule)
-    return state, [Fell(rule=rule, unit=uid, damage=damage), rolled, *applied]
+    changed, applied = damage_unit(dataclasses.replace(unit, prone=True, twist=0), loc, damage, rule=rule)
+    turn.put(changed)
+    return [Fell(rule=rule, unit=uid, damage=damage), rolled, *applied]
 
 
 # --- physical attacks (MECH-2.2) ------------------------------------------------------------------------------
 def _physical(
-    state: EncounterState,
+    turn: Turn,
     sequence: list[str],
     orders: Mapping[str, MechOrder],
     executed: Mapping[str, Executed],
     dice: Dice,
-) -> tuple[EncounterState, list[Event]]:
+) -> list[Event]:
     events: list[Event] = []
     pending: list[Pending] = []
     pushes: list[tuple[str, str, int]] = []  # target, attacker, direction
     falls: list[tuple[str, str, int]] = []  # unit, location, damage (a death from above that missed)
     for uid in sequence:
-        unit = state.units[uid]
+        unit = turn.units[uid]
         order = orders.get(uid)
         if not isinstance(unit, Mech) or order is None or not order.physical or unit.at is None:
             continue
         done = executed[uid]
         for entry in order.physical:
-            target = state.units.get(entry.target)
+            target = turn.units.get(entry.target)
             reason = ""
             if not unit.active or unit.shutdown or unit.prone:
                 reason = "attacker_down"
@@ -479,26 +515,20 @@ def _physical(
                     events.append(rolled)
                     pending.append(Pending(uid, target.id, loc, to_self, "MECH-2.2"))
             elif entry.kind == "dfa":
-                state, fell = _dfa_miss(state, uid, dice, falls)
-                events.extend(fell)
+                events.extend(_dfa_miss(turn, uid, dice, falls))
     for uid, loc, damage in falls:
-        unit = state.unit_as(uid, Mech)
-        state = state.with_units([dataclasses.replace(unit, prone=True, twist=0)])
+        turn.put(dataclasses.replace(turn.mech(uid), prone=True, twist=0))
         pending.append(Pending(uid, "", loc, damage, "MECH-2.2"))
-    state, applied = _apply(state, pending, dice)
-    events.extend(applied)
+    events.extend(_apply(turn, pending, dice))
     for target_id, by, direction in pushes:
-        state, pushed = _push(state, target_id, by, direction)
-        events.extend(pushed)
-    return state, events
+        events.extend(_push(turn, target_id, by, direction))
+    return events
 
 
-def _dfa_miss(
-    state: EncounterState, uid: str, dice: Dice, falls: list[tuple[str, str, int]]
-) -> tuple[EncounterState, list[Event]]:
+def _dfa_miss(turn: Turn, uid: str, dice: Dice, falls: list[tuple[str, str, int]]) -> list[Event]:
     """[HOUSE] a death from above that misses: a Piloting roll, and on a failure the attacker falls (its fall
     location is rolled now, the damage applied with the phase's)."""
-    unit = state.unit_as(uid, Mech)
+    unit = turn.mech(uid)
     tb = tables()
     roll = dice.two_d6(rule="MECH-2.2", purpose=f"MECH-2.2 piloting roll to stay up, {unit.name}")
     check = Check2d6(roll, unit.piloting, tb.fall_difficulty)
@@ -522,27 +552,23 @@ def _dfa_miss(
         )
         events += [Fell(rule="MECH-2.2", unit=uid, damage=damage), rolled]
         falls.append((uid, loc, damage))
-    return state, events
+    return events
 
 
-def _push(
-    state: EncounterState, target_id: str, by: str, direction: int
-) -> tuple[EncounterState, list[Event]]:
+def _push(turn: Turn, target_id: str, by: str, direction: int) -> list[Event]:
     """MECH-2.2: the target goes one hex on, away from the attacker, if that hex is on the board, free and
     enterable by its kind; otherwise it stays."""
-    target = state.unit_as(target_id, Mech)
+    target = turn.mech(target_id)
     if not target.active or target.at is None:
-        return state, []
+        return []
     dest = target.at.neighbor(direction)
-    free = state.board.contains(dest) and not any(
-        isinstance(u, Mech) and u.active and u.at == dest for u in state.units.values()
-    )
-    if free and not target.is_mech and not tables().terrain_kind(state.board.terrain_at(dest)).vehicles:
+    free = turn.board.contains(dest) and turn.occupant(dest) is None
+    if free and not target.is_mech and not tables().terrain_kind(turn.board.terrain_at(dest)).vehicles:
         free = False
     if not free:
-        return state, [Pushed(rule="MECH-2.2", unit=target_id, by=by, frm=target.at, to=None)]
-    moved = dataclasses.replace(target, at=dest)
-    return state.with_units([moved]), [
+        return [Pushed(rule="MECH-2.2", unit=target_id, by=by, frm=target.at, to=None)]
+    turn.put(dataclasses.replace(target, at=dest))
+    return [
         Pushed(rule="MECH-2.2", unit=target_id, by=by, frm=target.at, to=dest),
         UnitMoved(
             rule="MECH-2.2",
@@ -558,12 +584,12 @@ def _push(
 
 # --- heat (MECH-3.1, MECH-3.2) --------------------------------------------------------------------------------
 def _heat(
-    state: EncounterState, executed: Mapping[str, Executed], fired: Mapping[str, list[int]], dice: Dice
-) -> tuple[EncounterState, list[Event]]:
+    turn: Turn, executed: Mapping[str, Executed], fired: Mapping[str, list[int]], dice: Dice
+) -> list[Event]:
     tb = tables()
     events: list[Event] = []
-    for uid in list(state.units):
-        unit = state.units[uid]
+    for uid in list(turn.units):
+        unit = turn.units[uid]
         if not isinstance(unit, Mech) or not unit.is_mech or not unit.active:
             continue
         done = executed.get(uid, Executed(Motion()))
@@ -613,7 +639,7 @@ def _heat(
                 )
             )
         unit = dataclasses.replace(unit, heat=heat, shutdown=shut, twist=0 if shut else unit.twist)
-        state = state.with_units([unit])
+        turn.put(unit)
         ammo = [i for i, w in enumerate(unit.weapons) if w.spec.ammo and unit.weapon_usable(i)]
         if not ammo:
             continue
@@ -641,11 +667,12 @@ def _heat(
             events.append(
                 AmmoExploded(rule="MECH-3.2", unit=uid, location=loc, damage=tb.ammo_explosion_damage)
             )
-            state, applied = apply_damage(
-                state, uid, loc, tb.ammo_explosion_damage, internal=True, rule="MECH-3.2"
+            changed, applied = damage_unit(
+                unit, loc, tb.ammo_explosion_damage, internal=True, rule="MECH-3.2"
             )
+            turn.put(changed)
             events.extend(applied)
-    return state, events
+    return events
 
 
 def _game_over(state: EncounterState, events: list[Event]) -> tuple[EncounterState, list[Event]]:

@@ -91,13 +91,16 @@ def fire_odds(
     target_motion: Motion,
     *,
     primary: bool = True,
+    seen: Sight | None = None,
 ) -> ShotOdds:
     """MECH-2.1 target number of one weapon: 15 [HOUSE] + range + minimum range + shooter movement + target
-    movement + woods + partial cover + secondary target + heat (MECH-3.2)."""
+    movement + woods + partial cover + secondary target + heat (MECH-3.2). ``seen``: the line of sight, when
+    the caller already traced it for this pair of hexes."""
     tb = tables()
     distance = at.distance(target_at)
     band = spec.band(distance)
-    seen = sight(board, at, shooter.kind, target_at, target.kind)
+    if seen is None:
+        seen = sight(board, at, shooter.kind, target_at, target.kind)
     mods: list[Modifier] = []
     if band is not None:
         mods.append(Modifier(f"range_{band}", tb.range_modifier[band], (("distance", distance),)))
