@@ -38,7 +38,8 @@ MAX_SCENARIO_BYTES = 256 * 1024
 MAX_IMPORT_BYTES = 8 * 1024 * 1024
 
 RULESET_CHOICES = [
-    app_commands.Choice(name=tr(rid, f"choice.ruleset.{rid}"), value=rid) for rid in public_ruleset_ids()
+    app_commands.Choice(name=tr(rid, f"choice.ruleset.{rid}"), value=rid)
+    for rid in public_ruleset_ids()
 ]
 VIEW_CHOICES = [
     app_commands.Choice(name=tr("public", "choice.view.public"), value="public"),
