@@ -137,8 +137,8 @@ def test_every_modifier_reason_reads_in_both_languages() -> None:
 
 
 def test_a_declaration_reads_in_spanish() -> None:
-    from rules.mech.events import DeclarationLocked
     from rules.hexgrid import Hex
+    from rules.mech.events import DeclarationLocked
 
     ev = DeclarationLocked(
         rule="MECH-1.2",

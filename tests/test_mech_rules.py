@@ -991,12 +991,12 @@ def test_mech_3_2_shutdown_avoid_rolls_then_ammunition_rolls_in_that_order() -> 
     (boom,) = of_type(events, "AmmoExploded")
     assert (boom.location, boom.damage) == ("rt", 20)
     assert not mech(state, "a").shutdown
-    hit = [e for e in of_type(events, "DamageDealt") if e.unit == "a"][0]
+    hit = next(e for e in of_type(events, "DamageDealt") if e.unit == "a")
     assert hit.location == "rt" and hit.armor == mech(state, "a").max_armor["rt"]  # armour does not stop it
 
 
 def test_mech_3_2_only_units_with_ammunition_weapons_roll_for_it() -> None:
-    state, events = play_turn(_hot(23, ammo=False), {}, dice=(1, 1, 6, 6, 6, 6, 6, 6, 6, 6))
+    _state, events = play_turn(_hot(23, ammo=False), {}, dice=(1, 1, 6, 6, 6, 6, 6, 6, 6, 6))
     assert {e.what for e in of_type(events, "AvoidRolled")} == {"shutdown"}
 
 

@@ -220,7 +220,8 @@ def test_contract_example_unit_loads_with_its_given_armour_and_structure() -> No
     h = state.units["hunter"]
     assert h.armor["lt"] == 20 and h.structure["ct"] == 16 and h.run == 6  # type: ignore[attr-defined]
     assert (
-        state.board.feature("elevation", state.board.terrain and next(iter(state.board.terrain)) or h.at) == 0
+        state.board.feature("elevation", (state.board.terrain and next(iter(state.board.terrain))) or h.at)
+        == 0
     )  # type: ignore[arg-type]
 
 
