@@ -115,7 +115,13 @@ def test_shut_down_and_destroyed_units_are_never_awaited() -> None:
 
 
 def test_state_round_trips_through_json_mid_declaration() -> None:
-    state, _ = step(_two().replace(dice_script=(1, 1, 6, 6)))
+    state = build(
+        unit("a", "red", "0810", initiative=0),
+        unit("b", "blue", "0805", facing="S", initiative=9),
+        terrain={"0707": "light_woods"},
+        elevation={"0606": 2},
+    )
+    state, _ = step(state.replace(dice_script=(1, 1, 6, 6)))
     state, _ = step(
         state, {"a": MECH.parse_order(state, "a", {"mode": "walk", "path": ["0809"], "twist": "L"})}
     )
