@@ -171,3 +171,69 @@ def test_no_shot_is_rolled_at_a_target_out_of_arc_after_movement(b_path: list[in
     assert b.at is not None and a.at is not None
     if arc_of(a.at, a.torso, b.at) != "front":
         assert not fired
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    a_at=hexes,
+    b_at=hexes,
+    a_facing=facings,
+    b_facing=facings,
+    steps=st.lists(st.integers(0, 5), max_size=3),
+    mode=st.sampled_from(["walk", "run", "jump"]),
+    twist=st.sampled_from([-1, 0, 1]),
+    heat=st.integers(0, 16),
+)
+def test_the_panel_never_offers_what_the_rules_refuse(
+    a_at: Hex, b_at: Hex, a_facing: int, b_facing: int, steps: list[int], mode: str, twist: int, heat: int
+) -> None:
+    """Every end facing, weapon and physical attack the queries call legal validates as a declaration, and every
+    weapon they call illegal is refused."""
+    from rules.mech import end_facings, physical_options
+    from rules.mech.orders import FireEntry, PhysicalEntry
+
+    if a_at == b_at:
+        return
+    state = _placed(a_at, a_facing, b_at, b_facing, heat)
+    state = with_unit(state, "a", jump=4)
+    state, _ = step(state.replace(dice_script=(1, 1, 6, 6)))  # a declares first
+    path: list[Hex] = []
+    here = a_at
+    for side in steps:
+        here = here.neighbor(side)
+        path.append(here)
+    for facing in end_facings(state, "a", mode, tuple(path)):
+        order = MechOrder(unit="a", mode=mode, path=tuple(path), facing=facing, twist=twist)
+        try:
+            end = check_declaration(state, order)
+        except IllegalOrderError as exc:
+            # the facing is affordable; only the board (edge, occupied, climbs, reverse at run) may refuse it
+            assert exc.rule == "MECH-1.2" and exc.code not in ("mech.over_mp", "mech.over_mp_heat"), exc
+            continue
+        at = end.end if end is not None else a_at
+        for option in fire_options(state, "a", "b", mode=mode, at=at, facing=facing, twist=twist):
+            fired = MechOrder(
+                unit="a",
+                mode=mode,
+                path=tuple(path),
+                facing=facing,
+                twist=twist,
+                fire=(FireEntry(weapon=option.weapon, target="b"),),
+            )
+            try:
+                check_declaration(state, fired)
+                assert option.legal, option
+            except IllegalOrderError:
+                assert not option.legal, option
+        for p in physical_options(state, "a", mode=mode, path=tuple(path), facing=facing, twist=twist):
+            check_declaration(
+                state,
+                MechOrder(
+                    unit="a",
+                    mode=mode,
+                    path=tuple(path),
+                    facing=facing,
+                    twist=twist,
+                    physical=(PhysicalEntry(kind=p.kind, limb=p.limb, target=p.target),),
+                ),
+            )

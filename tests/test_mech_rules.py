@@ -36,6 +36,8 @@ def illegal(state, uid: str, raw: dict) -> IllegalOrderError:  # type: ignore[no
 
 # --- MECH-1.1 turn order ----------------------------------------------------------------------------------
 def test_mech_1_1_initiative_is_2d6_plus_initiative_plus_tactics_and_lowest_declares_first() -> None:
+    """Seed: "La declaración de acciones de cada turno de hace en un orden basado en la Iniciativa más una tirada de
+    2d6 más un modificador que se puede obtener de pasar una tirada de Táctica"; RULES MECH-1.1: lowest first."""
     state = build(unit("a", "red", "0810", initiative=3, tactics=1), unit("b", "blue", "0805", initiative=5))
     state = state.replace(dice_script=(6, 6, 1, 1))
     state, events = step(state)
@@ -127,6 +129,8 @@ def test_mech_1_2_each_hex_costs_1_plus_the_fewer_hexside_turns_forward_or_rever
 
 
 def test_mech_1_2_reverse_is_allowed_walking_and_illegal_at_run() -> None:
+    """Seed: "El movimiento marcha atrás está permitido, pero nunca usando velocidad máxima (correr en el caso de
+    BattleMechs)." """
     state = build(unit("a", "red", "0810"), unit("b", "blue", "0803"))
     state, _ = step(state.replace(dice_script=(1, 1, 6, 6)))
     check_declaration(state, order(state, "a", {"mode": "walk", "path": ["0811"]}))
@@ -135,6 +139,8 @@ def test_mech_1_2_reverse_is_allowed_walking_and_illegal_at_run() -> None:
 
 
 def test_mech_1_2_woods_rough_water_and_each_elevation_level_cost_one_more() -> None:
+    """Seed: "los obstáculos a atravesar (cambios de elevación, bosques, terreno abrupto, riachuelos, etc. cuestan
+    un punto adicional)"."""
     state = build(
         unit("a", "red", "0810", walk=8),
         unit("b", "blue", "0401"),
@@ -318,12 +324,15 @@ def test_mech_1_3_torso_weapons_fire_ahead_only() -> None:
 
 
 def test_mech_1_3_arm_weapons_add_their_own_side() -> None:
+    """Seed: "Las armas de los brazos ... además del arco frontal pueden disaparar en un ángulo extendido a su lado
+    correspondiente"."""
     assert _arc_case({"type": "medium_laser", "loc": "ra"}, RIGHT90) is None
     assert _arc_case({"type": "medium_laser", "loc": "ra"}, LEFT90) == "MECH-1.3"
     assert _arc_case({"type": "medium_laser", "loc": "la"}, LEFT90) is None
 
 
 def test_mech_1_3_rear_mounted_weapons_fire_only_behind() -> None:
+    """Seed: "Las armas montadas en el la parte trasera, solo pueden disparar en el arco trasero"."""
     w = {"type": "medium_laser", "loc": "ct", "rear": True}
     assert _arc_case(w, BEHIND) is None
     assert _arc_case(w, AHEAD) == "MECH-1.3"
@@ -343,6 +352,8 @@ def test_mech_1_3_vehicle_mounts_use_the_hull_and_a_turret_fires_all_round() -> 
 
 
 def test_mech_1_3_kicks_reach_the_three_hexes_ahead_of_the_legs_even_with_the_torso_twisted() -> None:
+    """Seed: "las patadas, se pueden dar en cualquiera de los tres hexágonos del arco frontal (y aunque se gire el
+    torso esto no varía, ya que las piernas siguen apuntando hacia adelante)"."""
     for side, ok in ((0, True), (1, True), (5, True), (2, False), (4, False)):
         state = build(unit("a", "red", "0810"), unit("b", "blue", lab(H("0810").neighbor(side))))
         state, _ = step(state.replace(dice_script=(1, 1, 6, 6)))
@@ -387,6 +398,8 @@ def _mods(odds) -> dict[str, int]:  # type: ignore[no-untyped-def]
 
 
 def test_mech_2_1_base_15_range_and_shooter_movement() -> None:
+    """Seed: "+0 si está a distancia Corta, +3 ... Media, +6 ... Larga"; "+2 si se ha usado movimiento de andar
+    (velocidad de crucero), +4 ... correr (velocidad máxima), +6 ... salto". Base 15 is [HOUSE]."""
     state = build(unit("a", "red", "0810"), unit("b", "blue", "0805"))  # 5 hexes: medium laser medium range
     assert _odds(state, "a", "b").target_number == 15 + 3
     assert _odds(state, "a", "b", mode="walk").target_number == 15 + 3 + 2
@@ -423,6 +436,7 @@ def test_mech_2_1_target_movement_bands(hexes: int, mod: int) -> None:
 
 
 def test_mech_2_1_a_target_that_jumped_adds_two_more() -> None:
+    """Seed: "+2 adicional se se trata de un BattleMech que ha efectuado un salto"."""
     state = build(unit("a", "red", "0810"), unit("b", "blue", "0807"))
     odds = _odds(state, "a", "b", motion=Motion("jump", 4))
     assert _mods(odds) == {"range_short": 0, "target_moved": 2, "target_jumped": 2}
@@ -437,6 +451,7 @@ def test_mech_2_1_immobile_target_minus_8_only_when_shut_down_or_a_leg_is_gone()
 
 
 def test_mech_2_1_two_per_intervening_woods_hex() -> None:
+    """Seed: "+2 por cada hexágono de bosque que haya entre tirador y blanco"."""
     state = build(
         unit("a", "red", "0810"),
         unit("b", "blue", "0806"),
@@ -458,6 +473,7 @@ def test_mech_2_1_partial_cover_plus_two() -> None:
 
 
 def test_mech_2_1_plus_two_for_every_target_after_the_first() -> None:
+    """Seed: "+2 a los objetivos adicionales a partir del primero"."""
     state = build(unit("a", "red", "0810"), unit("b", "blue", "0807"))
     odds = _odds(state, "a", "b", primary=False)
     assert _mods(odds)["secondary_target"] == 2
@@ -578,6 +594,8 @@ def test_mech_2_2_the_attacker_must_end_its_move_adjacent() -> None:
 
 
 def test_mech_2_2_charge_counts_the_last_straight_run_and_hurts_both() -> None:
+    """Seed: "Cargas = Nº Hexágonos movidos en línea recta antes de alcanzar el blanco X (Tonelaje del BattleMech /
+    10)"; "La unidad que realiza la carga recibe daño = Tonelaje del BattleMech blanco / 10"."""
     state = build(
         unit("a", "red", "0812", tonnage=55, walk=5, piloting=10, initiative=0),
         unit("b", "blue", "0808", tonnage=60, facing="S", initiative=9),
@@ -616,6 +634,8 @@ def test_mech_2_2_charge_needs_a_straight_run_ending_at_the_target_and_no_jump()
 
 
 def test_mech_2_2_death_from_above_hits_upper_locations_and_the_attackers_legs() -> None:
+    """Seed: "Muerte Desde el Cielo = 3 X (Tonelaje del BattleMech / 5) (impactos en la parte superior ...)"; "La
+    unidad que realiza la MDC recibe daño = Tonelaje del BattleMech / 5 (impactos en la parte inferior: piernas)"."""
     state = build(
         unit("a", "red", "0812", tonnage=45, jump=5, piloting=12, initiative=0),
         unit("b", "blue", "0808", facing="S", initiative=9),
@@ -646,6 +666,7 @@ def test_mech_2_2_a_death_from_above_that_misses_makes_the_attacker_roll_pilotin
 
 
 def test_mech_2_2_push_moves_the_target_one_hex_away_without_damage() -> None:
+    """Seed: "Empujar = No causa daño, desplaza al BattleMech enemigo." """
     state = build(
         unit("a", "red", "0810", piloting=12, initiative=0),
         unit("b", "blue", "0809", facing="S", initiative=9),
@@ -853,11 +874,15 @@ def test_mech_2_3_vehicles_fall_apart_when_a_hull_location_fails_a_missing_turre
 
 # --- MECH-3.1 heat generated -----------------------------------------------------------------------------------
 def test_mech_3_1_movement_heat_walk_1_run_2_jump_1_per_hex_minimum_3() -> None:
+    """Seed: "Andar: +1 al calor; Correr: +2 al calor; Salto con retrorreactores: +1 al calor por cada 30 metros
+    (el mínimo es +3)" (one hex is 30 m)."""
     assert (movement_heat("stand", 0), movement_heat("walk", 4), movement_heat("run", 6)) == (0, 1, 2)
     assert (movement_heat("jump", 1), movement_heat("jump", 3), movement_heat("jump", 5)) == (3, 3, 5)
 
 
 def test_mech_3_1_weapon_heat_is_the_seeds_list() -> None:
+    """Seed: "Ametralladoras: +0 ... Lanzallamas: +3 ... Láser Ligero: +1 ... Láser Medio: +3 ... Láser Pesado: +8 ...
+    CPP: +10 ... CA/2: +1 ... CA/20: +7 ... AMCA/6: +4 ... AMLA/20: +6 al calor"."""
     seed = {
         "mg": 0,
         "flamer": 3,
@@ -907,6 +932,7 @@ def test_mech_3_1_end_of_turn_heat_is_heat_plus_generated_minus_sinks_never_belo
 
 
 def test_mech_3_1_standing_up_adds_one() -> None:
+    """Seed: "BattleMech levantándose del suelo: +1 al calor adicional al movimiento realizado"."""
     state = build(unit("a", "red", "0810", initiative=0), unit("b", "blue", "0801", initiative=9))
     state = with_unit(state, "a", prone=True, heat=10)
     state, events = play_turn(state, {"a": {"mode": "walk", "path": []}}, dice=(1, 1, 6, 6))
@@ -942,6 +968,7 @@ def test_mech_3_1_vehicles_make_no_heat() -> None:
     ("heat", "mp"), [(4, 0), (5, 1), (9, 1), (10, 2), (15, 3), (20, 4), (25, 5), (30, 5)]
 )
 def test_mech_3_2_heat_takes_movement_points(heat: int, mp: int) -> None:
+    """Seed: "5 -1 Punto de Movimiento (BattleMech) ... 10 -2 ... 15 -3 ... 20 -4 ... 25 -5 Puntos de Movimiento"."""
     assert mp_penalty(heat) == mp
     state = build(unit("a", "red", "0810", walk=6, jump=6), unit("b", "blue", "0801"))
     avail = mp_available(with_unit(state, "a", heat=heat).unit_as("a", type(mech(state, "a"))))
@@ -957,6 +984,8 @@ def test_mech_3_2_over_mp_because_of_heat_says_so() -> None:
 
 
 def test_mech_3_2_the_rolls_each_heat_level_requires() -> None:
+    """Seed: "14 Desconexión. Evitable con tirada de 4+ ... 19 Explosión de Munición. Evitable con tirada de 4+ ...
+    30 Desconexión automática"."""
     assert shutdown_rolls(13) == ()
     assert shutdown_rolls(14) == ((14, 4),)
     assert shutdown_rolls(23) == ((14, 4), (18, 6), (22, 8))

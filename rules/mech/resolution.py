@@ -386,17 +386,16 @@ def _apply(turn: Turn, pending: list[Pending], dice: Dice) -> list[Event]:
     return events
 
 
-def fall_check(turn: Turn, uid: str, reason: str, dice: Dice, *, rule: str) -> list[Event]:
-    """[HOUSE] a Piloting roll (2d6 + piloting, DICE-3) against the fall difficulty; failing it the mech falls."""
-    unit = turn.mech(uid)
+def stays_up(unit: Mech, reason: str, dice: Dice, *, rule: str) -> tuple[bool, list[Event]]:
+    """[HOUSE] a Piloting roll (2d6 + piloting, DICE-3) against the fall difficulty: True when the mech stays up."""
     tb = tables()
     roll = dice.two_d6(rule=rule, purpose=f"{rule} piloting roll to stay up, {unit.name}")
     check = Check2d6(roll, unit.piloting, tb.fall_difficulty)
-    events: list[Event] = [
-        RollMade.of(roll, actor=uid, total=check.total, skill=unit.piloting),
+    return check.success, [
+        RollMade.of(roll, actor=unit.id, total=check.total, skill=unit.piloting),
         PilotingRolled(
             rule=rule,
-            unit=uid,
+            unit=unit.id,
             reason=reason,
             target_number=tb.fall_difficulty,
             roll=roll.total,
@@ -405,21 +404,27 @@ def fall_check(turn: Turn, uid: str, reason: str, dice: Dice, *, rule: str) -> l
             result="stayed_up" if check.success else "fell",
         ),
     ]
-    if check.success:
-        return events
-    return events + fall(turn, uid, dice, rule=rule)
 
 
-def fall(turn: Turn, uid: str, dice: Dice, *, rule: str) -> list[Event]:
-    """[HOUSE] the mech is prone and takes tonnage/10 (rounded up) at one 2d6 location."""
-    unit = turn.mech(uid)
+def fall_roll(unit: Mech, dice: Dice, *, rule: str) -> tuple[str, int, list[Event]]:
+    """[HOUSE] a fall: tonnage/10 (rounded up) at one 2d6 location. Returns (location, damage, events)."""
     damage = ceil_fraction(tables().fall_damage, unit.tonnage)
     loc, _, rolled = roll_location(
         dice, unit, STANDARD, purpose=f"{rule} fall location, {unit.name}", rule=rule
     )
+    return loc, damage, [Fell(rule=rule, unit=unit.id, damage=damage), rolled]
+
+
+def fall_check(turn: Turn, uid: str, reason: str, dice: Dice, *, rule: str) -> list[Event]:
+    """A mech that lost a leg rolls to stay up; failing it, it falls at once: prone, and the fall's damage."""
+    unit = turn.mech(uid)
+    up, events = stays_up(unit, reason, dice, rule=rule)
+    if up:
+        return events
+    loc, damage, fell = fall_roll(unit, dice, rule=rule)
     changed, applied = damage_unit(dataclasses.replace(unit, prone=True, twist=0), loc, damage, rule=rule)
     turn.put(changed)
-    return [Fell(rule=rule, unit=uid, damage=damage), rolled, *applied]
+    return events + fell + list(applied)
 
 
 # --- physical attacks (MECH-2.2) ------------------------------------------------------------------------------
@@ -529,28 +534,10 @@ def _dfa_miss(turn: Turn, uid: str, dice: Dice, falls: list[tuple[str, str, int]
     """[HOUSE] a death from above that misses: a Piloting roll, and on a failure the attacker falls (its fall
     location is rolled now, the damage applied with the phase's)."""
     unit = turn.mech(uid)
-    tb = tables()
-    roll = dice.two_d6(rule="MECH-2.2", purpose=f"MECH-2.2 piloting roll to stay up, {unit.name}")
-    check = Check2d6(roll, unit.piloting, tb.fall_difficulty)
-    events: list[Event] = [
-        RollMade.of(roll, actor=uid, total=check.total, skill=unit.piloting),
-        PilotingRolled(
-            rule="MECH-2.2",
-            unit=uid,
-            reason="dfa",
-            target_number=tb.fall_difficulty,
-            roll=roll.total,
-            total=check.total,
-            fell=not check.success,
-            result="stayed_up" if check.success else "fell",
-        ),
-    ]
-    if not check.success:
-        damage = ceil_fraction(tb.fall_damage, unit.tonnage)
-        loc, _, rolled = roll_location(
-            dice, unit, STANDARD, purpose=f"MECH-2.2 fall location, {unit.name}", rule="MECH-2.2"
-        )
-        events += [Fell(rule="MECH-2.2", unit=uid, damage=damage), rolled]
+    up, events = stays_up(unit, "dfa", dice, rule="MECH-2.2")
+    if not up:
+        loc, damage, fell = fall_roll(unit, dice, rule="MECH-2.2")
+        events += fell
         falls.append((uid, loc, damage))
     return events
 
@@ -612,25 +599,7 @@ def _heat(
             )
         )
         automatic = heat >= tb.automatic_shutdown
-        shut = automatic
-        for level, need in shutdown_rolls(heat):
-            check = dice.avoid(
-                need, rule="MECH-3.2", purpose=f"MECH-3.2 shutdown avoid ({level}: {need}+), {unit.name}"
-            )
-            events.append(RollMade.of(check.roll, actor=uid))
-            events.append(
-                AvoidRolled(
-                    rule="MECH-3.2",
-                    unit=uid,
-                    what="shutdown",
-                    level=level,
-                    needed=need,
-                    roll=check.total,
-                    avoided=check.success,
-                    result="avoided" if check.success else "not_avoided",
-                )
-            )
-            shut = shut or not check.success
+        shut = _avoid(unit, "shutdown", shutdown_rolls(heat), dice, events) or automatic
         if shut != unit.shutdown:
             change = ("shut_down_automatic" if automatic else "shut_down") if shut else "started_up"
             events.append(
@@ -643,26 +612,7 @@ def _heat(
         ammo = [i for i, w in enumerate(unit.weapons) if w.spec.ammo and unit.weapon_usable(i)]
         if not ammo:
             continue
-        explode = False
-        for level, need in ammo_rolls(heat):
-            check = dice.avoid(
-                need, rule="MECH-3.2", purpose=f"MECH-3.2 ammunition avoid ({level}: {need}+), {unit.name}"
-            )
-            events.append(RollMade.of(check.roll, actor=uid))
-            events.append(
-                AvoidRolled(
-                    rule="MECH-3.2",
-                    unit=uid,
-                    what="ammo",
-                    level=level,
-                    needed=need,
-                    roll=check.total,
-                    avoided=check.success,
-                    result="avoided" if check.success else "not_avoided",
-                )
-            )
-            explode = explode or not check.success
-        if explode:
+        if _avoid(unit, "ammo", ammo_rolls(heat), dice, events):
             loc = unit.weapons[ammo[0]].loc
             events.append(
                 AmmoExploded(rule="MECH-3.2", unit=uid, location=loc, damage=tb.ammo_explosion_damage)
@@ -673,6 +623,32 @@ def _heat(
             turn.put(changed)
             events.extend(applied)
     return events
+
+
+def _avoid(
+    unit: Mech, what: str, rolls: tuple[tuple[int, int], ...], dice: Dice, events: list[Event]
+) -> bool:
+    """MECH-3.2: make every avoid roll listed (2d6 ≥ N avoids it); True when any failed."""
+    failed = False
+    for level, need in rolls:
+        check = dice.avoid(
+            need, rule="MECH-3.2", purpose=f"MECH-3.2 {what} avoid ({level}: {need}+), {unit.name}"
+        )
+        events.append(RollMade.of(check.roll, actor=unit.id))
+        events.append(
+            AvoidRolled(
+                rule="MECH-3.2",
+                unit=unit.id,
+                what=what,
+                level=level,
+                needed=need,
+                roll=check.total,
+                avoided=check.success,
+                result="avoided" if check.success else "not_avoided",
+            )
+        )
+        failed = failed or not check.success
+    return failed
 
 
 def _game_over(state: EncounterState, events: list[Event]) -> tuple[EncounterState, list[Event]]:

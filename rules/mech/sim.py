@@ -139,35 +139,34 @@ def playable(state: EncounterState, unit: Mech, order: MechOrder) -> tuple[MechO
 
 def _drop_unreachable(state: EncounterState, order: MechOrder, notes: list[Event]) -> MechOrder:
     """After the dice took a unit's movement away, drop the shots and blows it can no longer make from where it
-    stays (one at a time, keeping the rest)."""
-    fire = list(order.fire)
-    physical = list(order.physical)
-    for entry in list(fire):
-        trial = dataclasses.replace(order, fire=(entry,), physical=())
-        try:
-            check_declaration(state, trial)
-        except IllegalOrderError:
-            fire.remove(entry)
-            notes.append(
-                Note(
-                    rule="MECH-2.1",
-                    key="mech.fire_dropped_moved",
-                    unit=order.unit,
-                    args=(("weapon", entry.weapon),),
-                )
-            )
-    for entry in list(physical):
-        trial = dataclasses.replace(order, fire=(), physical=(entry,))
-        try:
-            check_declaration(state, trial)
-        except IllegalOrderError:
-            physical.remove(entry)
-            notes.append(
-                Note(
-                    rule="MECH-2.2",
-                    key="mech.physical_dropped",
-                    unit=order.unit,
-                    args=(("kind", entry.kind),),
-                )
-            )
-    return dataclasses.replace(order, fire=tuple(fire), physical=tuple(physical))
+    stays (each tried on its own, keeping the rest)."""
+    fire = tuple(
+        f
+        for f in order.fire
+        if _possible(
+            state, order, (f,), (), notes, ("MECH-2.1", "mech.fire_dropped_moved", "weapon", f.weapon)
+        )
+    )
+    physical = tuple(
+        p
+        for p in order.physical
+        if _possible(state, order, (), (p,), notes, ("MECH-2.2", "mech.physical_dropped", "kind", p.kind))
+    )
+    return dataclasses.replace(order, fire=fire, physical=physical)
+
+
+def _possible(
+    state: EncounterState,
+    order: MechOrder,
+    fire: tuple[FireEntry, ...],
+    physical: tuple[PhysicalEntry, ...],
+    notes: list[Event],
+    note: tuple[str, str, str, object],
+) -> bool:
+    try:
+        check_declaration(state, dataclasses.replace(order, fire=fire, physical=physical))
+    except IllegalOrderError:
+        rule, key, name, value = note
+        notes.append(Note(rule=rule, key=key, unit=order.unit, args=((name, value),)))
+        return False
+    return True
