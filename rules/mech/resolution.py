@@ -15,7 +15,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rules.dice import Check2d6, Dice
+from rules.dice import Check2d6, Dice, Roll
 from rules.events import Event, GameOver, Note, RollMade, UnitMoved
 from rules.hexgrid import Hex, HexSide
 from rules.mech.damage import KICK, PUNCH, STANDARD, damage_unit, roll_location
@@ -304,13 +304,9 @@ def _fire(
                     )
                 )
                 continue
-            roll = dice.two_d6(
-                rule="MECH-2.1",
-                purpose=f"MECH-2.1 to-hit, {unit.name} #{entry.weapon} {w.type} → {target.name}",
-            )
-            check = Check2d6(roll, unit.gunnery, odds.target_number)
-            events.append(
-                RollMade.of(roll, actor=uid, target=target.id, total=check.total, skill=unit.gunnery)
+            purpose = f"MECH-2.1 to-hit, {unit.name} #{entry.weapon} {w.type} → {target.name}"
+            roll, check = _attack_roll(
+                dice, unit, target, unit.gunnery, odds.target_number, "MECH-2.1", purpose, events
             )
             events.append(
                 WeaponFired(
@@ -363,6 +359,23 @@ def _fire(
                 pending.append(Pending(target.id, uid, loc, amount, "MECH-2.3"))
     events.extend(_apply(turn, pending, dice))
     return fired, events
+
+
+def _attack_roll(
+    dice: Dice,
+    unit: Mech,
+    target: Mech,
+    skill: int,
+    number: int,
+    rule: str,
+    purpose: str,
+    events: list[Event],
+) -> tuple[Roll, Check2d6]:
+    """An attack's 2d6 + skill against its target number (DICE-3), recorded as a ``RollMade``."""
+    roll = dice.two_d6(rule=rule, purpose=purpose)
+    check = Check2d6(roll, skill, number)
+    events.append(RollMade.of(roll, actor=unit.id, target=target.id, total=check.total, skill=skill))
+    return roll, check
 
 
 def _apply(turn: Turn, pending: list[Pending], dice: Dice) -> list[Event]:
@@ -468,13 +481,10 @@ def _physical(
             mods, number = physical_odds(
                 done.motion.mode, target, executed.get(target.id, Executed(Motion())).motion
             )
-            roll = dice.two_d6(rule="MECH-2.2", purpose=f"MECH-2.2 {entry.kind}, {unit.name} → {target.name}")
-            check = Check2d6(roll, unit.piloting, number)
+            purpose = f"MECH-2.2 {entry.kind}, {unit.name} → {target.name}"
+            roll, check = _attack_roll(dice, unit, target, unit.piloting, number, "MECH-2.2", purpose, events)
             straight, _ = straight_run(done.cost)
             to_target, to_self = physical_damage(entry.kind, unit, target, straight)
-            events.append(
-                RollMade.of(roll, actor=uid, target=target.id, total=check.total, skill=unit.piloting)
-            )
             events.append(
                 PhysicalAttackMade(
                     rule="MECH-2.2",
