@@ -65,7 +65,9 @@ async def test_a_mech_turn_through_the_service(service: EncounterService) -> Non
     assert state.round == 2 and state.phase == DECLARE and len(service.owing(state)) == 1
 
 
-async def test_the_director_resolving_without_a_declaration_locks_standing_still(service: EncounterService) -> None:
+async def test_the_director_resolving_without_a_declaration_locks_standing_still(
+    service: EncounterService,
+) -> None:
     created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="mech", toml_text=DUEL)
     enc = created.encounter_id
     await service.join(enc, ANA, unit="hunter")
