@@ -1,0 +1,232 @@
+"""The ``mech`` ruleset (RULES.md §3.1 MECH-1.1 … MECH-4): BattleMechs and vehicles with heat, declarations
+made one at a time by initiative (lowest first), each public when locked (or secret, all revealed together),
+then the turn resolved at once.
+
+A turn, as the bot drives it (``OrderMode.SEQUENTIAL_OPEN``):
+
+1. ``initiative`` — automatic: every unit rolls 2d6 + Initiative + tactics (MECH-1.1).
+2. ``declare`` — ``awaiting`` names exactly one unit, the next declarer; ``resolve(state, {unit: order}, dice)``
+   locks its declaration (``DeclarationLocked``). A missing declaration (deadline, the director) locks standing
+   still. After the last one the phase moves on.
+3. ``resolve`` — automatic: movement, fire, physical attacks, heat (MECH-4); then the next turn's initiative.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rules.dice import Dice
+from rules.errors import IllegalOrderError, InvalidOrderError
+from rules.events import Event, RollMade
+from rules.hexgrid import HexSide
+from rules.mech import scenario_io, sim
+from rules.mech.events import DeclarationLocked, DeclarationOrder, InitiativeRolled
+from rules.mech.legality import check_declaration
+from rules.mech.model import Mech
+from rules.mech.orders import MechOrder, parse_order, stand_order
+from rules.mech.resolution import resolve_turn
+from rules.mech.state import DECLARE, INITIATIVE, RESOLVE, MechState, ext_of, secret
+from rules.registry import register
+from rules.ruleset import (
+    DiceFactory,
+    FacingKind,
+    Order,
+    OrderMode,
+    PhaseResult,
+    PhaseSpec,
+    RoundSpec,
+    Ruleset,
+    SimStep,
+)
+from rules.state import Board, EncounterState, Unit
+
+if TYPE_CHECKING:
+    from rules.scenario import ScenarioContext
+
+
+def declarers(state: EncounterState) -> tuple[str, ...]:
+    """Units still to declare this turn, in order (MECH-1.1): on the board, not shut down (a shut-down unit
+    does nothing, MECH-3.2)."""
+    ext = ext_of(state)
+    done = ext.declared
+    out: list[str] = []
+    for uid in ext.order:
+        unit = state.units.get(uid)
+        if isinstance(unit, Mech) and unit.active and not unit.shutdown and uid not in done:
+            out.append(uid)
+    return tuple(out)
+
+
+def roll_initiative(state: EncounterState, dice: Dice) -> tuple[EncounterState, list[Event]]:
+    """MECH-1.1: every unit on the board, in file order, rolls 2d6 + Initiative + tactics. Declarations go from
+    the lowest total to the highest; ties: the higher Initiative attribute counts as higher, then file order
+    (earlier = lower)."""
+    events: list[Event] = []
+    totals: dict[str, int] = {}
+    keys: list[tuple[int, int, int, str]] = []
+    for index, unit in enumerate(state.units.values()):
+        if not isinstance(unit, Mech) or not unit.active:
+            continue
+        roll = dice.two_d6(rule="MECH-1.1", purpose=f"MECH-1.1 initiative, {unit.name}")
+        total = roll.total + unit.initiative + unit.tactics
+        totals[unit.id] = total
+        keys.append((total, unit.initiative, index, unit.id))
+        events.append(RollMade.of(roll, actor=unit.id, total=total))
+        events.append(
+            InitiativeRolled(
+                rule="MECH-1.1",
+                unit=unit.id,
+                initiative=total,
+                roll=roll.total,
+                attribute=unit.initiative,
+                tactics=unit.tactics,
+            )
+        )
+    order = tuple(uid for *_, uid in sorted(keys))
+    events.append(DeclarationOrder(rule="MECH-1.1", units=order))
+    state = state.replace(phase=DECLARE, ext=MechState(initiative=totals, order=order))
+    if not declarers(state):
+        state = state.replace(phase=RESOLVE)
+    return state, events
+
+
+def declaration_event(state: EncounterState, order: MechOrder) -> DeclarationLocked:
+    """``DeclarationLocked``: with its content when declarations are open, only the unit when secret."""
+    if secret(state):
+        return DeclarationLocked(rule="MECH-1.1", key="mech.declared_secret", unit=order.unit)
+    raw = order.to_raw()
+    fire_text = ", ".join(f"#{f['weapon']}→{f['target']}" for f in raw["fire"])
+    physical_text = ", ".join(
+        f"{p['kind']}{'/' + p['limb'] if p.get('limb') else ''}→{p['target']}" for p in raw["physical"]
+    )
+    args: tuple[tuple[str, Any], ...] = (
+        ("mode", raw["mode"]),
+        ("path", order.path),
+        ("facing", raw.get("facing", "")),
+        ("twist", raw.get("twist", "")),
+        ("fire", raw["fire"]),
+        ("physical", raw["physical"]),
+        ("fire_text", fire_text or "—"),
+        ("physical_text", physical_text or "—"),
+    )
+    return DeclarationLocked(rule="MECH-1.2", key="mech.declared", unit=order.unit, args=args)
+
+
+@register
+class MechRuleset(Ruleset):
+    id: ClassVar[str] = "mech"
+    facing: ClassVar[FacingKind] = FacingKind.SIDE
+    order_mode: ClassVar[OrderMode] = OrderMode.SEQUENTIAL_OPEN
+    phases: ClassVar[tuple[PhaseSpec, ...]] = (
+        PhaseSpec(INITIATIVE),
+        PhaseSpec(DECLARE, takes_orders=True),
+        PhaseSpec(RESOLVE),
+    )
+    unit_keys: ClassVar[frozenset[str]] = scenario_io.UNIT_KEYS
+    board_keys: ClassVar[frozenset[str]] = scenario_io.BOARD_KEYS
+    option_keys: ClassVar[frozenset[str]] = scenario_io.OPTION_KEYS
+
+    # --- orders ------------------------------------------------------------------------------------------
+    def parse_order(self, state: EncounterState, unit_id: str, raw: Any) -> Order:
+        unit = state.unit_as(unit_id, Mech)
+        return parse_order(unit_id, raw, vehicle=not unit.is_mech)
+
+    def validate_order(self, state: EncounterState, actor: str, order: Order) -> None:
+        if not isinstance(order, MechOrder):
+            raise InvalidOrderError(
+                f"{actor}: not a mech declaration", code="mech.syntax", params={"unit": actor}
+            )
+        unit = state.unit_as(order.unit, Mech)
+        waiting = self.awaiting(state)
+        if state.phase != DECLARE or order.unit not in waiting:
+            now = state.units[waiting[0]].name if waiting else "nobody"
+            raise IllegalOrderError(
+                f"{unit.name}: it is not its turn to declare (now: {now})",
+                code="mech.not_your_turn",
+                rule="MECH-1.1",
+                params={"unit": unit.id, "name": unit.name, "now": now},
+            )
+        check_declaration(state, order)
+
+    def awaiting(self, state: EncounterState) -> tuple[str, ...]:
+        """Exactly one unit while declarations are open: the next declarer, lowest initiative first."""
+        if state.over or state.phase != DECLARE:
+            return ()
+        return declarers(state)[:1]
+
+    # --- resolution ---------------------------------------------------------------------------------------
+    def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
+        if state.over:
+            return PhaseResult(state, ())
+        phase = state.phase or INITIATIVE
+        if phase == INITIATIVE:
+            state, events = roll_initiative(state.replace(phase=INITIATIVE), dice)
+            return PhaseResult(state, tuple(events))
+        if phase == DECLARE:
+            return self._lock(state, orders)
+        state, events = resolve_turn(state, dice)
+        return PhaseResult(state, tuple(events))
+
+    def _lock(self, state: EncounterState, orders: Mapping[str, Order]) -> PhaseResult:
+        waiting = self.awaiting(state)
+        if not waiting:
+            return PhaseResult(state.replace(phase=RESOLVE), ())
+        uid = waiting[0]
+        order = orders.get(uid)
+        if order is None:
+            order = stand_order(uid)  # the deadline passed or the director resolved: it stands still
+        if not isinstance(order, MechOrder) or order.unit != uid:
+            raise InvalidOrderError(
+                f"{uid}: not a mech declaration", code="mech.syntax", params={"unit": uid}
+            )
+        check_declaration(state, order)
+        ext = ext_of(state)
+        ext = dataclasses.replace(ext, locked=(*ext.locked, order))
+        state = state.replace(ext=ext)
+        if not declarers(state):
+            state = state.replace(phase=RESOLVE)
+        return PhaseResult(state, (declaration_event(state, order),))
+
+    # --- scenario files ----------------------------------------------------------------------------------
+    def build_unit(
+        self, raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioContext
+    ) -> Unit | None:
+        return scenario_io.build_mech(raw, common, path, ctx)
+
+    def read_board(self, raw: Mapping[str, Any], board: Board, ctx: ScenarioContext) -> Board:
+        return scenario_io.read_elevation(raw, board, ctx)
+
+    def check_state(self, state: EncounterState, ctx: ScenarioContext) -> None:
+        scenario_io.check_mechs(state, ctx)
+
+    def check_round(self, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:
+        scenario_io.check_round(self, spec, state, path, ctx)
+
+    def setup(self, state: EncounterState) -> EncounterState:
+        return state.replace(phase=INITIATIVE, ext=MechState())
+
+    def simulate_round(
+        self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
+    ) -> Iterator[SimStep]:
+        return sim.play_round(self, state, spec, dice_for)
+
+    def unit_summary(self, unit: Unit) -> dict[str, Any]:
+        """DESIGN §7.1 ``phase_end`` fields: at, facing, torso, heat, armor, structure, destroyed, immobile,
+        shutdown (plus kind and prone)."""
+        if not isinstance(unit, Mech):
+            return super().unit_summary(unit)
+        return {
+            "at": unit.at.label if unit.at else None,
+            "facing": HexSide(unit.facing % 6).name,
+            "torso": HexSide(unit.torso).name,
+            "heat": unit.heat,
+            "armor": dict(unit.armor),
+            "structure": dict(unit.structure),
+            "destroyed": unit.destroyed,
+            "immobile": unit.immobile,
+            "shutdown": unit.shutdown,
+            "kind": unit.kind,
+            "prone": unit.prone,
+        }

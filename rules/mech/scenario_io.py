@@ -1,0 +1,261 @@
+"""Reading the mech parts of a scenario file (DESIGN §7.1, a public contract): units, ``[board] elevation``,
+``[options] secret_declarations`` and the declarations in ``[[rounds]]``."""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+from rules.errors import GameError
+from rules.hexgrid import Hex
+from rules.mech.geometry import ELEVATION
+from rules.mech.model import MECH, VEHICLE, Mech, MechWeapon
+from rules.mech.orders import parse_order
+from rules.mech.tables import MECH_LOCATIONS, TORSO, VEHICLE_LOCATIONS, tables
+from rules.ruleset import DiceFactory, RoundSpec
+from rules.state import Board, EncounterState, Unit
+
+if TYPE_CHECKING:
+    from rules.mech.ruleset import MechRuleset
+    from rules.scenario import ScenarioContext
+
+UNIT_KEYS = frozenset(
+    {
+        "kind",
+        "tonnage",
+        "walk",
+        "run",
+        "jump",
+        "heat_sinks",
+        "initiative",
+        "tactics",
+        "gunnery",
+        "piloting",
+        "armor",
+        "structure",
+        "weapons",
+    }
+)
+BOARD_KEYS = frozenset({ELEVATION})
+OPTION_KEYS = frozenset({"secret_declarations"})
+WEAPON_KEYS = frozenset({"type", "loc", "rear"})
+
+
+def build_mech(raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioContext) -> Mech | None:
+    kind = ctx.take(raw, "kind", str, path, default=MECH)
+    if kind not in (MECH, VEHICLE):
+        ctx.error(f"{path}.kind", f"kind is mech or vehicle, got {kind!r}")
+        kind = MECH
+    for key in ("tonnage", "walk", "initiative", "gunnery", "piloting"):
+        if key not in raw:
+            ctx.error(f"{path}.{key}", "is required (DESIGN §7.1)")
+    tonnage = ctx.number(raw, "tonnage", path, default=50, low=1, high=200)
+    walk = ctx.number(raw, "walk", path, default=0, low=0, high=30)
+    run = ctx.number(raw, "run", path, default=math.ceil(1.5 * walk), low=0, high=45)
+    jump = ctx.number(raw, "jump", path, default=0, low=0, high=30)
+    if kind == VEHICLE and jump:
+        ctx.error(f"{path}.jump", "vehicles do not jump (MECH-1.2)")
+    weapons = _weapons(raw, kind, path, ctx)
+    locations = MECH_LOCATIONS if kind == MECH else _vehicle_locations(raw, weapons)
+    armor, structure = _protection(raw, kind, tonnage, locations, path, ctx)
+    return Mech(
+        id=common.id,
+        side=common.side,
+        name=common.name,
+        at=common.at,
+        facing=common.facing,
+        label=common.label,
+        hidden=common.hidden,
+        kind=kind,
+        tonnage=tonnage,
+        walk=walk,
+        run=run,
+        jump=jump,
+        heat_sinks=ctx.number(raw, "heat_sinks", path, default=10 if kind == MECH else 0, low=0, high=99),
+        initiative=ctx.number(raw, "initiative", path, default=0, low=-20, high=40),
+        tactics=ctx.number(raw, "tactics", path, default=0, low=-20, high=40),
+        gunnery=ctx.number(raw, "gunnery", path, default=0, low=-20, high=40),
+        piloting=ctx.number(raw, "piloting", path, default=0, low=-20, high=40),
+        armor=armor,
+        structure=structure,
+        max_armor=dict(armor),
+        max_structure=dict(structure),
+        weapons=weapons,
+    )
+
+
+def _vehicle_locations(raw: Mapping[str, Any], weapons: tuple[MechWeapon, ...]) -> tuple[str, ...]:
+    """A vehicle has a turret location when it mounts a turret weapon or its tables name one."""
+    tables_name_it = any(
+        isinstance(raw.get(k), Mapping) and "turret" in cast(Mapping[str, Any], raw[k])
+        for k in ("armor", "structure")
+    )
+    turret = tables_name_it or any(w.loc == "turret" for w in weapons)
+    return tuple(loc for loc in VEHICLE_LOCATIONS if loc != "turret" or turret)
+
+
+def _weapons(raw: Mapping[str, Any], kind: str, path: str, ctx: ScenarioContext) -> tuple[MechWeapon, ...]:
+    known = tables().weapons
+    allowed = MECH_LOCATIONS if kind == MECH else VEHICLE_LOCATIONS
+    out: list[MechWeapon] = []
+    shape = '{ type = "medium_laser", loc = "la" }'
+    for _, where, entry in ctx.table_entries(
+        raw, "weapons", path, WEAPON_KEYS, not_a_table=f"a weapon is {shape}"
+    ):
+        wtype = ctx.take(entry, "type", str, where, required=True)
+        loc = ctx.take(entry, "loc", str, where, required=True)
+        rear = ctx.take(entry, "rear", bool, where, default=False)
+        if wtype is not None and wtype not in known:
+            near = _closest(wtype, tuple(known))
+            hint = f" (did you mean {near!r}?)" if near else f" (known: {', '.join(known)})"
+            ctx.error(f"{where}.type", f"unknown weapon {wtype!r}{hint}")
+            continue
+        if loc is not None and loc not in allowed:
+            ctx.error(f"{where}.loc", f"a {kind}'s locations are {', '.join(allowed)}, not {loc!r}")
+            continue
+        if rear and (kind != MECH or loc not in TORSO):
+            ctx.error(f"{where}.rear", "only a mech's torso and head weapons can face the rear (MECH-1.3)")
+            continue
+        if wtype is not None and loc is not None:
+            out.append(MechWeapon(type=wtype, loc=loc, rear=bool(rear)))
+    return tuple(out)
+
+
+def _protection(
+    raw: Mapping[str, Any],
+    kind: str,
+    tonnage: int,
+    locations: tuple[str, ...],
+    path: str,
+    ctx: ScenarioContext,
+) -> tuple[dict[str, int], dict[str, int]]:
+    tb = tables()
+    defaults = (tb.mech_defaults if kind == MECH else tb.vehicle_defaults).get(tonnage)
+    out: list[dict[str, int]] = []
+    for i, key in enumerate(("armor", "structure")):
+        given = ctx.take(raw, key, dict, path, default={})
+        values: dict[str, int] = {}
+        for loc, value in cast(dict[str, Any], given).items():
+            if loc not in locations:
+                ctx.error(f"{path}.{key}.{loc}", f"a {kind}'s locations are {', '.join(locations)}")
+            elif isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 999:
+                ctx.error(f"{path}.{key}.{loc}", f"a whole number from 0 to 999, got {value!r}")
+            elif key == "structure" and value == 0:
+                ctx.error(f"{path}.{key}.{loc}", "a location starts with some structure")
+            else:
+                values[loc] = value
+        missing = [loc for loc in locations if loc not in values]
+        if missing and defaults is None:
+            ctx.error(
+                f"{path}.{key}",
+                f"no default {key} for a {tonnage}-ton {kind} (data/mech/armor.toml): give {', '.join(missing)}",
+            )
+        for loc in missing:
+            values[loc] = defaults[i][loc] if defaults is not None else 1
+        out.append(values)
+    return out[0], out[1]
+
+
+def read_elevation(raw: Mapping[str, Any], board: Board, ctx: ScenarioContext) -> Board:
+    table = ctx.take(raw, ELEVATION, dict, "board", default={})
+    levels: dict[Hex, int] = {}
+    for label, value in cast(dict[str, Any], table).items():
+        where = f"board.{ELEVATION}.{label}"
+        h = ctx.position(label, where)
+        if isinstance(value, bool) or not isinstance(value, int) or not -20 <= value <= 20:
+            ctx.error(where, f"an elevation is a whole number of levels (-20..20), got {value!r}")
+            continue
+        if h is not None:
+            levels[h] = value
+    if not levels:
+        return board
+    return Board(
+        width=board.width,
+        height=board.height,
+        terrain=board.terrain,
+        features={**board.features, ELEVATION: levels},
+    )
+
+
+def check_mechs(state: EncounterState, ctx: ScenarioContext) -> None:
+    """Terrain kinds are known, two units never share a hex, vehicles stand where they may (MECH-1.2)."""
+    tb = tables()
+    for h, kind in state.board.terrain.items():
+        if kind not in tb.terrain:
+            near = _closest(kind, tuple(tb.terrain))
+            hint = f" (did you mean {near!r}?)" if near else ""
+            ctx.error(
+                f"board.terrain.{h.label}",
+                f"unknown terrain {kind!r}{hint}; mech knows {', '.join(tb.terrain)}",
+            )
+    taken: dict[Hex, str] = {}
+    for i, unit in enumerate(state.units.values()):
+        if not isinstance(unit, Mech) or unit.at is None:
+            continue
+        if unit.at in taken:
+            ctx.error(f"units[{i}].at", f"{unit.at.label} is already taken by {taken[unit.at]} (MECH-1.2)")
+        taken[unit.at] = unit.id
+        if not unit.is_mech and not tb.terrain_kind(state.board.terrain_at(unit.at)).vehicles:
+            ctx.error(f"units[{i}].at", f"a vehicle cannot stand in {state.board.terrain_at(unit.at)}")
+    secret = state.options.get("secret_declarations")
+    if secret is not None and not isinstance(secret, bool):
+        ctx.error("options.secret_declarations", "expected true or false (MECH-1.1)")
+
+
+#: per scenario being read: (rounds checked so far, the state they lead to) — see ``check_round``
+_PROJECTIONS: weakref.WeakKeyDictionary[Any, tuple[int, EncounterState]] = weakref.WeakKeyDictionary()
+
+
+def check_round(
+    ruleset: MechRuleset, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext
+) -> None:
+    """Check a ``[[rounds]]`` entry: its units and the syntax of every declaration, then — playing the rounds
+    before it with the file's own seed and dice, as ``hexdirector sim`` does — each declaration's legality on the
+    board it will be made on (over MP, out of arc, out of range, reverse at run ...), named with its rule id."""
+    orders = spec.raw.get("orders", {})
+    if not isinstance(orders, Mapping):
+        ctx.error(f"{path}.orders", 'orders is a table: { hunter = { mode = "walk", path = ["0509"] } }')
+        return
+    readable = True
+    for uid, raw in cast(Mapping[str, Any], orders).items():
+        where = f"{path}.orders.{uid}"
+        unit = state.units.get(uid)
+        if not isinstance(unit, Mech):
+            ctx.error(where, f"{uid!r} is not a unit of this scenario")
+            readable = False
+            continue
+        try:
+            parse_order(uid, raw, vehicle=not unit.is_mech)
+        except GameError as exc:
+            ctx.error(where, str(exc))
+            readable = False
+    done, projected = _PROJECTIONS.get(ctx, (0, state))
+    if done != spec.index - 1:
+        return  # an earlier round could not be read: the board this one is declared on is unknown
+    if not readable:
+        _PROJECTIONS[ctx] = (-1, projected)
+        return
+    if projected.over:
+        _PROJECTIONS[ctx] = (spec.index, projected)
+        return
+    from rules.mech.sim import play_round
+
+    def report(uid: str, error: GameError) -> None:
+        rule = f" ({error.rule})" if error.rule and error.rule not in str(error) else ""
+        ctx.error(f"{path}.orders.{uid}", f"round {spec.index}: unit {uid}: {error}{rule}")
+
+    try:
+        for step in play_round(ruleset, projected, spec, DiceFactory(), on_illegal=report):
+            projected = step.state
+    except (GameError, ValueError) as exc:
+        ctx.error(path, f"round {spec.index} cannot be played: {exc}")
+    _PROJECTIONS[ctx] = (spec.index, projected)
+
+
+def _closest(key: str, allowed: tuple[str, ...]) -> str | None:
+    import difflib
+
+    match = difflib.get_close_matches(key, sorted(allowed), n=1, cutoff=0.6)
+    return match[0] if match else None
