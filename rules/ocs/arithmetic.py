@@ -61,9 +61,14 @@ def column(tables: OcsTables, terrain: str, combat_odds: Odds) -> int:
     return found
 
 
+def surprise_hedgehog(hedgehog: int) -> int:
+    """OCS-5: −1 with any hedgehog in the defender hex, whatever its level."""
+    return SURPRISE_HEDGEHOG if hedgehog > 0 else 0
+
+
 def surprise_modified(roll: int, drm_value: int, hedgehog: int) -> int:
     """OCS-5: 2d6 + DRM, −1 if the defender hex has any hedgehog."""
-    return roll + drm_value + (SURPRISE_HEDGEHOG if hedgehog > 0 else 0)
+    return roll + drm_value + surprise_hedgehog(hedgehog)
 
 
 def surprise(modified: int, thresholds: Thresholds) -> str | None:

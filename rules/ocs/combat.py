@@ -182,7 +182,7 @@ def roll_combat(state: EncounterState, cid: int, dice: Dice) -> Outcome:
             kind=combat.kind,
             roll=surprise_roll.total,
             drm=drm,
-            hedgehog=modified - surprise_roll.total - drm,
+            hedgehog_modifier=ar.surprise_hedgehog(hedgehog),
             modified=modified,
             threshold_attacker=thresholds.attacker,
             threshold_defender=thresholds.defender,

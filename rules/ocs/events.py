@@ -86,7 +86,7 @@ class OcsSurprise(Event):
     kind: str
     roll: int
     drm: int
-    hedgehog: int  # the modifier applied: -1 with any hedgehog, else 0
+    hedgehog_modifier: int  # -1 with any hedgehog in the defender hex, else 0
     modified: int
     threshold_attacker: int
     threshold_defender: int
