@@ -126,7 +126,7 @@ def test_preview_gives_the_figures_of_a_legal_attack_only() -> None:
         2.71,
         "3:1",
         "close",
-        5,
+        3,
         1,
     )
     assert preview(state, ("d",), TARGET) is None

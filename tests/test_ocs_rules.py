@@ -173,9 +173,10 @@ def test_ocs3_odds_round_the_exact_ratio_half_up(attack: float, defense: float) 
     ("terrain", "odds", "column"),
     [
         ("open", "3:1", 4),
-        ("close", "3:1", 5),
-        ("very_close", "3:1", 6),
-        ("extra_close", "3:1", 7),
+        ("close", "3:1", 3),
+        ("very_close", "3:1", 2),
+        ("extra_close", "3:1", 1),
+        ("extra_close", "20:1", 12),
         ("open", "11:1", 11),  # between printed odds: the column at or below
         ("open", "1:9", 1),  # worse than the first column [HOUSE]: the first
         ("open", "40:1", 12),  # beyond the last column: the last
@@ -418,3 +419,16 @@ def test_every_bundled_cell_parses_and_rows_cover_1_to_15() -> None:
     tab = tables()
     assert sorted(tab.results) == list(range(1, 16))
     assert all(len(row) == tab.width for row in tab.results.values())
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_rules_reference_has_one_heading_per_rule_id(lang: str) -> None:
+    """docs/rules/ocs.<lang>.md: ``## OCS-n — Title`` for every OCS id of RULES.md §4, each once, in order."""
+    import re
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rules" / f"ocs.{lang}.md").read_text(
+        encoding="utf-8"
+    )
+    headings = re.findall(r"^## (\S+) — \S.*$", text, flags=re.MULTILINE)
+    assert headings == [f"OCS-{n}" for n in range(1, 8)]
+    assert len(re.findall(r"^## ", text, flags=re.MULTILINE)) == 7

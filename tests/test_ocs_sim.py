@@ -124,9 +124,9 @@ def test_gazala_plays_the_seed_example_and_shows_every_figure() -> None:
         "ratio": 2.71,
         "odds": "3:1",
     }
-    # a clamp at the left end in the British counterattack: a defender surprise of 5 from column 2
-    surprise = next(r for r in records if r["type"] == "OcsSurprise" and r["combat"] == 4)
-    assert (surprise["surprise"], surprise["shift"], surprise["final_column"]) == ("defender", -5, 1)
+    # Bir Hakeim: 2:1 in very close terrain is column 1, and the defender's surprise shift of 4 stops there
+    surprise = next(r for r in records if r["type"] == "OcsSurprise" and r["combat"] == 2)
+    assert (surprise["surprise"], surprise["shift"], surprise["final_column"]) == ("defender", -4, 1)
 
 
 def test_json_events_carry_the_design_fields_and_phase_end_the_unit_fields() -> None:
@@ -166,8 +166,8 @@ def test_json_events_carry_the_design_fields_and_phase_end_the_unit_fields() -> 
 
 
 def test_design_example_runs_and_its_dice_go_surprise_shift_combat(tmp_path: Path) -> None:
-    """DESIGN §7.2's example: 9.5 + 3 against 3.5 (3.57 → 4:1) in close terrain (column 6) behind a level-2
-    hedgehog; scripted dice 6, 6 (surprise 12 +1 −1 = 12 → attacker), 3 (shift to column 9), 5, 4 (combat
+    """DESIGN §7.2's example: 9.5 + 3 against 3.5 (3.57 → 4:1) in close terrain (column 4) behind a level-2
+    hedgehog; scripted dice 6, 6 (surprise 12 +1 −1 = 12 → attacker), 3 (shift to column 7), 5, 4 (combat
     9 +1 −2 = 8)."""
     path = _write(tmp_path, EXAMPLE)
     assert _cli("validate", path)[0] == 0
@@ -177,11 +177,11 @@ def test_design_example_runs_and_its_dice_go_surprise_shift_combat(tmp_path: Pat
     rolls = [(r["rule"], r["dice"]) for r in records if r["type"] == "RollMade"]
     assert rolls == [("OCS-5", [6, 6]), ("OCS-5", [3]), ("OCS-6", [5, 4])]
     (column,) = [r for r in records if r["type"] == "OcsColumn"]
-    assert (column["terrain"], column["column"]) == ("close", 6)
+    assert (column["terrain"], column["column"]) == ("close", 4)
     (surprise,) = [r for r in records if r["type"] == "OcsSurprise"]
-    assert [surprise[k] for k in ("roll", "modified", "shift", "final_column")] == [12, 12, 3, 9]
+    assert [surprise[k] for k in ("roll", "modified", "shift", "final_column")] == [12, 12, 3, 7]
     (roll,) = [r for r in records if r["type"] == "OcsCombatRoll"]
-    assert (roll["roll"], roll["modified"], roll["column"]) == (9, 8, 9)
+    assert (roll["roll"], roll["modified"], roll["column"]) == (9, 8, 7)
 
 
 def test_sim_takes_scripted_losses_and_retreats(tmp_path: Path) -> None:
