@@ -5,6 +5,8 @@ Seed: ``seeds/ocs-combat-odds.es.txt``; rules: RULES.md §4; tables: ``data/ocs/
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 
@@ -28,6 +30,26 @@ SEED_EXAMPLE = [
     ("pz15", "axis", "0506", 3.5, 4, 2),
     ("rtr7", "allies", "0605", 3.5, 4, 2),
 ]
+
+
+def _seed_example(dice: tuple[int, ...]) -> PhaseResult:
+    """The seed's combat (2/1 Pz with 1/8 Pz against 7 RTR in the open, ARs named up front), rolled with ``dice``."""
+    combat = {"attackers": ["pz21", "pz15"], "defender": "0605", "ar_attacker": "pz21", "ar_defender": "rtr7"}
+    return resolve(director(board(SEED_EXAMPLE), {"combat": combat}).state, dice=dice)
+
+
+@contextmanager
+def _tables_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> Iterator[None]:
+    """``data/ocs/crt.toml`` replaced by ``text`` (HEXD_TABLES) while the block runs."""
+    (tmp_path / "ocs").mkdir()
+    (tmp_path / "ocs" / "crt.toml").write_text(text, encoding="utf-8")
+    monkeypatch.setenv("HEXD_TABLES", str(tmp_path))
+    tables.cache_clear()
+    try:
+        yield
+    finally:
+        monkeypatch.delenv("HEXD_TABLES")
+        tables.cache_clear()
 
 
 # --- OCS-1 ---------------------------------------------------------------------------------------------------
@@ -57,19 +79,7 @@ def test_ocs2_seed_example_drm_is_attacker_ar_minus_defender_ar() -> None:
     DRM por diferencia de Action Rating de 5-4 = 1»."""
     assert ar.drm(5, 4) == 1
     assert ar.drm(2, 4) == -2
-    state = board(SEED_EXAMPLE)
-    result = director(
-        state,
-        {
-            "combat": {
-                "attackers": ["pz21", "pz15"],
-                "defender": "0605",
-                "ar_attacker": "pz21",
-                "ar_defender": "rtr7",
-            }
-        },
-    )
-    rolled = resolve(result.state, dice=(3, 3, 3, 3))
+    rolled = _seed_example((3, 3, 3, 3))
     (ratings,) = of_type(rolled, "OcsActionRatings")
     assert (ratings.attacker, ratings.attacker_ar, ratings.defender, ratings.defender_ar, ratings.drm) == (
         "pz21",
@@ -299,19 +309,7 @@ def test_ocs5_ocs6_clamps_at_the_high_end_of_both_tables() -> None:
 def test_ocs7_every_figure_of_the_procedure_is_in_the_events() -> None:
     """RULES OCS-7: ARs, DRM, raw ratio, rounded odds, column, surprise roll and threshold, shift, final column,
     combat roll (raw, modified, clamped) and the result, for the seed's example with an attacker surprise."""
-    state = board(SEED_EXAMPLE)
-    opened = director(
-        state,
-        {
-            "combat": {
-                "attackers": ["pz21", "pz15"],
-                "defender": "0605",
-                "ar_attacker": "pz21",
-                "ar_defender": "rtr7",
-            }
-        },
-    )
-    rolled = resolve(opened.state, dice=(5, 6, 2, 4, 3))
+    rolled = _seed_example((5, 6, 2, 4, 3))
     figures = {k for e in rolled.events if e.type.startswith("Ocs") for k in e.params()}
     (odds,) = of_type(rolled, "OcsOdds")
     assert (odds.attack, odds.defense, odds.ratio, odds.odds) == (9.5, 3.5, 2.71, "3:1")
@@ -340,19 +338,7 @@ def test_ocs7_every_figure_of_the_procedure_is_in_the_events() -> None:
 def test_ocs7_the_account_shows_the_figures_in_both_languages() -> None:
     from bot.account import describe
 
-    state = board(SEED_EXAMPLE)
-    opened = director(
-        state,
-        {
-            "combat": {
-                "attackers": ["pz21", "pz15"],
-                "defender": "0605",
-                "ar_attacker": "pz21",
-                "ar_defender": "rtr7",
-            }
-        },
-    )
-    rolled = resolve(opened.state, dice=(5, 6, 2, 4, 3))
+    rolled = _seed_example((5, 6, 2, 4, 3))
     es = "\n".join(describe(e, rolled.state, "es") for e in rolled.events)
     en = "\n".join(describe(e, rolled.state, "en") for e in rolled.events)
     assert "cociente 2.71 → proporción 3:1" in es and "ratio 2.71 → odds 3:1" in en
@@ -366,53 +352,37 @@ def test_ocs7_the_account_shows_the_figures_in_both_languages() -> None:
 
 def test_a_group_can_type_in_its_own_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """OCS-4/5/6 [HOUSE]: the engine never holds a column; a three-column table with other terrain names works."""
-    (tmp_path / "ocs").mkdir()
     rows = "\n".join(f'{r} = ["AL1", "-", "DL{1 if r < 8 else 2}"]' for r in range(1, 16))
-    (tmp_path / "ocs" / "crt.toml").write_text(
+    text = (
         '[columns]\nflat = ["1:1", "2:1", "4:1"]\nrough = ["1:2", "1:1", "3:1"]\n[terrain]\ndefault = "flat"\n'
         "[surprise.regular]\nattacker = 11\ndefender = 2\n[surprise.overrun]\nattacker = 9\ndefender = 3\n"
-        f"[results]\n{rows}\n",
-        encoding="utf-8",
+        f"[results]\n{rows}\n"
     )
-    monkeypatch.setenv("HEXD_TABLES", str(tmp_path))
-    tables.cache_clear()
-    try:
+    with _tables_file(tmp_path, monkeypatch, text):
         own = tables()
         assert own.width == 3 and own.terrain_classes == ("flat", "rough")
         assert (
             ar.column(own, "rough", Odds.parse("2:1")) == 2 and ar.column(own, "flat", Odds.parse("5:1")) == 3
         )
         assert own.result(9, 3).defender_loss == 2 and own.result(1, 2).text == "-"
-    finally:
-        monkeypatch.delenv("HEXD_TABLES")
-        tables.cache_clear()
 
 
 def test_a_broken_table_names_the_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "ocs").mkdir()
-    (tmp_path / "ocs" / "crt.toml").write_text(
+    text = (
         '[columns]\nopen = ["2:1", "1:1"]\n[terrain]\ndefault = "desert"\n'
         "[surprise.regular]\nattacker = 4\ndefender = 4\n[surprise.overrun]\nattacker = 9\ndefender = 3\n"
-        '[results]\n1 = ["AL1", "XX"]\n',
-        encoding="utf-8",
+        '[results]\n1 = ["AL1", "XX"]\n'
     )
-    monkeypatch.setenv("HEXD_TABLES", str(tmp_path))
-    tables.cache_clear()
-    try:
-        with pytest.raises(TableError) as err:
-            tables()
-        text = str(err.value)
-        for where in (
-            "results.2: missing",
-            "results.1[1]",
-            "columns.open: the odds must grow",
-            "terrain.default",
-            "surprise.regular",
-        ):
-            assert where in text
-    finally:
-        monkeypatch.delenv("HEXD_TABLES")
-        tables.cache_clear()
+    with _tables_file(tmp_path, monkeypatch, text), pytest.raises(TableError) as err:
+        tables()
+    for where in (
+        "results.2: missing",
+        "results.1[1]",
+        "columns.open: the odds must grow",
+        "terrain.default",
+        "surprise.regular",
+    ):
+        assert where in str(err.value)
 
 
 def test_every_bundled_cell_parses_and_rows_cover_1_to_15() -> None:

@@ -84,6 +84,19 @@ def _director(actor: str, code: str, what: str) -> None:
         raise refuse(code, f"Only the director can {what}.", "OCS-2")
 
 
+def _not_attacked(state: EncounterState, h: Hex) -> None:
+    """OCS-2: one open combat per defender hex, and no unit joins a defence under way."""
+    for c in ext_of(state).combats:
+        if c.at == h:
+            raise refuse(
+                "hex_engaged",
+                f"{h.label} is already attacked in combat {c.id}.",
+                "OCS-2",
+                hex=h.label,
+                combat=c.id,
+            )
+
+
 def _enemy_in(state: EncounterState, h: Hex, side: str) -> bool:
     return any(u.side != side for u in units_in(state, h))
 
@@ -102,15 +115,7 @@ def check_open(state: EncounterState, actor: str, order: OpenCombat) -> None:
         raise refuse(
             "no_defender", f"There is no unit in {order.at.label} to attack.", "OCS-2", hex=order.at.label
         )
-    for c in ext_of(state).combats:
-        if c.at == order.at:
-            raise refuse(
-                "hex_engaged",
-                f"{order.at.label} is already attacked in combat {c.id}.",
-                "OCS-2",
-                hex=order.at.label,
-                combat=c.id,
-            )
+    _not_attacked(state, order.at)
     for d in defenders:
         _engaged(state, d)
     side = ""
@@ -196,15 +201,7 @@ def check_move(state: EncounterState, actor: str, order: FreeMove) -> None:
         raise refuse(
             "enemy_hex", f"{order.to.label} holds enemy units.", "OCS-1", name=unit.name, hex=order.to.label
         )
-    for c in ext_of(state).combats:
-        if c.at == order.to:
-            raise refuse(
-                "hex_engaged",
-                f"{order.to.label} is already attacked in combat {c.id}.",
-                "OCS-2",
-                hex=order.to.label,
-                combat=c.id,
-            )
+    _not_attacked(state, order.to)
 
 
 def check_mode(state: EncounterState, actor: str, order: ModeChange) -> None:

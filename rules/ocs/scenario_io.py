@@ -46,14 +46,7 @@ def build_unit(raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioCon
         ctx.error(f"{path}.mode", f"mode is one of {', '.join(MODES)}, got {mode!r} (OCS-1)")
         mode = NORMAL
     return OcsUnit(
-        id=common.id,
-        side=common.side,
-        name=common.name,
-        at=common.at,
-        facing=common.facing,
-        label=common.label,
-        hidden=common.hidden,
-        kind="unit",
+        **{f.name: getattr(common, f.name) for f in dataclasses.fields(Unit)},
         strength=float(strength),
         ar=ctx.number(raw, "ar", path, default=0, low=0, high=MAX_AR),
         mode=str(mode),
