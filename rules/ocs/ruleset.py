@@ -1,0 +1,99 @@
+"""The ``ocs`` ruleset (RULES.md §4): the OCS combat procedure, driven by the director.
+
+There are no rounds of orders: the director opens combats and moves units (``{"combat": ...}``,
+``{"move": ...}``); each open combat asks the side that owes an answer (its AR unit, then its losses and
+retreats), one unit of that side at a time through :meth:`OcsRuleset.awaiting`; a combat whose AR units are both
+named rolls in the next resolution, which :meth:`OcsRuleset.auto_resolves` announces. See :mod:`rules.ocs.orders`
+for the order shapes and :mod:`rules.ocs.queries` for what a panel may offer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rules.dice import Dice
+from rules.ocs import flow, scenario_io, sim
+from rules.ocs.legality import check_order
+from rules.ocs.model import OcsState, OcsUnit
+from rules.ocs.orders import parse
+from rules.registry import register
+from rules.ruleset import (
+    DiceFactory,
+    FacingKind,
+    Order,
+    OrderMode,
+    PhaseResult,
+    PhaseSpec,
+    RoundSpec,
+    Ruleset,
+    SimStep,
+)
+from rules.state import Board, EncounterState, Unit
+
+if TYPE_CHECKING:
+    from rules.scenario import ScenarioContext
+
+PHASE = "combat"
+
+
+@register
+class OcsRuleset(Ruleset):
+    id: ClassVar[str] = "ocs"
+    facing: ClassVar[FacingKind] = FacingKind.SIDE
+    order_mode: ClassVar[OrderMode] = OrderMode.DIRECTOR
+    phases: ClassVar[tuple[PhaseSpec, ...]] = (PhaseSpec(PHASE, takes_orders=True),)
+    unit_keys: ClassVar[frozenset[str]] = scenario_io.UNIT_KEYS
+    board_keys: ClassVar[frozenset[str]] = scenario_io.BOARD_KEYS
+
+    # --- orders ------------------------------------------------------------------------------------------
+    def parse_order(self, state: EncounterState, unit_id: str, raw: Any) -> Order:
+        return parse(state, unit_id, raw)
+
+    def validate_order(self, state: EncounterState, actor: str, order: Order) -> None:
+        check_order(state, actor, order)
+
+    def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
+        return flow.resolve(state, orders, dice)
+
+    def awaiting(self, state: EncounterState) -> tuple[str, ...]:
+        return flow.awaiting(state)
+
+    def auto_resolves(self, state: EncounterState) -> bool:
+        """True only when a resolution is due without anyone's answer (a combat ready to roll); an idle
+        encounter waits for the director."""
+        return flow.auto_resolves(state)
+
+    # --- scenario files ----------------------------------------------------------------------------------
+    def build_unit(
+        self, raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioContext
+    ) -> Unit | None:
+        return scenario_io.build_unit(raw, common, path, ctx)
+
+    def read_board(self, raw: Mapping[str, Any], board: Board, ctx: ScenarioContext) -> Board:
+        return scenario_io.read_board(raw, board, ctx)
+
+    def check_state(self, state: EncounterState, ctx: ScenarioContext) -> None:
+        scenario_io.check_state(state, ctx)
+
+    def check_round(self, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:
+        scenario_io.check_round(spec, state, path, ctx)
+
+    def setup(self, state: EncounterState) -> EncounterState:
+        return state.replace(phase=PHASE, ext=OcsState())
+
+    def simulate_round(
+        self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
+    ) -> Iterator[SimStep]:
+        return sim.simulate(self, state, spec, dice_for)
+
+    def unit_summary(self, unit: Unit) -> dict[str, Any]:
+        """DESIGN §7.2: ``at``, ``steps``, ``mode``, ``destroyed``."""
+        if not isinstance(unit, OcsUnit):
+            return super().unit_summary(unit)
+        return {
+            "at": unit.at.label if unit.at else None,
+            "steps": unit.steps,
+            "mode": unit.mode,
+            "destroyed": unit.destroyed,
+        }
