@@ -54,6 +54,7 @@ def layer(lid: str, *, applies_to: tuple[str, ...]) -> Plugin:
 PLUGINS: tuple[Plugin, ...] = (
     ruleset("exo"),
     ruleset("skirmish"),
+    ruleset("pbw"),
 )
 # ------------------------------------------------------------------------------------------------------------
 

@@ -1,0 +1,324 @@
+"""Pure questions an order panel asks, so that it never offers what the rules will refuse.
+
+Each function agrees with :func:`rules.pbw.legality.check_declaration` / ``check_change`` (the tests build orders
+from every option these return and validate them):
+
+- :func:`legal_actions` — the actions a segment may hold, given the segments declared before it;
+- :func:`move_options`, :func:`path_cost` — the hexes a move can reach (with a shortest path) and what a path uses;
+- :func:`attack_options`, :func:`to_hit_for` — shoot / melee targets and weapons, each with the 2d6 number needed,
+  the difficulty and every modifier with its reason;
+- :func:`aimable_locations` — where an aimed attack (−5) may be placed;
+- :func:`can_disengage`, :func:`change_options`, :func:`may_change` — the melee exit and the change of intention.
+
+``segment`` is 1-3 and ``earlier`` the actions declared for the segments before it. During a segment phase the
+questions are about the segment about to resolve, from the board as it is (``earlier`` is then empty).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from rules.errors import IllegalOrderError
+from rules.hexgrid import Hex
+from rules.pbw.combat import ToHit, to_hit
+from rules.pbw.geometry import enemies_within_reach, reachable, step_limit
+from rules.pbw.legality import (
+    Outlook,
+    change_payment,
+    check_action,
+    check_attack,
+    check_path,
+    ext_of,
+    outlook,
+    record_of,
+)
+from rules.pbw.model import (
+    DEFEND,
+    DRAW,
+    INCAPACITATED,
+    LOST,
+    MELEE,
+    MOVE,
+    RELOAD,
+    REST,
+    SHOOT,
+    STOW,
+    Character,
+    SegmentAction,
+)
+from rules.pbw.tables import LOCATIONS
+from rules.state import EncounterState
+
+
+@dataclass(frozen=True, slots=True)
+class ActionOption:
+    """One action a segment may hold. ``athletics``: a move after the first this turn needs an Athletics roll
+    (PBW-2); ``forfeit``: for a change of intention, the later segment it gives up (0: a spare action pays)."""
+
+    action: str
+    athletics: bool = False
+    forfeit: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOption:
+    target: str
+    weapon: int  # 1-based, as in orders
+    to_hit: ToHit
+
+
+def _character(state: EncounterState, unit_id: str) -> Character:
+    return state.unit_as(unit_id, Character)
+
+
+def _legal(state: EncounterState, ch: Character, look: Outlook, act: SegmentAction) -> bool:
+    try:
+        check_action(state, ch, look, act)
+    except IllegalOrderError:
+        return False
+    return True
+
+
+def _active_options(
+    state: EncounterState, ch: Character, look: Outlook, *, disengage: bool, segment: int
+) -> list[ActionOption]:
+    """The active actions with at least one legal form from ``look`` (PBW-2, PBW-4, PBW-5)."""
+    out: list[ActionOption] = []
+    crawl_only = ch.condition == INCAPACITATED
+    if not disengage and _reach(state, ch, look):
+        out.append(ActionOption(MOVE, athletics=look.moves >= 1 and not crawl_only))
+    if crawl_only or not ch.fighting:
+        return out
+    if not disengage:
+        for kind in (SHOOT, MELEE):
+            if _attacks(state, ch, look, kind, "", segment):
+                out.append(ActionOption(kind))
+    if _legal(state, ch, look, SegmentAction(action=RELOAD)):
+        out.append(ActionOption(RELOAD))
+    if any(
+        _legal(state, ch, look, SegmentAction(action=DRAW, weapon=i)) for i in range(1, len(ch.weapons) + 1)
+    ):
+        out.append(ActionOption(DRAW))
+    if _legal(state, ch, look, SegmentAction(action=STOW)):
+        out.append(ActionOption(STOW))
+    return out
+
+
+def legal_actions(
+    state: EncounterState,
+    unit_id: str,
+    segment: int = 1,
+    earlier: Sequence[SegmentAction] = (),
+    *,
+    disengage: bool = False,
+) -> tuple[ActionOption, ...]:
+    """PBW-2/PBW-3: what segment ``segment`` may hold after ``earlier``. Rest fills the whole turn: it is offered
+    in the first segment, and after it nothing else is."""
+    ch = _character(state, unit_id)
+    if not ch.awake:
+        return ()
+    kinds = [a.action for a in earlier]
+    if kinds and all(k == REST for k in kinds):
+        return (ActionOption(REST),)
+    rest = (ActionOption(REST),) if segment == 1 else ()
+    allowed = ch.actions_per_turn()
+    if allowed == 0:
+        return rest
+    out = [ActionOption(DEFEND)]
+    used = sum(1 for a in earlier if a.active)
+    if used < allowed:
+        out.extend(
+            _active_options(state, ch, outlook(state, ch, earlier), disengage=disengage, segment=segment)
+        )
+    return (*out, *rest)
+
+
+def can_disengage(state: EncounterState, unit_id: str) -> bool:
+    """PBW-5: a character in melee may declare a turn spent leaving it."""
+    ch = _character(state, unit_id)
+    if not ch.awake or ch.at is None or ch.actions_per_turn() == 0:
+        return False
+    return bool(enemies_within_reach(state, ch.side, ch.at))
+
+
+# --- moves ---------------------------------------------------------------------------------------------------------------
+
+
+def _reach(state: EncounterState, ch: Character, look: Outlook) -> dict[Hex, tuple[Hex, ...]]:
+    engaged = enemies_within_reach(state, ch.side, look.at)
+    if engaged and not look.free:
+        return {}  # PBW-5: held in melee
+    return reachable(state, ch, look.at, step_limit(ch), engaged)
+
+
+def move_options(
+    state: EncounterState, unit_id: str, segment: int = 1, earlier: Sequence[SegmentAction] = ()
+) -> Mapping[Hex, tuple[Hex, ...]]:
+    """Every hex a move in this segment can end in, with a shortest path (the hexes entered, in order)."""
+    ch = _character(state, unit_id)
+    return _reach(state, ch, outlook(state, ch, earlier))
+
+
+def path_cost(
+    state: EncounterState,
+    unit_id: str,
+    path: Sequence[Hex],
+    segment: int = 1,
+    earlier: Sequence[SegmentAction] = (),
+) -> tuple[int, int]:
+    """``(hexes used, hexes left)`` of a path, or ``IllegalOrderError`` saying why it cannot be walked."""
+    ch = _character(state, unit_id)
+    check_path(state, ch, outlook(state, ch, earlier), path)
+    return len(path), step_limit(ch) - len(path)
+
+
+# --- attacks -------------------------------------------------------------------------------------------------------------
+
+
+def _target_moves(state: EncounterState, target_id: str, segment: int) -> int:
+    """PBW-5 'the defender moved': segments it has moved in so far, or, while declaring, the moves it declared
+    for earlier segments (a declaration already locked, so public)."""
+    rec = record_of(state, target_id)
+    if rec is None:
+        return 0
+    if ext_of(state).segment >= 1:
+        return len(rec.moved)
+    return sum(1 for s in rec.plan[: segment - 1] if s.action == MOVE)
+
+
+def _attacks(
+    state: EncounterState, ch: Character, look: Outlook, kind: str, aim: str, segment: int = 1
+) -> list[AttackOption]:
+    weapons: list[int] = []
+    if kind == MELEE:
+        weapons.append(ch.fists)
+    if look.held is not None and look.held != ch.fists:
+        weapons.append(look.held)
+    out: list[AttackOption] = []
+    for target in state.units_of(Character):
+        for idx in weapons:
+            act = SegmentAction(action=kind, target=target.id, weapon=idx + 1, aim=aim)
+            if _legal(state, ch, look, act):
+                th = _numbers(state, ch, look, act, segment=segment)
+                out.append(AttackOption(target=target.id, weapon=idx + 1, to_hit=th))
+    return out
+
+
+def _numbers(
+    state: EncounterState, ch: Character, look: Outlook, act: SegmentAction, *, segment: int
+) -> ToHit:
+    target = state.unit_as(act.target, Character)
+    return to_hit(
+        state,
+        ch,
+        look.at,
+        target,
+        ch.weapons[act.weapon - 1].spec,
+        aim=act.aim,
+        attacker_moved=look.moved,
+        target_moved=_target_moves(state, target.id, segment),
+    )
+
+
+def attack_options(
+    state: EncounterState,
+    unit_id: str,
+    kind: str,
+    segment: int = 1,
+    earlier: Sequence[SegmentAction] = (),
+    *,
+    aim: str = "",
+) -> tuple[AttackOption, ...]:
+    """Every legal (target, weapon) for ``kind`` (``shoot`` or ``melee``) with what it needs to hit."""
+    ch = _character(state, unit_id)
+    if not ch.fighting:
+        return ()
+    return tuple(_attacks(state, ch, outlook(state, ch, earlier), kind, aim, segment))
+
+
+def to_hit_for(
+    state: EncounterState,
+    unit_id: str,
+    target_id: str,
+    kind: str,
+    weapon: int = 0,
+    *,
+    aim: str = "",
+    segment: int = 1,
+    earlier: Sequence[SegmentAction] = (),
+) -> ToHit:
+    """The numbers of one attack (``IllegalOrderError`` if it cannot be declared)."""
+    ch = _character(state, unit_id)
+    look = outlook(state, ch, earlier)
+    act = check_attack(state, ch, look, SegmentAction(action=kind, target=target_id, weapon=weapon, aim=aim))
+    return _numbers(state, ch, look, act, segment=segment)
+
+
+def aimable_locations(state: EncounterState, unit_id: str, target_id: str) -> tuple[str, ...]:
+    """PBW-5: an aimed attack (−5) chooses any of the six locations instead of rolling 1d10."""
+    _character(state, unit_id)
+    _character(state, target_id)
+    return LOCATIONS
+
+
+# --- changes of intention (PBW-2) -----------------------------------------------------------------------------------
+
+
+def change_options(state: EncounterState, unit_id: str) -> tuple[ActionOption, ...]:
+    """The actions the segment about to resolve may be changed to, each payable (one action, PBW-2)."""
+    ext = ext_of(state)
+    rec = ext.records.get(unit_id)
+    ch = _character(state, unit_id)
+    if ext.segment < 1 or rec is None or not ch.awake or state.over:
+        return ()
+    k = ext.segment
+    current = rec.plan[k - 1]
+    if current.action == LOST:
+        return ()
+    look = outlook(state, ch)
+    candidates: list[ActionOption] = []
+    if current.action not in (DEFEND, REST):
+        candidates.append(ActionOption(DEFEND))
+    for option in _active_options(state, ch, look, disengage=False, segment=k):
+        if option.action == current.action and not _other_form(state, ch, look, current):
+            continue
+        candidates.append(option)
+    out: list[ActionOption] = []
+    for option in candidates:
+        paid = change_payment(rec, k, SegmentAction(action=option.action, path=(), target="", weapon=0))
+        if paid is not None:
+            out.append(ActionOption(option.action, athletics=option.athletics, forfeit=paid))
+    return tuple(out)
+
+
+def _other_form(state: EncounterState, ch: Character, look: Outlook, current: SegmentAction) -> bool:
+    """Whether the declared action's kind has a legal form other than the declared one."""
+    if current.action == MOVE:
+        paths = _reach(state, ch, look)
+        return any(p != current.path for p in paths.values()) or len(paths) > 1
+    if current.action in (SHOOT, MELEE):
+        return any(
+            (o.target, o.weapon) != (current.target, current.weapon)
+            for o in _attacks(state, ch, look, current.action, "")
+        ) or any(
+            _legal(
+                state,
+                ch,
+                look,
+                SegmentAction(action=current.action, target=current.target, weapon=current.weapon, aim=loc),
+            )
+            for loc in LOCATIONS
+            if loc != current.aim
+        )
+    if current.action == DRAW:
+        return any(
+            i != current.weapon and _legal(state, ch, look, SegmentAction(action=DRAW, weapon=i))
+            for i in range(1, len(ch.weapons) + 1)
+        )
+    return False
+
+
+def may_change(state: EncounterState, unit_id: str) -> bool:
+    """Asked before the segment resolves (an optional order): there is some change it could make and pay for."""
+    return bool(change_options(state, unit_id))
