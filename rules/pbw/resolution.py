@@ -120,6 +120,7 @@ def move(state: EncounterState, dice: Dice, ch: Character, act: SegmentAction, s
         state, events, ok = athletics(state, dice, ch)
         if not ok:
             return state, [*events, stopped(ch, segment, "athletics")]
+        ch = state.unit_as(ch.id, Character)
     path = path[: step_limit(ch)]
     entered: list[Hex] = []
     halt: tuple[str, str] | None = None
