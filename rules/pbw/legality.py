@@ -95,11 +95,13 @@ def advance(ch: Character, look: Outlook, act: SegmentAction) -> Outlook:
     """The outlook after ``act`` is carried out as declared."""
     if act.action == MOVE and act.path:
         return dataclasses.replace(look, at=act.path[-1], moves=look.moves + 1, moved=look.moved + 1)
-    idx = act.weapon - 1
+    idx = act.weapon - 1 if act.weapon else (look.held if look.held is not None else -1)
     if act.action == DRAW:
         return dataclasses.replace(look, held=idx)
     if act.action == STOW:
         return dataclasses.replace(look, held=None)
+    if idx < 0:
+        return look
     if act.action == RELOAD:
         ammo = list(look.ammo)
         ammo[idx] = ch.weapons[idx].spec.capacity
@@ -424,7 +426,7 @@ def check_change(state: EncounterState, ch: Character, change: Change) -> Segmen
         raise refuse(ch, "cannot_act", "PBW-4", "is incapacitated and can only crawl", condition=ch.condition)
     checked = check_action(state, ch, outlook(state, ch), new)
     if checked == current or (current.action == REST and checked.action == DEFEND):
-        raise refuse(ch, "same_action", "PBW-2", "that is the action already declared")
+        return None  # the declared action itself: nothing changes, nothing is paid
     if change_payment(rec, ext.segment, checked) is None:
         raise refuse(ch, "cannot_pay", "PBW-2", "has no action left to pay for a change of intention")
     return checked

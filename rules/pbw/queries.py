@@ -8,6 +8,7 @@ from every option these return and validate them):
 - :func:`attack_options`, :func:`to_hit_for` — shoot / melee targets and weapons, each with the 2d6 number needed,
   the difficulty and every modifier with its reason;
 - :func:`aimable_locations` — where an aimed attack (−5) may be placed;
+- :func:`draw_options` — the weapons a ``draw`` may take;
 - :func:`can_disengage`, :func:`change_options`, :func:`may_change` — the melee exit and the change of intention.
 
 ``segment`` is 1-3 and ``earlier`` the actions declared for the segments before it. During a segment phase the
@@ -103,6 +104,22 @@ def _active_options(
     if _legal(state, ch, look, SegmentAction(action=STOW)):
         out.append(ActionOption(STOW))
     return out
+
+
+def _drawable(state: EncounterState, ch: Character, look: Outlook) -> tuple[int, ...]:
+    return tuple(
+        i
+        for i in range(1, len(ch.weapons) + 1)
+        if _legal(state, ch, look, SegmentAction(action=DRAW, weapon=i))
+    )
+
+
+def draw_options(
+    state: EncounterState, unit_id: str, segment: int = 1, earlier: Sequence[SegmentAction] = ()
+) -> tuple[int, ...]:
+    """PBW-2: the weapons (1-based) a ``draw`` in this segment may take into the hands."""
+    ch = _character(state, unit_id)
+    return _drawable(state, ch, outlook(state, ch, earlier))
 
 
 def legal_actions(
@@ -312,10 +329,7 @@ def _other_form(state: EncounterState, ch: Character, look: Outlook, current: Se
             if loc != current.aim
         )
     if current.action == DRAW:
-        return any(
-            i != current.weapon and _legal(state, ch, look, SegmentAction(action=DRAW, weapon=i))
-            for i in range(1, len(ch.weapons) + 1)
-        )
+        return any(i != current.weapon for i in _drawable(state, ch, look))
     return False
 
 
