@@ -53,33 +53,33 @@ def kinds(options: Sequence[ActionOption]) -> list[str]:
 
 def test_legal_actions_of_a_fresh_gunman() -> None:
     state = make([person("ana", "a", "0303", initiative=6), person("bob", "b", "0307", initiative=2)])
-    assert kinds(legal_actions(state, "bob", 1)) == ["defend", "move", "shoot", "stow", "rest"]
-    after_stow = kinds(legal_actions(state, "bob", 2, [act("stow")]))
+    assert kinds(legal_actions(state, "bob")) == ["defend", "move", "shoot", "stow", "rest"]
+    after_stow = kinds(legal_actions(state, "bob", [act("stow")]))
     assert after_stow == ["defend", "move", "draw"]
-    assert draw_options(state, "bob", 2, [act("stow")]) == (1, 2)
-    assert kinds(legal_actions(state, "bob", 2, [act("rest")])) == ["rest"]
+    assert draw_options(state, "bob", [act("stow")]) == (1, 2)
+    assert kinds(legal_actions(state, "bob", [act("rest")])) == ["rest"]
 
 
 def test_legal_actions_follow_fatigue_pbw_3() -> None:
     state = make([person("ana", "a", "0303", initiative=6), person("bob", "b", "0307", initiative=2)])
     tired = state.with_units([dataclasses.replace(ch(state, "bob"), fatigue=4)])
-    assert kinds(legal_actions(tired, "bob", 2, [act("stow")])) == ["defend"]
+    assert kinds(legal_actions(tired, "bob", [act("stow")])) == ["defend"]
     exhausted = state.with_units([dataclasses.replace(ch(state, "bob"), fatigue=8)])
-    assert kinds(legal_actions(exhausted, "bob", 1)) == ["rest"]
+    assert kinds(legal_actions(exhausted, "bob")) == ["rest"]
 
 
 def test_a_second_move_is_flagged_as_needing_athletics() -> None:
     state = make([person("ana", "a", "0303"), person("bob", "b", "0310")])
-    first = legal_actions(state, "ana", 1)
-    second = legal_actions(state, "ana", 2, [act("move", path=["0304"])])
+    first = legal_actions(state, "ana")
+    second = legal_actions(state, "ana", [act("move", path=["0304"])])
     assert [o.athletics for o in first if o.action == "move"] == [False]
     assert [o.athletics for o in second if o.action == "move"] == [True]
 
 
 def test_melee_is_offered_within_a_metre_and_disengage_only_in_melee() -> None:
     state = make([person("ana", "a", "0303", initiative=6), person("bob", "b", "0304", initiative=2)])
-    assert kinds(legal_actions(state, "bob", 1)) == ["defend", "shoot", "melee", "stow", "rest"]
-    assert kinds(legal_actions(state, "bob", 1, disengage=True)) == ["defend", "stow", "rest"]
+    assert kinds(legal_actions(state, "bob")) == ["defend", "shoot", "melee", "stow", "rest"]
+    assert kinds(legal_actions(state, "bob", disengage=True)) == ["defend", "stow", "rest"]
     assert can_disengage(state, "bob")
     apart = make([person("ana", "a", "0303"), person("bob", "b", "0306")])
     assert not can_disengage(apart, "bob")
@@ -133,7 +133,7 @@ def test_attack_options_carry_the_numbers_the_resolution_uses() -> None:
         terrain={"0309": "cover"},
     )
     earlier = [act("move", path=["0304"])]
-    (option,) = attack_options(state, "ana", "shoot", 2, earlier, aim="torso")
+    (option,) = attack_options(state, "ana", "shoot", earlier, aim="torso")
     th = option.to_hit
     assert (option.target, option.weapon) == ("bob", 1)
     assert dict(th.parts) == {"short": 10, "cover": 5}
@@ -152,7 +152,7 @@ def test_to_hit_counts_the_declared_moves_of_a_target_that_already_declared() ->
     state = step(
         state, {"bob": Declaration(unit="bob", segments=(act("move", path=["0310"]), DEFEND, DEFEND))}
     ).state
-    th = to_hit_for(state, "ana", "bob", "shoot", segment=2)
+    th = to_hit_for(state, "ana", "bob", "shoot", earlier=[DEFEND])
     assert dict(th.modifiers) == {"target_moved": -1}
 
 
@@ -195,21 +195,20 @@ def instance(
     state: EncounterState,
     uid: str,
     option: ActionOption,
-    seg: int,
     earlier: list[SegmentAction],
 ) -> SegmentAction:
     """A concrete action for a panel option, chosen among what the queries offer."""
     if option.action == "move":
-        paths = move_options(state, uid, seg, earlier)
+        paths = move_options(state, uid, earlier)
         return SegmentAction(action="move", path=data.draw(st.sampled_from(sorted(paths.values()))))
     if option.action in ("shoot", "melee"):
         aim = data.draw(st.sampled_from(["", *LOCATIONS]))
-        choices = attack_options(state, uid, option.action, seg, earlier, aim=aim)
+        choices = attack_options(state, uid, option.action, earlier, aim=aim)
         pick = data.draw(st.sampled_from(choices))
         return SegmentAction(action=option.action, target=pick.target, weapon=pick.weapon, aim=aim)
     if option.action == "draw":
         return SegmentAction(
-            action="draw", weapon=data.draw(st.sampled_from(draw_options(state, uid, seg, earlier)))
+            action="draw", weapon=data.draw(st.sampled_from(draw_options(state, uid, earlier)))
         )
     return SegmentAction(action=option.action)
 
@@ -217,10 +216,10 @@ def instance(
 def random_declaration(data: st.DataObject, state: EncounterState, uid: str) -> Declaration:
     disengage = can_disengage(state, uid) and data.draw(st.booleans())
     chosen: list[SegmentAction] = []
-    for seg in (1, 2, 3):
-        options = legal_actions(state, uid, seg, chosen, disengage=disengage)
+    for _ in range(3):
+        options = legal_actions(state, uid, chosen, disengage=disengage)
         assert options, "a character that may declare always has something to put in a segment"
-        chosen.append(instance(data, state, uid, data.draw(st.sampled_from(options)), seg, chosen))
+        chosen.append(instance(data, state, uid, data.draw(st.sampled_from(options)), chosen))
     return Declaration(unit=uid, segments=tuple(chosen), disengage=disengage)
 
 
@@ -242,7 +241,7 @@ def test_every_declaration_built_from_the_queries_validates(
             options = change_options(state, uid)
             assert (uid in asked) == bool(options)
             for option in options:
-                new = instance(data, state, uid, option, 1, [])
+                new = instance(data, state, uid, option, [])
                 change = Change(unit=uid, segment=int(state.phase[-1]), action=new)
                 RS.validate_order(state, uid, change)
                 changes[uid] = change

@@ -68,19 +68,22 @@ def to_hit(
     target: Character,
     weapon: WeaponType,
     *,
+    target_at: Hex | None = None,
     aim: str = "",
     attacker_moved: int = 0,
     target_moved: int = 0,
 ) -> ToHit:
-    """PBW-5 modifiers, the range band difficulty [HOUSE] and cover [HOUSE]; a skill at 0 adds a grade (DICE-3)."""
+    """PBW-5 modifiers, the range band difficulty [HOUSE] and cover [HOUSE]; a skill at 0 adds a grade (DICE-3).
+    ``target_at``: where the target will be (default: where it stands)."""
     tab = tables()
-    assert target.at is not None
+    where = target_at or target.at
+    assert where is not None
     parts: list[tuple[str, int]] = []
     band, cover = "", 0
     if weapon.ranged:
-        band = weapon.band(at.distance(target.at)) or "extreme"
+        band = weapon.band(at.distance(where)) or "extreme"
         parts.append((band, tab.band_difficulty[band]))
-        cover = cover_between(state, at, target.at)
+        cover = cover_between(state, at, where)
         if cover:
             parts.append(("cover", cover))
     else:

@@ -72,6 +72,7 @@ class Outlook:
     moves: int  # move actions before this one this turn (PBW-2: each after the first needs Athletics)
     moved: int  # segments moved before this one (PBW-5)
     free: bool  # PBW-5: disengaged last turn, may walk out of melee
+    segment: int  # the segment this outlook is for (1-3)
 
 
 def outlook(state: EncounterState, ch: Character, earlier: Sequence[SegmentAction] = ()) -> Outlook:
@@ -85,6 +86,7 @@ def outlook(state: EncounterState, ch: Character, earlier: Sequence[SegmentActio
         moves=rec.moves if rec else 0,
         moved=len(rec.moved) if rec else 0,
         free=ch.id in ext_of(state).free,
+        segment=max(1, ext_of(state).segment),
     )
     for act in earlier:
         look = advance(ch, look, act)
@@ -92,7 +94,11 @@ def outlook(state: EncounterState, ch: Character, earlier: Sequence[SegmentActio
 
 
 def advance(ch: Character, look: Outlook, act: SegmentAction) -> Outlook:
-    """The outlook after ``act`` is carried out as declared."""
+    """The outlook for the next segment, once ``act`` is carried out as declared."""
+    return dataclasses.replace(_after(ch, look, act), segment=look.segment + 1)
+
+
+def _after(ch: Character, look: Outlook, act: SegmentAction) -> Outlook:
     if act.action == MOVE and act.path:
         return dataclasses.replace(look, at=act.path[-1], moves=look.moves + 1, moved=look.moved + 1)
     idx = act.weapon - 1 if act.weapon else (look.held if look.held is not None else -1)
@@ -229,8 +235,8 @@ def check_attack(state: EncounterState, ch: Character, look: Outlook, act: Segme
         else:
             _in_hand(ch, look, idx, spec)
     target = target_of(state, ch, act.target)
-    assert target.at is not None
-    distance = look.at.distance(target.at)
+    target_at = position_at(state, target, look.segment, ch)
+    distance = look.at.distance(target_at)
     if act.action == SHOOT:
         if spec.band(distance) is None:
             raise refuse(
@@ -242,7 +248,7 @@ def check_attack(state: EncounterState, ch: Character, look: Outlook, act: Segme
                 distance=distance,
                 max=spec.ranges[-1],
             )
-        if not clear_line(state, look.at, target.at):
+        if not clear_line(state, look.at, target_at):
             raise refuse(ch, "no_sight", "PBW-5", f"cannot see {target.name}", target=target.name)
     elif distance != 1:
         raise refuse(
@@ -258,6 +264,30 @@ def check_attack(state: EncounterState, ch: Character, look: Outlook, act: Segme
             ch, "bad_aim", "PBW-5", f"{act.aim!r} is not a location ({', '.join(LOCATIONS)})", aim=act.aim
         )
     return dataclasses.replace(act, weapon=idx + 1)
+
+
+def declared_before(
+    state: EncounterState, other: Character, segment: int, viewer: Character
+) -> tuple[SegmentAction, ...] | None:
+    """While declaring, the part of ``other``'s locked (public) declaration carried out before ``viewer`` acts in
+    ``segment``: its earlier segments, and the same one when it resolves first — at equal Initiative it does
+    (PBW-1). None once the segments are resolving, or when ``other`` has not declared yet."""
+    ext = ext_of(state)
+    rec = ext.records.get(other.id)
+    if ext.segment != 0 or rec is None:
+        return None
+    return rec.plan[: segment if other.initiative == viewer.initiative else segment - 1]
+
+
+def position_at(state: EncounterState, other: Character, segment: int, viewer: Character) -> Hex:
+    """Where ``other`` will stand when ``viewer`` acts in ``segment``: along its declared path when its declaration
+    is locked and public, otherwise where it stands now."""
+    assert other.at is not None
+    at = other.at
+    for act in declared_before(state, other, segment, viewer) or ():
+        if act.action == MOVE and act.path:
+            at = act.path[-1]
+    return at
 
 
 def target_of(state: EncounterState, ch: Character, target_id: str) -> Character:

@@ -11,8 +11,9 @@ from every option these return and validate them):
 - :func:`draw_options` — the weapons a ``draw`` may take;
 - :func:`can_disengage`, :func:`change_options`, :func:`may_change` — the melee exit and the change of intention.
 
-``segment`` is 1-3 and ``earlier`` the actions declared for the segments before it. During a segment phase the
-questions are about the segment about to resolve, from the board as it is (``earlier`` is then empty).
+``earlier`` holds the actions declared for the segments before the one asked about (its length says which segment
+it is: none for segment 1). During a segment phase the questions are about the segment about to resolve, from the
+board as it is, and ``earlier`` stays empty.
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ from rules.pbw.legality import (
     check_action,
     check_attack,
     check_path,
+    declared_before,
     ext_of,
     outlook,
+    position_at,
     record_of,
 )
 from rules.pbw.model import (
@@ -82,7 +85,7 @@ def _legal(state: EncounterState, ch: Character, look: Outlook, act: SegmentActi
 
 
 def _active_options(
-    state: EncounterState, ch: Character, look: Outlook, *, disengage: bool, segment: int
+    state: EncounterState, ch: Character, look: Outlook, *, disengage: bool
 ) -> list[ActionOption]:
     """The active actions with at least one legal form from ``look`` (PBW-2, PBW-4, PBW-5)."""
     out: list[ActionOption] = []
@@ -92,62 +95,34 @@ def _active_options(
     if crawl_only or not ch.fighting:
         return out
     if not disengage:
-        for kind in (SHOOT, MELEE):
-            if _attacks(state, ch, look, kind, "", segment):
-                out.append(ActionOption(kind))
+        out.extend(ActionOption(kind) for kind in (SHOOT, MELEE) if _attacks(state, ch, look, kind, ""))
     if _legal(state, ch, look, SegmentAction(action=RELOAD)):
         out.append(ActionOption(RELOAD))
-    if any(
-        _legal(state, ch, look, SegmentAction(action=DRAW, weapon=i)) for i in range(1, len(ch.weapons) + 1)
-    ):
+    if _drawable(state, ch, look):
         out.append(ActionOption(DRAW))
     if _legal(state, ch, look, SegmentAction(action=STOW)):
         out.append(ActionOption(STOW))
     return out
 
 
-def _drawable(state: EncounterState, ch: Character, look: Outlook) -> tuple[int, ...]:
-    return tuple(
-        i
-        for i in range(1, len(ch.weapons) + 1)
-        if _legal(state, ch, look, SegmentAction(action=DRAW, weapon=i))
-    )
-
-
-def draw_options(
-    state: EncounterState, unit_id: str, segment: int = 1, earlier: Sequence[SegmentAction] = ()
-) -> tuple[int, ...]:
-    """PBW-2: the weapons (1-based) a ``draw`` in this segment may take into the hands."""
-    ch = _character(state, unit_id)
-    return _drawable(state, ch, outlook(state, ch, earlier))
-
-
 def legal_actions(
-    state: EncounterState,
-    unit_id: str,
-    segment: int = 1,
-    earlier: Sequence[SegmentAction] = (),
-    *,
-    disengage: bool = False,
+    state: EncounterState, unit_id: str, earlier: Sequence[SegmentAction] = (), *, disengage: bool = False
 ) -> tuple[ActionOption, ...]:
-    """PBW-2/PBW-3: what segment ``segment`` may hold after ``earlier``. Rest fills the whole turn: it is offered
-    in the first segment, and after it nothing else is."""
+    """PBW-2/PBW-3: what the segment after ``earlier`` may hold. Rest fills the whole turn: it is offered in the
+    first segment, and after it nothing else is. ``disengage``: a turn spent leaving a melee (PBW-5)."""
     ch = _character(state, unit_id)
     if not ch.awake:
         return ()
     kinds = [a.action for a in earlier]
     if kinds and all(k == REST for k in kinds):
         return (ActionOption(REST),)
-    rest = (ActionOption(REST),) if segment == 1 else ()
+    rest = () if kinds else (ActionOption(REST),)
     allowed = ch.actions_per_turn()
     if allowed == 0:
         return rest
     out = [ActionOption(DEFEND)]
-    used = sum(1 for a in earlier if a.active)
-    if used < allowed:
-        out.extend(
-            _active_options(state, ch, outlook(state, ch, earlier), disengage=disengage, segment=segment)
-        )
+    if sum(1 for a in earlier if a.active) < allowed:
+        out.extend(_active_options(state, ch, outlook(state, ch, earlier), disengage=disengage))
     return (*out, *rest)
 
 
@@ -159,7 +134,23 @@ def can_disengage(state: EncounterState, unit_id: str) -> bool:
     return bool(enemies_within_reach(state, ch.side, ch.at))
 
 
-# --- moves ---------------------------------------------------------------------------------------------------------------
+def _drawable(state: EncounterState, ch: Character, look: Outlook) -> tuple[int, ...]:
+    return tuple(
+        i
+        for i in range(1, len(ch.weapons) + 1)
+        if _legal(state, ch, look, SegmentAction(action=DRAW, weapon=i))
+    )
+
+
+def draw_options(
+    state: EncounterState, unit_id: str, earlier: Sequence[SegmentAction] = ()
+) -> tuple[int, ...]:
+    """PBW-2: the weapons (1-based) a ``draw`` may take into the hands."""
+    ch = _character(state, unit_id)
+    return _drawable(state, ch, outlook(state, ch, earlier))
+
+
+# --- moves ---------------------------------------------------------------------------------------------------------
 
 
 def _reach(state: EncounterState, ch: Character, look: Outlook) -> dict[Hex, tuple[Hex, ...]]:
@@ -170,19 +161,15 @@ def _reach(state: EncounterState, ch: Character, look: Outlook) -> dict[Hex, tup
 
 
 def move_options(
-    state: EncounterState, unit_id: str, segment: int = 1, earlier: Sequence[SegmentAction] = ()
+    state: EncounterState, unit_id: str, earlier: Sequence[SegmentAction] = ()
 ) -> Mapping[Hex, tuple[Hex, ...]]:
-    """Every hex a move in this segment can end in, with a shortest path (the hexes entered, in order)."""
+    """Every hex a move can end in, with a shortest path to it (the hexes entered, in order)."""
     ch = _character(state, unit_id)
     return _reach(state, ch, outlook(state, ch, earlier))
 
 
 def path_cost(
-    state: EncounterState,
-    unit_id: str,
-    path: Sequence[Hex],
-    segment: int = 1,
-    earlier: Sequence[SegmentAction] = (),
+    state: EncounterState, unit_id: str, path: Sequence[Hex], earlier: Sequence[SegmentAction] = ()
 ) -> tuple[int, int]:
     """``(hexes used, hexes left)`` of a path, or ``IllegalOrderError`` saying why it cannot be walked."""
     ch = _character(state, unit_id)
@@ -190,41 +177,20 @@ def path_cost(
     return len(path), step_limit(ch) - len(path)
 
 
-# --- attacks -------------------------------------------------------------------------------------------------------------
+# --- attacks -------------------------------------------------------------------------------------------------------
 
 
-def _target_moves(state: EncounterState, target_id: str, segment: int) -> int:
-    """PBW-5 'the defender moved': segments it has moved in so far, or, while declaring, the moves it declared
-    for earlier segments (a declaration already locked, so public)."""
-    rec = record_of(state, target_id)
-    if rec is None:
-        return 0
-    if ext_of(state).segment >= 1:
-        return len(rec.moved)
-    return sum(1 for s in rec.plan[: segment - 1] if s.action == MOVE)
+def _target_moves(state: EncounterState, ch: Character, target: Character, segment: int) -> int:
+    """PBW-5 'the defender moved': the segments it has moved in so far, or, while declaring, the moves of its
+    locked (public) declaration that come before this attack."""
+    declared = declared_before(state, target, segment, ch)
+    if declared is not None:
+        return sum(1 for s in declared if s.action == MOVE)
+    rec = record_of(state, target.id)
+    return len(rec.moved) if rec else 0
 
 
-def _attacks(
-    state: EncounterState, ch: Character, look: Outlook, kind: str, aim: str, segment: int = 1
-) -> list[AttackOption]:
-    weapons: list[int] = []
-    if kind == MELEE:
-        weapons.append(ch.fists)
-    if look.held is not None and look.held != ch.fists:
-        weapons.append(look.held)
-    out: list[AttackOption] = []
-    for target in state.units_of(Character):
-        for idx in weapons:
-            act = SegmentAction(action=kind, target=target.id, weapon=idx + 1, aim=aim)
-            if _legal(state, ch, look, act):
-                th = _numbers(state, ch, look, act, segment=segment)
-                out.append(AttackOption(target=target.id, weapon=idx + 1, to_hit=th))
-    return out
-
-
-def _numbers(
-    state: EncounterState, ch: Character, look: Outlook, act: SegmentAction, *, segment: int
-) -> ToHit:
+def _numbers(state: EncounterState, ch: Character, look: Outlook, act: SegmentAction) -> ToHit:
     target = state.unit_as(act.target, Character)
     return to_hit(
         state,
@@ -232,26 +198,37 @@ def _numbers(
         look.at,
         target,
         ch.weapons[act.weapon - 1].spec,
+        target_at=position_at(state, target, look.segment, ch),
         aim=act.aim,
         attacker_moved=look.moved,
-        target_moved=_target_moves(state, target.id, segment),
+        target_moved=_target_moves(state, ch, target, look.segment),
     )
 
 
+def _attacks(state: EncounterState, ch: Character, look: Outlook, kind: str, aim: str) -> list[AttackOption]:
+    weapons: list[int] = [ch.fists] if kind == MELEE else []
+    if look.held is not None and look.held != ch.fists:
+        weapons.append(look.held)
+    out: list[AttackOption] = []
+    for target in state.units_of(Character):
+        for idx in weapons:
+            act = SegmentAction(action=kind, target=target.id, weapon=idx + 1, aim=aim)
+            if _legal(state, ch, look, act):
+                out.append(
+                    AttackOption(target=target.id, weapon=idx + 1, to_hit=_numbers(state, ch, look, act))
+                )
+    return out
+
+
 def attack_options(
-    state: EncounterState,
-    unit_id: str,
-    kind: str,
-    segment: int = 1,
-    earlier: Sequence[SegmentAction] = (),
-    *,
-    aim: str = "",
+    state: EncounterState, unit_id: str, kind: str, earlier: Sequence[SegmentAction] = (), *, aim: str = ""
 ) -> tuple[AttackOption, ...]:
-    """Every legal (target, weapon) for ``kind`` (``shoot`` or ``melee``) with what it needs to hit."""
+    """Every legal (target, weapon) for ``kind`` (``shoot`` or ``melee``) with what it needs to hit. A target whose
+    declaration is locked is looked for where its declared moves take it."""
     ch = _character(state, unit_id)
     if not ch.fighting:
         return ()
-    return tuple(_attacks(state, ch, outlook(state, ch, earlier), kind, aim, segment))
+    return tuple(_attacks(state, ch, outlook(state, ch, earlier), kind, aim))
 
 
 def to_hit_for(
@@ -262,14 +239,13 @@ def to_hit_for(
     weapon: int = 0,
     *,
     aim: str = "",
-    segment: int = 1,
     earlier: Sequence[SegmentAction] = (),
 ) -> ToHit:
     """The numbers of one attack (``IllegalOrderError`` if it cannot be declared)."""
     ch = _character(state, unit_id)
     look = outlook(state, ch, earlier)
     act = check_attack(state, ch, look, SegmentAction(action=kind, target=target_id, weapon=weapon, aim=aim))
-    return _numbers(state, ch, look, act, segment=segment)
+    return _numbers(state, ch, look, act)
 
 
 def aimable_locations(state: EncounterState, unit_id: str, target_id: str) -> tuple[str, ...]:
@@ -279,11 +255,12 @@ def aimable_locations(state: EncounterState, unit_id: str, target_id: str) -> tu
     return LOCATIONS
 
 
-# --- changes of intention (PBW-2) -----------------------------------------------------------------------------------
+# --- changes of intention (PBW-2) -------------------------------------------------------------------------------
 
 
 def change_options(state: EncounterState, unit_id: str) -> tuple[ActionOption, ...]:
-    """The actions the segment about to resolve may be changed to, each payable (one action, PBW-2)."""
+    """The actions the segment about to resolve may be changed to, each payable (one action, PBW-2). A kind is
+    offered when some form of it differs from the declared action (offering the declared one itself is a keep)."""
     ext = ext_of(state)
     rec = ext.records.get(unit_id)
     ch = _character(state, unit_id)
@@ -297,13 +274,12 @@ def change_options(state: EncounterState, unit_id: str) -> tuple[ActionOption, .
     candidates: list[ActionOption] = []
     if current.action not in (DEFEND, REST):
         candidates.append(ActionOption(DEFEND))
-    for option in _active_options(state, ch, look, disengage=False, segment=k):
-        if option.action == current.action and not _other_form(state, ch, look, current):
-            continue
-        candidates.append(option)
+    for option in _active_options(state, ch, look, disengage=False):
+        if option.action != current.action or _other_form(state, ch, look, current):
+            candidates.append(option)
     out: list[ActionOption] = []
     for option in candidates:
-        paid = change_payment(rec, k, SegmentAction(action=option.action, path=(), target="", weapon=0))
+        paid = change_payment(rec, k, SegmentAction(action=option.action))
         if paid is not None:
             out.append(ActionOption(option.action, athletics=option.athletics, forfeit=paid))
     return tuple(out)
@@ -312,22 +288,9 @@ def change_options(state: EncounterState, unit_id: str) -> tuple[ActionOption, .
 def _other_form(state: EncounterState, ch: Character, look: Outlook, current: SegmentAction) -> bool:
     """Whether the declared action's kind has a legal form other than the declared one."""
     if current.action == MOVE:
-        paths = _reach(state, ch, look)
-        return any(p != current.path for p in paths.values()) or len(paths) > 1
+        return any(p != current.path for p in _reach(state, ch, look).values())
     if current.action in (SHOOT, MELEE):
-        return any(
-            (o.target, o.weapon) != (current.target, current.weapon)
-            for o in _attacks(state, ch, look, current.action, "")
-        ) or any(
-            _legal(
-                state,
-                ch,
-                look,
-                SegmentAction(action=current.action, target=current.target, weapon=current.weapon, aim=loc),
-            )
-            for loc in LOCATIONS
-            if loc != current.aim
-        )
+        return True  # offered only with a legal target, which comes in seven forms (unaimed, six aims)
     if current.action == DRAW:
         return any(i != current.weapon for i in _drawable(state, ch, look))
     return False

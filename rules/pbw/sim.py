@@ -4,8 +4,9 @@ Declarations come one ``resolve`` at a time, lowest Initiative first (``declare-
 orders in the round skips its three segments. Then each segment is one step (``segment-<k>``), with the round's
 ``change`` entries for that segment given as the optional orders of the characters asked (PBW-2).
 
-A scripted round cannot foresee the dice: orders of a character who can no longer act, and segments aimed at a
-character already dead, are dropped with a note. Any other illegal order stops the simulation with its rule id.
+A scripted round cannot foresee the dice: the orders of a character who can no longer act or choose (PBW-3,
+PBW-4), and segments its body or the dice made impossible (see :func:`_playable`), are dropped with a note. Any
+other illegal order stops the simulation with its rule id.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 from rules.engine import resolve_phase
 from rules.events import Event, Note
-from rules.pbw.model import DEFEND_ACTION, Character, Declaration
+from rules.pbw.geometry import step_limit
+from rules.pbw.model import DEFEND, DEFEND_ACTION, INCAPACITATED, MOVE, REST, Character, Declaration
 from rules.pbw.orders import DECLARATION_KEYS, parse_change, parse_declaration
-from rules.pbw.turn import DECLARE, segment_phase
+from rules.pbw.turn import DECLARE, has_choice, segment_phase
 from rules.ruleset import DiceFactory, Order, RoundSpec, SimStep
 from rules.state import EncounterState
 
@@ -41,8 +43,9 @@ def simulate(
 
     for uid, raw in raw_orders.items():
         unit = state.units.get(uid)
-        if isinstance(unit, Character) and not unit.awake and "segments" in raw:
-            notes.append(Note(rule="PBW-4", key="pbw.orders_dropped", unit=uid))
+        if isinstance(unit, Character) and not has_choice(unit) and "segments" in raw:
+            rule = "PBW-3" if unit.awake else "PBW-4"
+            notes.append(Note(rule=rule, key="pbw.orders_dropped", unit=uid))
     while not state.over and state.round == start and state.phase == DECLARE:
         waiting = ruleset.awaiting(state)
         orders: dict[str, Order] = {}
@@ -82,18 +85,34 @@ def simulate(
 
 
 def _playable(state: EncounterState, decl: Declaration, notes: list[Event]) -> Declaration:
-    """Segments aimed at a character who is dead by now become skipped segments (PBW-4), with a note."""
+    """What the dice made impossible becomes a skipped segment, with a note: a segment aimed at a character now
+    dead (PBW-4), anything but crawling for the incapacitated (PBW-4), actions beyond what fatigue allows (PBW-3);
+    a move longer than a crawl is cut to one hex (PBW-4)."""
+    ch = state.unit_as(decl.unit, Character)
+    allowed = ch.actions_per_turn()
+    limit = step_limit(ch)
     segments = list(decl.segments)
+    used = 0
     for i, act in enumerate(segments):
         target = state.units.get(act.target) if act.target else None
+        reason = ""
         if isinstance(target, Character) and not target.alive:
+            reason = "target_dead"
+        elif ch.condition == INCAPACITATED and act.action not in (MOVE, DEFEND, REST):
+            reason = "cannot_act"
+        elif act.active and used >= allowed:
+            reason = "tired"
+        if reason:
             segments[i] = DEFEND_ACTION
-            notes.append(
-                Note(
-                    rule="PBW-4",
-                    key="pbw.segment_dropped",
-                    unit=decl.unit,
-                    args=(("segment", i + 1), ("target", target.name)),
-                )
-            )
+            args = (("segment", i + 1), ("reason", reason))
+            notes.append(Note(rule=_RULES[reason], key="pbw.segment_dropped", unit=decl.unit, args=args))
+            continue
+        if act.action == MOVE and len(act.path) > limit:
+            segments[i] = dataclasses.replace(act, path=act.path[:limit])
+            args = (("segment", i + 1), ("to", act.path[limit - 1].label))
+            notes.append(Note(rule="PBW-4", key="pbw.move_shortened", unit=decl.unit, args=args))
+        used += 1 if act.active else 0
     return dataclasses.replace(decl, segments=tuple(segments))
+
+
+_RULES = {"target_dead": "PBW-4", "cannot_act": "PBW-4", "tired": "PBW-3"}
