@@ -8,7 +8,8 @@ contract gives it and a template that only uses ``rule`` and ``unit``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.events import Event, Note, ShotResolved
@@ -85,7 +86,7 @@ class PbwAttack(ShotResolved):
     difficulty: int
     location: str | None = None
     bonus: int = 0
-    modifiers: Pairs = ()  # (reason, value) for each PBW-5 modifier
+    modifiers: Mapping[str, int] = field(default_factory=lambda: dict[str, int]())  # PBW-5: reason → value
     band: str = ""  # ranged: short | medium | long | extreme
     cover: int = 0
     critical: bool = False  # DICE-3 double 6

@@ -285,7 +285,7 @@ def attack(state: EncounterState, dice: Dice, ch: Character, act: SegmentAction)
             difficulty=difficulty,
             location=location,
             bonus=total - roll.total,
-            modifiers=th.modifiers,
+            modifiers=dict(th.modifiers),
             band=th.band,
             cover=th.cover,
             critical=critical,

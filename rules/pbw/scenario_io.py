@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from rules.errors import GameError
-from rules.pbw.legality import check_declaration
-from rules.pbw.model import Carried, Character
+from rules.pbw.model import Carried, Character, Declaration
 from rules.pbw.orders import DECLARATION_KEYS, parse_change, parse_declaration
 from rules.pbw.tables import ATTRIBUTES, LOCATIONS, SKILLS, tables
+from rules.pbw.turn import DECLARE, declare, next_declarer
 from rules.ruleset import RoundSpec
 from rules.state import EncounterState, Unit
 
@@ -21,6 +21,7 @@ UNIT_KEYS = frozenset(
 )
 WEAPON_KEYS = frozenset({"type", "held", "ammo"})
 ORDER_KEYS = DECLARATION_KEYS | {"change"}
+CHANGE_KEYS = frozenset({"segment", "action", "path", "target", "weapon", "aim"})
 REQUIRED = ("initiative", "movement", "fatigue", "hp", "resistance")
 
 
@@ -86,7 +87,8 @@ def _weapons(
     raw: Mapping[str, Any], path: str, ctx: ScenarioContext
 ) -> tuple[tuple[Carried, ...], int | None]:
     """The weapons in file order (their 1-based numbers in orders), fists added last when not listed. The one
-    marked ``held`` is in hand, else the first that is not the fists [HOUSE]; ammo defaults to a full load."""
+    marked ``held = true`` is in hand, else [HOUSE] the first one that is neither the fists nor marked
+    ``held = false``; ammo defaults to a full load."""
     known = tables().weapons
     carried: list[Carried] = []
     held: int | None = None
@@ -105,14 +107,14 @@ def _weapons(
             if not spec.ranged:
                 ctx.error(f"{where}.ammo", f"a {kind} takes no ammunition")
             ammo = ctx.number(entry, "ammo", where, default=spec.capacity, low=0, high=spec.capacity)
-        if ctx.take(entry, "held", bool, where, default=False):
-            if spec.fists:
-                ctx.error(f"{where}.held", "fists are never held")
-            elif held is not None:
-                ctx.error(f"{where}.held", "only one weapon is in hand")
-            else:
-                held = i
-        if first is None and not spec.fists:
+        in_hand = ctx.take(entry, "held", bool, where, default=None)
+        if in_hand and spec.fists:
+            ctx.error(f"{where}.held", "fists are never held")
+        elif in_hand and held is not None:
+            ctx.error(f"{where}.held", "only one weapon is in hand")
+        elif in_hand:
+            held = i
+        if first is None and not spec.fists and in_hand is None:
             first = i
         carried.append(Carried(type=kind, ammo=ammo))
     if not any(c.spec.fists for c in carried):
@@ -141,13 +143,14 @@ def check_characters(state: EncounterState, ctx: ScenarioContext) -> None:
 
 
 def check_round(spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:
-    """Every order must read; the first round's declarations are also checked against the starting board (later
-    rounds depend on the dice, so ``sim`` checks them when their turn comes)."""
-    orders = ctx.take(spec.raw, "orders", dict, path, default={})
-    for uid, raw in cast(dict[str, Any], orders).items():
+    """Every order must read. The first round's declarations are also checked against the starting board, one
+    after another in declaration order as the engine takes them (PBW-1); later rounds depend on the dice, so
+    ``sim`` checks them when their turn comes."""
+    orders = cast(dict[str, Any], ctx.take(spec.raw, "orders", dict, path, default={}))
+    declared: dict[str, Declaration] = {}
+    for uid, raw in orders.items():
         where = f"{path}.orders.{uid}"
-        unit = state.units.get(uid)
-        if not isinstance(unit, Character):
+        if not isinstance(state.units.get(uid), Character):
             ctx.error(where, f"{uid!r} is not a character of this scenario")
             continue
         if not isinstance(raw, dict):
@@ -157,21 +160,13 @@ def check_round(spec: RoundSpec, state: EncounterState, path: str, ctx: Scenario
         ctx.check_keys(table, ORDER_KEYS, where)
         try:
             if "segments" in table:
-                decl = parse_declaration(
+                declared[uid] = parse_declaration(
                     state, uid, {k: v for k, v in table.items() if k in DECLARATION_KEYS}
                 )
-                if spec.index == 1:
-                    check_declaration(state, unit, decl)
         except GameError as exc:
             ctx.error(where, str(exc))
         shape = 'expected a table like { segment = 2, action = "defend" }'
-        for _, at, entry in ctx.table_entries(
-            table,
-            "change",
-            where,
-            frozenset({"segment", "action", "path", "target", "weapon", "aim"}),
-            not_a_table=shape,
-        ):
+        for _, at, entry in ctx.table_entries(table, "change", where, CHANGE_KEYS, not_a_table=shape):
             if "segment" not in entry:
                 ctx.error(f"{at}.segment", "is required: the segment the change is for (1-3)")
                 continue
@@ -179,3 +174,19 @@ def check_round(spec: RoundSpec, state: EncounterState, path: str, ctx: Scenario
                 parse_change(state, uid, entry)
             except GameError as exc:
                 ctx.error(at, str(exc))
+    if spec.index == 1:
+        _check_declarations(state, declared, path, ctx)
+
+
+def _check_declarations(
+    state: EncounterState, declared: dict[str, Declaration], path: str, ctx: ScenarioContext
+) -> None:
+    """Lock the declarations in the engine's order, so each is checked knowing the ones locked before it."""
+    while state.phase == DECLARE:
+        uid = next_declarer(state)
+        order = declared.get(uid or "")
+        try:
+            state, _ = declare(state, {uid: order} if uid and order else {})
+        except GameError as exc:
+            ctx.error(f"{path}.orders.{uid}", str(exc))
+            state, _ = declare(state, {})

@@ -16,9 +16,11 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from rules.engine import resolve_phase
+from rules.errors import IllegalOrderError
 from rules.events import Event, Note
 from rules.pbw.geometry import step_limit
-from rules.pbw.model import DEFEND, DEFEND_ACTION, INCAPACITATED, MOVE, REST, Character, Declaration
+from rules.pbw.legality import Outlook, advance, check_action, outlook
+from rules.pbw.model import DEFEND_ACTION, MOVE, Character, Declaration, SegmentAction
 from rules.pbw.orders import DECLARATION_KEYS, parse_change, parse_declaration
 from rules.pbw.turn import DECLARE, has_choice, segment_phase
 from rules.ruleset import DiceFactory, Order, RoundSpec, SimStep
@@ -86,33 +88,44 @@ def simulate(
 
 def _playable(state: EncounterState, decl: Declaration, notes: list[Event]) -> Declaration:
     """What the dice made impossible becomes a skipped segment, with a note: a segment aimed at a character now
-    dead (PBW-4), anything but crawling for the incapacitated (PBW-4), actions beyond what fatigue allows (PBW-3);
-    a move longer than a crawl is cut to one hex (PBW-4)."""
+    dead, one the body no longer allows (incapacitated, no working arm, weapon dropped: PBW-4), actions beyond
+    what fatigue allows (PBW-3); a move longer than a crawl is cut to the hexes a crawl covers (PBW-4)."""
     ch = state.unit_as(decl.unit, Character)
     allowed = ch.actions_per_turn()
     limit = step_limit(ch)
+    look = outlook(state, ch)
     segments = list(decl.segments)
     used = 0
     for i, act in enumerate(segments):
-        target = state.units.get(act.target) if act.target else None
-        reason = ""
-        if isinstance(target, Character) and not target.alive:
-            reason = "target_dead"
-        elif ch.condition == INCAPACITATED and act.action not in (MOVE, DEFEND, REST):
-            reason = "cannot_act"
-        elif act.active and used >= allowed:
-            reason = "tired"
+        if act.action == MOVE and len(act.path) > limit:
+            act = segments[i] = dataclasses.replace(act, path=act.path[:limit])
+            args = (("segment", i + 1), ("to", act.path[-1].label))
+            notes.append(Note(rule="PBW-4", key="pbw.move_shortened", unit=decl.unit, args=args))
+        reason = "tired" if act.active and used >= allowed else _impossible(state, ch, look, act)
         if reason:
-            segments[i] = DEFEND_ACTION
+            segments[i] = act = DEFEND_ACTION
             args = (("segment", i + 1), ("reason", reason))
             notes.append(Note(rule=_RULES[reason], key="pbw.segment_dropped", unit=decl.unit, args=args))
-            continue
-        if act.action == MOVE and len(act.path) > limit:
-            segments[i] = dataclasses.replace(act, path=act.path[:limit])
-            args = (("segment", i + 1), ("to", act.path[limit - 1].label))
-            notes.append(Note(rule="PBW-4", key="pbw.move_shortened", unit=decl.unit, args=args))
         used += 1 if act.active else 0
+        look = advance(ch, look, act)
     return dataclasses.replace(decl, segments=tuple(segments))
 
 
-_RULES = {"target_dead": "PBW-4", "cannot_act": "PBW-4", "tired": "PBW-3"}
+#: refusals the dice can cause in a round written beforehand, and their rule
+_RULES = {
+    "tired": "PBW-3",
+    "target_dead": "PBW-4",
+    "cannot_act": "PBW-4",
+    "no_arm": "PBW-4",
+    "dropped": "PBW-4",
+    "arms": "PBW-4",
+}
+
+
+def _impossible(state: EncounterState, ch: Character, look: Outlook, act: SegmentAction) -> str:
+    try:
+        check_action(state, ch, look, act)
+    except IllegalOrderError as exc:
+        reason = exc.code.removeprefix("pbw.")
+        return reason if reason in _RULES else ""
+    return ""
