@@ -24,13 +24,7 @@ from rules.pbw.events import (
     PbwSegmentStarted,
     PbwTurnEnded,
 )
-from rules.pbw.legality import (
-    change_payment,
-    check_change,
-    check_declaration,
-    ext_of,
-    refuse,
-)
+from rules.pbw.legality import change_payment, check_change, check_declaration, ext_of
 from rules.pbw.model import (
     DEFEND_ACTION,
     LOST_ACTION,
@@ -43,6 +37,7 @@ from rules.pbw.model import (
     SegmentAction,
     TurnRecord,
 )
+from rules.pbw.queries import may_change
 from rules.pbw.resolution import perform
 from rules.pbw.tables import tables
 from rules.ruleset import Order, PhaseResult
@@ -193,8 +188,7 @@ def change(state: EncounterState, ch: Character, new: SegmentAction) -> Outcome:
     k = ext.segment
     rec = ext.records[ch.id]
     paid = change_payment(rec, k, new)
-    if paid is None:  # check_change refused it already
-        raise refuse(ch, "cannot_pay", "PBW-2", "has no action left to pay for a change of intention")
+    assert paid is not None, "check_change refuses a change nothing pays for"
     plan = [*rec.plan]
     plan[k - 1] = new
     if paid:
@@ -291,7 +285,7 @@ def check_victory(state: EncounterState) -> Outcome:
     if len(sides) > 1:
         return state, []
     winner = sides[0] if sides else None
-    reason = "last side standing" if winner else "no character left alive"
+    reason = "last side standing" if winner else "nobody able to fight"
     return state.replace(over=True, winner=winner), [GameOver(rule="PBW-4", winner=winner, reason=reason)]
 
 
@@ -299,8 +293,7 @@ def check_victory(state: EncounterState) -> Outcome:
 
 
 def awaiting(state: EncounterState) -> tuple[str, ...]:
-    from rules.pbw.queries import may_change
-
+    """The next declarer while declaring; before a segment, whoever may change its intention (PBW-2)."""
     if state.over:
         return ()
     if state.phase == DECLARE:
