@@ -61,6 +61,11 @@ def record_of(state: EncounterState, unit_id: str) -> TurnRecord | None:
     return ext_of(state).records.get(unit_id)
 
 
+def put_record(state: EncounterState, unit_id: str, rec: TurnRecord) -> EncounterState:
+    ext = ext_of(state)
+    return state.replace(ext=dataclasses.replace(ext, records={**ext.records, unit_id: rec}))
+
+
 # --- the outlook: a character as it will be when a segment comes --------------------------------------------------
 
 

@@ -34,7 +34,7 @@ from rules.pbw.events import (
     PbwMoveStopped,
 )
 from rules.pbw.geometry import enemies_within_reach, enterable, occupant, step_limit
-from rules.pbw.legality import check_action, ext_of, outlook
+from rules.pbw.legality import check_action, ext_of, outlook, put_record
 from rules.pbw.model import (
     ACTIVE,
     DRAW,
@@ -57,9 +57,7 @@ def record(state: EncounterState, uid: str) -> TurnRecord:
 
 
 def with_record(state: EncounterState, uid: str, **changes: object) -> EncounterState:
-    ext = ext_of(state)
-    rec = dataclasses.replace(ext.records[uid], **changes)  # type: ignore[arg-type]
-    return state.replace(ext=dataclasses.replace(ext, records={**ext.records, uid: rec}))
+    return put_record(state, uid, dataclasses.replace(record(state, uid), **changes))  # type: ignore[arg-type]
 
 
 def add_fatigue(state: EncounterState, uid: str, amount: int, reason: str) -> Outcome:

@@ -24,7 +24,7 @@ from rules.pbw.events import (
     PbwSegmentStarted,
     PbwTurnEnded,
 )
-from rules.pbw.legality import change_payment, check_change, check_declaration, ext_of
+from rules.pbw.legality import change_payment, check_change, check_declaration, ext_of, put_record
 from rules.pbw.model import (
     DEFEND_ACTION,
     LOST_ACTION,
@@ -119,7 +119,6 @@ def planned(ch: Character, segment: int, act: SegmentAction, rule: str) -> PbwSe
 
 
 def lock(state: EncounterState, ch: Character, decl: Declaration, source: str) -> Outcome:
-    ext = ext_of(state)
     rec = TurnRecord(
         plan=decl.segments,
         actions=ch.actions_per_turn(),
@@ -127,7 +126,6 @@ def lock(state: EncounterState, ch: Character, decl: Declaration, source: str) -
         disengage=decl.disengage,
         source=source,
     )
-    records = {**ext.records, ch.id: rec}
     events: list[Event] = [
         DeclarationLocked(
             rule="PBW-1",
@@ -140,7 +138,7 @@ def lock(state: EncounterState, ch: Character, decl: Declaration, source: str) -
         )
     ]
     events.extend(planned(ch, i, s, "PBW-2") for i, s in enumerate(decl.segments, start=1))
-    return state.replace(ext=dataclasses.replace(ext, records=records)), events
+    return put_record(state, ch.id, rec), events
 
 
 def lock_without_choice(state: EncounterState, until: str | None) -> Outcome:
@@ -203,7 +201,7 @@ def change(state: EncounterState, ch: Character, new: SegmentAction) -> Outcome:
         rest=False,
         disengage=rec.disengage and not disengage_broken,
     )
-    state = state.replace(ext=dataclasses.replace(ext, records={**ext.records, ch.id: rec}))
+    state = put_record(state, ch.id, rec)
     events: list[Event] = [
         PbwIntentionChanged(
             rule="PBW-2",
