@@ -17,7 +17,7 @@ from rules.pbw.events import (
     PbwMoveStopped,
 )
 from rules.pbw.model import Change
-from rules.pbw.queries import to_hit_for
+from rules.pbw.queries import attack_options, to_hit_for
 from rules.pbw.tables import LOCATIONS, tables
 from rules.state import EncounterState
 from tests.test_pbw_support import (
@@ -406,3 +406,21 @@ def test_every_location_has_an_effect() -> None:
         "rl": ["falls"],
         "ll": ["falls"],
     }
+
+
+def test_fog_1_a_hidden_enemy_is_never_named_nor_offered() -> None:
+    """FOG-1: a character the director placed hidden is no target, engages nobody ([HOUSE]) and blocks a move
+    without being named."""
+    hidden = person("bob", "b", "0304", initiative=2)
+    hidden["hidden"] = True
+    state = make([person("ana", "a", "0303", initiative=6), hidden, person("cid", "b", "0310", initiative=1)])
+    assert [o.target for o in attack_options(state, "ana", "shoot")] == ["cid"]
+    with pytest.raises(IllegalOrderError) as err:
+        to_hit_for(state, "ana", "bob", "shoot")
+    assert err.value.code == "pbw.no_target" and "Bob" not in str(err.value)
+    state = step(state, {"cid": {"segments": [{"action": "defend"}]}}).state
+    state = step(state, {"bob": {"segments": [{"action": "defend"}]}}).state
+    with pytest.raises(IllegalOrderError) as err:
+        step(state, {"ana": {"segments": [{"action": "move", "path": ["0304"]}]}})
+    assert err.value.code == "pbw.occupied_unseen" and "Bob" not in str(err.value)
+    step(state, {"ana": {"segments": [{"action": "move", "path": ["0203", "0202"]}]}})

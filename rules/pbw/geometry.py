@@ -61,11 +61,12 @@ def occupant(state: EncounterState, h: Hex, *, besides: str = "") -> Character |
 
 
 def enemies_within_reach(state: EncounterState, side: str, at: Hex) -> tuple[str, ...]:
-    """PBW-5: enemies able to fight (ok or prone) within 1 hex — a melee engagement."""
+    """PBW-5: enemies able to fight (ok or prone) within 1 hex — a melee engagement. [HOUSE] An enemy the director
+    placed hidden (FOG-1) holds nobody until it is revealed, so no refusal gives it away."""
     return tuple(
         c.id
         for c in characters(state)
-        if c.side != side and c.fighting and c.at is not None and c.at.distance(at) <= 1
+        if c.side != side and c.fighting and not c.hidden and c.at is not None and c.at.distance(at) <= 1
     )
 
 

@@ -188,6 +188,9 @@ def check_path(state: EncounterState, ch: Character, look: Outlook, path: Sequen
                 ch, "blocked", "PBW-2", f"{h.label} cannot be entered ({kind})", hex=h.label, kind=kind
             )
         other = occupant(state, h, besides=ch.id)
+        if other is not None and other.hidden and other.side != ch.side:
+            # bumping into someone it cannot see: say so without naming them (FOG-1)
+            raise refuse(ch, "occupied_unseen", "PBW-2", f"{h.label} is occupied", hex=h.label)
         if other is not None:
             raise refuse(
                 ch,
@@ -297,7 +300,10 @@ def position_at(state: EncounterState, other: Character, segment: int, viewer: C
 
 def target_of(state: EncounterState, ch: Character, target_id: str) -> Character:
     target = state.units.get(target_id)
-    if not isinstance(target, Character) or target.at is None:
+    hidden = (
+        isinstance(target, Character) and target.hidden and target.side != ch.side
+    )  # FOG-1: not even named
+    if not isinstance(target, Character) or target.at is None or hidden:
         raise refuse(
             ch, "no_target", "PBW-5", f"there is no character called {target_id!r}", target=target_id
         )
