@@ -1,0 +1,104 @@
+"""The ``pbw`` ruleset (RULES.md §3.2, PBW-1..5): characters at 1 hex = 1 m, 3-second turns of three segments,
+declarations in the open from the lowest Initiative, resolution segment by segment from the highest."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rules.dice import Dice
+from rules.errors import InvalidOrderError
+from rules.hexgrid import HexSide
+from rules.pbw import scenario_io, sim, turn
+from rules.pbw.legality import check_change, check_declaration, refuse
+from rules.pbw.model import Change, Character, Declaration, PbwState
+from rules.pbw.orders import parse_order
+from rules.pbw.tables import LOCATIONS
+from rules.registry import register
+from rules.ruleset import (
+    DiceFactory,
+    FacingKind,
+    Order,
+    OrderMode,
+    PhaseResult,
+    PhaseSpec,
+    RoundSpec,
+    Ruleset,
+    SimStep,
+)
+from rules.state import EncounterState, Unit
+
+if TYPE_CHECKING:
+    from rules.scenario import ScenarioContext
+
+
+@register
+class PbwRuleset(Ruleset):
+    id: ClassVar[str] = "pbw"
+    facing: ClassVar[FacingKind] = FacingKind.SIDE
+    order_mode: ClassVar[OrderMode] = OrderMode.SEQUENTIAL_OPEN
+    phases: ClassVar[tuple[PhaseSpec, ...]] = tuple(PhaseSpec(p, takes_orders=True) for p in turn.PHASES)
+    unit_keys: ClassVar[frozenset[str]] = scenario_io.UNIT_KEYS
+
+    # --- orders ------------------------------------------------------------------------------------------
+    def parse_order(self, state: EncounterState, unit_id: str, raw: Any) -> Order:
+        return parse_order(state, unit_id, raw)
+
+    def validate_order(self, state: EncounterState, actor: str, order: Order) -> None:
+        ch = state.unit_as(actor, Character)
+        if order.unit != actor:
+            raise refuse(ch, "not_yours", "PBW-1", f"cannot give orders for {order.unit}", other=order.unit)
+        if state.over:
+            raise refuse(ch, "over", "PBW-1", "the encounter is over")
+        if isinstance(order, Declaration):
+            if state.phase != turn.DECLARE or turn.next_declarer(state) != actor:
+                raise refuse(ch, "not_your_turn", "PBW-1", "it is not this character's turn to declare")
+            check_declaration(state, ch, order)
+        elif isinstance(order, Change):
+            check_change(state, ch, order)
+        else:
+            raise InvalidOrderError(f"{ch.name}: not a pbw order", code="pbw.syntax", params={"unit": actor})
+
+    def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
+        """A declaration (phase ``declare``) or one segment with the changes of intention given before it."""
+        return turn.resolve(state, orders, dice)
+
+    def awaiting(self, state: EncounterState) -> tuple[str, ...]:
+        return turn.awaiting(state)
+
+    def optional_orders(self, state: EncounterState) -> bool:
+        """Before a segment the question is whether to change an intention: no answer keeps it (PBW-2)."""
+        return state.phase != turn.DECLARE and not state.over
+
+    # --- scenario files ----------------------------------------------------------------------------------
+    def build_unit(
+        self, raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioContext
+    ) -> Unit | None:
+        return scenario_io.build_character(raw, common, path, ctx)
+
+    def check_state(self, state: EncounterState, ctx: ScenarioContext) -> None:
+        scenario_io.check_characters(state, ctx)
+
+    def check_round(self, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:
+        scenario_io.check_round(spec, state, path, ctx)
+
+    def setup(self, state: EncounterState) -> EncounterState:
+        return state.replace(phase=turn.DECLARE, ext=PbwState())
+
+    def simulate_round(
+        self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
+    ) -> Iterator[SimStep]:
+        return sim.simulate(self, state, spec, dice_for)
+
+    def unit_summary(self, unit: Unit) -> dict[str, Any]:
+        """DESIGN §7.4: ``at``, ``facing``, ``hp``, ``resistance`` by location, ``fatigue``, ``state``."""
+        if not isinstance(unit, Character):
+            return super().unit_summary(unit)
+        return {
+            "at": unit.at.label if unit.at else None,
+            "facing": HexSide(unit.facing % 6).name,
+            "hp": unit.hp,
+            "resistance": {loc: unit.resistance.get(loc, 0) for loc in LOCATIONS},
+            "fatigue": unit.fatigue,
+            "state": unit.condition,
+        }

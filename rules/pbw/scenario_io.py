@@ -1,0 +1,192 @@
+"""Reading the pbw parts of a scenario file (DESIGN §7.4): characters, terrain, ``[[rounds]]`` orders."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+from rules.errors import GameError
+from rules.pbw.model import Carried, Character, Declaration
+from rules.pbw.orders import DECLARATION_KEYS, parse_change, parse_declaration
+from rules.pbw.tables import ATTRIBUTES, LOCATIONS, SKILLS, tables
+from rules.pbw.turn import DECLARE, declare, next_declarer
+from rules.ruleset import RoundSpec
+from rules.state import EncounterState, Unit
+
+if TYPE_CHECKING:
+    from rules.scenario import ScenarioContext
+
+UNIT_KEYS = frozenset(
+    {"initiative", "movement", "fatigue", "hp", "resistance", "attributes", "skills", "weapons"}
+)
+WEAPON_KEYS = frozenset({"type", "held", "ammo"})
+ORDER_KEYS = DECLARATION_KEYS | {"change"}
+CHANGE_KEYS = frozenset({"segment", "action", "path", "target", "weapon", "aim"})
+REQUIRED = ("initiative", "movement", "fatigue", "hp", "resistance")
+
+
+def build_character(
+    raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioContext
+) -> Character | None:
+    for key in REQUIRED:
+        if key not in raw:
+            ctx.error(f"{path}.{key}", "is required (DESIGN §7.4)")
+    resistance = _scores(raw, "resistance", path, ctx, allowed=LOCATIONS, low=1, high=99, every=True)
+    attributes = _scores(raw, "attributes", path, ctx, allowed=ATTRIBUTES, low=0, high=20)
+    skills = _scores(raw, "skills", path, ctx, allowed=SKILLS, low=0, high=20)
+    weapons, held = _weapons(raw, path, ctx)
+    hand = ""
+    if held is not None:
+        hand = "both" if weapons[held].spec.hands == 2 else "ra"
+    return Character(
+        id=common.id,
+        side=common.side,
+        name=common.name,
+        at=common.at,
+        facing=common.facing,
+        label=common.label,
+        hidden=common.hidden,
+        kind="character",
+        initiative=ctx.number(raw, "initiative", path, default=0, low=0, high=30),
+        movement=ctx.number(raw, "movement", path, default=1, low=1, high=20),
+        fatigue_attribute=ctx.number(raw, "fatigue", path, default=1, low=1, high=30),
+        hp=ctx.number(raw, "hp", path, default=1, low=1, high=999),
+        resistance=resistance,
+        attributes=attributes,
+        skills=skills,
+        weapons=weapons,
+        held=held,
+        hand=hand,
+    )
+
+
+def _scores(
+    raw: Mapping[str, Any],
+    key: str,
+    path: str,
+    ctx: ScenarioContext,
+    *,
+    allowed: tuple[str, ...],
+    low: int,
+    high: int,
+    every: bool = False,
+) -> dict[str, int]:
+    table = cast(dict[str, Any], ctx.take(raw, key, dict, path, default={}))
+    where = f"{path}.{key}"
+    ctx.check_keys(table, frozenset(allowed), where)
+    out: dict[str, int] = {}
+    for name in allowed:
+        if name in table:
+            out[name] = ctx.number(table, name, where, default=low, low=low, high=high)
+        elif every and key in raw:
+            ctx.error(f"{where}.{name}", "is required (every location: head, ra, la, torso, rl, ll)")
+    return out if not every else {name: out.get(name, low) for name in allowed}
+
+
+def _weapons(
+    raw: Mapping[str, Any], path: str, ctx: ScenarioContext
+) -> tuple[tuple[Carried, ...], int | None]:
+    """The weapons in file order (their 1-based numbers in orders), fists added last when not listed. The one
+    marked ``held = true`` is in hand, else [HOUSE] the first one that is neither the fists nor marked
+    ``held = false``; ammo defaults to a full load."""
+    known = tables().weapons
+    carried: list[Carried] = []
+    held: int | None = None
+    first: int | None = None
+    shape = 'expected a table like { type = "pistol" }'
+    for i, where, entry in ctx.table_entries(raw, "weapons", path, WEAPON_KEYS, not_a_table=shape):
+        kind = ctx.take(entry, "type", str, where, required=True)
+        if kind is None:
+            continue
+        spec = known.get(kind)
+        if spec is None:
+            ctx.error(f"{where}.type", f"unknown weapon {kind!r} (data/pbw/weapons.toml: {', '.join(known)})")
+            continue
+        ammo = spec.capacity
+        if "ammo" in entry:
+            if not spec.ranged:
+                ctx.error(f"{where}.ammo", f"a {kind} takes no ammunition")
+            ammo = ctx.number(entry, "ammo", where, default=spec.capacity, low=0, high=spec.capacity)
+        in_hand = ctx.take(entry, "held", bool, where, default=None)
+        if in_hand and spec.fists:
+            ctx.error(f"{where}.held", "fists are never held")
+        elif in_hand and held is not None:
+            ctx.error(f"{where}.held", "only one weapon is in hand")
+        elif in_hand:
+            held = i
+        if first is None and not spec.fists and in_hand is None:
+            first = i
+        carried.append(Carried(type=kind, ammo=ammo))
+    if not any(c.spec.fists for c in carried):
+        carried.append(Carried(type="fists"))
+    return tuple(carried), held if held is not None else first
+
+
+def check_characters(state: EncounterState, ctx: ScenarioContext) -> None:
+    """One character per hex, none on a wall; terrain kinds from data/pbw/terrain.toml."""
+    where: dict[Any, str] = {}
+    for i, ch in enumerate(state.units_of(Character)):
+        if ch.at is None:
+            continue
+        if ch.at in where:
+            ctx.error(f"units[{i}].at", f"{ch.at.label} is already taken by {where[ch.at]}")
+        where[ch.at] = ch.id
+        kind = tables().kind(state.board.terrain_at(ch.at))
+        if kind is not None and kind.blocks_move:
+            ctx.error(f"units[{i}].at", f"{ch.id} stands on {state.board.terrain_at(ch.at)} at {ch.at.label}")
+    for h, name in state.board.terrain.items():
+        if tables().kind(name) is None:
+            ctx.error(
+                f"board.terrain.{h.label}",
+                f"unknown terrain {name!r} (pbw knows {', '.join(tables().terrain)})",
+            )
+
+
+def check_round(spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:
+    """Every order must read. The first round's declarations are also checked against the starting board, one
+    after another in declaration order as the engine takes them (PBW-1); later rounds depend on the dice, so
+    ``sim`` checks them when their turn comes."""
+    orders = cast(dict[str, Any], ctx.take(spec.raw, "orders", dict, path, default={}))
+    declared: dict[str, Declaration] = {}
+    for uid, raw in orders.items():
+        where = f"{path}.orders.{uid}"
+        if not isinstance(state.units.get(uid), Character):
+            ctx.error(where, f"{uid!r} is not a character of this scenario")
+            continue
+        if not isinstance(raw, dict):
+            ctx.error(where, "orders for a character are a table: { segments = [...] }")
+            continue
+        table = cast(dict[str, Any], raw)
+        ctx.check_keys(table, ORDER_KEYS, where)
+        try:
+            if "segments" in table:
+                declared[uid] = parse_declaration(
+                    state, uid, {k: v for k, v in table.items() if k in DECLARATION_KEYS}
+                )
+        except GameError as exc:
+            ctx.error(where, str(exc))
+        shape = 'expected a table like { segment = 2, action = "defend" }'
+        for _, at, entry in ctx.table_entries(table, "change", where, CHANGE_KEYS, not_a_table=shape):
+            if "segment" not in entry:
+                ctx.error(f"{at}.segment", "is required: the segment the change is for (1-3)")
+                continue
+            try:
+                parse_change(state, uid, entry)
+            except GameError as exc:
+                ctx.error(at, str(exc))
+    if spec.index == 1:
+        _check_declarations(state, declared, path, ctx)
+
+
+def _check_declarations(
+    state: EncounterState, declared: dict[str, Declaration], path: str, ctx: ScenarioContext
+) -> None:
+    """Lock the declarations in the engine's order, so each is checked knowing the ones locked before it."""
+    while state.phase == DECLARE:
+        uid = next_declarer(state)
+        order = declared.get(uid or "")
+        try:
+            state, _ = declare(state, {uid: order} if uid and order else {})
+        except GameError as exc:
+            ctx.error(f"{path}.orders.{uid}", str(exc))
+            state, _ = declare(state, {})
