@@ -63,17 +63,21 @@ class Announcer:
 
     async def _work(self, encounter_id: int) -> None:
         queue = self._queues[encounter_id]
-        while not queue.empty():
-            job = queue.get_nowait()
-            try:
-                await job()
-            except Exception:
-                log.exception("announcement failed trace=%s encounter=%s", trace_id(), encounter_id)
-        self._workers.pop(encounter_id, None)
+        try:
+            while not queue.empty():
+                job = queue.get_nowait()
+                try:
+                    await job()
+                except Exception:
+                    log.exception("announcement failed trace=%s encounter=%s", trace_id(), encounter_id)
+        finally:  # cancelled too (the bot closing): a finished worker never stays listed
+            if self._workers.get(encounter_id) is asyncio.current_task():
+                self._workers.pop(encounter_id, None)
 
     async def drain(self) -> None:
-        while self._workers:
-            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+        """Wait for every queued announcement (tests, shutdown)."""
+        while running := [w for w in self._workers.values() if not w.done()]:
+            await asyncio.gather(*running, return_exceptions=True)
 
     async def step_done(self, step: StepReport) -> None:
         self._queued.add(id(step))

@@ -32,14 +32,14 @@ from cogs.common import (
 )
 from cogs.help import tutorial_embed
 from data.i18n import language_of, t
-from rules.registry import public_ruleset_ids
+from rules.registry import discord_ruleset_ids
 from rules.ruleset import DIRECTOR, PUBLIC
 
 MAX_SCENARIO_BYTES = 256 * 1024
 MAX_IMPORT_BYTES = 8 * 1024 * 1024
 
 RULESET_CHOICES = [
-    app_commands.Choice(name=tr(rid, f"choice.ruleset.{rid}"), value=rid) for rid in public_ruleset_ids()
+    app_commands.Choice(name=tr(rid, f"choice.ruleset.{rid}"), value=rid) for rid in discord_ruleset_ids()
 ]
 VIEW_CHOICES = [
     app_commands.Choice(name=tr("public", "choice.view.public"), value="public"),
@@ -54,6 +54,8 @@ async def scenario_autocomplete(
     ruleset = getattr(interaction.namespace, "ruleset", None)
     out: list[app_commands.Choice[str]] = []
     for sid, name, rid in bundled_scenarios(ruleset if isinstance(ruleset, str) else None):
+        if rid not in discord_ruleset_ids():
+            continue  # a ruleset the bot does not offer yet (the CLI plays it)
         if current.lower() in sid.lower() or current.lower() in name.lower():
             out.append(app_commands.Choice(name=f"{name} ({rid})"[:100], value=sid))
     return out[:25]
@@ -123,7 +125,7 @@ class EncounterCog(
             raise refuse("encounter.guild_only", "Use this in a server channel.")
         if scenario is None and file is None:
             raise refuse("scenario.missing", "Pick a bundled scenario or attach a scenario file.")
-        if ruleset not in public_ruleset_ids():  # before deferring: a refusal stays private
+        if ruleset not in discord_ruleset_ids():  # before deferring: a refusal stays private
             raise refuse(
                 "ruleset.unavailable", f"The {ruleset} ruleset is not available yet.", ruleset=ruleset
             )

@@ -38,11 +38,22 @@ class Plugin:
     overlay: str  # the render overlay; "" draws nothing of its own
     #: base rulesets a layer applies to (empty for a ruleset)
     applies_to: tuple[str, ...] = ()
+    #: offered in Discord (``/encounter new``); False while only its engine, scenarios and CLI are in
+    in_discord: bool = True
 
 
-def ruleset(rid: str) -> Plugin:
-    """A ruleset laid out by convention: ``rules/<id>/``, ``bot/panels/<id>.py``, ``render/rulesets/<id>.py``."""
-    return Plugin(rid, "ruleset", f"rules.{rid}", f"bot.panels.{rid}", f"render.rulesets.{rid}")
+def ruleset(rid: str, *, in_discord: bool = True) -> Plugin:
+    """A ruleset laid out by convention: ``rules/<id>/``, ``bot/panels/<id>.py``, ``render/rulesets/<id>.py``.
+    ``in_discord=False``: the engine plays in ``hexdirector sim``/``validate`` but has no panel yet, so the bot
+    does not offer it."""
+    return Plugin(
+        rid,
+        "ruleset",
+        f"rules.{rid}",
+        f"bot.panels.{rid}" if in_discord else "",
+        f"render.rulesets.{rid}",
+        in_discord=in_discord,
+    )
 
 
 def layer(lid: str, *, applies_to: tuple[str, ...]) -> Plugin:
@@ -54,9 +65,9 @@ def layer(lid: str, *, applies_to: tuple[str, ...]) -> Plugin:
 PLUGINS: tuple[Plugin, ...] = (
     ruleset("exo"),
     ruleset("skirmish"),
-    ruleset("mech"),
-    ruleset("ocs"),
-    ruleset("pbw"),
+    ruleset("mech", in_discord=False),
+    ruleset("ocs", in_discord=False),
+    ruleset("pbw", in_discord=False),
 )
 # ------------------------------------------------------------------------------------------------------------
 
@@ -106,8 +117,13 @@ def layer_ids() -> tuple[str, ...]:
 
 
 def public_ruleset_ids() -> tuple[str, ...]:
-    """The rulesets offered to people (not the tests' toys)."""
+    """The rulesets shipped with the bot (not the tests' toys): the CLI plays them all."""
     return tuple(p.id for p in PLUGINS if p.kind == "ruleset")
+
+
+def discord_ruleset_ids() -> tuple[str, ...]:
+    """The rulesets ``/encounter new`` offers: shipped ones with a Discord panel."""
+    return tuple(p.id for p in PLUGINS if p.kind == "ruleset" and p.in_discord)
 
 
 def get_ruleset(rid: str) -> Ruleset:
