@@ -15,7 +15,7 @@ from bot.permissions import Actor
 from bot.results import refuse
 from bot.service_base import ServiceBase
 from bot.storage import Encounter
-from bot.storage.base import Event as StoredEvent
+from bot.storage.base import StoredEvent
 from rules.events import Event
 from rules.ruleset import DIRECTOR, PUBLIC
 from rules.serial import from_json

@@ -19,11 +19,12 @@ from bot.client import HexBotCore, Refusal
 from bot.results import OverrideDone, refuse
 from bot.storage import Encounter
 from bot.translator import tr
-from cogs.common import HexTransformer, actor_of, channel_language, encounter_here, lang, reply
+from cogs.common import HexTransformer, actor_of, bot_of, channel_language, encounter_here, lang, reply
 from cogs.units import any_unit_autocomplete
 from data.i18n import has, t
 from rules.errors import GameError
 from rules.hexgrid import Hex, HexSide
+from rules.registry import ruleset_for
 from rules.state import EncounterState
 
 HexArg = app_commands.Transform[Hex, HexTransformer]
@@ -55,6 +56,23 @@ async def terrain_autocomplete(
 
 
 Change = Callable[[EncounterState], tuple[EncounterState, Any]]  # a pure edit from bot/overrides.py
+
+
+async def ruling_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The rulings this encounter's ruleset leaves to the director (exo: collision, dock, board)."""
+    try:
+        meta = await encounter_here(interaction)
+        _, state, _ = await bot_of(interaction).service.load(meta.id)
+    except GameError:
+        return []
+    locale = lang(interaction)
+    return [
+        app_commands.Choice(name=f"{t(r.usage, locale)}"[:100], value=r.id)
+        for r in ruleset_for(state).rulings().values()
+        if current.strip().lower() in f"{r.id} {t(r.usage, locale)}".lower()
+    ][:25]
 
 
 class DirectorCog(
@@ -181,6 +199,29 @@ class DirectorCog(
     async def terrain(self, interaction: discord.Interaction, hex: HexArg, terrain: str) -> None:
         kind = None if terrain.strip().lower() == CLEAR_TERRAIN else terrain.strip()
         await self._override(interaction, "terrain", hex.label, lambda s: overrides.set_terrain(s, hex, kind))
+
+    @app_commands.command(
+        name=tr("ruling", "cmd.director.ruling.name"),
+        description=tr(
+            "Rule what the rules leave to you (collision, docking, boarding…)", "cmd.director.ruling.desc"
+        ),
+    )
+    @app_commands.describe(
+        kind=tr("Which ruling", "cmd.director.ruling.kind"),
+        details=tr("The units and numbers, as the ruling's help says", "cmd.director.ruling.details"),
+    )
+    @app_commands.autocomplete(kind=ruling_autocomplete)
+    async def ruling(
+        self, interaction: discord.Interaction, kind: str, details: app_commands.Range[str, 1, 200]
+    ) -> None:
+        meta = await encounter_here(interaction)
+        _, state, _ = await self.bot.service.load(meta.id)
+        found = ruleset_for(state).rulings().get(kind)
+        if found is None:
+            raise refuse("director.no_ruling", f"There is no ruling called {kind!r} here.", kind=kind[:30])
+        words = tuple(details.split())
+        unit = next((w.partition("=")[0] for w in words if w.partition("=")[0] in state.units), "")
+        await self._override(interaction, f"ruling-{found.id}", unit, lambda s: found.apply(s, words))
 
     @app_commands.command(
         name=tr("assign", "cmd.director.assign.name"),

@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.dice import Dice
 from rules.events import Event
+from rules.hexgrid import Hex
 from rules.ruleset import (
     DiceFactory,
     Order,
     PhaseResult,
     RoundSpec,
     Ruleset,
+    Ruling,
     SimStep,
     Visibility,
 )
@@ -122,6 +124,24 @@ class LayeredRuleset(Ruleset):
 
     def visible_to(self, state: EncounterState, side: str) -> Visibility:
         return self.layer.visible_to(state, side, self.base.visible_to(state, side))
+
+    # --- the director's hand, pictures -------------------------------------------------------------------
+    def place(self, state: EncounterState, unit: Unit, to: Hex, facing: int | None) -> Unit:
+        return self.base.place(state, unit, to, facing)
+
+    def damage_by_hand(
+        self, state: EncounterState, unit_id: str, amount: str
+    ) -> tuple[EncounterState, tuple[Event, ...]]:
+        return self.base.damage_by_hand(state, unit_id, amount)
+
+    def rulings(self) -> Mapping[str, Ruling]:
+        return self.base.rulings()
+
+    def firing_arcs(self, state: EncounterState, unit_id: str) -> Mapping[str, frozenset[Hex]]:
+        return self.base.firing_arcs(state, unit_id)
+
+    def reachable(self, state: EncounterState, unit_id: str) -> frozenset[Hex]:
+        return self.base.reachable(state, unit_id)
 
     # --- scenario files ------------------------------------------------------------------------------------
     def build_unit(

@@ -8,7 +8,7 @@ reads its own part of a scenario file (unit stats, orders in ``[[rounds]]``) and
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -92,6 +92,20 @@ class SimStep:
 
 DIRECTOR = "director"
 PUBLIC = "public"
+
+Change = tuple[EncounterState, tuple[Event, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """A ruling the rules leave to the director (exo: collision, docking, boarding), offered by ``/director
+    ruling``: ``apply(state, words)`` reads the director's words (``usage`` is the i18n key that explains them)
+    and returns the new state and its events, the ruling's own event first; bad words raise a ``GameError``."""
+
+    id: str
+    rule: str
+    usage: str
+    apply: Callable[[EncounterState, tuple[str, ...]], Change]
 
 
 class Ruleset(ABC):
@@ -186,6 +200,10 @@ class Ruleset(ABC):
     def reachable(self, state: EncounterState, unit_id: str) -> frozenset[Hex]:
         """Hexes the unit can end its next move on (empty when the ruleset does not say)."""
         return frozenset()
+
+    def rulings(self) -> Mapping[str, Ruling]:
+        """The rulings this ruleset leaves to the director, by id (none by default)."""
+        return {}
 
     # --- visibility (FOG-1) ------------------------------------------------------------------------------
     def visible_to(self, state: EncounterState, side: str) -> Visibility:

@@ -239,3 +239,12 @@ def test_serialized_tags_are_namespaced_and_data_written_before_still_decodes() 
         return value
 
     assert from_json(bare(data)) == state
+
+
+def test_a_layered_ruleset_passes_every_ruleset_hook_to_its_base() -> None:
+    """A hook a layer forgot would silently fall back to the Ruleset default under every layer."""
+    from rules.ruleset import Ruleset
+
+    hooks = {n for n in vars(Ruleset) if not n.startswith("_") and callable(getattr(Ruleset, n))}
+    missing = sorted(n for n in hooks if n not in vars(LayeredRuleset))
+    assert not missing, f"LayeredRuleset does not pass on: {missing}"

@@ -117,3 +117,24 @@ async def test_overrides_of_a_hidden_unit_are_told_to_the_director_alone_and_nev
     # the other side's log: the removed hidden unit's history is not there either
     log = await answer(t, t.bea, "encounter log", {})
     assert "Espectro" not in log.content and "espectro" not in log.content.lower()
+
+
+async def test_the_director_rules_a_collision_docking_and_boarding_as_undoable_events(table: Table) -> None:
+    """EXO-4.5's rulings (EXO-4.6 to 4.8) are the director's: /director ruling records what happened as events,
+    shown in the channel; words that do not fit get the ruling's own help, privately."""
+    t = table
+    await open_duel(t)
+    moved = await answer(t, t.director, "director move", {"unit": "pirata", "hex": "0512"})
+    assert not moved.ephemeral
+    bad = await answer(t, t.director, "director ruling", {"kind": "collision", "details": "halcon=lots"})
+    assert bad.ephemeral and "halcon pirata halcon=3" in bad.content
+    done = await answer(
+        t, t.director, "director ruling", {"kind": "collision", "details": "halcon pirata halcon=1"}
+    )
+    assert not done.ephemeral and "collision" in done.content.lower() and "0512" in done.content
+    docked = await answer(t, t.director, "director ruling", {"kind": "dock", "details": "pirata halcon"})
+    assert "docks with" in docked.content
+    undone = await answer(t, t.director, "director undo", {})
+    assert undone.content
+    choices = await t.director.autocomplete(t.channel, "director ruling", "kind", "")
+    assert {c["value"] for c in choices} == {"collision", "dock", "board"}

@@ -27,7 +27,7 @@ Role: TypeAlias = Literal["director", "codirector", "player"]
 STATUSES: Final[frozenset[str]] = frozenset({"open", "running", "paused", "ended"})
 ROLES: Final[frozenset[str]] = frozenset({"director", "codirector", "player"})
 
-# Event types written by storage itself. Callers may not append them: replay and undo depend on their meaning.
+# StoredEvent types written by storage itself. Callers may not append them: replay and undo depend on their meaning.
 ENCOUNTER_CREATED: Final = "EncounterCreated"
 ENCOUNTER_IMPORTED: Final = "EncounterImported"
 ORDER_ACCEPTED: Final = "OrderAccepted"
@@ -148,7 +148,7 @@ class Participant:
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
+class StoredEvent:
     encounter_id: int
     seq: int
     type: str
@@ -165,7 +165,7 @@ class Loaded:
     phase_no: int
     state: JsonDict
     snapshot_seq: int
-    events: tuple[Event, ...]
+    events: tuple[StoredEvent, ...]
     participants: tuple[
         Participant, ...
     ] = ()  # read in the same transaction: consistent with ``meta.last_seq``
@@ -180,7 +180,7 @@ class HistoryStep:
     snapshot_seq: int
     phase_no: int
     state: JsonDict
-    events: tuple[Event, ...]
+    events: tuple[StoredEvent, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +263,7 @@ class InputsChanged:
         )
 
 
-Resolution: TypeAlias = Resolved | AlreadyResolved | InputsChanged
+CommitOutcome: TypeAlias = Resolved | AlreadyResolved | InputsChanged
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,10 +388,10 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def events(
         self, encounter_id: int, since_seq: int = 0, types: Iterable[str] | None = None
-    ) -> list[Event]: ...
+    ) -> list[StoredEvent]: ...
 
     @abc.abstractmethod
-    async def append_event(self, encounter_id: int, type: str, payload: Mapping[str, Any]) -> Event:
+    async def append_event(self, encounter_id: int, type: str, payload: Mapping[str, Any]) -> StoredEvent:
         """Log an event that does not change the state (a table roll, a notice). Reserved types are refused."""
 
     @abc.abstractmethod
@@ -428,7 +428,7 @@ class Storage(abc.ABC):
         new_state: Mapping[str, Any],
         *,
         based_on: OrdersForResolution | None = None,
-    ) -> Resolution:
+    ) -> CommitOutcome:
         """In one transaction: append ``events`` and a ``PhaseResolved`` event, snapshot ``new_state`` and move
         to phase ``expected_phase_no + 1``. Returns ``AlreadyResolved`` (nothing written) when the phase is
         stale and ``InputsChanged`` when ``based_on`` no longer matches the pending orders or the snapshot."""
@@ -440,7 +440,7 @@ class Storage(abc.ABC):
         expected_phase_no: int,
         event: EventSpec,
         new_state: Mapping[str, Any],
-    ) -> Event:
+    ) -> StoredEvent:
         """A director's change to the state inside the current phase: logged and snapshotted (undoable).
         Raises ``StalePhaseError``."""
 

@@ -10,11 +10,11 @@ from rules.events import Event, ShotResolved
 from rules.exo.arcs import bears
 from rules.exo.crew import Crew, resolve_crew_ref
 from rules.exo.events import FireDeclared, HitScored, ShotSpent
+from rules.exo.legality import shooter_rank, turret_gunners
 from rules.exo.rolls import roll_event
 from rules.exo.ship import Ship
 from rules.exo.state import ExoState, PendingHit
 from rules.exo.tables import tables
-from rules.exo.validation import shooter_rank, turret_gunners
 from rules.state import EncounterState
 
 POINTS_PER_INTERNAL = 4  # EXO-3.5: one internal point per 4 damage or fraction

@@ -9,12 +9,12 @@ from rules.dice import Dice
 from rules.events import Event
 from rules.exo.crew import resolve_crew_ref
 from rules.exo.events import MantaSet
+from rules.exo.legality import check_crew_rolls
 from rules.exo.orders import CrewRolls
 from rules.exo.rolls import effect_event, station_roll
 from rules.exo.ship import Ship
 from rules.exo.state import ORDERS_STEP, CrewEffects, ext_of
 from rules.exo.tables import tables
-from rules.exo.validation import check_crew_rolls
 from rules.ruleset import Order
 from rules.state import EncounterState
 

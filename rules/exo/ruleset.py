@@ -21,6 +21,7 @@ from rules.exo.combat import resolve_combat
 from rules.exo.crew import find_crew, resolve_crew_ref
 from rules.exo.damage import resolve_damage
 from rules.exo.events import BroadsideSideRolled, OrdersLocked
+from rules.exo.legality import check_crew_rolls, check_moves, check_ship_orders
 from rules.exo.orders import (
     EMPTY_MOVES,
     CrewRolls,
@@ -35,11 +36,11 @@ from rules.exo.phase_crew import resolve_crew_step
 from rules.exo.piloting import answer_decision, execute_movement, next_decision, roll_piloting
 from rules.exo.preview import arcs, reachable
 from rules.exo.repairs import repair_work, resolve_repairs
-from rules.exo.scenario_units import SHIP_KEYS, build_exo_unit
+from rules.exo.rulings import RULINGS
+from rules.exo.scenario_io import SHIP_KEYS, build_exo_unit
 from rules.exo.ship import Ship, SpaceObject
 from rules.exo.state import CREW_STEP, ORDERS_STEP, ExoState, ext_of
 from rules.exo.turrets import turret_handler
-from rules.exo.validation import check_crew_rolls, check_moves, check_ship_orders
 from rules.exo.weapons import PORT, STARBOARD, Mount
 from rules.hexgrid import Hex, HexSide
 from rules.registry import register
@@ -52,6 +53,7 @@ from rules.ruleset import (
     PhaseSpec,
     RoundSpec,
     Ruleset,
+    Ruling,
     SimStep,
 )
 from rules.state import EncounterState, Unit, replace_unit
@@ -457,6 +459,10 @@ class ExoRuleset(Ruleset):
         if not isinstance(ship, Ship) or ship.at is None or ship.destroyed:
             return frozenset()
         return reachable(state, unit_id)
+
+    def rulings(self) -> Mapping[str, Ruling]:
+        """EXO-4.5: collision, docking and boarding are the director's to rule (rules/exo/rulings.py)."""
+        return RULINGS
 
     # --- the director's hand ---------------------------------------------------------------------------------
     def place(self, state: EncounterState, unit: Unit, to: Hex, facing: int | None) -> Unit:

@@ -46,7 +46,7 @@ from rules.state import EncounterState
 HEDGEHOG = "hedgehog"  # Board.features key (DESIGN §7.2)
 
 
-def refuse(code: str, message: str, rule: str, **params: object) -> IllegalOrderError:
+def illegal(code: str, message: str, rule: str, **params: object) -> IllegalOrderError:
     return IllegalOrderError(message, code=f"ocs.{code}", rule=rule, params=params)
 
 
@@ -63,14 +63,14 @@ def hedgehog_of(state: EncounterState, h: Hex) -> int:
 def _unit(state: EncounterState, unit_id: str) -> OcsUnit:
     unit = state.unit_as(unit_id, OcsUnit)
     if not unit.active:
-        raise refuse("eliminated", f"{unit.name} is not on the board.", "OCS-1", name=unit.name)
+        raise illegal("eliminated", f"{unit.name} is not on the board.", "OCS-1", name=unit.name)
     return unit
 
 
 def _engaged(state: EncounterState, unit: OcsUnit) -> None:
     combat = combat_of(state, unit.id)
     if combat is not None:
-        raise refuse(
+        raise illegal(
             "engaged",
             f"{unit.name} takes part in open combat {combat.id}; it waits until that combat ends.",
             "OCS-2",
@@ -81,14 +81,14 @@ def _engaged(state: EncounterState, unit: OcsUnit) -> None:
 
 def _director(actor: str, code: str, what: str) -> None:
     if actor != DIRECTOR:
-        raise refuse(code, f"Only the director can {what}.", "OCS-2")
+        raise illegal(code, f"Only the director can {what}.", "OCS-2")
 
 
 def _not_attacked(state: EncounterState, h: Hex) -> None:
     """OCS-2: one open combat per defender hex, and no unit joins a defence under way."""
     for c in ext_of(state).combats:
         if c.at == h:
-            raise refuse(
+            raise illegal(
                 "hex_engaged",
                 f"{h.label} is already attacked in combat {c.id}.",
                 "OCS-2",
@@ -109,10 +109,10 @@ def check_open(state: EncounterState, actor: str, order: OpenCombat) -> None:
     strength; a defender hex held by the other side with a strength; nobody in another open combat."""
     _director(actor, "director_opens", "open a combat")
     if not state.board.contains(order.at):
-        raise refuse("off_board", f"{order.at.label} is off the board.", "OCS-1", hex=order.at.label)
+        raise illegal("off_board", f"{order.at.label} is off the board.", "OCS-1", hex=order.at.label)
     defenders = units_in(state, order.at)
     if not defenders:
-        raise refuse(
+        raise illegal(
             "no_defender", f"There is no unit in {order.at.label} to attack.", "OCS-2", hex=order.at.label
         )
     _not_attacked(state, order.at)
@@ -123,10 +123,10 @@ def check_open(state: EncounterState, actor: str, order: OpenCombat) -> None:
         unit = _unit(state, uid)
         _check_attacker(state, unit, order.at, defenders[0].side)
         if side and unit.side != side:
-            raise refuse("mixed_sides", "All the attackers belong to one side.", "OCS-2", name=unit.name)
+            raise illegal("mixed_sides", "All the attackers belong to one side.", "OCS-2", name=unit.name)
         side = unit.side
     if order.ar_attacker is not None and order.ar_attacker not in order.attackers:
-        raise refuse(
+        raise illegal(
             "ar_not_attacking",
             f"The attacker's AR unit {order.ar_attacker} must take part in the attack.",
             "OCS-2",
@@ -134,9 +134,9 @@ def check_open(state: EncounterState, actor: str, order: OpenCombat) -> None:
         )
     if order.ar_defender is not None:
         if order.ar_attacker is None:
-            raise refuse("ar_order", "The attacker chooses its AR unit first, then the defender.", "OCS-2")
+            raise illegal("ar_order", "The attacker chooses its AR unit first, then the defender.", "OCS-2")
         if order.ar_defender not in {d.id for d in defenders}:
-            raise refuse(
+            raise illegal(
                 "ar_not_defending",
                 f"The defender's AR unit {order.ar_defender} must be in {order.at.label}.",
                 "OCS-2",
@@ -144,7 +144,7 @@ def check_open(state: EncounterState, actor: str, order: OpenCombat) -> None:
                 hex=order.at.label,
             )
     if sum(d.strength for d in defenders) <= 0:
-        raise refuse(
+        raise illegal(
             "no_defense",
             f"The units in {order.at.label} have no combat strength: no odds can be made.",
             "OCS-3",
@@ -155,9 +155,9 @@ def check_open(state: EncounterState, actor: str, order: OpenCombat) -> None:
 def _check_attacker(state: EncounterState, unit: OcsUnit, at: Hex, defending_side: str) -> None:
     assert unit.at is not None
     if unit.side == defending_side:
-        raise refuse("own_side", f"{unit.name} cannot attack its own side.", "OCS-2", name=unit.name)
+        raise illegal("own_side", f"{unit.name} cannot attack its own side.", "OCS-2", name=unit.name)
     if unit.at.distance(at) != 1:
-        raise refuse(
+        raise illegal(
             "not_adjacent",
             f"{unit.name} is not adjacent to {at.label}.",
             "OCS-2",
@@ -165,11 +165,11 @@ def _check_attacker(state: EncounterState, unit: OcsUnit, at: Hex, defending_sid
             hex=at.label,
         )
     if unit.mode == STRATEGIC:
-        raise refuse(
+        raise illegal(
             "strategic", f"{unit.name} is in strategic mode and cannot attack.", "OCS-1", name=unit.name
         )
     if unit.strength <= 0:
-        raise refuse(
+        raise illegal(
             "no_strength", f"{unit.name} has no combat strength to attack with.", "OCS-3", name=unit.name
         )
     _engaged(state, unit)
@@ -180,16 +180,16 @@ def check_move(state: EncounterState, actor: str, order: FreeMove) -> None:
     board except into enemy units or into a hex under attack; a unit in an open combat stays put."""
     unit = _unit(state, order.who)
     if actor not in (DIRECTOR, unit.id):
-        raise refuse(
+        raise illegal(
             "not_yours",
             f"Only {unit.name} itself or the director can give it orders.",
             "OCS-1",
             name=unit.name,
         )
     if not state.board.contains(order.to):
-        raise refuse("off_board", f"{order.to.label} is off the board.", "OCS-1", hex=order.to.label)
+        raise illegal("off_board", f"{order.to.label} is off the board.", "OCS-1", hex=order.to.label)
     if unit.at == order.to:
-        raise refuse(
+        raise illegal(
             "same_hex",
             f"{unit.name} is already in {order.to.label}.",
             "OCS-1",
@@ -198,7 +198,7 @@ def check_move(state: EncounterState, actor: str, order: FreeMove) -> None:
         )
     _engaged(state, unit)
     if _enemy_in(state, order.to, unit.side):
-        raise refuse(
+        raise illegal(
             "enemy_hex", f"{order.to.label} holds enemy units.", "OCS-1", name=unit.name, hex=order.to.label
         )
     _not_attacked(state, order.to)
@@ -208,14 +208,14 @@ def check_mode(state: EncounterState, actor: str, order: ModeChange) -> None:
     """OCS-1: a unit's mode changes between combats, by its owner or the director."""
     unit = _unit(state, order.who)
     if actor not in (DIRECTOR, unit.id):
-        raise refuse(
+        raise illegal(
             "not_yours",
             f"Only {unit.name} itself or the director can give it orders.",
             "OCS-1",
             name=unit.name,
         )
     if unit.mode == order.mode:
-        raise refuse(
+        raise illegal(
             "same_mode",
             f"{unit.name} is already in {order.mode} mode.",
             "OCS-1",
@@ -234,7 +234,7 @@ def _open_combat(state: EncounterState, combat_id: int) -> Combat:
     combat = find_combat(state, combat_id)
     if combat is None:
         open_ids = ", ".join(str(c.id) for c in ext_of(state).combats) or "none"
-        raise refuse(
+        raise illegal(
             "no_combat",
             f'There is no open combat {combat_id or ""} (open: {open_ids}); name it with "combat".',
             "OCS-2",
@@ -252,7 +252,7 @@ def answering(state: EncounterState, actor: str, combat_id: int, stages: tuple[s
     answer for either side)."""
     combat = _open_combat(state, combat_id)
     if combat.stage not in stages:
-        raise refuse(
+        raise illegal(
             "not_now",
             f"Combat {combat.id} does not wait for that answer now ({combat.stage}).",
             "OCS-2",
@@ -262,7 +262,7 @@ def answering(state: EncounterState, actor: str, combat_id: int, stages: tuple[s
     if actor != DIRECTOR:
         role = combat.asks or ""
         if actor not in {u.id for u in role_units(state, combat, role)}:
-            raise refuse(
+            raise illegal(
                 "other_side",
                 f"Combat {combat.id} waits for the {role}'s answer, not {actor}'s.",
                 "OCS-2",
@@ -278,7 +278,7 @@ def check_ar(state: EncounterState, actor: str, order: ChooseAr) -> None:
     combat = answering(state, actor, order.combat, (AR_ATTACKER, AR_DEFENDER))
     role = ATTACKER if combat.stage == AR_ATTACKER else DEFENDER
     if order.choice not in {u.id for u in role_units(state, combat, role)}:
-        raise refuse(
+        raise illegal(
             "ar_not_involved",
             f"{order.choice} does not take part in combat {combat.id} as {role}: the AR unit must.",
             "OCS-2",
@@ -325,7 +325,7 @@ def check_losses(state: EncounterState, actor: str, order: Losses) -> None:
     caps = dict(question.caps)
     for uid, n in Counter(order.losses).items():
         if uid not in caps:
-            raise refuse(
+            raise illegal(
                 "loss_not_involved",
                 f"{uid} is not one of the {role}'s units in combat {combat.id}.",
                 "OCS-6",
@@ -334,7 +334,7 @@ def check_losses(state: EncounterState, actor: str, order: Losses) -> None:
                 role=role,
             )
         if n > caps[uid]:
-            raise refuse(
+            raise illegal(
                 "loss_too_many",
                 f"{uid} has only {caps[uid]} step(s) to lose.",
                 "OCS-6",
@@ -344,7 +344,7 @@ def check_losses(state: EncounterState, actor: str, order: Losses) -> None:
     low, high = question.base, question.base + question.option
     if not low <= len(order.losses) <= high:
         wanted = str(low) if low == high else f"{low} to {high}"
-        raise refuse(
+        raise illegal(
             "loss_count",
             f"Combat {combat.id}: list {wanted} step(s) beyond the first, got {len(order.losses)}.",
             "OCS-6",
@@ -357,7 +357,7 @@ def check_losses(state: EncounterState, actor: str, order: Losses) -> None:
     left = Counter(order.losses)
     survivors = [uid for uid, cap in question.caps if cap > left[uid]]
     if retreat > 0 and survivors and not retreat_destinations(state, combat, retreat):
-        raise refuse(
+        raise illegal(
             "no_retreat",
             f"The units in {combat.at.label} cannot retreat {retreat} hex(es): take more option steps.",
             "OCS-6",
@@ -393,7 +393,7 @@ def check_retreats(state: EncounterState, actor: str, order: Retreats) -> None:
     survivors = [u.id for u in defending_units(state, combat)]
     given = [uid for uid, _ in order.retreats]
     if sorted(given) != sorted(survivors):
-        raise refuse(
+        raise illegal(
             "retreat_units",
             f"Combat {combat.id}: give one hex for each of {', '.join(survivors)}.",
             "OCS-6",
@@ -403,7 +403,7 @@ def check_retreats(state: EncounterState, actor: str, order: Retreats) -> None:
     allowed = retreat_destinations(state, combat, combat.retreat)
     for uid, where in order.retreats:
         if where not in allowed:
-            raise refuse(
+            raise illegal(
                 "retreat_hex",
                 f"{uid} cannot retreat to {where.label}: it retreats {combat.retreat} hex(es) from "
                 f"{combat.at.label} (choose {', '.join(h.label for h in allowed)}).",
@@ -418,7 +418,7 @@ def check_retreats(state: EncounterState, actor: str, order: Retreats) -> None:
 def check_order(state: EncounterState, actor: str, order: Order) -> None:
     """Every OCS order, by type."""
     if state.over:
-        raise refuse("over", "The encounter is over.", "OCS-2")
+        raise illegal("over", "The encounter is over.", "OCS-2")
     if isinstance(order, OpenCombat):
         check_open(state, actor, order)
     elif isinstance(order, FreeMove):
@@ -434,7 +434,7 @@ def check_order(state: EncounterState, actor: str, order: Order) -> None:
     elif isinstance(order, Retreats):
         check_retreats(state, actor, order)
     else:
-        raise refuse("not_an_order", "That is not an ocs order.", "OCS-2", order=type(order).__name__)
+        raise illegal("not_an_order", "That is not an ocs order.", "OCS-2", order=type(order).__name__)
 
 
 def combat_problem(state: EncounterState, combat: Combat) -> str | None:

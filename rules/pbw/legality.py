@@ -44,7 +44,7 @@ from rules.pbw.tables import LOCATIONS, WeaponType
 from rules.state import EncounterState
 
 
-def refuse(ch: Character, code: str, rule: str, message: str, **params: object) -> IllegalOrderError:
+def illegal(ch: Character, code: str, rule: str, message: str, **params: object) -> IllegalOrderError:
     return IllegalOrderError(
         f"{ch.name}: {message}",
         code=f"pbw.{code}",
@@ -134,7 +134,7 @@ def check_action(state: EncounterState, ch: Character, look: Outlook, act: Segme
         and not ch.fighting
         and not (act.action == MOVE and ch.condition == INCAPACITATED)
     ):
-        raise refuse(
+        raise illegal(
             ch, "cannot_act", "PBW-4", f"is {ch.condition} and can only crawl", condition=ch.condition
         )
     if act.action == MOVE:
@@ -148,9 +148,9 @@ def check_action(state: EncounterState, ch: Character, look: Outlook, act: Segme
         return _draw(ch, look, act)
     if act.action == STOW:
         if look.held is None:
-            raise refuse(ch, "nothing_held", "PBW-2", "holds nothing to stow")
+            raise illegal(ch, "nothing_held", "PBW-2", "holds nothing to stow")
         if act.weapon and act.weapon - 1 != look.held:
-            raise refuse(ch, "not_held", "PBW-2", f"does not hold weapon {act.weapon}", weapon=act.weapon)
+            raise illegal(ch, "not_held", "PBW-2", f"does not hold weapon {act.weapon}", weapon=act.weapon)
         return dataclasses.replace(act, weapon=look.held + 1)
     return act  # defend, rest: nothing to check here
 
@@ -161,7 +161,7 @@ def check_path(state: EncounterState, ch: Character, look: Outlook, path: Sequen
     engaged = enemies_within_reach(state, ch.side, look.at)
     if engaged and not look.free:
         other = state.units[engaged[0]].name
-        raise refuse(
+        raise illegal(
             ch,
             "engaged",
             "PBW-5",
@@ -169,30 +169,30 @@ def check_path(state: EncounterState, ch: Character, look: Outlook, path: Sequen
             other=other,
         )
     if not path:
-        raise refuse(ch, "no_path", "PBW-2", "a move needs the hexes it enters")
+        raise illegal(ch, "no_path", "PBW-2", "a move needs the hexes it enters")
     limit = step_limit(ch)
     if len(path) > limit:
-        raise refuse(
+        raise illegal(
             ch, "too_far", "PBW-2", f"moves at most {limit} hex(es) per action, not {len(path)}", limit=limit
         )
     prev = look.at
     seen = {look.at}
     for i, h in enumerate(path):
         if h.distance(prev) != 1 or h in seen:
-            raise refuse(ch, "not_adjacent", "PBW-2", f"{h.label} is not next to {prev.label}", hex=h.label)
+            raise illegal(ch, "not_adjacent", "PBW-2", f"{h.label} is not next to {prev.label}", hex=h.label)
         if not state.board.contains(h):
-            raise refuse(ch, "off_board", "PBW-2", f"{h.label} is off the board", hex=h.label)
+            raise illegal(ch, "off_board", "PBW-2", f"{h.label} is off the board", hex=h.label)
         if blocks_move(state, h):
             kind = state.board.terrain_at(h) or ""
-            raise refuse(
+            raise illegal(
                 ch, "blocked", "PBW-2", f"{h.label} cannot be entered ({kind})", hex=h.label, kind=kind
             )
         other = occupant(state, h, besides=ch.id)
         if other is not None and other.hidden and other.side != ch.side:
             # bumping into someone it cannot see: say so without naming them (FOG-1)
-            raise refuse(ch, "occupied_unseen", "PBW-2", f"{h.label} is occupied", hex=h.label)
+            raise illegal(ch, "occupied_unseen", "PBW-2", f"{h.label} is occupied", hex=h.label)
         if other is not None:
-            raise refuse(
+            raise illegal(
                 ch,
                 "occupied",
                 "PBW-2",
@@ -203,7 +203,7 @@ def check_path(state: EncounterState, ch: Character, look: Outlook, path: Sequen
         new = set(enemies_within_reach(state, ch.side, h)) - set(engaged)
         if new and i < len(path) - 1:
             name = state.units[sorted(new)[0]].name
-            raise refuse(
+            raise illegal(
                 ch,
                 "runs_into_melee",
                 "PBW-5",
@@ -230,16 +230,16 @@ def check_attack(state: EncounterState, ch: Character, look: Outlook, act: Segme
     spec = _weapon(ch, idx, act.weapon)
     if act.action == SHOOT:
         if not spec.ranged:
-            raise refuse(ch, "not_ranged", "PBW-5", f"cannot shoot with {spec.key}", weapon=spec.key)
+            raise illegal(ch, "not_ranged", "PBW-5", f"cannot shoot with {spec.key}", weapon=spec.key)
         _in_hand(ch, look, idx, spec)
         if look.ammo[idx] < 1:
-            raise refuse(ch, "empty", "PBW-2", f"the {spec.key} is empty: reload it first", weapon=spec.key)
+            raise illegal(ch, "empty", "PBW-2", f"the {spec.key} is empty: reload it first", weapon=spec.key)
     else:
         if spec.ranged:
-            raise refuse(ch, "not_melee", "PBW-5", f"cannot fight in melee with {spec.key}", weapon=spec.key)
+            raise illegal(ch, "not_melee", "PBW-5", f"cannot fight in melee with {spec.key}", weapon=spec.key)
         if spec.fists:
             if not ch.working_arms:
-                raise refuse(ch, "no_arm", "PBW-4", "has no working arm to strike with")
+                raise illegal(ch, "no_arm", "PBW-4", "has no working arm to strike with")
         else:
             _in_hand(ch, look, idx, spec)
     target = target_of(state, ch, act.target)
@@ -247,7 +247,7 @@ def check_attack(state: EncounterState, ch: Character, look: Outlook, act: Segme
     distance = look.at.distance(target_at)
     if act.action == SHOOT:
         if spec.band(distance) is None:
-            raise refuse(
+            raise illegal(
                 ch,
                 "out_of_range",
                 "PBW-5",
@@ -257,9 +257,9 @@ def check_attack(state: EncounterState, ch: Character, look: Outlook, act: Segme
                 max=spec.ranges[-1],
             )
         if not clear_line(state, look.at, target_at):
-            raise refuse(ch, "no_sight", "PBW-5", f"cannot see {target.name}", target=target.name)
+            raise illegal(ch, "no_sight", "PBW-5", f"cannot see {target.name}", target=target.name)
     elif distance != 1:
-        raise refuse(
+        raise illegal(
             ch,
             "not_in_reach",
             "PBW-5",
@@ -268,7 +268,7 @@ def check_attack(state: EncounterState, ch: Character, look: Outlook, act: Segme
             distance=distance,
         )
     if act.aim and act.aim not in LOCATIONS:
-        raise refuse(
+        raise illegal(
             ch, "bad_aim", "PBW-5", f"{act.aim!r} is not a location ({', '.join(LOCATIONS)})", aim=act.aim
         )
     return dataclasses.replace(act, weapon=idx + 1)
@@ -304,34 +304,34 @@ def target_of(state: EncounterState, ch: Character, target_id: str) -> Character
         isinstance(target, Character) and target.hidden and target.side != ch.side
     )  # FOG-1: not even named
     if not isinstance(target, Character) or target.at is None or hidden:
-        raise refuse(
+        raise illegal(
             ch, "no_target", "PBW-5", f"there is no character called {target_id!r}", target=target_id
         )
     if target.id == ch.id:
-        raise refuse(ch, "self_target", "PBW-5", "cannot attack itself")
+        raise illegal(ch, "self_target", "PBW-5", "cannot attack itself")
     if target.side == ch.side:
-        raise refuse(ch, "friend", "PBW-5", f"{target.name} is on the same side", target=target.name)
+        raise illegal(ch, "friend", "PBW-5", f"{target.name} is on the same side", target=target.name)
     if not target.alive:
-        raise refuse(ch, "target_dead", "PBW-4", f"{target.name} is dead", target=target.name)
+        raise illegal(ch, "target_dead", "PBW-4", f"{target.name} is dead", target=target.name)
     return target
 
 
 def _weapon(ch: Character, idx: int, given: int) -> WeaponType:
     if not 0 <= idx < len(ch.weapons):
         if given:
-            raise refuse(
+            raise illegal(
                 ch, "no_weapon", "PBW-2", f"has no weapon {given} (1-{len(ch.weapons)})", weapon=given
             )
-        raise refuse(ch, "nothing_held", "PBW-2", "holds no weapon: draw one first")
+        raise illegal(ch, "nothing_held", "PBW-2", "holds no weapon: draw one first")
     if ch.weapons[idx].dropped:
         kind = ch.weapons[idx].type
-        raise refuse(ch, "dropped", "PBW-4", f"dropped the {kind}", weapon=kind)
+        raise illegal(ch, "dropped", "PBW-4", f"dropped the {kind}", weapon=kind)
     return ch.weapons[idx].spec
 
 
 def _in_hand(ch: Character, look: Outlook, idx: int, spec: WeaponType) -> None:
     if look.held != idx:
-        raise refuse(
+        raise illegal(
             ch, "not_held", "PBW-2", f"the {spec.key} is not in hand: draw it first", weapon=spec.key
         )
 
@@ -340,27 +340,27 @@ def _reload(ch: Character, look: Outlook, act: SegmentAction) -> SegmentAction:
     idx = act.weapon - 1 if act.weapon else (look.held if look.held is not None else -1)
     spec = _weapon(ch, idx, act.weapon)
     if not spec.ranged:
-        raise refuse(ch, "not_ranged", "PBW-2", f"the {spec.key} takes no ammunition", weapon=spec.key)
+        raise illegal(ch, "not_ranged", "PBW-2", f"the {spec.key} takes no ammunition", weapon=spec.key)
     _in_hand(ch, look, idx, spec)
     if look.ammo[idx] >= spec.capacity:
-        raise refuse(ch, "full", "PBW-2", f"the {spec.key} is already loaded", weapon=spec.key)
+        raise illegal(ch, "full", "PBW-2", f"the {spec.key} is already loaded", weapon=spec.key)
     return dataclasses.replace(act, weapon=idx + 1)
 
 
 def _draw(ch: Character, look: Outlook, act: SegmentAction) -> SegmentAction:
     if not act.weapon:
-        raise refuse(ch, "draw_what", "PBW-2", "say which weapon to draw")
+        raise illegal(ch, "draw_what", "PBW-2", "say which weapon to draw")
     idx = act.weapon - 1
     spec = _weapon(ch, idx, act.weapon)
     if spec.fists:
-        raise refuse(ch, "fists", "PBW-2", "fists are never drawn")
+        raise illegal(ch, "fists", "PBW-2", "fists are never drawn")
     if look.held == idx:
-        raise refuse(ch, "already_held", "PBW-2", f"already holds the {spec.key}", weapon=spec.key)
+        raise illegal(ch, "already_held", "PBW-2", f"already holds the {spec.key}", weapon=spec.key)
     if look.held is not None:
         held = ch.weapons[look.held].type
-        raise refuse(ch, "hands_full", "PBW-2", f"holds the {held}: stow it first", weapon=held)
+        raise illegal(ch, "hands_full", "PBW-2", f"holds the {held}: stow it first", weapon=held)
     if len(ch.working_arms) < spec.hands:
-        raise refuse(
+        raise illegal(
             ch, "arms", "PBW-4", f"needs {spec.hands} working arm(s) for the {spec.key}", weapon=spec.key
         )
     return act
@@ -372,22 +372,24 @@ def _draw(ch: Character, look: Outlook, act: SegmentAction) -> SegmentAction:
 def check_declaration(state: EncounterState, ch: Character, decl: Declaration) -> Declaration:
     """PBW-1..5: the three segments, each legal after the ones before; returned with every weapon made explicit."""
     if not ch.awake:
-        raise refuse(ch, "cannot_act", "PBW-4", f"is {ch.condition}", condition=ch.condition)
+        raise illegal(ch, "cannot_act", "PBW-4", f"is {ch.condition}", condition=ch.condition)
     if len(decl.segments) != SEGMENTS:
-        raise refuse(ch, "three_segments", "PBW-1", "a declaration has three segments")
+        raise illegal(ch, "three_segments", "PBW-1", "a declaration has three segments")
     kinds = [s.action for s in decl.segments]
     if REST in kinds and not decl.rest:
-        raise refuse(ch, "rest_whole_turn", "PBW-3", "rest takes the whole turn (all three segments)")
+        raise illegal(ch, "rest_whole_turn", "PBW-3", "rest takes the whole turn (all three segments)")
     if LOST in kinds:
-        raise refuse(ch, "unknown_action", "PBW-2", "'lost' is not an action")
+        raise illegal(ch, "unknown_action", "PBW-2", "'lost' is not an action")
     allowed = ch.actions_per_turn()
     if allowed == 0 and not decl.rest:
-        raise refuse(ch, "exhausted", "PBW-3", "is exhausted: a whole turn of rest is all it can do")
+        raise illegal(ch, "exhausted", "PBW-3", "is exhausted: a whole turn of rest is all it can do")
     if ch.condition == INCAPACITATED and any(k not in (MOVE, DEFEND, REST) for k in kinds):
-        raise refuse(ch, "cannot_act", "PBW-4", "is incapacitated and can only crawl", condition=ch.condition)
+        raise illegal(
+            ch, "cannot_act", "PBW-4", "is incapacitated and can only crawl", condition=ch.condition
+        )
     active = sum(1 for k in kinds if k in ACTIVE)
     if active > allowed:
-        raise refuse(
+        raise illegal(
             ch,
             "tired",
             "PBW-3",
@@ -411,9 +413,9 @@ def check_disengage(
 ) -> None:
     """PBW-5: only from a melee, and a whole turn without attacking (nor moving: it is still engaged)."""
     if not enemies_within_reach(state, ch.side, look.at):
-        raise refuse(ch, "not_engaged", "PBW-5", "is not in melee: there is nothing to disengage from")
+        raise illegal(ch, "not_engaged", "PBW-5", "is not in melee: there is nothing to disengage from")
     if any(s.action in (SHOOT, MELEE, MOVE) for s in segments):
-        raise refuse(
+        raise illegal(
             ch, "disengage_attacks", "PBW-5", "disengaging is a whole turn without attacking or moving"
         )
 
@@ -444,9 +446,9 @@ def check_change(state: EncounterState, ch: Character, change: Change) -> Segmen
     ext = ext_of(state)
     rec = ext.records.get(ch.id)
     if ext.segment < 1 or rec is None:
-        raise refuse(ch, "no_change_now", "PBW-2", "has no declared action to change now")
+        raise illegal(ch, "no_change_now", "PBW-2", "has no declared action to change now")
     if change.segment != ext.segment:
-        raise refuse(
+        raise illegal(
             ch,
             "wrong_segment",
             "PBW-2",
@@ -457,17 +459,19 @@ def check_change(state: EncounterState, ch: Character, change: Change) -> Segmen
     if new is None:
         return None
     if not ch.awake:
-        raise refuse(ch, "cannot_act", "PBW-4", f"is {ch.condition}", condition=ch.condition)
+        raise illegal(ch, "cannot_act", "PBW-4", f"is {ch.condition}", condition=ch.condition)
     current = rec.plan[ext.segment - 1]
     if current.action == LOST:
-        raise refuse(ch, "segment_lost", "PBW-2", "gave this segment up for an earlier change")
+        raise illegal(ch, "segment_lost", "PBW-2", "gave this segment up for an earlier change")
     if new.action in (REST, LOST):
-        raise refuse(ch, "rest_whole_turn", "PBW-3", "rest takes the whole turn: it cannot be changed into")
+        raise illegal(ch, "rest_whole_turn", "PBW-3", "rest takes the whole turn: it cannot be changed into")
     if ch.condition == INCAPACITATED and new.action not in (MOVE, DEFEND):
-        raise refuse(ch, "cannot_act", "PBW-4", "is incapacitated and can only crawl", condition=ch.condition)
+        raise illegal(
+            ch, "cannot_act", "PBW-4", "is incapacitated and can only crawl", condition=ch.condition
+        )
     checked = check_action(state, ch, outlook(state, ch), new)
     if checked == current or (current.action == REST and checked.action == DEFEND):
         return None  # the declared action itself: nothing changes, nothing is paid
     if change_payment(rec, ext.segment, checked) is None:
-        raise refuse(ch, "cannot_pay", "PBW-2", "has no action left to pay for a change of intention")
+        raise illegal(ch, "cannot_pay", "PBW-2", "has no action left to pay for a change of intention")
     return checked

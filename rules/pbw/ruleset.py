@@ -10,7 +10,7 @@ from rules.dice import Dice
 from rules.errors import InvalidOrderError
 from rules.hexgrid import HexSide
 from rules.pbw import scenario_io, sim, turn
-from rules.pbw.legality import check_change, check_declaration, refuse
+from rules.pbw.legality import check_change, check_declaration, illegal
 from rules.pbw.model import Change, Character, Declaration, PbwState
 from rules.pbw.orders import parse_order
 from rules.pbw.tables import LOCATIONS
@@ -47,12 +47,12 @@ class PbwRuleset(Ruleset):
     def validate_order(self, state: EncounterState, actor: str, order: Order) -> None:
         ch = state.unit_as(actor, Character)
         if order.unit != actor:
-            raise refuse(ch, "not_yours", "PBW-1", f"cannot give orders for {order.unit}", other=order.unit)
+            raise illegal(ch, "not_yours", "PBW-1", f"cannot give orders for {order.unit}", other=order.unit)
         if state.over:
-            raise refuse(ch, "over", "PBW-1", "the encounter is over")
+            raise illegal(ch, "over", "PBW-1", "the encounter is over")
         if isinstance(order, Declaration):
             if state.phase != turn.DECLARE or turn.next_declarer(state) != actor:
-                raise refuse(ch, "not_your_turn", "PBW-1", "it is not this character's turn to declare")
+                raise illegal(ch, "not_your_turn", "PBW-1", "it is not this character's turn to declare")
             check_declaration(state, ch, order)
         elif isinstance(order, Change):
             check_change(state, ch, order)

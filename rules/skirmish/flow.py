@@ -29,7 +29,7 @@ from rules.skirmish.events import (
     SkOverwatchLost,
     SkOverwatchSet,
 )
-from rules.skirmish.legality import action_cost, check_reaction, refuse
+from rules.skirmish.legality import action_cost, check_reaction, illegal
 from rules.skirmish.model import (
     Character,
     SkAct,
@@ -53,16 +53,16 @@ def check_turn(state: EncounterState, actor: str, order: Order) -> None:
     """SK-1.1: only a character of the drawn chit acts, one at a time, and only for itself."""
     ch = state.unit_as(actor, Character)
     if state.over:
-        raise refuse(ch, "over", "SK-1.1", "the encounter is over")
+        raise illegal(ch, "over", "SK-1.1", "the encounter is over")
     if isinstance(order, SkReaction):
         check_reaction(state, order)
         return
     if state.pending is not None:
-        raise refuse(
+        raise illegal(
             ch, "waiting_reaction", "SK-4.1", f"waiting for {state.pending.unit} to answer overwatch"
         )
     if order.unit != actor or actor not in waiting_characters(state):
-        raise refuse(ch, "not_your_turn", "SK-1.1", "it is not this character's turn to act")
+        raise illegal(ch, "not_your_turn", "SK-1.1", "it is not this character's turn to act")
 
 
 def resolve(state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
@@ -224,4 +224,4 @@ def _perform(state: EncounterState, dice: Dice, ch: Character, order: Order) -> 
         ch = replace_unit(ch, overwatch=order.policy)
         event = SkOverwatchSet(rule="SK-4.1", unit=ch.id, policy=order.policy, shots=ch.overwatch_shots_left)
         return state.with_units([ch]), [event]
-    raise refuse(ch, "not_an_action", "SK-1.1", "that is not an action", order=type(order).__name__)
+    raise illegal(ch, "not_an_action", "SK-1.1", "that is not an action", order=type(order).__name__)

@@ -33,7 +33,7 @@ from rules.skirmish.tables import tables
 from rules.state import EncounterState
 
 
-def refuse(ch: Character, code: str, rule: str, message: str, **params: object) -> IllegalOrderError:
+def illegal(ch: Character, code: str, rule: str, message: str, **params: object) -> IllegalOrderError:
     return IllegalOrderError(
         f"{ch.name}: {message}",
         code=f"skirmish.{code}",
@@ -45,7 +45,7 @@ def refuse(ch: Character, code: str, rule: str, message: str, **params: object) 
 def action_cost(state: EncounterState, ch: Character, order: Order) -> int:
     """The AP ``order`` costs ``ch`` now, or ``IllegalOrderError`` saying why it cannot be done."""
     if not ch.acting:
-        raise refuse(ch, "dead", "SK-3.4", "is dead and cannot act")
+        raise illegal(ch, "dead", "SK-3.4", "is dead and cannot act")
     if isinstance(order, SkEnd):
         return 0
     if isinstance(order, SkTurn):
@@ -60,17 +60,17 @@ def action_cost(state: EncounterState, ch: Character, order: Order) -> int:
         cost = _grenade(state, ch, order)
     elif isinstance(order, SkOverwatch):
         if ch.ranged <= 0:
-            raise refuse(
+            raise illegal(
                 ch, "no_skill", "SK-4.1", "has no ranged skill, so cannot go into overwatch", skill="ranged"
             )
         cost = tables().action_cost["overwatch"]
     elif isinstance(order, SkAct):
         cost = tables().action_cost["act"]
     else:
-        raise refuse(ch, "not_an_action", "SK-1.1", "that is not an action", order=type(order).__name__)
+        raise illegal(ch, "not_an_action", "SK-1.1", "that is not an action", order=type(order).__name__)
     if cost > ch.ap_left:
         # SK-1.2: AP cannot be saved or exceeded
-        raise refuse(
+        raise illegal(
             ch, "ap", "SK-1.2", f"needs {cost} AP but has {ch.ap_left} left", cost=cost, ap_left=ch.ap_left
         )
     return cost
@@ -78,7 +78,7 @@ def action_cost(state: EncounterState, ch: Character, order: Order) -> int:
 
 def _turn(ch: Character, order: SkTurn) -> int:
     if order.to == ch.facing:
-        raise refuse(
+        raise illegal(
             ch,
             "turn_none",
             "SK-2.1",
@@ -91,7 +91,7 @@ def _turn(ch: Character, order: SkTurn) -> int:
         facings = halfhex.astride_facings(ch.at, ch.astride)
         if order.to not in facings:
             names = " or ".join(Vertex(f).label for f in facings)
-            raise refuse(
+            raise illegal(
                 ch, "astride_facing", "SK-2.5", f"astride, it faces along its side ({names})", options=names
             )
     start = ch.facing if ch.turn_from is None else ch.turn_from
@@ -115,7 +115,9 @@ def _move(state: EncounterState, ch: Character, order: SkMove) -> int:
     rule = "SK-2.3" if order.backward else "SK-2.2"
     halves = halfhex.enabled(state)
     if (order.astride is not None or order.via is not None) and not halves:
-        raise refuse(ch, "half_off", "SK-2.5", "half hexes are not in play here (scenario option half_hexes)")
+        raise illegal(
+            ch, "half_off", "SK-2.5", "half hexes are not in play here (scenario option half_hexes)"
+        )
     facing = ch.facing if order.facing is None else order.facing
     cell: Cell = order.to if order.astride is None else (order.to, order.astride)
     if order.via is not None:
@@ -135,7 +137,7 @@ def _reachable(ch: Character, cell: Cell, allowed: Sequence[Cell], *, backward: 
         return
     where = "behind" if backward else "ahead of"
     options = " or ".join(_label(a) for a in allowed)
-    raise refuse(
+    raise illegal(
         ch,
         "not_behind" if backward else "not_ahead",
         rule,
@@ -152,7 +154,7 @@ def _enter(state: EncounterState, ch: Character, cell: Cell, facing: int) -> Non
         return
     a, b = cell
     if halfhex.side_between(a, b) is None:
-        raise refuse(
+        raise illegal(
             ch,
             "not_adjacent_halves",
             "SK-2.5",
@@ -167,7 +169,7 @@ def _enter(state: EncounterState, ch: Character, cell: Cell, facing: int) -> Non
     facings = halfhex.astride_facings(a, b)
     if facing not in facings:
         names = " or ".join(Vertex(f).label for f in facings)
-        raise refuse(
+        raise illegal(
             ch,
             "astride_facing",
             "SK-2.5",
@@ -182,13 +184,13 @@ def _pass_half_hex(state: EncounterState, ch: Character, via: Hex, cell: Cell, f
     whose other half is taken, at double cost, and on in the same action to a free place ahead of it."""
     assert ch.at is not None
     if ch.astride is not None:
-        raise refuse(
+        raise illegal(
             ch, "pass_from_astride", "SK-2.5", "passes a half hex only from a whole hex", hex=via.label
         )
     _reachable(ch, via, vertex_ahead(ch.at, ch.facing), backward=False, rule="SK-2.2")
     _on_board_and_open(state, ch, via)
     if not halfhex.is_half_hex(state, via, besides=ch.id):
-        raise refuse(ch, "not_half_hex", "SK-2.5", f"{via.label} is not a half hex", hex=via.label)
+        raise illegal(ch, "not_half_hex", "SK-2.5", f"{via.label} is not a half hex", hex=via.label)
     beyond = halfhex.forward_cells(via, ch.facing, backward=False, halves=True)
     _reachable(ch, cell, beyond, backward=False, rule="SK-2.5")
     _enter(state, ch, cell, facing)
@@ -197,18 +199,20 @@ def _pass_half_hex(state: EncounterState, ch: Character, via: Hex, cell: Cell, f
 
 def _on_board_and_open(state: EncounterState, ch: Character, h: Hex) -> None:
     if not state.board.contains(h):
-        raise refuse(ch, "off_board", "SK-2.4", f"{h.label} is off the board", hex=h.label)
+        raise illegal(ch, "off_board", "SK-2.4", f"{h.label} is off the board", hex=h.label)
     if blocks_move(state, h):
         kind = state.board.terrain_at(h) or "fire"
-        raise refuse(ch, "blocked", "SK-2.4", f"{h.label} cannot be entered ({kind})", hex=h.label, kind=kind)
+        raise illegal(
+            ch, "blocked", "SK-2.4", f"{h.label} cannot be entered ({kind})", hex=h.label, kind=kind
+        )
 
 
 def _occupied(ch: Character, other: Character, where: str) -> None:
     if other.hidden and other.side != ch.side:
         # the mover bumps into someone it cannot see: say so without naming them (FOG-1)
-        raise refuse(ch, "occupied_unseen", "SK-2.4", f"{where} is occupied", hex=where)
+        raise illegal(ch, "occupied_unseen", "SK-2.4", f"{where} is occupied", hex=where)
     if other.astride is not None:
-        raise refuse(
+        raise illegal(
             ch,
             "half_hex",
             "SK-2.5",
@@ -216,14 +220,14 @@ def _occupied(ch: Character, other: Character, where: str) -> None:
             hex=where,
             other=other.name,
         )
-    raise refuse(
+    raise illegal(
         ch, "occupied", "SK-2.4", f"{where} is occupied by {other.name}", hex=where, other=other.name
     )
 
 
 def _enterable(state: EncounterState, ch: Character, h: Hex) -> None:
     if not state.board.contains(h):
-        raise refuse(ch, "off_board", "SK-2.4", f"{h.label} is off the board", hex=h.label)
+        raise illegal(ch, "off_board", "SK-2.4", f"{h.label} is off the board", hex=h.label)
     other = next((o for o in halfhex.occupants(state, h) if o.id != ch.id), None)
     if other is not None:
         _occupied(ch, other, h.label)
@@ -233,18 +237,18 @@ def _enterable(state: EncounterState, ch: Character, h: Hex) -> None:
 def target_of(state: EncounterState, ch: Character, target_id: str, rule: str) -> Character:
     target = state.units.get(target_id)
     if not isinstance(target, Character):
-        raise refuse(ch, "no_target", rule, f"there is no character called {target_id}", target=target_id)
+        raise illegal(ch, "no_target", rule, f"there is no character called {target_id}", target=target_id)
     if target.id == ch.id:
-        raise refuse(ch, "self_target", rule, "cannot target itself", target=target.name)
+        raise illegal(ch, "self_target", rule, "cannot target itself", target=target.name)
     if not target.acting:
-        raise refuse(ch, "target_dead", rule, f"{target.name} is already dead", target=target.name)
+        raise illegal(ch, "target_dead", rule, f"{target.name} is already dead", target=target.name)
     return target
 
 
 def _sight(state: EncounterState, ch: Character, target: Character, rule: str) -> None:
     assert target.at is not None
     if not can_see(state, ch, halfhex.position(target)):
-        raise refuse(
+        raise illegal(
             ch,
             "no_sight",
             rule,
@@ -261,11 +265,11 @@ def shot_range_ok(ch: Character, target: Character) -> bool:
 def _shoot(state: EncounterState, ch: Character, target_id: str) -> int:
     target = target_of(state, ch, target_id, "SK-3.1")
     if ch.ranged <= 0:
-        raise refuse(ch, "no_skill", "SK-3.1", "has no ranged skill", skill="ranged")
+        raise illegal(ch, "no_skill", "SK-3.1", "has no ranged skill", skill="ranged")
     distance = halfhex.gap(ch, target)  # SK-2.5: the nearest hexes of two characters astride
     tab = tables()
     if distance < tab.range_min:
-        raise refuse(
+        raise illegal(
             ch,
             "adjacent",
             "SK-3.1",
@@ -273,7 +277,7 @@ def _shoot(state: EncounterState, ch: Character, target_id: str) -> int:
             target=target.name,
         )
     if distance > tab.range_max:
-        raise refuse(
+        raise illegal(
             ch,
             "range",
             "SK-3.1",
@@ -289,7 +293,7 @@ def _shoot(state: EncounterState, ch: Character, target_id: str) -> int:
 def _melee(state: EncounterState, ch: Character, target_id: str) -> int:
     target = target_of(state, ch, target_id, "SK-5.1")
     if halfhex.gap(ch, target) > 1:  # SK-2.5: two characters astride may share a hex, side by side
-        raise refuse(ch, "not_adjacent", "SK-5.1", f"{target.name} is not adjacent", target=target.name)
+        raise illegal(ch, "not_adjacent", "SK-5.1", f"{target.name} is not adjacent", target=target.name)
     _sight(state, ch, target, "SK-5.1")
     return tables().action_cost["melee"]
 
@@ -302,11 +306,11 @@ def _grenade(state: EncounterState, ch: Character, order: SkGrenade) -> int:
         return tables().action_cost["grenade"]
     h = order.at
     if not state.board.contains(h):
-        raise refuse(ch, "off_board", "SK-6.2", f"{h.label} is off the board", hex=h.label)
+        raise illegal(ch, "off_board", "SK-6.2", f"{h.label} is off the board", hex=h.label)
     if h in halfhex.hexes_of(ch):
-        raise refuse(ch, "self_target", "SK-6.2", "cannot target itself", target=h.label)
+        raise illegal(ch, "self_target", "SK-6.2", "cannot target itself", target=h.label)
     if not tables().grenade_any_hex and not holds_object(state, h):
-        raise refuse(
+        raise illegal(
             ch,
             "no_object",
             "SK-6.2",
@@ -314,7 +318,7 @@ def _grenade(state: EncounterState, ch: Character, order: SkGrenade) -> int:
             hex=h.label,
         )
     if not can_see(state, ch, h):
-        raise refuse(
+        raise illegal(
             ch, "no_sight_hex", "SK-3.2", f"cannot see {h.label} (front arc and clear line)", hex=h.label
         )
     return tables().action_cost["grenade"]

@@ -11,9 +11,9 @@ from ..base import (
     RESERVED_EVENT_TYPES,
     UNDONE,
     EncounterNotFoundError,
-    Event,
     HistoryStep,
     Loaded,
+    StoredEvent,
 )
 from .codec import check_event_specs, loads, parse_time, timestamp
 from .core import SqlCore
@@ -57,7 +57,7 @@ class EventLog(SqlCore):
 
     async def events(
         self, encounter_id: int, since_seq: int = 0, types: Iterable[str] | None = None
-    ) -> list[Event]:
+    ) -> list[StoredEvent]:
         sql = SELECT_EVENTS + " AND seq > ?"
         params: list[Any] = [encounter_id, since_seq]
         if types is not None:
@@ -69,14 +69,14 @@ class EventLog(SqlCore):
             rows = await db.fetch(sql + " ORDER BY seq", params)
         return events_from(encounter_id, rows)
 
-    async def append_event(self, encounter_id: int, type: str, payload: Mapping[str, Any]) -> Event:
+    async def append_event(self, encounter_id: int, type: str, payload: Mapping[str, Any]) -> StoredEvent:
         ((event_type, text),) = check_event_specs([(type, payload)])
         moment = self._clock()
         now = timestamp(moment)
         async with self._write() as db:
             head = await self._head(db, encounter_id)
             last = await self._log(db, encounter_id, head, [(event_type, text)], now)
-        return Event(encounter_id, last, event_type, loads(text), head.phase_no, parse_time(now))
+        return StoredEvent(encounter_id, last, event_type, loads(text), head.phase_no, parse_time(now))
 
     async def snapshot_chain(self, encounter_id: int) -> list[HistoryStep]:
         async with self._read() as db:
@@ -92,7 +92,9 @@ class EventLog(SqlCore):
         return _snapshot_chain(head.snapshot_seq, snapshots, events_from(encounter_id, rows))
 
 
-def _snapshot_chain(current_seq: int, snapshots: Iterable[Row], events: Iterable[Event]) -> list[HistoryStep]:
+def _snapshot_chain(
+    current_seq: int, snapshots: Iterable[Row], events: Iterable[StoredEvent]
+) -> list[HistoryStep]:
     """Follow ``parent_seq`` back from the current snapshot (undone ones are off this chain), oldest first."""
     rows = {int(row["seq"]): row for row in snapshots}
     by_seq = {e.seq: e for e in events}
@@ -116,8 +118,8 @@ def _snapshot_chain(current_seq: int, snapshots: Iterable[Row], events: Iterable
 
 
 def _step_events(
-    seq: int, by_seq: Mapping[int, Event], snapshot_seqs: Mapping[int, object]
-) -> tuple[Event, ...]:
+    seq: int, by_seq: Mapping[int, StoredEvent], snapshot_seqs: Mapping[int, object]
+) -> tuple[StoredEvent, ...]:
     """The event that wrote snapshot ``seq`` and the batch committed with it: the unbroken run of seqs before it
     that are neither storage's own events nor another snapshot's."""
     if seq not in by_seq:

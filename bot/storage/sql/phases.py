@@ -12,15 +12,15 @@ from ..base import (
     UNDONE,
     Ack,
     AlreadyResolved,
-    Event,
+    CommitOutcome,
     EventSpec,
     InputsChanged,
     NothingToUndoError,
     OrdersForResolution,
     PendingOrder,
-    Resolution,
     Resolved,
     StalePhaseError,
+    StoredEvent,
 )
 from .codec import check_event_specs, dumps, loads, parse_time, timestamp
 from .core import Head, SqlCore
@@ -110,7 +110,7 @@ class Phases(SqlCore):
         new_state: Mapping[str, Any],
         *,
         based_on: OrdersForResolution | None = None,
-    ) -> Resolution:
+    ) -> CommitOutcome:
         encoded = check_event_specs(events)
         state_text = dumps(new_state)
         now = timestamp(self._clock())
@@ -153,7 +153,7 @@ class Phases(SqlCore):
         expected_phase_no: int,
         event: EventSpec,
         new_state: Mapping[str, Any],
-    ) -> Event:
+    ) -> StoredEvent:
         ((event_type, payload),) = check_event_specs([event])
         state_text = dumps(new_state)
         now = timestamp(self._clock())
@@ -171,7 +171,7 @@ class Phases(SqlCore):
                 "UPDATE encounters SET snapshot_seq = ?, last_seq = ?, updated_at = ? WHERE id = ?",
                 (seq, seq, now, encounter_id),
             )
-        return Event(encounter_id, seq, event_type, loads(payload), head.phase_no, parse_time(now))
+        return StoredEvent(encounter_id, seq, event_type, loads(payload), head.phase_no, parse_time(now))
 
     async def undo(self, encounter_id: int, *, expected_phase_no: int | None = None) -> int:
         now = timestamp(self._clock())
