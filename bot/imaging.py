@@ -55,9 +55,13 @@ def render_pool() -> Executor | None:
     workers = render_workers()
     if workers <= 0:
         return None
-    if _pool is None:
+    if _pool is None or _broken(_pool):  # a worker that died takes the pool with it: start a new one
         _pool = _spawn_pool(workers)
     return _pool
+
+
+def _broken(pool: Executor) -> bool:
+    return bool(getattr(pool, "_broken", False))
 
 
 _long_pool: Executor | None = None
@@ -69,7 +73,7 @@ def long_pool() -> Executor | None:
     global _long_pool
     if render_workers() <= 0:
         return None
-    if _long_pool is None:
+    if _long_pool is None or _broken(_long_pool):
         _long_pool = _spawn_pool(1)
     return _long_pool
 
@@ -103,7 +107,12 @@ class _Queue:
             if result.done():  # the caller went away while it waited: skip the work
                 self._release()
                 return
-            job = loop.run_in_executor(self._pool, fn, *args)
+            try:
+                job = loop.run_in_executor(self._pool, fn, *args)
+            except Exception as exc:  # a broken or shut-down pool: this job fails, its slot is freed
+                result.set_exception(exc)
+                self._release()
+                return
             job.add_done_callback(lambda done: self._finished(done, result))
 
         heapq.heappush(self._waiting, (priority, next(self._tickets), start))

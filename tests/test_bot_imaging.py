@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
@@ -63,3 +64,18 @@ async def test_errors_reach_the_caller_and_a_cancelled_wait_skips_its_job() -> N
         assert await after == "after"
     assert ran == ["first", "after"]
     assert gone.cancelled()
+
+
+async def test_a_pool_that_cannot_take_a_job_fails_that_job_and_frees_its_slot() -> None:
+    """A worker that died breaks the process pool: the job submitted then fails at once (the image is skipped),
+    and the next one is not left waiting forever for a slot that was never given back."""
+    from concurrent.futures import Executor
+
+    class Broken(Executor):
+        def submit(self, fn: object, /, *args: object, **kwargs: object) -> Any:
+            raise RuntimeError("cannot schedule new futures after shutdown")
+
+    queue = _Queue(Broken(), 1)
+    for _ in range(3):
+        with pytest.raises(RuntimeError, match="cannot schedule"):
+            await asyncio.wait_for(queue.run(0, len, "abc"), timeout=10)
