@@ -93,11 +93,18 @@ class _Queue:
     so a job queued later with a higher priority does not wait behind the pool's own FIFO."""
 
     def __init__(self, pool: Executor, slots: int) -> None:
+        # one queue per event loop: a job in flight when its loop closed (a bot stopped mid-render) never
+        # gives its slot back, so a queue must not outlive the loop it counts for
+        self._loop = asyncio.get_running_loop()
         self._pool = pool
         self._slots = slots
         self._running = 0
         self._waiting: list[tuple[int, int, Callable[[], None]]] = []
         self._tickets = itertools.count()
+
+    def serves(self, pool: Executor) -> bool:
+        """Whether this queue feeds ``pool`` for the running event loop."""
+        return self._pool is pool and self._loop is asyncio.get_running_loop()
 
     async def run(self, priority: int, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -151,13 +158,13 @@ async def _run(fn: Callable[..., T], *args: Any, priority: int = PREVIEW) -> T:
         pool = long_pool()
         if pool is None:
             return await asyncio.to_thread(fn, *args)
-        if _long_queue is None or _long_queue._pool is not pool:  # pyright: ignore[reportPrivateUsage]
+        if _long_queue is None or not _long_queue.serves(pool):
             _long_queue = _Queue(pool, 1)
         return await _long_queue.run(priority, fn, *args)
     pool = render_pool()
     if pool is None:
         return await asyncio.to_thread(fn, *args)
-    if _queue is None or _queue._pool is not pool:  # pyright: ignore[reportPrivateUsage]
+    if _queue is None or not _queue.serves(pool):
         _queue = _Queue(pool, render_workers())
     return await _queue.run(priority, fn, *args)
 

@@ -79,3 +79,37 @@ async def test_a_pool_that_cannot_take_a_job_fails_that_job_and_frees_its_slot()
     for _ in range(3):
         with pytest.raises(RuntimeError, match="cannot schedule"):
             await asyncio.wait_for(queue.run(0, len, "abc"), timeout=10)
+
+
+def test_a_job_left_in_flight_by_a_closed_loop_never_blocks_the_next_loops_images() -> None:
+    """A bot stopped mid-render (its loop closed before the job's callback ran) kept the render slot forever:
+    every later board of the process waited on it. The queue belongs to one event loop."""
+    import bot.imaging as imaging
+
+    gate = threading.Event()
+    pool = ThreadPoolExecutor(1)
+    try:
+
+        async def stuck() -> None:
+            job = asyncio.ensure_future(imaging._run(gate.wait, 30, priority=BOARD))  # pyright: ignore[reportPrivateUsage]
+            await asyncio.sleep(0.05)
+            job.cancel()
+
+        original = imaging.render_pool
+        imaging.render_pool = lambda: pool  # type: ignore[assignment]
+        try:
+            asyncio.run(stuck())  # this loop closes with the job still in the pool
+            gate.set()
+
+            async def next_image() -> int:
+                return await asyncio.wait_for(
+                    imaging._run(len, "abc", priority=BOARD),  # pyright: ignore[reportPrivateUsage]
+                    timeout=10,
+                )
+
+            assert asyncio.run(next_image()) == 3
+        finally:
+            imaging.render_pool = original  # type: ignore[assignment]
+    finally:
+        gate.set()
+        pool.shutdown(wait=True)
