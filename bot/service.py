@@ -378,8 +378,11 @@ class EncounterService(DirectorActions, RecordActions):
             for _ in range(MAX_AUTO_STEPS):
                 ruleset = ruleset_for(state)
                 policy = policy_for(ruleset)
-                if not (first and forced) and await self._waits(encounter_id, state, phase_no, policy):
-                    break
+                if not (first and forced):
+                    if self.owing(state) and parts is None:  # read once per pass, as the orders come in
+                        parts = await self.storage.participants(encounter_id)
+                    if await self._waits(encounter_id, state, phase_no, policy, parts or []):
+                        break
                 try:
                     batch = await self.storage.orders_for_resolution(encounter_id, phase_no)
                 except StalePhaseError:
@@ -431,13 +434,17 @@ class EncounterService(DirectorActions, RecordActions):
             return self._stopped(encounter_id, steps, state, phase_no, parts)
 
     async def _waits(
-        self, encounter_id: int, state: EncounterState, phase_no: int, policy: OrderPolicy
+        self,
+        encounter_id: int,
+        state: EncounterState,
+        phase_no: int,
+        policy: OrderPolicy,
+        parts: list[Participant],
     ) -> bool:
         """Whether the current step waits for orders (the order mode's policy decides, DESIGN §2)."""
         owing = self.owing(state)
         if not owing:
             return policy.waits(ruleset_for(state), state, owing, missing=frozenset(), held=frozenset())
-        parts = await self.storage.participants(encounter_id)
         missing = frozenset(m.unit for m in await self._missing(encounter_id, state, phase_no, parts))
         held = frozenset(u for u in owing if holder_of(u, parts))
         if policy.director_orders and await self.storage.submitted_units(encounter_id, phase_no):
