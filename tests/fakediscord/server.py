@@ -7,7 +7,7 @@ import contextlib
 import re
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import discord
 import yarl
@@ -39,7 +39,11 @@ class FakeDiscord:
         message = await handle.response()
     """
 
+    #: every fake made in this process since the last :meth:`forget_instances` (the suite's checks)
+    instances: ClassVar[list[FakeDiscord]] = []
+
     def __init__(self, *, bot_name: str = "hexbot") -> None:
+        FakeDiscord.instances.append(self)
         self.world = World()
         self.world.bot_user.username = bot_name
         self.bot_token = new_token("ZmFrZWJvdA.")
