@@ -100,7 +100,8 @@ class HexBotCore(commands.Bot):
             help_command=None,
             chunk_guilds_at_startup=False,
             member_cache_flags=discord.MemberCacheFlags.none(),
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # names are typed by players: nothing pings unless a message names its ping (issue 15 item 8)
+            allowed_mentions=discord.AllowedMentions.none(),
             guild_ready_timeout=guild_ready_timeout,
             **self.shard_options(config),
         )
