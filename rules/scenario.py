@@ -219,11 +219,23 @@ class ScenarioContext:
             return 0
 
 
+def _read_text(path: Path) -> str:
+    """A scenario file's text; bytes that are not UTF-8 are a problem line (with where), not a traceback."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ScenarioError(
+            [Problem("", f"not UTF-8 text (byte {exc.start + 1}); save the file as UTF-8", line)]
+        ) from None
+
+
 def load_scenario(
     source: str | Path, *, dice: tuple[int, ...] | None = None, seed: int | None = None
 ) -> Scenario:
     """Read a scenario file (or TOML text). Raises ``ScenarioError`` listing every problem."""
-    text = Path(source).read_text(encoding="utf-8") if isinstance(source, Path) else source
+    text = _read_text(source) if isinstance(source, Path) else source
     ctx = ScenarioContext(text)
     try:
         raw = tomllib.loads(text)

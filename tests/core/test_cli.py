@@ -43,3 +43,24 @@ def test_bad_dev_guild_is_refused() -> None:
 def test_no_subcommand_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 1
     assert "sim" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["validate", "sim"])
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b'ruleset = "exo"\nname = "\xff\xfe"\n', ":2: (file): not UTF-8 text"),
+        (b"a = " + b"[" * 100_000 + b"]" * 100_000 + b"\n", "nested too deeply"),
+    ],
+    ids=["invalid-utf8", "deep-nesting"],
+)
+def test_an_unreadable_scenario_exits_2_with_a_problem_line_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, content: bytes, problem: str
+) -> None:
+    """Issue 15 item 9: bytes that are not UTF-8 and 100k-deep nesting are problems with a line, exit 2."""
+    path = tmp_path / "broken.toml"
+    path.write_bytes(content)
+    assert main([command, str(path)]) == 2
+    captured = capsys.readouterr()
+    shown = captured.out + captured.err
+    assert problem in shown and "Traceback" not in shown
