@@ -24,6 +24,7 @@ from bot.results import Refused
 from bot.storage import Encounter, Participant
 from bot.translator import HexTranslator, tr
 from data import SCENARIO_DIR
+from data.i18n import t
 from rules.dice import Dice
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.events import DirectorOverride, UnitDestroyed
@@ -267,3 +268,15 @@ def test_the_account_names_sides_by_their_name_in_each_language() -> None:
     for locale in ("en", "es"):
         line = describe(event, state, locale)
         assert f"({side.name})" in line and f"({side.id})" not in line, line
+
+
+def test_a_thousand_dice_show_the_total_first_and_a_summary_that_fits() -> None:
+    """Issue 15 item 9: 10 terms of 100 dice each used to be cut at 2,000 characters before the total."""
+    expression = "+".join(["100d100"] * 10)
+    outcome = roll_expression(parse_roll(expression), Dice(7))
+    text = t(outcome.key, "es", **dict(outcome.params))
+    assert len(f"<@123456789012345678> 🎲 {text}") < 2000
+    assert text.startswith(f"{expression} = **{outcome.params['total']}**")
+    assert text.count("[100d100: Σ") == 10
+    small = roll_expression(parse_roll("3d6"), Dice(1, (1, 2, 3)))
+    assert t(small.key, "en", **dict(small.params)) == "3d6 = **6** · [1, 2, 3]"
