@@ -200,10 +200,13 @@ class FakeDiscord:
         status: int = 429,
         retry_after: float = 0.05,
         is_global: bool = False,
+        via: bool = True,
     ) -> None:
         """The next request matching `method` ('*' for any) and `path_regex` (on the path after /api/v10)
-        gets `status`: 429 with `retry_after` seconds, or a 5xx."""
-        self.rest.faults.append(Fault(method.upper(), re.compile(path_regex), status, retry_after, is_global))
+        gets `status`: 429 with `retry_after` seconds (``via=False``: a Cloudflare 429, never retried), or a 5xx."""
+        self.rest.faults.append(
+            Fault(method.upper(), re.compile(path_regex), status, retry_after, is_global, via)
+        )
 
     @property
     def requests(self) -> list[RequestRecord]:
