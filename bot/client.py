@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
+from bot.heavy import HeavyLimiter
 from bot.imaging import warm_up
 from bot.logs import setup_logging, trace_id
 from bot.results import Resolution, StatusView, StepReport
@@ -115,6 +116,7 @@ class HexBotCore(commands.Bot):
         self._service: EncounterService | None = None
         self.scheduler: DeadlineScheduler | None = None
         self._background: set[asyncio.Task[None]] = set()
+        self.heavy = HeavyLimiter()  # replay, export, import: per server (issue 15 item 3)
         self.tree.on_error = self.on_app_command_error
 
     @staticmethod

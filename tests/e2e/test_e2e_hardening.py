@@ -4,13 +4,21 @@ log or the status (FOG-1)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 import pytest
 
 from data import SCENARIO_DIR
-from tests.e2e_helpers import Table, encounter_of, everything_public, open_duel
+from tests.e2e_helpers import (
+    Table,
+    encounter_of,
+    everything_public,
+    open_duel,
+    play_phase,
+    wait_phase_after,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -130,3 +138,35 @@ async def test_the_director_rules_a_collision_docking_and_boarding_as_undoable_e
     assert undone.content
     choices = await t.director.autocomplete(t.channel, "director ruling", "kind", "")
     assert {c["value"] for c in choices} == {"collision", "dock", "board"}
+
+
+async def test_a_heavy_command_defers_at_once_holds_only_its_server_and_never_the_bot(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15 item 3: the replay acknowledges before reading and drawing every snapshot; while it is drawn,
+    a second heavy command in the same server is refused privately, and another user's /roll is answered."""
+    t = table
+    enc = await open_duel(t)
+    await play_phase(t, enc, ana_moves="A", bea_moves="D")
+    status = await t.bot.service.status(enc)
+    await wait_phase_after(t, enc, status.phase_no - 1)
+    drawing, release = asyncio.Event(), asyncio.Event()
+    module = t.bot.extensions["cogs.encounter"]  # the module the bot loaded (an extension is imported anew)
+    real = module.replay_file
+
+    async def held_replay(*args: Any, **kwargs: Any) -> Any:
+        drawing.set()
+        await release.wait()  # the replay is still being drawn while the others ask
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "replay_file", held_replay)
+    first = await t.director.run_command(t.channel, "encounter replay", {})
+    await first.acknowledged()  # deferred before the heavy part
+    await asyncio.wait_for(drawing.wait(), timeout=30)
+    second = await (await t.ana.run_command(t.channel, "encounter replay", {})).final_response()
+    assert second.visible_to == t.ana.id and "try again" in second.content
+    rolled = await (await t.bea.run_command(t.channel, "roll", {"expression": "2d6"})).final_response()
+    assert "2d6" in rolled.content and not release.is_set()
+    release.set()
+    replayed = await first.final_response(timeout=60)
+    assert replayed.attachments and replayed.visible_to is None
