@@ -187,14 +187,15 @@ class EncounterCog(
     async def join(
         self, interaction: discord.Interaction, side: str | None = None, unit: str | None = None
     ) -> None:
-        await interaction.response.defer(thinking=True)
+        # no public defer: a refusal (no encounter, unit taken) stays private to the one who asked; a join is
+        # one short write, well inside the acknowledgement window
         meta = await encounter_here(interaction)
         joined = await self.bot.service.join(meta.id, interaction.user.id, side, unit)
         await remember_locale(interaction, meta.id)
-        await interaction.followup.send(
+        await interaction.response.send_message(
             t(
                 "encounter.joined",
-                lang(interaction),
+                await channel_language(self.bot, meta),
                 user=interaction.user.mention,
                 unit=joined.unit_name,
                 side=joined.side_name or joined.side,

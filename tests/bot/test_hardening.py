@@ -104,7 +104,11 @@ def test_deeply_nested_toml_is_a_clear_scenario_error() -> None:
         ("name", 'name = "Duelo en el cinturón de Kessel"', 'name = "' + "N" * 100_000 + '"'),
         ("units[0].name", 'name = "Halcón"', 'name = "' + "H" * 3_000 + '"'),
         ("units[0].crew[0].name", 'name = "Rhea"', 'name = "' + "R" * 3_000 + '"'),
-        ("units[0].label", 'weapons = ["APt", "Lx2"]', 'weapons = ["APt", "Lx2"]\nlabel = "' + "L" * 300 + '"'),
+        (
+            "units[0].label",
+            'weapons = ["APt", "Lx2"]',
+            'weapons = ["APt", "Lx2"]\nlabel = "' + "L" * 300 + '"',
+        ),
     ],
 )
 def test_over_long_names_are_refused_by_the_scenario_validator(where: str, old: str, new: str) -> None:

@@ -78,3 +78,20 @@ def test_bundled_fonts_are_there_so_rendering_never_needs_system_fonts() -> None
 
 def test_data_dirs_exist() -> None:
     assert DATA_DIR.is_dir() and SCENARIO_DIR.is_dir()
+
+
+def test_every_spanish_text_is_neutral_spanish() -> None:
+    """Issue 13 item 3: one Spanish for every Spanish-speaking table: no vosotros forms, no Spain-only words,
+    in every catalog and every Spanish rules reference."""
+    from tests.paths import ROOT
+
+    banned = ("vosotros", "cogidas", "cogida ", "estéis", "coged", "tenéis", "podéis", "queréis")
+    files = [*(ROOT / "data" / "locales" / "es").glob("*.toml"), *(ROOT / "docs").rglob("*.es.md")]
+    assert len(files) > 5
+    found = [
+        f"{path.name}: {word}"
+        for path in files
+        for word in banned
+        if word in path.read_text(encoding="utf-8").lower()
+    ]
+    assert not found, found
