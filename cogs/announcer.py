@@ -26,6 +26,7 @@ from bot.account import describe
 from bot.imaging import board_png
 from bot.logs import trace_id
 from bot.results import HeldRolls, Resolution, StatusView, StepReport
+from bot.rules_reference import cited
 from bot.service import Seen
 from bot.storage import Encounter
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
@@ -302,6 +303,8 @@ class Announcer:
         if png is not None:
             files.append(png_file(png))
             embed.set_image(url="attachment://board.png")
+        if ids := cited(lines):  # every rule the account cites can be read with /rule (issue 13 item 9)
+            embed.set_footer(text=clip(t("channel.rules_footer", locale, ids=" · ".join(ids[:12])), 2048))
         await chan.send(embed=embed, files=files, allowed_mentions=discord.AllowedMentions.none())
 
     async def post_opening_board(self, encounter_id: int) -> None:
