@@ -261,19 +261,28 @@ class EncounterCog(
         name=tr("board", "cmd.encounter.board.name"),
         description=tr("Show the board", "cmd.encounter.board.desc"),
     )
-    @app_commands.describe(view=tr("Whose view of the board", "cmd.encounter.board.view"))
+    @app_commands.describe(
+        view=tr("Whose view of the board", "cmd.encounter.board.view"),
+        post=tr("Post the public board in the channel (director)", "cmd.encounter.board.post"),
+    )
     @app_commands.choices(view=VIEW_CHOICES)
     @app_commands.guild_only()
-    async def board(self, interaction: discord.Interaction, view: str = "public") -> None:
+    async def board(self, interaction: discord.Interaction, view: str = "public", post: bool = False) -> None:
+        """Private to the one who asks; a director may post the public board for the whole table."""
         meta = await encounter_here(interaction)
         service = self.bot.service
         viewer = await viewer_for(service, meta, actor_of(interaction), view)
+        if post:  # checked before the defer: a refusal stays private
+            await service.require_director(meta, actor_of(interaction))
+            if viewer != PUBLIC:
+                raise refuse("board.post_private", "Only the public board can be posted in the channel.")
         _, state, _ = await service.load(meta.id)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await board_png(state, (), viewer=viewer, locale=lang(interaction), title=meta.name)
+        await interaction.response.defer(ephemeral=not post, thinking=True)
+        locale = await channel_language(self.bot, meta) if post else lang(interaction)
+        png = await board_png(state, (), viewer=viewer, locale=locale, title=meta.name)
         if png is None:
             raise refuse("render.failed", "The board could not be drawn right now.")
-        await interaction.followup.send(file=png_file(png), ephemeral=True)
+        await interaction.followup.send(file=png_file(png), ephemeral=not post)
 
     @app_commands.command(
         name=tr("log", "cmd.encounter.log.name"),

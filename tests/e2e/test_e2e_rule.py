@@ -30,3 +30,22 @@ async def test_rule_lookup_autocomplete_and_the_accounts_footer(table: Table) ->
     await t.bot.settle()
     footers = [m.embeds[0].get("footer", {}).get("text", "") for m in t.channel.messages() if m.embeds]
     assert any("EXO-" in f and "/rule" in f for f in footers), footers
+
+
+async def test_the_director_posts_the_public_board_and_everyone_else_sees_it_privately(table: Table) -> None:
+    """Issue 13 item 4: ``/encounter board`` is private; its ``post`` option (director only, public view only)
+    puts the public board in the channel."""
+    t = table
+    await open_duel(t)
+    mine = await (await t.ana.run_command(t.channel, "encounter board", {})).final_response()
+    assert mine.ephemeral and mine.attachments
+    refused = await (await t.ana.run_command(t.channel, "encounter board", {"post": True})).final_response()
+    assert refused.ephemeral and not refused.attachments
+    private = await (
+        await t.director.run_command(t.channel, "encounter board", {"view": "director", "post": True})
+    ).final_response()
+    assert private.ephemeral and not private.attachments, "a director's view is never posted"
+    posted = await (
+        await t.director.run_command(t.channel, "encounter board", {"post": True})
+    ).final_response()
+    assert not posted.ephemeral and posted.attachments and posted.visible_to is None
