@@ -14,7 +14,7 @@ import logging
 import random
 import tomllib
 from collections.abc import Awaitable, Callable, Mapping
-from functools import cache
+from functools import cache, partial
 from itertools import pairwise
 from typing import Any
 
@@ -50,7 +50,7 @@ from rules.errors import ScenarioError
 from rules.events import Event, RollMade, ShotResolved
 from rules.order_modes import OrderPolicy, policy_for
 from rules.registry import ruleset_for
-from rules.ruleset import DIRECTOR, PUBLIC, DiceFactory, Ruleset
+from rules.ruleset import DIRECTOR, PUBLIC, DiceFactory, PhaseResult, Ruleset
 from rules.scenario import load_scenario
 from rules.serial import from_json, to_json
 from rules.state import EncounterState, Unit
@@ -412,22 +412,19 @@ class EncounterService(DirectorActions, RecordActions):
                 }
                 orders = policy.pick(ruleset, state, orders, stand_in=first and forced)
                 dice_for = DiceFactory(self._roll_overrides(meta, phase_no))
-                if len(state.units) <= INLINE_UNITS:  # a small resolution takes less than a thread hop
-                    result = resolve_phase(ruleset, state, orders, dice_for=dice_for)
-                else:
-                    result = await asyncio.to_thread(resolve_phase, ruleset, state, orders, dice_for=dice_for)
+                big = len(state.units) > INLINE_UNITS
+                # a large state's resolution and its encoding run in a worker thread, so the event loop stays
+                # free for everyone else's clicks (issue 15 item 3; bench/heavy.py); a small one inline
+                work = partial(self._compute, ruleset, state, orders, dice_for)
+                result, new_state, specs, encoded = await asyncio.to_thread(work) if big else work()
                 rolls = [e for e in result.events if isinstance(e, RollMade)]
                 if review and rolls and not (first and approved):
                     held = HeldRolls(
                         encounter_id, phase_no, tuple((e.index, e.rule, e.purpose, e.dice) for e in rolls)
                     )
                     return Resolution(encounter_id, tuple(steps), held=held)
-                new_state = result.state
-                if result.pending is not None and new_state.pending is None:
-                    new_state = new_state.replace(pending=result.pending)
-                specs = [self._event_spec(state, e) for e in result.events]
                 outcome = await self.storage.commit_resolution(
-                    encounter_id, phase_no, specs, to_json(new_state), based_on=batch
+                    encounter_id, phase_no, specs, encoded, based_on=batch
                 )
                 if isinstance(outcome, AlreadyResolved):
                     return Resolution(encounter_id, tuple(steps), already=not steps)
@@ -435,11 +432,17 @@ class EncounterService(DirectorActions, RecordActions):
                     continue  # orders changed while resolving: read them again
                 # the new snapshot is this state: keep it decoded (its seq is the commit's last event)
                 self._states[encounter_id] = (outcome.last_seq, new_state)
-                steps.append(
-                    self._report(
-                        encounter_id, phase_no, state, new_state, result.events, ruleset, outcome.last_seq
-                    )
+                report = partial(
+                    self._report,
+                    encounter_id,
+                    phase_no,
+                    state,
+                    new_state,
+                    result.events,
+                    ruleset,
+                    outcome.last_seq,
                 )
+                steps.append(await asyncio.to_thread(report) if big else report())
                 if on_step is not None:
                     await on_step(steps[-1])
                 first = False
@@ -517,6 +520,18 @@ class EncounterService(DirectorActions, RecordActions):
             over=state.over,
             winner=state.winner,
         )
+
+    @classmethod
+    def _compute(
+        cls, ruleset: Ruleset, state: EncounterState, orders: Mapping[str, Any], dice_for: DiceFactory
+    ) -> tuple[PhaseResult, EncounterState, list[tuple[str, dict[str, Any]]], dict[str, Any]]:
+        """One step's CPU work: the rules' resolution, the state to commit and the encoded events and snapshot."""
+        result = resolve_phase(ruleset, state, orders, dice_for=dice_for)
+        new_state = result.state
+        if result.pending is not None and new_state.pending is None:
+            new_state = new_state.replace(pending=result.pending)
+        specs = [cls._event_spec(state, e) for e in result.events]
+        return result, new_state, specs, to_json(new_state)
 
     @staticmethod
     def _roll_overrides(meta: Encounter, phase_no: int) -> dict[int, tuple[int, ...]]:

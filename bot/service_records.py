@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
+import io
 import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -74,8 +76,43 @@ class RecordActions(ServiceBase):
         return enc_id
 
 
+#: an export larger than this is sent gzip-compressed (Discord's upload limit is 10 MB without boosts)
+EXPORT_INLINE_BYTES = 8 * 1024 * 1024
+#: the most an uploaded gzip export may expand to (a small bomb of zeros is refused, not unpacked)
+MAX_EXPORT_BYTES = 256 * 1024 * 1024
+
+
+def export_blob(data: Mapping[str, Any], encounter_id: int) -> tuple[bytes, str]:
+    """An export as the file to upload: JSON, or gzip-compressed JSON when it would not fit. CPU work: callers
+    run it in a thread."""
+    blob = json.dumps(data, ensure_ascii=False).encode("utf-8")
+    if len(blob) <= EXPORT_INLINE_BYTES:
+        return blob, f"encounter-{encounter_id}.json"
+    return gzip.compress(blob, compresslevel=6), f"encounter-{encounter_id}.json.gz"
+
+
+def _gunzip(blob: bytes) -> bytes:
+    out = bytearray()
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(blob)) as packed:
+            while chunk := packed.read(1 << 20):
+                out += chunk
+                if len(out) > MAX_EXPORT_BYTES:
+                    raise refuse(
+                        "import.invalid", "That file is too big to import.", reason="too big unpacked"
+                    )
+    except (OSError, EOFError) as exc:
+        raise refuse(
+            "import.invalid", f"That file is not a gzip export: {exc}", reason=str(exc)[:200]
+        ) from None
+    return bytes(out)
+
+
 def parse_export(blob: bytes) -> dict[str, Any]:
-    """An uploaded export file as JSON (its content is checked by :func:`check_archive`)."""
+    """An uploaded export file (JSON, or the gzip-compressed JSON of a large export) as JSON; its content is
+    checked by :func:`check_archive`."""
+    if blob[:2] == b"\x1f\x8b":
+        blob = _gunzip(blob)
     try:
         data = json.loads(blob.decode("utf-8"))
     except RecursionError:

@@ -47,6 +47,8 @@ log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
 
+#: an account with more events than this is written in a worker thread
+LONG_ACCOUNT = 200
 #: encounter setting: the snapshot of the newest step shown in the channel (absent on encounters from before it)
 ANNOUNCED = "announced_seq"
 #: seconds before each retry of a post Discord refused; after the last one, the next restart resumes it
@@ -288,7 +290,12 @@ class Announcer:
         if not step.public_events:
             return  # nothing happened that the channel may see: no image to repeat
         header = t("channel.step", locale, name=meta.name, round=step.round, phase=step.phase)
-        lines = [describe(e, step.state, locale) for e in step.public_events]
+        if len(step.public_events) > LONG_ACCOUNT:  # a fleet's account is CPU work: off the event loop
+            lines = await asyncio.to_thread(
+                lambda: [describe(e, step.state, locale) for e in step.public_events]
+            )
+        else:
+            lines = [describe(e, step.state, locale) for e in step.public_events]
         account = "\n".join(lines) or t("channel.nothing_happened", locale)
         png = None
         if step.board_changed:  # a phase that moved nothing gets its account without repeating the picture

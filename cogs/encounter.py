@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 from typing import Any
 
 import discord
@@ -16,6 +15,7 @@ from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
 from bot.results import refuse
 from bot.service import bundled_scenarios, parse_export
+from bot.service_records import export_blob
 from bot.service_replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
 from bot.translator import tr
 from cogs.common import (
@@ -373,10 +373,10 @@ class EncounterCog(
         with self.bot.heavy.slot(interaction.guild_id):
             await interaction.response.defer(ephemeral=True, thinking=True)
             data = await self.bot.service.export(meta.id, actor_of(interaction))
-            blob = await asyncio.to_thread(json.dumps, data, ensure_ascii=False)
+            blob, filename = await asyncio.to_thread(export_blob, data, meta.id)
         await interaction.followup.send(
             t("encounter.exported", lang(interaction), name=meta.name),
-            file=text_file(blob, f"encounter-{meta.id}.json"),
+            file=discord.File(io.BytesIO(blob), filename=filename),
             ephemeral=True,
         )
 
