@@ -29,8 +29,9 @@ from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
 from data.i18n import language_of, t
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
-from rules.registry import get_ruleset
+from rules.registry import get_ruleset, ruleset_for
 from rules.ruleset import OrderMode
+from rules.state import EncounterState
 
 if TYPE_CHECKING:
     from bot.client import HexBotCore
@@ -269,9 +270,11 @@ class Announcer:
 
     async def _acting(self, encounter_id: int, status: StatusView) -> str:
         """One-at-a-time modes: the units awaited now, each with its player's mention (or none: the director)."""
-        if not _policy(status.ruleset).shows_acting or status.over or status.status != "running":
+        if status.over or status.status != "running":
             return ""
         seen = await self.bot.service.seen(encounter_id)
+        if not _policy(status.ruleset, seen.state).shows_acting:  # how this step collects orders
+            return ""
         holders = {unit: user for user, unit, _ in status.players}
         names: list[str] = []
         for u in self.bot.service.owing(seen.state):
@@ -320,10 +323,13 @@ class Announcer:
         return True
 
 
-def _policy(ruleset_id: str) -> OrderPolicy:
-    """How the encounter's ruleset collects orders (rules/order_modes.py); an encounter whose ruleset is no
-    longer installed is shown as a simultaneous one (its status still lists who is missing)."""
+def _policy(ruleset_id: str, state: EncounterState | None = None) -> OrderPolicy:
+    """How the encounter's ruleset collects orders (rules/order_modes.py), in the step ``state`` is at when given;
+    an encounter whose ruleset is no longer installed is shown as a simultaneous one (its status still lists who
+    is missing)."""
     try:
+        if state is not None and state.ruleset == ruleset_id:
+            return policy_for(ruleset_for(state), state)
         return policy_for(get_ruleset(ruleset_id))
     except KeyError:
         return policy_for_mode(OrderMode.SIMULTANEOUS)

@@ -20,7 +20,7 @@ from rules.pbw.model import Change
 from rules.pbw.queries import attack_options, to_hit_for
 from rules.pbw.tables import LOCATIONS, tables
 from rules.state import EncounterState
-from tests.test_pbw_support import (
+from tests.pbw_fixtures import (
     DEFEND,
     RS,
     act,

@@ -30,7 +30,7 @@ from rules.pbw.queries import (
 )
 from rules.pbw.tables import LOCATIONS
 from rules.state import EncounterState
-from tests.test_pbw_support import (
+from tests.pbw_fixtures import (
     DEFEND,
     RS,
     act,

@@ -19,7 +19,7 @@ import pytest
 
 from bot.cli import main
 from data import SCENARIO_DIR
-from tests.test_pbw_support import person, scenario_text
+from tests.pbw_fixtures import person, scenario_text
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SCENARIOS = ("pbw-street", "pbw-brawl")

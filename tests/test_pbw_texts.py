@@ -16,7 +16,7 @@ from rules.events import Event, Note
 from rules.pbw import events as pbw_events
 from rules.pbw.model import ACTIONS, CONDITIONS, LOST
 from rules.pbw.tables import BANDS, LOCATIONS, tables
-from tests.test_pbw_support import act, make, person, play_turn
+from tests.pbw_fixtures import act, make, person, play_turn
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_IDS = ("PBW-1", "PBW-2", "PBW-3", "PBW-4", "PBW-5")

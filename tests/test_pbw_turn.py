@@ -22,7 +22,7 @@ from rules.pbw.events import (
 from rules.pbw.model import Change, Declaration
 from rules.serial import from_json, to_json
 from rules.state import EncounterState
-from tests.test_pbw_support import (
+from tests.pbw_fixtures import (
     DEFEND,
     RS,
     act,

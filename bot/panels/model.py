@@ -9,7 +9,7 @@ in the reader's language when the panel is drawn.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from bot.panels.draft import Draft
 from data.i18n import t
@@ -127,6 +127,9 @@ class PanelModel:
     fields: tuple[Field, ...] = ()
     controls: tuple[Control, ...] = ()
     summary: str = ""  # the draft in a few characters, on the panel's draft button
+    #: the raw order the draft amounts to, when the plug-in works it out while building the panel (its
+    #: ``raw_order`` may hand it back: a draft may need the board to be read, and ``raw_order`` gets no state)
+    order: Any = field(default=None, compare=False)
 
     @property
     def waiting(self) -> bool:
