@@ -587,14 +587,13 @@ def _changing(model: PanelModel, state: EncounterState, ch: Character, draft: Dr
             order=None,
         )
     options = _changes(board, ch.id)
-    slot = parse_code(draft.text(NEW))
-    kinds = {o.action for o in options}
-    if slot.kind not in kinds:
-        slot = Slot() if DEFEND in kinds or not options else Slot(options[0].action)
     start = ch.at
     assert start is not None
-    seg = Segment(checked_slot(board, state, ch, slot, (), options), start, options, ())
-    kept = Draft(ch="1", s0=seg.slot.code)
+    picked = parse_code(draft.text(NEW)) if draft.text(NEW) else None
+    seg = None
+    if picked is not None and picked.kind in {o.action for o in options}:
+        seg = Segment(checked_slot(board, state, ch, picked, (), options), start, options, ())
+    kept = Draft(ch="1", s0=seg.slot.code if seg is not None else "")
     act_options: list[Option] = []
     for o in options:
         if o.action == DRAW:
@@ -604,7 +603,7 @@ def _changing(model: PanelModel, state: EncounterState, ch: Character, draft: Dr
             )
         else:
             act_options.append(_action_option(ch, o))
-    chosen = seg.slot.code if seg.slot.kind == DRAW else CODE[seg.slot.kind]
+    chosen = "" if seg is None else seg.slot.code if seg.slot.kind == DRAW else CODE[seg.slot.kind]
     controls: list[Control] = [
         Select(
             ACT,
@@ -612,18 +611,21 @@ def _changing(model: PanelModel, state: EncounterState, ch: Character, draft: Dr
             tuple(act_options[:MAX_OPTIONS]),
             chosen=(chosen,) if chosen in {o.value for o in act_options} else (),
             min_values=1,
-        ),
-        *_detail_controls(board, state, ch, seg, kept, NEW),
+        )
     ]
     order: dict[str, Any] | None = None
-    if seg.slot.complete:
-        candidate = {"segment": k, **table_of(action_of(state, seg.slot, start))}
-        if accepted(state, ch.id, candidate) is not None:
-            order = candidate
-    forfeit = next((o.forfeit for o in options if o.action == seg.slot.kind), 0)
-    lines.append(
-        Text.of("panel.pbw.cost_forfeit", n=str(forfeit)) if forfeit else Text.of("panel.pbw.cost_spare")
-    )
+    new_line = Text.of("panel.pbw.choose_change")
+    if seg is not None:
+        controls.extend(_detail_controls(board, state, ch, seg, kept, NEW))
+        new_line = _slot_text(state, ch, seg.slot, start)
+        if seg.slot.complete:
+            candidate = {"segment": k, **table_of(action_of(state, seg.slot, start))}
+            if accepted(state, ch.id, candidate) is not None:
+                order = candidate
+        forfeit = next((o.forfeit for o in options if o.action == seg.slot.kind), 0)
+        lines.append(
+            Text.of("panel.pbw.cost_forfeit", n=str(forfeit)) if forfeit else Text.of("panel.pbw.cost_spare")
+        )
     controls += [
         Button(KEEP, Text.of("panel.pbw.keep"), "success", submits=True),
         Button(CANCEL, Text.of("panel.pbw.cancel")),
@@ -638,10 +640,10 @@ def _changing(model: PanelModel, state: EncounterState, ch: Character, draft: Dr
         draft=kept,
         fields=(
             *model.fields,
-            Field(Text.of("panel.pbw.new_action", n=str(k)), (_slot_text(state, ch, seg.slot, start),)),
+            Field(Text.of("panel.pbw.new_action", n=str(k)), (new_line,)),
         ),
         controls=tuple(controls),
-        summary=f"{k}: {_short_code(seg.slot)}",
+        summary=f"{k}: {_short_code(seg.slot) if seg is not None else '…'}",
         order=order,
     )
 
