@@ -60,6 +60,7 @@ class Table:
     ana: Person
     bea: Person
     lang: str
+    guild_id: int
 
 
 @pytest.fixture(params=["es", "en"])
@@ -74,7 +75,7 @@ async def table(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
             guild.add_member(p.user)
         bot = await start_bot(fd, f"sqlite:///{tmp_path / 'bot.sqlite3'}", guild.id)
         try:
-            yield Table(fd, bot, channel, *people, lang=lang)
+            yield Table(fd, bot, channel, *people, lang=lang, guild_id=guild.id)
         finally:
             await bot.close()
 
@@ -102,10 +103,12 @@ async def pick(t: Table, p: Person, panel: Message, unit: str, action: str, valu
     before = draft_in(panel)
     handle = await p.select(panel, cid, [value])
     await handle.acknowledged()
-    found = await t.fd.wait_for(
-        lambda: (d := draft_in(panel)) is not None and d != before and d, what="the panel's new draft"
-    )
-    return found[1]
+
+    def changed() -> tuple[int, Draft] | None:
+        found = draft_in(panel)
+        return found if found is not None and found != before else None
+
+    return (await t.fd.wait_for(changed, what="the panel's new draft"))[1]
 
 
 async def press(t: Table, p: Person, panel: Message, unit: str, action: str) -> Message | None:
@@ -130,7 +133,7 @@ async def open_duel(t: Table) -> int:
     for p, unit in ((t.ana, "ana"), (t.bea, "bea")):
         await (await p.run_command(t.channel, "encounter join", {"unit": unit})).final_response()
     await (await t.director.run_command(t.channel, "encounter start")).final_response()
-    meta = await t.bot.service.storage.active_encounter_in_channel(t.channel.guild.id, t.channel.id)
+    meta = await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id)
     assert meta is not None
     return meta.id
 
@@ -203,8 +206,8 @@ async def test_pbw_1_2_5_one_turn_by_dm_panels(table: Table) -> None:
     # segment 2: Ana changes her skipped segment into another knife attack (PBW-2, one action); Bea keeps
     assert (await t.bot.service.seen(enc)).state.phase == "segment-2"
     panel = await panel_for_phase(t.fd, t.ana, "ana", phase)
+    await press(t, t.ana, panel, "ana", "change")
     await pick(t, t.ana, panel, "ana", "act", "c")
-    _, targets = control(panel, "ana", "atk")
     await pick(t, t.ana, panel, "ana", "atk", knife)
     # the change is private until the segment resolves
     assert words["changed"] not in public_text(t.channel) and words["changed"] not in dm_text(t.bea)
