@@ -386,19 +386,19 @@ def draft_from_raw(state: EncounterState, unit_id: str, raw: Any) -> Draft:
 
 
 def preview(state: EncounterState, model: PanelModel) -> Preview | None:
-    """The path the draft's moves walk, segment after segment (PBW-2), from where the character stands."""
+    """The path the draft's moves walk, segment after segment (PBW-2), from where the character stands; shown while
+    the other segments are still being chosen."""
     ch = state.units.get(model.unit_id)
     if model.step not in (DECLARING, CHANGING) or not isinstance(ch, Character) or ch.at is None:
         return None
-    order = model.order
-    tables_: list[Any] = []
-    if isinstance(order, dict):
-        found = cast(dict[str, Any], order)
-        tables_ = cast(list[Any], found.get("segments", [found]))
     path: list[Hex] = [ch.at]
-    for seg in tables_:
-        if isinstance(seg, dict) and seg.get("action") == MOVE:  # type: ignore[union-attr]
-            path.extend(Hex.parse(str(h)) for h in cast(list[Any], seg.get("path") or []))  # type: ignore[union-attr]
+    if model.step == DECLARING:
+        plan, _ = plan_of(state, ch, model.draft)
+        for seg in plan:
+            path.extend(walk(seg.start, seg.slot.sides) if seg.slot.kind == MOVE else ())
+    elif model.draft.text(NEW):
+        slot = parse_code(model.draft.text(NEW))
+        path.extend(walk(ch.at, slot.sides) if slot.kind == MOVE else ())
     return Preview(tuple(path), ch.facing) if len(path) > 1 else None
 
 
@@ -438,7 +438,7 @@ def _declaring(model: PanelModel, state: EncounterState, ch: Character, draft: D
     if all(s.slot.complete for s in plan):
         acts = [action_of(state, s.slot, s.start) for s in plan]
         candidate = {"segments": [table_of(a) for a in acts], "disengage": disengage}
-        if accepted(state, ch.id, candidate) is not None:
+        if accepted(board, ch.id, candidate) is not None:  # the board as the side knows it (FOG-1)
             order = candidate
     controls.append(submit_button(enabled=order is not None))
     lines = [Text.of("panel.pbw.step.declare")]
@@ -620,7 +620,7 @@ def _changing(model: PanelModel, state: EncounterState, ch: Character, draft: Dr
         new_line = _slot_text(state, ch, seg.slot, start)
         if seg.slot.complete:
             candidate = {"segment": k, **table_of(action_of(state, seg.slot, start))}
-            if accepted(state, ch.id, candidate) is not None:
+            if accepted(board, ch.id, candidate) is not None:  # as the side knows it (FOG-1)
                 order = candidate
         forfeit = next((o.forfeit for o in options if o.action == seg.slot.kind), 0)
         lines.append(

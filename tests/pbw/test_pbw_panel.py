@@ -198,3 +198,37 @@ def test_pbw_1_5_every_offer_of_a_played_game_is_accepted(name: str) -> None:
 @given(seed=st.integers(0, 2**32 - 1), name=st.sampled_from(SCENARIOS))
 def test_pbw_random_walks_over_the_panel_never_submit_a_refused_order(seed: int, name: str) -> None:
     play(name, random.Random(seed), 20, offers=False)
+
+
+def test_pbw_2_the_preview_follows_the_paths_of_every_declared_move() -> None:
+    state = start("pbw-street")
+    (unit_id,) = owing(state)
+    at = state.units[unit_id].at
+    assert at is not None
+    model = press(P, state, fresh(state, unit_id), "act", ("m",))
+    assert P.preview(state, model) is None  # no step yet
+    enabled = [s for s in P.SIDES if isinstance(b := model.control(s), Button) and b.enabled]
+    model = press(P, state, model, enabled[0])
+    model = press(P, state, model, "seg3")  # segment 2 is left a defend; segment 3 shoots, not chosen yet
+    model = press(P, state, model, "act", ("f",))
+    assert model.order is None and not model.control("submit").enabled  # type: ignore[union-attr]
+    shown = P.preview(state, model)
+    assert shown is not None and shown.path[0] == at and len(shown.path) == 2
+    assert shown.path[1] == at.neighbor(int(enabled[0][1:]))
+
+
+def test_pbw_1_a_stored_declaration_reopens_as_the_same_draft() -> None:
+    state = start("pbw-street")
+    (unit_id,) = owing(state)
+    model = press(P, state, fresh(state, unit_id), "act", ("m",))
+    enabled = [s for s in P.SIDES if isinstance(b := model.control(s), Button) and b.enabled]
+    model = press(P, state, press(P, state, model, enabled[0]), "seg2")
+    model = press(P, state, model, "act", ("f",))
+    attack = model.control("atk")
+    assert isinstance(attack, Select)
+    model = press(P, state, model, "atk", (attack.options[0].value,))
+    model = press(P, state, model, "aim", ("3",))  # the torso, −5
+    raw = P.raw_order(model)
+    assert raw["segments"][1]["aim"] == "torso"
+    reopened = P.build_panel(state, unit_id, draft=P.draft_from_raw(state, unit_id, raw), owing=True)
+    assert P.raw_order(reopened) == raw
