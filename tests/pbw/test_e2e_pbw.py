@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.panels.draft import Draft
+from data.i18n import t as t_
 from tests.e2e_helpers import BotUnderTest, draft_in, panel_for_phase, start_bot
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 from tests.pbw_fixtures import person, scenario_text
@@ -239,3 +240,69 @@ async def test_pbw_1_2_5_one_turn_by_dm_panels(table: Table) -> None:
     assert len(headers) >= 3, [m.embeds[0].get("title") for m in t.channel.messages() if m.embeds]
     for secret in ("hexd:draft",):
         assert secret not in public, f"{secret!r} from a private panel leaked into the channel"
+
+
+STANDOFF = "seed = 5\n" + scenario_text(
+    [
+        person("ana", "a", "0505", initiative=3, weapons=[{"type": "pistol", "held": True}]),
+        person("bea", "b", "0510", initiative=6, weapons=[{"type": "pistol", "held": True}]),
+    ]
+)
+
+
+async def test_pbw_1_a_declaration_is_never_shown_before_it_is_locked(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Ana drafts a move and an aimed shot on her DM panel: until she submits, nothing of it reaches the channel,
+    Bea's DMs or the logs — not the hex she walks to, not the aim; once locked it is posted (PBW-1)."""
+    t = table
+    words = TEXT[t.lang]
+    created = await (
+        await t.director.run_command(
+            t.channel, "encounter new", {"ruleset": "pbw", "file": ("standoff.toml", STANDOFF.encode())}
+        )
+    ).final_response()
+    assert "Ana" in created.content
+    for p, unit in ((t.ana, "ana"), (t.bea, "bea")):
+        await (await p.run_command(t.channel, "encounter join", {"unit": unit})).final_response()
+    await (await t.director.run_command(t.channel, "encounter start")).final_response()
+    meta = await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id)
+    assert meta is not None
+    phase = (await t.bot.service.seen(meta.id)).phase_no
+    panel = await panel_for_phase(t.fd, t.ana, "ana", phase)
+    torso = t_("term.torso", t.lang)
+
+    def secrets() -> list[str]:
+        drafted = draft_in(panel)
+        assert drafted is not None
+        out = [torso, "[PBW-2]   Ana", words["locked"]]
+        code = drafted[1].text("s1")
+        if code.startswith("m") and len(code) > 1:
+            out.append(_end_of(code))
+        return out
+
+    def leaks() -> list[str]:
+        seen = public_text(t.channel) + dm_text(t.bea) + caplog.text
+        return [s for s in secrets() if s in seen]
+
+    await pick(t, t.ana, panel, "ana", "act", "m")
+    await press(t, t.ana, panel, "ana", "d3")  # one step south
+    assert panel.attachments, "a private preview of the path, in Ana's DM"
+    assert leaks() == []
+    await press(t, t.ana, panel, "ana", "seg2")
+    await pick(t, t.ana, panel, "ana", "act", "f")
+    await pick(t, t.ana, panel, "ana", "atk", "1.1")
+    await pick(t, t.ana, panel, "ana", "aim", "3")  # the torso (PBW-5, −5)
+    assert "0506" in json.dumps(panel.embeds) and torso in json.dumps(panel.embeds)  # Ana sees her own draft
+    assert leaks() == []
+    await t.bot.settle()
+    assert leaks() == []
+    await press(t, t.ana, panel, "ana", "submit")
+    await phase_after(t, meta.id, phase)
+    public = public_text(t.channel)
+    assert words["locked"] in public and "[PBW-2]   Ana" in public and torso in public
+
+
+def _end_of(code: str) -> str:
+    """Where a drafted move from 0505 ends (the test only steps south: each step is one row down)."""
+    return f"05{5 + len(code) - 1:02d}"
