@@ -27,7 +27,7 @@ from bot.storage import Encounter
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
-from data.i18n import language_of, t
+from data.i18n import language_of, phase_text, t
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
 from rules.registry import get_ruleset, ruleset_for
 from rules.ruleset import OrderMode
@@ -150,7 +150,8 @@ class Announcer:
     ) -> None:
         if not step.public_events:
             return  # nothing happened that the channel may see: no image to repeat
-        header = t("channel.step", locale, name=meta.name, round=step.round, phase=step.phase)
+        phase = phase_text(step.state.ruleset, step.phase, locale)
+        header = t("channel.step", locale, name=meta.name, round=step.round, phase=phase)
         lines = [describe(e, step.state, locale) for e in step.public_events]
         account = "\n".join(lines) or t("channel.nothing_happened", locale)
         png = None
@@ -213,7 +214,8 @@ class Announcer:
                 await self.send_panel(seen.meta, missing.user_id, missing.unit, seen=seen)
 
     def status_text(self, status: StatusView, locale: str, acting: str = "") -> str:
-        head = t("status.head", locale, name=status.name, round=status.round, phase=status.phase)
+        phase = phase_text(status.ruleset, status.phase, locale)
+        head = t("status.head", locale, name=status.name, round=status.round, phase=phase)
         if status.over:
             return head + "\n" + t("status.over", locale)
         if status.status == "paused":

@@ -120,6 +120,7 @@ class PanelModel:
     side: str
     round: int
     phase: str
+    ruleset: str = ""  # whose catalog names the phase (``phase.<ruleset>.<phase>``)
     draft: Draft = field(default_factory=Draft)
     step: str = WAIT
     lines: tuple[Text, ...] = ()
@@ -151,7 +152,12 @@ def blank_panel(state: EncounterState, unit_id: str) -> PanelModel:
     """The header of ``unit_id``'s panel, waiting with an empty draft; a plug-in fills in the rest."""
     unit = state.units[unit_id]
     return PanelModel(
-        unit_id=unit_id, unit_name=unit.name, side=unit.side, round=state.round, phase=state.phase
+        unit_id=unit_id,
+        unit_name=unit.name,
+        side=unit.side,
+        round=state.round,
+        phase=state.phase,
+        ruleset=state.ruleset,
     )
 
 

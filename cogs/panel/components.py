@@ -14,7 +14,7 @@ from discord import ui
 
 from bot.panels.draft import CUSTOM_ID_LIMIT, encode_draft
 from bot.panels.model import Button, Control, PanelModel, Select, Style
-from data.i18n import t
+from data.i18n import phase_text, t
 
 #: every control of every panel; ``phase`` is missing only from panels sent before it was carried (stale)
 TEMPLATE = (
@@ -61,7 +61,8 @@ class ControlRef:
 
 
 def panel_embed(model: PanelModel, locale: str, *, submitted: bool) -> discord.Embed:
-    title = t("panel.title", locale, unit=model.unit_name, round=model.round, phase=model.phase)
+    phase = phase_text(model.ruleset, model.phase, locale)
+    title = t("panel.title", locale, unit=model.unit_name, round=model.round, phase=phase)
     embed = discord.Embed(
         title=title[:TITLE],
         description="\n".join(line.render(locale) for line in model.lines)[:DESCRIPTION],

@@ -234,10 +234,13 @@ async def test_pbw_1_2_5_one_turn_by_dm_panels(table: Table) -> None:
     state = (await t.bot.service.seen(enc)).state
     assert state.over or (state.round == 2 and state.phase == "declare")
     # one account per segment, each with its own header
+    names = [t_(f"phase.pbw.segment-{k}", t.lang) for k in (1, 2, 3)]  # the phases by their names
     headers = [
-        m for m in t.channel.messages() if m.embeds and "segment-" in json.dumps(m.embeds[0].get("title"))
+        m for m in t.channel.messages() if m.embeds and any(n in str(m.embeds[0].get("title")) for n in names)
     ]
     assert len(headers) >= 3, [m.embeds[0].get("title") for m in t.channel.messages() if m.embeds]
+    # segments 1 and 2 had attacks: each account comes with its board (the attack drawn on it)
+    assert all(m.attachments for m in headers[:2]), "a board with each segment's account"
     for secret in ("hexd:draft",):
         assert secret not in public, f"{secret!r} from a private panel leaked into the channel"
 
