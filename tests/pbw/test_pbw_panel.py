@@ -17,6 +17,7 @@ import random
 import re
 from typing import Any
 
+import discord
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -130,6 +131,9 @@ def check_attack_numbers(state: EncounterState, model: PanelModel) -> None:
 def drawn(model: PanelModel) -> None:
     components = panel_components(model, "en", encounter_id=123456789012345678, phase_no=LONGEST_PHASE)
     assert len(components) <= 25
+    selects = sum(1 for c in components if isinstance(c, discord.ui.Select))
+    buttons = len(components) - selects
+    assert selects + -(-buttons // 5) <= 5, "Discord lays a message out in five rows (a select takes one)"
     for locale in ("en", "es"):
         text = json.dumps(panel_embed(model, locale, submitted=False).to_dict(), ensure_ascii=False)
         text += json.dumps([c.to_component_dict() for c in components], ensure_ascii=False)
