@@ -247,10 +247,6 @@ class Segment:
     options: tuple[ActionOption, ...]
     earlier: tuple[SegmentAction, ...]
 
-    @property
-    def kinds(self) -> frozenset[str]:
-        return frozenset(o.action for o in self.options)
-
 
 def checked_slot(
     board: EncounterState,

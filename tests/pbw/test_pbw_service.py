@@ -76,3 +76,28 @@ async def test_pbw_1_2_a_turn_through_the_service(service: EncounterService) -> 
     assert [s.phase for s in seg.steps] == ["segment-1"]
     _, state, _ = await service.load(enc)
     assert state.phase == "segment-2"
+
+
+async def test_pbw_2_a_segment_waits_for_every_answer_and_the_director_can_move_on(
+    service: EncounterService,
+) -> None:
+    """Before a segment the step waits for every player's keep-or-change (no answer: the declared action stands,
+    so the director or a deadline can resolve it without the missing ones)."""
+    created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="pbw", toml_text=DUEL)
+    enc = created.encounter_id
+    await service.join(enc, ANA, unit="ana")
+    await service.join(enc, BEA, unit="bea")
+    await service.start(enc, Actor(DIRECTOR))
+    for user, unit in ((ANA, "ana"), (BEA, "bea")):
+        done = await service.submit(enc, user, unit, {"segments": [{"action": "defend"}]})
+        await service.resolve(enc, expected_phase_no=done.phase_no, all_in=True)
+    _, state, phase_no = await service.load(enc)
+    assert state.phase == "segment-1"
+    await service.submit(enc, BEA, "bea", "keep")
+    waiting = await service.resolve(enc, expected_phase_no=phase_no)
+    assert waiting.steps == ()  # Ana has not answered
+    status = await service.status(enc)
+    assert [m.unit for m in status.missing] == ["ana"] and not status.waits_for_director
+    forced = await service.resolve(enc, expected_phase_no=phase_no, forced=True)
+    assert forced.steps[0].phase == "segment-1"
+    assert not any(type(e).__name__ == "PbwIntentionChanged" for e in forced.steps[0].events)
