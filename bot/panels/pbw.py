@@ -38,10 +38,12 @@ from bot.panels.model import (
     blank_panel,
     submit_button,
 )
+from data.i18n import has
 from rules.dice import GRADE_STEP
 from rules.engine import visibility
 from rules.errors import IllegalOrderError
 from rules.hexgrid import Hex
+from rules.pbw.combat import ToHit
 from rules.pbw.legality import ext_of, outlook
 from rules.pbw.model import (
     DEFEND,
@@ -450,6 +452,7 @@ def _declaring(model: PanelModel, state: EncounterState, ch: Character, draft: D
                 Text.of("panel.pbw.declaration"),
                 tuple(_segment_line(state, ch, i, s, i == k) for i, s in enumerate(plan, start=1)),
             ),
+            *_numbers_field(board, state, ch, seg),
         ),
         controls=tuple(controls),
         summary=" ".join(_short_code(s.slot) for s in plan),
@@ -637,6 +640,7 @@ def _changing(model: PanelModel, state: EncounterState, ch: Character, draft: Dr
         fields=(
             *model.fields,
             Field(Text.of("panel.pbw.new_action", n=str(k)), (new_line,)),
+            *(_numbers_field(board, state, ch, seg) if seg is not None else ()),
         ),
         controls=tuple(controls),
         summary=f"{k}: {_short_code(seg.slot) if seg is not None else '…'}",
@@ -645,6 +649,51 @@ def _changing(model: PanelModel, state: EncounterState, ch: Character, draft: Dr
 
 
 # --- what the embed says -------------------------------------------------------------------------------------
+
+
+def _reason(name: str) -> Text:
+    key = f"panel.pbw.reason.{name}"
+    return Text.of(key) if has(key, "en") else Text.of(f"term.{name}")
+
+
+def _numbers(ch: Character, th: ToHit) -> tuple[Text, ...]:
+    """PBW-5/DICE-3 what an attack needs, explained: 2d6 + attribute + skill + modifiers against the difficulty."""
+    spec = tables().weapon(th.weapon)
+    mods: dict[str, str | Text] = {
+        "attribute": Text.of(f"panel.pbw.attribute.{spec.attribute}"),
+        "a": str(th.attribute),
+        "skill": Text.of(f"panel.pbw.skill.{spec.skill}"),
+        "s": str(th.skill),
+    }
+    bonus = "{attribute} {a} + {skill} {s}"
+    for i, (name, value) in enumerate(th.modifiers):
+        bonus += f", {{m{i}}} {{v{i}}}"
+        mods[f"m{i}"], mods[f"v{i}"] = _reason(name), f"{value:+d}"
+    parts: dict[str, str | Text] = {}
+    difficulty = " + ".join(f"{{p{i}}} {{q{i}}}" for i in range(len(th.parts)))
+    for i, (name, value) in enumerate(th.parts):
+        parts[f"p{i}"], parts[f"q{i}"] = _reason(name), str(value)
+    return (
+        Text.of(
+            "panel.pbw.to_hit", needed=str(th.needed), bonus=f"{th.bonus:+d}", difficulty=str(th.difficulty)
+        ),
+        Text.of("panel.pbw.bonus", terms=Text.plain(bonus, **mods)),
+        Text.of("panel.pbw.difficulty", terms=Text.plain(difficulty, **parts)),
+    )
+
+
+def _numbers_field(
+    board: EncounterState, state: EncounterState, ch: Character, seg: Segment
+) -> tuple[Field, ...]:
+    slot = seg.slot
+    if slot.kind not in (SHOOT, MELEE) or not slot.complete:
+        return ()
+    act = action_of(state, slot, seg.start)
+    try:
+        th = to_hit_for(board, ch.id, act.target, slot.kind, slot.weapon, aim=act.aim, earlier=seg.earlier)
+    except IllegalOrderError:
+        return ()
+    return (Field(Text.of("panel.pbw.numbers"), _numbers(ch, th)),)
 
 
 def _weapon_text(ch: Character, weapon: int) -> Text:
