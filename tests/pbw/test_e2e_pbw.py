@@ -241,6 +241,8 @@ async def test_pbw_1_2_5_one_turn_by_dm_panels(table: Table) -> None:
     assert len(headers) >= 3, [m.embeds[0].get("title") for m in t.channel.messages() if m.embeds]
     # segments 1 and 2 had attacks: each account comes with its board (the attack drawn on it)
     assert all(m.attachments for m in headers[:2]), "a board with each segment's account"
+    statuses = [m for m in t.channel.messages() if not m.deleted and m.content.startswith("**test** ·")]
+    assert len(statuses) == 1, "one status message, the newest: each declaration and segment is a step"
     for secret in ("hexd:draft",):
         assert secret not in public, f"{secret!r} from a private panel leaked into the channel"
 
