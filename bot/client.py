@@ -22,7 +22,7 @@ from bot.logs import setup_logging, trace_id
 from bot.results import Resolution, StatusView, StepReport
 from bot.scheduler import DeadlineScheduler
 from bot.service import EncounterService
-from bot.storage import Storage, StorageError, open_storage
+from bot.storage import Deadline, Storage, StorageError, open_storage
 from bot.translator import HexTranslator
 from data.i18n import has, t
 from rules.errors import GameError
@@ -65,6 +65,8 @@ def error_text(error: Exception, locale: str | None) -> str:
 
 class Announcing(Protocol):
     """What the cogs' announcer offers the rest of the bot (installed by the ``cogs.announcements`` extension)."""
+
+    async def remind(self, due: Deadline) -> None: ...
 
     async def step_done(self, step: StepReport) -> None: ...
 
@@ -148,7 +150,11 @@ class HexBotCore(commands.Bot):
                 self.failed_extensions.append(name)
         await self.sync_commands()
         self.scheduler = DeadlineScheduler(
-            self.service, self.announce, on_step=self.step_done, interval=self.deadline_interval
+            self.service,
+            self.announce,
+            on_step=self.step_done,
+            on_reminder=self.remind,
+            interval=self.deadline_interval,
         )
         self.scheduler.start()
 
@@ -156,6 +162,11 @@ class HexBotCore(commands.Bot):
         """Tell the channel and the players what a resolution did (images, account, next phase's panels)."""
         if self.announcer is not None:
             await self.announcer.after_resolution(result)
+
+    async def remind(self, due: Deadline) -> None:
+        """A phase's deadline is near: the players still missing get a DM (unless they muted reminders)."""
+        if self.announcer is not None:
+            await self.announcer.remind(due)
 
     async def step_done(self, step: StepReport) -> None:
         """A step was committed: the announcer posts it while the following phases resolve."""

@@ -265,8 +265,16 @@ class EncounterService(DirectorActions, RecordActions):
             directors,
             state.over,
             state.winner,
+            deadline=await self._deadline_text(encounter_id, phase_no, meta.status),
             waits_for_director=waits_for_director,
         )
+
+    async def _deadline_text(self, encounter_id: int, phase_no: int, status: str) -> str | None:
+        """The current phase's deadline as an ISO time (the cogs show it as a Discord timestamp)."""
+        if status != "running":
+            return None
+        due = await self.deadline_of(encounter_id, phase_no)
+        return due.isoformat() if due is not None else None
 
     # --- orders --------------------------------------------------------------------------------------------
     async def submit(

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -28,7 +29,8 @@ from bot.logs import trace_id
 from bot.results import HeldRolls, Resolution, StatusView, StepReport
 from bot.rules_reference import cited
 from bot.service import Seen
-from bot.storage import Encounter
+from bot.service_base import MUTED
+from bot.storage import Deadline, Encounter
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
@@ -354,6 +356,9 @@ class Announcer:
     def status_text(self, status: StatusView, locale: str, acting: str = "") -> str:
         phase = phase_text(status.ruleset, status.phase, locale)
         head = t("status.head", locale, name=status.name, round=status.round, phase=phase)
+        if status.deadline and not status.over and status.status == "running":
+            when = discord.utils.format_dt(datetime.fromisoformat(status.deadline), "R")
+            head += "\n" + t("status.deadline", locale, when=when)
         if status.over:
             return head + "\n" + t("status.over", locale)
         if status.status == "paused":
@@ -424,6 +429,32 @@ class Announcer:
             names.append(f"{name} (<@{holders[u]}>)" if u in holders else name)
         return ", ".join(names)  # only hidden units act: the status reads like any wait, naming nobody
 
+    async def remind(self, due: Deadline) -> None:
+        """The deadline of ``due``'s phase is near: each player still missing gets one DM, unless they muted
+        reminders for this encounter. The DM names their own unit (they may see it even when it is hidden)."""
+        service = self.bot.service
+        meta = await service.storage.get_encounter(due.encounter_id)  # fresh: the muted list may have changed
+        seen = await service.seen(due.encounter_id)
+        if seen.phase_no != due.phase_no:
+            return
+        status = await service.status(due.encounter_id, seen=seen)
+        when = discord.utils.format_dt(due.due_at, "R")
+        muted = _muted(meta)
+        for missing in status.missing:
+            if missing.user_id is None or missing.user_id in muted:
+                continue
+            unit = seen.state.units.get(missing.unit)
+            locale = await self.user_lang(meta, missing.user_id)
+            text = t(
+                "channel.reminder",
+                locale,
+                name=meta.name,
+                unit=unit.name if unit is not None else missing.unit,
+                when=when,
+                channel=f"<#{meta.channel_id}>",
+            )
+            await self.dm(missing.user_id, clip(text))
+
     async def dm(self, user_id: int, text: str, **kwargs: object) -> discord.Message | None:
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
@@ -465,6 +496,10 @@ class Announcer:
 
 class ChannelUnavailable(Exception):
     """The encounter's channel cannot be reached now (deleted, no access, Discord down): posts wait."""
+
+
+def _muted(meta: Encounter) -> set[int]:
+    return {int(u) for u in meta.settings.get(MUTED, [])}
 
 
 def _policy(ruleset_id: str, state: EncounterState | None = None) -> OrderPolicy:

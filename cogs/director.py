@@ -296,13 +296,15 @@ class DirectorCog(
     ) -> None:
         meta = await encounter_here(interaction)
         when = await self.bot.service.director_deadline(meta.id, actor_of(interaction), minutes or None)
-        locale = lang(interaction)
+        locale = await channel_language(self.bot, meta)  # a public reply speaks the channel's language
         if when is None:
             await interaction.response.send_message(t("director.deadline_cleared", locale))
         else:
             await interaction.response.send_message(
                 t("director.deadline_set", locale, when=discord.utils.format_dt(when, "R"))
             )
+        if self.bot.announcer is not None:  # the status message shows the deadline (or no longer does)
+            await self.bot.announcer.refresh_status(meta.id)
 
     @app_commands.command(
         name=tr("pause", "cmd.director.pause.name"),

@@ -258,6 +258,19 @@ class EncounterCog(
         await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(
+        name=tr("reminders", "cmd.encounter.reminders.name"),
+        description=tr("Reminder DMs before a deadline, for this encounter", "cmd.encounter.reminders.desc"),
+    )
+    @app_commands.describe(on=tr("On or off", "cmd.encounter.reminders.on"))
+    @app_commands.guild_only()
+    async def reminders(self, interaction: discord.Interaction, on: bool) -> None:
+        """A player's own choice, answered privately."""
+        meta = await encounter_here(interaction)
+        await self.bot.service.mute_reminders(meta.id, interaction.user.id, muted=not on)
+        key = "channel.reminders_on" if on else "channel.reminders_off"
+        await interaction.response.send_message(t(key, lang(interaction)), ephemeral=True)
+
+    @app_commands.command(
         name=tr("board", "cmd.encounter.board.name"),
         description=tr("Show the board", "cmd.encounter.board.desc"),
     )
