@@ -292,7 +292,7 @@ class EncounterService(DirectorActions, RecordActions):
         seen = seen if seen is not None and seen.meta.id == encounter_id else await self.seen(encounter_id)
         meta, state, current, parts = seen.meta, seen.state, seen.phase_no, seen.parts
         ruleset = ruleset_for(state)
-        policy = policy_for(ruleset)
+        policy = policy_for(ruleset, state)
         if unit_id == DIRECTOR and policy.director_orders:
             # director mode: the procedure's own orders (ocs: open a combat, move a unit)
             await self.require_director(meta, actor or Actor(user_id))
@@ -393,7 +393,7 @@ class EncounterService(DirectorActions, RecordActions):
             first = True
             for _ in range(MAX_AUTO_STEPS):
                 ruleset = ruleset_for(state)
-                policy = policy_for(ruleset)
+                policy = policy_for(ruleset, state)
                 if not (first and forced):
                     if self.owing(state) and parts is None:  # read once per pass, as the orders come in
                         parts = await self.storage.participants(encounter_id)

@@ -34,10 +34,11 @@ from bot.storage import Deadline, Encounter
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
-from data.i18n import language_of, t
+from data.i18n import language_of, phase_text, t
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
-from rules.registry import get_ruleset
+from rules.registry import get_ruleset, ruleset_for
 from rules.ruleset import OrderMode
+from rules.state import EncounterState
 
 if TYPE_CHECKING:
     from bot.client import HexBotCore
@@ -289,7 +290,8 @@ class Announcer:
     ) -> None:
         if not step.public_events:
             return  # nothing happened that the channel may see: no image to repeat
-        header = t("channel.step", locale, name=meta.name, round=step.round, phase=step.phase)
+        phase = phase_text(step.state.ruleset, step.phase, locale)
+        header = t("channel.step", locale, name=meta.name, round=step.round, phase=phase)
         if len(step.public_events) > LONG_ACCOUNT:  # a fleet's account is CPU work: off the event loop
             lines = await asyncio.to_thread(
                 lambda: [describe(e, step.state, locale) for e in step.public_events]
@@ -359,7 +361,8 @@ class Announcer:
                 await self.send_panel(seen.meta, missing.user_id, missing.unit, seen=seen)
 
     def status_text(self, status: StatusView, locale: str, acting: str = "") -> str:
-        head = t("status.head", locale, name=status.name, round=status.round, phase=status.phase)
+        phase = phase_text(status.ruleset, status.phase, locale)
+        head = t("status.head", locale, name=status.name, round=status.round, phase=phase)
         if status.deadline and not status.over and status.status == "running":
             when = discord.utils.format_dt(datetime.fromisoformat(status.deadline), "R")
             head += "\n" + t("status.deadline", locale, when=when)
@@ -419,9 +422,11 @@ class Announcer:
 
     async def _acting(self, encounter_id: int, status: StatusView) -> str:
         """One-at-a-time modes: the units awaited now, each with its player's mention (or none: the director)."""
-        if not _policy(status.ruleset).shows_acting or status.over or status.status != "running":
+        if status.over or status.status != "running":
             return ""
         seen = await self.bot.service.seen(encounter_id)
+        if not _policy(status.ruleset, seen.state).shows_acting:  # how this step collects orders
+            return ""
         holders = {unit: user for user, unit, _ in status.players}
         names: list[str] = []
         for u in self.bot.service.owing(seen.state):
@@ -504,10 +509,13 @@ def _muted(meta: Encounter) -> set[int]:
     return {int(u) for u in meta.settings.get(MUTED, [])}
 
 
-def _policy(ruleset_id: str) -> OrderPolicy:
-    """How the encounter's ruleset collects orders (rules/order_modes.py); an encounter whose ruleset is no
-    longer installed is shown as a simultaneous one (its status still lists who is missing)."""
+def _policy(ruleset_id: str, state: EncounterState | None = None) -> OrderPolicy:
+    """How the encounter's ruleset collects orders (rules/order_modes.py), in the step ``state`` is at when given;
+    an encounter whose ruleset is no longer installed is shown as a simultaneous one (its status still lists who
+    is missing)."""
     try:
+        if state is not None and state.ruleset == ruleset_id:
+            return policy_for(ruleset_for(state), state)
         return policy_for(get_ruleset(ruleset_id))
     except KeyError:
         return policy_for_mode(OrderMode.SIMULTANEOUS)

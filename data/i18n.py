@@ -51,6 +51,13 @@ def has(key: str, locale: str | None = None) -> bool:
     return key in catalog(language_of(locale))
 
 
+def phase_text(ruleset: str, phase: str, locale: str | None = None) -> str:
+    """A phase as players read it: ``phase.<ruleset>.<phase>`` when the ruleset's catalog names it (pbw:
+    ``segment-2`` → "segmento 2"), else the phase id itself."""
+    key = f"phase.{ruleset}.{phase}"
+    return t(key, locale) if has(key, "en") else phase
+
+
 def t(key: str, locale: str | None = None, /, **params: Any) -> str:
     """Translate ``key`` for ``locale`` and fill in ``params`` (missing params stay as ``{name}``)."""
     lang = language_of(locale)

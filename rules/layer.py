@@ -17,6 +17,7 @@ from rules.hexgrid import Hex
 from rules.ruleset import (
     DiceFactory,
     Order,
+    OrderMode,
     PhaseResult,
     RoundSpec,
     Ruleset,
@@ -115,6 +116,9 @@ class LayeredRuleset(Ruleset):
 
     def optional_orders(self, state: EncounterState) -> bool:
         return self.base.optional_orders(state)
+
+    def step_mode(self, state: EncounterState) -> OrderMode:
+        return self.base.step_mode(state)
 
     def auto_resolves(self, state: EncounterState) -> bool:
         return self.base.auto_resolves(state)

@@ -67,7 +67,7 @@ PLUGINS: tuple[Plugin, ...] = (
     ruleset("skirmish"),
     ruleset("mech", in_discord=False),
     ruleset("ocs", in_discord=False),
-    ruleset("pbw", in_discord=False),
+    ruleset("pbw"),
 )
 # ------------------------------------------------------------------------------------------------------------
 

@@ -168,6 +168,12 @@ class Ruleset(ABC):
         for the director, so an idle encounter never loops."""
         return not self.awaiting(state)
 
+    def step_mode(self, state: EncounterState) -> OrderMode:
+        """How the current step collects its orders: the ruleset's ``order_mode`` by default. A ruleset whose
+        steps differ says so per step (pbw: declarations one at a time, then before each segment every character's
+        change of intention at once, PBW-1/PBW-2)."""
+        return self.order_mode
+
     def optional_orders(self, state: EncounterState) -> bool:
         """True when the current phase's orders may be left out (no answer = nothing done): a phase that only
         awaits units nobody plays then resolves at once instead of waiting for the director."""

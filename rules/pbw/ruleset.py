@@ -66,6 +66,11 @@ class PbwRuleset(Ruleset):
     def awaiting(self, state: EncounterState) -> tuple[str, ...]:
         return turn.awaiting(state)
 
+    def step_mode(self, state: EncounterState) -> OrderMode:
+        """PBW-1: declarations one at a time, each posted when locked; PBW-2: before a segment every character
+        that may change its intention answers at once (keep or change), and the changes show when it resolves."""
+        return OrderMode.SEQUENTIAL_OPEN if state.phase == turn.DECLARE else OrderMode.SIMULTANEOUS
+
     def optional_orders(self, state: EncounterState) -> bool:
         """Before a segment the question is whether to change an intention: no answer keeps it (PBW-2)."""
         return state.phase != turn.DECLARE and not state.over
