@@ -15,6 +15,7 @@ from rules.serial import serializable
 from rules.state import EncounterState, RulesetState
 
 INITIATIVE, DECLARE, RESOLVE = "initiative", "declare", "resolve"
+SECRET_DECLARATIONS = "secret_declarations"  # the [options] key (MECH-1.1), as rules/order_modes.py names it
 
 
 @serializable
@@ -44,4 +45,4 @@ def ext_of(state: EncounterState) -> MechState:
 
 def secret(state: EncounterState) -> bool:
     """MECH-1.1: the director may switch an encounter to secret declarations (all revealed together)."""
-    return bool(state.option("secret_declarations", False))
+    return bool(state.option(SECRET_DECLARATIONS, False))
