@@ -193,6 +193,7 @@ def _render(
             first_side=first,
             colour_of=scene.colour_of,
             bars_of=scene.stat_bars,
+            doll_of=scene.doll,
         )
     title = opts.title or snapshot.title or state.name
     header(
