@@ -89,8 +89,9 @@ class OrderPolicy:
 
 _POLICIES: dict[OrderMode, OrderPolicy] = {
     OrderMode.SIMULTANEOUS: OrderPolicy(OrderMode.SIMULTANEOUS, one_order_per_step=False),
+    # a step per declaration: one status message, the newest, under the declarations posted so far
     OrderMode.SEQUENTIAL_OPEN: OrderPolicy(
-        OrderMode.SEQUENTIAL_OPEN, one_order_per_step=True, shows_acting=True
+        OrderMode.SEQUENTIAL_OPEN, one_order_per_step=True, shows_acting=True, one_status_message=True
     ),
     OrderMode.ACTIVATION: OrderPolicy(
         OrderMode.ACTIVATION, one_order_per_step=True, shows_acting=True, one_status_message=True

@@ -238,6 +238,8 @@ async def test_two_turns_of_the_duel_by_dm_panels(table: Table) -> None:
     assert fired, "a shot's roll, with its target number, in the account"
     assert all("base 15" in line for line in fired), fired
     assert "Ahora actúa" in text, "the channel status names whose turn it is to declare"
+    statuses = [m for m in t.channel.messages() if not m.deleted and "Ahora actúa" in m.content]
+    assert len(statuses) == 1, "one status message, the newest: each declaration's step replaces the last one"
     assert sum(1 for m in t.channel.messages() if m.attachments) >= 2, "a board per resolved turn"
     for secret in ("hexd:draft", "hexd:enc"):
         assert secret not in text, f"{secret!r} from a private panel leaked into the channel"
