@@ -87,7 +87,8 @@ def roll_initiative(state: EncounterState, dice: Dice) -> tuple[EncounterState, 
         )
     order = tuple(uid for *_, uid in sorted(keys))
     events.append(DeclarationOrder(rule="MECH-1.1", units=order))
-    state = state.replace(phase=DECLARE, ext=MechState(initiative=totals, order=order))
+    turn_secret = bool(state.option(SECRET_DECLARATIONS, False))  # fixed for the turn (MECH-1.1)
+    state = state.replace(phase=DECLARE, ext=MechState(initiative=totals, order=order, secret=turn_secret))
     if not declarers(state):
         state = state.replace(phase=RESOLVE)
     return state, events
