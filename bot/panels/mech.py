@@ -40,7 +40,8 @@ from bot.panels.model import (
     blank_panel,
     submit_button,
 )
-from rules.hexgrid import Hex, HexSide
+from rules.hexgrid import Hex, HexSide, hexes_within
+from rules.mech.geometry import weapon_in_arc
 from rules.mech.model import Mech
 from rules.mech.orders import CRUISE, FLANK, JUMP, RUN, STAND, WALK, FireEntry, MechOrder, parse_order
 from rules.mech.query import cost_of_path, fire_options, heat_after, mp_by_mode, physical_options
@@ -158,7 +159,26 @@ def preview(state: EncounterState, model: PanelModel) -> Preview | None:
     if model.waiting or not isinstance(unit, Mech) or unit.at is None:
         return None
     plan = _plan(unit, model.draft)
-    return Preview((unit.at, *plan.path), plan.facing)
+    return Preview((unit.at, *plan.path), plan.facing, highlight=_fire_arcs(state, unit, plan, model.draft))
+
+
+def _fire_arcs(state: EncounterState, unit: Mech, plan: Plan, draft: Draft) -> tuple[Hex, ...]:
+    """MECH-1.3: the arcs of the weapons chosen, from the end hex with the end facing and twist, out to each
+    weapon's long range (MECH-2.1), and their targets' hexes."""
+    assert unit.at is not None
+    end = plan.path[-1] if plan.path else unit.at
+    lit: set[Hex] = set()
+    for value in draft.list(FIRE):
+        index = int(value[0], 36)
+        if not 1 <= index <= len(unit.weapons):
+            continue
+        w = unit.weapons[index - 1]
+        lit.update(
+            h
+            for h in hexes_within(end, w.spec.long)
+            if state.board.contains(h) and weapon_in_arc(unit, w, end, plan.facing, plan.twist, h)
+        )
+    return tuple(sorted(lit, key=lambda h: (h.q, h.r)))
 
 
 # --- the declaration as the pad draws it ---------------------------------------------------------------------
