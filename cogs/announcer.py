@@ -34,7 +34,7 @@ from bot.storage import Deadline, Encounter
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
-from data.i18n import language_of, t
+from data.i18n import language_of, phase_name, t
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
 from rules.registry import get_ruleset
 from rules.ruleset import OrderMode
@@ -287,7 +287,9 @@ class Announcer:
     ) -> None:
         if not step.public_events:
             return  # nothing happened that the channel may see: no image to repeat
-        header = t("channel.step", locale, name=meta.name, round=step.round, phase=step.phase)
+        header = t(
+            "channel.step", locale, name=meta.name, round=step.round, phase=phase_name(step.phase, locale)
+        )
         lines = [describe(e, step.state, locale) for e in step.public_events]
         account = "\n".join(lines) or t("channel.nothing_happened", locale)
         png = None
@@ -352,7 +354,13 @@ class Announcer:
                 await self.send_panel(seen.meta, missing.user_id, missing.unit, seen=seen)
 
     def status_text(self, status: StatusView, locale: str, acting: str = "") -> str:
-        head = t("status.head", locale, name=status.name, round=status.round, phase=status.phase)
+        head = t(
+            "status.head",
+            locale,
+            name=status.name,
+            round=status.round,
+            phase=phase_name(status.phase, locale),
+        )
         if status.deadline and not status.over and status.status == "running":
             when = discord.utils.format_dt(datetime.fromisoformat(status.deadline), "R")
             head += "\n" + t("status.deadline", locale, when=when)

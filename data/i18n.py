@@ -51,6 +51,14 @@ def has(key: str, locale: str | None = None) -> bool:
     return key in catalog(language_of(locale))
 
 
+def phase_name(phase: str | None, locale: str | None = None) -> str:
+    """A phase id as the reader says it: ``phase.<id>`` when a catalog names it (mech ``declare`` →
+    "declaraciones"), else the id itself (exo's phase numbers)."""
+    if not phase:
+        return phase or ""
+    return t(f"phase.{phase}", locale) if has(f"phase.{phase}", "en") else phase
+
+
 def t(key: str, locale: str | None = None, /, **params: Any) -> str:
     """Translate ``key`` for ``locale`` and fill in ``params`` (missing params stay as ``{name}``)."""
     lang = language_of(locale)

@@ -17,7 +17,7 @@ import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from data.i18n import has, t
+from data.i18n import has, phase_name, t
 from render import colors as C
 from render.board_palette import board_palette
 from render.canvas import Canvas
@@ -368,10 +368,12 @@ def _subtitle(state: EncounterState, viewer: str, preview: Preview | None, local
         when = (
             t("render.start", locale)
             if state.step == 0
-            else t("render.round_phase", locale, round=state.round, phase=state.phase or "-")
+            else t(
+                "render.round_phase", locale, round=state.round, phase=phase_name(state.phase, locale) or "-"
+            )
         )
     else:
-        when = t("render.round_phase", locale, round=state.round, phase=state.phase)
+        when = t("render.round_phase", locale, round=state.round, phase=phase_name(state.phase, locale))
     parts = [when, who]
     if preview is not None:
         parts.append(t("render.preview", locale, unit=state.units[preview.unit_id].name))

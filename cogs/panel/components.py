@@ -15,7 +15,7 @@ from discord import ui
 
 from bot.panels.draft import CUSTOM_ID_LIMIT, encode_draft
 from bot.panels.model import Button, Control, PanelModel, Select, Style
-from data.i18n import t
+from data.i18n import phase_name, t
 
 #: every control of every panel; ``phase`` is missing only from panels sent before it was carried (stale)
 TEMPLATE = (
@@ -64,7 +64,9 @@ class ControlRef:
 def panel_embed(
     model: PanelModel, locale: str, *, submitted: bool, deadline: datetime | None = None
 ) -> discord.Embed:
-    title = t("panel.title", locale, unit=model.unit_name, round=model.round, phase=model.phase)
+    title = t(
+        "panel.title", locale, unit=model.unit_name, round=model.round, phase=phase_name(model.phase, locale)
+    )
     lines = [line.render(locale) for line in model.lines]
     if deadline is not None:  # a Discord timestamp: every reader sees it in their own time zone
         lines.append(t("panel.deadline", locale, when=discord.utils.format_dt(deadline, "R")))
