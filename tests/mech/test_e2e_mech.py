@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.mech.state import DECLARE
+from rules.mech.state import DECLARE, ext_of
 from rules.registry import get_ruleset
 from tests.e2e_helpers import BotUnderTest, draft_in, panel_for_phase, start_bot
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
@@ -78,7 +78,7 @@ async def open_duel(t: Table, *, secret: bool = False) -> int:
     created = await (
         await t.director.run_command(t.channel, "encounter new", {"ruleset": "mech", "scenario": "mech-duel"})
     ).final_response()
-    assert "Hunchback" in created.content
+    assert created is not None and "Hunchback" in created.content
     for person, units in ((t.ana, RED), (t.bea, BLUE)):
         for unit in units:
             joined = await (
@@ -93,7 +93,9 @@ async def open_duel(t: Table, *, secret: bool = False) -> int:
         ).final_response()
         assert "declaraciones secretas" in switched.content, switched.content
     await (await t.director.run_command(t.channel, "encounter start")).final_response()
-    meta = await t.bot.service.storage.active_encounter_in_channel(t.channel.guild.id, t.channel.id)
+    guild = t.channel.guild
+    assert guild is not None
+    meta = await t.bot.service.storage.active_encounter_in_channel(guild.id, t.channel.id)
     assert meta is not None
     return meta.id
 
@@ -273,7 +275,7 @@ async def test_secret_declarations_reach_nobody_before_the_reveal(table: Table) 
         state = (await t.bot.service.seen(enc)).state
         if state.round > first_round:
             break  # the last declaration: the turn is resolved and everything revealed
-        locked = state.ext.declaration(unit)  # type: ignore[attr-defined]
+        locked = ext_of(state).declaration(unit)
         assert locked is not None and locked.path
         end = locked.path[-1].label
         leaks = [public_text(t.channel), json.dumps([m.content for m in foe.dms()], ensure_ascii=False)]

@@ -3,16 +3,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot import overrides
 from bot.results import Refused
 from rules.errors import IllegalOrderError
+from rules.events import Event
 from rules.hexgrid import Hex
+from rules.state import EncounterState
 from tests.mech_fixtures import MECH, build, mech, of_type, play_turn, step, unit
 
 
-def _declare(state, uid, raw):  # type: ignore[no-untyped-def]
+def _declare(
+    state: EncounterState, uid: str, raw: dict[str, Any]
+) -> tuple[EncounterState, tuple[Event, ...]]:
     order = MECH.parse_order(state, uid, raw)
     MECH.validate_order(state, uid, order)
     return step(state, {uid: order})

@@ -52,6 +52,7 @@ async def test_mech_4_the_director_sees_every_roll_of_a_turn_before_it_is_applie
     _, state, _ = await service.load(enc)
     assert state.phase == DECLARE
     users = {"hunter": ANA, "raven": BEA}
+    locked = approved
     for _ in range(2):  # both declare: a declaration rolls nothing, so nothing is held
         _, state, _ = await service.load(enc)
         (uid,) = service.owing(state)
