@@ -317,7 +317,7 @@ def _declare(base: PanelModel, state: EncounterState, unit: Mech, draft: Draft) 
         ),
         Field(
             Text.of("panel.mech.fire"),
-            tuple(labels[v] for v in kept.list(FIRE)) or (Text.of("panel.mech.no_fire"),),
+            _chosen_shots(state, unit, plan, kept, labels) or (Text.of("panel.mech.no_fire"),),
         ),
         Field(
             Text.of("panel.mech.physical"),
@@ -342,6 +342,46 @@ def _declare(base: PanelModel, state: EncounterState, unit: Mech, draft: Draft) 
         summary=summary[:40],
         declaration=json.dumps(_raw(state, plan, kept)),
     )
+
+
+def _chosen_shots(
+    state: EncounterState, unit: Mech, plan: Plan, draft: Draft, labels: dict[str, Text]
+) -> tuple[Text, ...]:
+    """The shots chosen, as offered; one at another target than the first shot's is a secondary target
+    (MECH-2.1): its line gives the need with that modifier."""
+    chosen = draft.list(FIRE)
+    if not chosen:
+        return ()
+    primary = chosen[0][1:]
+    out: list[Text] = []
+    end = plan.path[-1] if plan.path else unit.at
+    for value in chosen:
+        target = _unit_of(state, value[1:])
+        if value[1:] == primary or target is None:
+            out.append(labels[value])
+            continue
+        weapon = int(value[0], 36)
+        odds = fire_options(
+            state,
+            unit.id,
+            target,
+            mode=plan.mode,
+            at=end,
+            facing=plan.facing,
+            twist=plan.twist,
+            primary=False,
+        )
+        need = next((min(12, max(2, w.need)) for w in odds if w.weapon == weapon), None)
+        name = state.units[target].name
+        out.append(
+            Text.of(
+                "panel.mech.fire_secondary",
+                weapon=Text.of(f"term.{unit.weapons[weapon - 1].type}"),
+                target=name,
+                need=str(need) if need is not None else "?",
+            )
+        )
+    return tuple(out)
 
 
 def _mode_buttons(state: EncounterState, unit: Mech, draft: Draft, mps: dict[str, int]) -> list[Button]:

@@ -11,6 +11,7 @@ from bot.panels import mech as panel
 from bot.panels.draft import encode_draft
 from bot.panels.model import Button, PanelModel
 from rules.mech.query import mp_by_mode
+from rules.mech.tables import tables
 from rules.state import EncounterState
 from tests.mech_fixtures import MECH, build, step, unit
 
@@ -106,3 +107,23 @@ def test_a_long_jump_with_every_weapon_still_fits_its_custom_id() -> None:
             encode_draft(model.draft, 9_999_999)  # never DraftTooLong
     assert accepted(state, uid, panel.raw_order(model)) is not None
     assert not enabled(model, "fwd")
+
+
+def test_mech_2_1_a_second_target_shows_the_secondary_target_need() -> None:
+    weapons = [{"type": "medium_laser", "loc": "la"}, {"type": "medium_laser", "loc": "ra"}]
+    state = build(
+        unit("a", "red", "0810", initiative=0, weapons=weapons),
+        unit("b", "blue", "0807", facing="S", initiative=8, name="Raven"),
+        unit("c", "blue", "0907", facing="S", initiative=9, name="Locust"),
+    )
+    state, _, model = opened(state)
+    by_target = {(o.value[0], o.label): o for o in model.options("w")}
+    first, second = by_target[("1", "Raven")], by_target[("2", "Locust")]
+    model = press(panel, state, model, "w", (first.value, second.value))
+    fire = next(f for f in model.fields if f.name.key == "panel.mech.fire")
+    lines = [line.render("en") for line in fire.lines]
+    assert lines[0] == first.text.render("en")
+    need = int(second.param("need"))
+    assert lines[1].startswith("Medium Laser → Locust: ") and lines[1].endswith("(secondary target)")
+    extra = tables().secondary_target  # MECH-2.1 [HOUSE] secondary target (data/mech/rules.toml)
+    assert int(lines[1].split(": ")[1].split("+")[0]) == min(12, need + extra)
