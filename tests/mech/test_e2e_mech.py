@@ -286,3 +286,30 @@ async def test_secret_declarations_reach_nobody_before_the_reveal(table: Table) 
         assert "ha declarado (en secreto" in public_text(t.channel)
     text = public_text(t.channel)
     assert "[MECH-3.1]" in text, "the turn resolved and its account was posted"
+
+
+async def test_the_directors_hand_and_the_arcs_of_a_mech(table: Table) -> None:
+    """MECH-2.3 ``/director damage`` with a location; MECH-1.3 ``/unit arcs`` with one section; both through the
+    real commands."""
+    t = table
+    enc = await open_duel(t)
+    await declaring(t, enc)
+    hit = await (
+        await t.director.run_command(
+            t.channel, "director damage", {"unit": "hunter", "amount": "5", "location": "ct"}
+        )
+    ).final_response()
+    assert not hit.ephemeral and "Hunchback" in hit.content and "5 (ct)" in hit.content, hit.content
+    state = (await t.bot.service.seen(enc)).state
+    hunter = state.units["hunter"]
+    assert hunter.armor["ct"] == hunter.max_armor["ct"] - 5  # type: ignore[attr-defined]
+    refused = await (
+        await t.director.run_command(t.channel, "director damage", {"unit": "hunter", "amount": "5"})
+    ).final_response()
+    assert refused.ephemeral and "ct 5" in refused.content, refused.content
+    arcs = await (
+        await t.ana.run_command(t.channel, "unit arcs", {"unit": "hunter", "section": "left_arm"})
+    ).final_response()
+    assert arcs.ephemeral and arcs.attachments and "brazo izquierdo" in arcs.content, arcs.content
+    whole = await (await t.ana.run_command(t.channel, "unit arcs", {"unit": "hunter"})).final_response()
+    assert whole.ephemeral and whole.attachments
