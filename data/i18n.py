@@ -51,11 +51,16 @@ def has(key: str, locale: str | None = None) -> bool:
     return key in catalog(language_of(locale))
 
 
-def phase_text(ruleset: str, phase: str, locale: str | None = None) -> str:
-    """A phase as players read it: ``phase.<ruleset>.<phase>`` when the ruleset's catalog names it (pbw:
-    ``segment-2`` → "segmento 2"), else the phase id itself."""
-    key = f"phase.{ruleset}.{phase}"
-    return t(key, locale) if has(key, "en") else phase
+def phase_text(ruleset: str, phase: str | None, locale: str | None = None) -> str:
+    """A phase as players read it: ``phase.<ruleset>.<phase>`` or ``phase.<phase>`` when a catalog names it
+    (pbw ``segment-2`` → "segmento 2", mech ``declare`` → "declaraciones"), else the phase id itself (exo's
+    phase numbers)."""
+    if not phase:
+        return ""
+    for key in (f"phase.{ruleset}.{phase}", f"phase.{phase}"):
+        if has(key, "en"):
+            return t(key, locale)
+    return phase
 
 
 def t(key: str, locale: str | None = None, /, **params: Any) -> str:

@@ -83,14 +83,16 @@ def render_order_preview(
     end_facing: int,
     ghost_vector: Hex | None = None,
     options: RenderOptions | None = None,
+    highlight: Iterable[Hex] = (),
 ) -> bytes:
-    """The private preview of one unit's order: projected path, ghost counter and (exo) its new vector.
+    """The private preview of one unit's order: projected path, ghost counter, (exo) its new vector and hexes
+    to light up (mech: the arcs of the weapons chosen).
 
     The caller computes the path (the renderer knows no rules). The viewer must see the unit, so a preview can
     never be drawn for someone else's hidden piece.
     """
     preview = Preview(unit_id, tuple(path), end_facing, ghost_vector)
-    return _render(snapshot, viewer, (), options or RenderOptions(), preview, use_cache=True)
+    return _render(snapshot, viewer, tuple(highlight), options or RenderOptions(), preview, use_cache=True)
 
 
 def viewport_for(
@@ -193,6 +195,7 @@ def _render(
             first_side=first,
             colour_of=scene.colour_of,
             bars_of=scene.stat_bars,
+            doll_of=scene.doll,
         )
     title = opts.title or snapshot.title or state.name
     header(
@@ -365,7 +368,12 @@ def _subtitle(state: EncounterState, viewer: str, preview: Preview | None, local
         when = (
             t("render.start", locale)
             if state.step == 0
-            else t("render.round_phase", locale, round=state.round, phase=state.phase or "-")
+            else t(
+                "render.round_phase",
+                locale,
+                round=state.round,
+                phase=phase_text(state.ruleset, state.phase, locale) or "-",
+            )
         )
     else:
         phase = phase_text(state.ruleset, state.phase, locale)

@@ -141,6 +141,12 @@ class LayeredRuleset(Ruleset):
     def rulings(self) -> Mapping[str, Ruling]:
         return self.base.rulings()
 
+    def damage_locations(self, state: EncounterState, unit_id: str) -> tuple[str, ...]:
+        return self.base.damage_locations(state, unit_id)
+
+    def director_switches(self) -> tuple[str, ...]:
+        return self.base.director_switches()
+
     def firing_arcs(self, state: EncounterState, unit_id: str) -> Mapping[str, frozenset[Hex]]:
         return self.base.firing_arcs(state, unit_id)
 

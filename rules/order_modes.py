@@ -89,7 +89,8 @@ class OrderPolicy:
 
 _POLICIES: dict[OrderMode, OrderPolicy] = {
     OrderMode.SIMULTANEOUS: OrderPolicy(OrderMode.SIMULTANEOUS, one_order_per_step=False),
-    OrderMode.SEQUENTIAL_OPEN: OrderPolicy(  # a step per declaration: one status message, the newest
+    # a step per declaration: one status message, the newest, under the declarations posted so far
+    OrderMode.SEQUENTIAL_OPEN: OrderPolicy(
         OrderMode.SEQUENTIAL_OPEN, one_order_per_step=True, shows_acting=True, one_status_message=True
     ),
     OrderMode.ACTIVATION: OrderPolicy(

@@ -65,7 +65,7 @@ def layer(lid: str, *, applies_to: tuple[str, ...]) -> Plugin:
 PLUGINS: tuple[Plugin, ...] = (
     ruleset("exo"),
     ruleset("skirmish"),
-    ruleset("mech", in_discord=False),
+    ruleset("mech"),
     ruleset("ocs", in_discord=False),
     ruleset("pbw"),
 )

@@ -197,6 +197,17 @@ class Ruleset(ABC):
             f"{unit.name} has no stats that take damage.", code="director.no_damage", params={"unit": unit_id}
         )
 
+    def damage_locations(self, state: EncounterState, unit_id: str) -> tuple[str, ...]:
+        """Where ``/director damage`` may put damage on the unit (mech: head, ct, lt …); none by default, when
+        damage has no location. The cog offers them and writes the chosen one before the amount."""
+        return ()
+
+    def director_switches(self) -> tuple[str, ...]:
+        """Encounter options (``[options]`` keys, true or false) the director may turn on or off during play with
+        ``/director option`` (mech: ``secret_declarations``, MECH-1.1); each named by the i18n key
+        ``option.<name>``. None by default."""
+        return ()
+
     # --- what a unit can do, for pictures (``/unit arcs``) ------------------------------------------------
     def firing_arcs(self, state: EncounterState, unit_id: str) -> Mapping[str, frozenset[Hex]]:
         """The unit's firing sections by name (exo: bow, port, starboard, stern), each the hexes it covers

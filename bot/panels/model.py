@@ -163,9 +163,10 @@ def blank_panel(state: EncounterState, unit_id: str) -> PanelModel:
 
 @dataclass(frozen=True, slots=True)
 class Preview:
-    """What the private preview image highlights: the projected path, the facing at its end and, when the
-    ruleset has one, the vector the unit will carry."""
+    """What the private preview image highlights: the projected path, the facing at its end, when the
+    ruleset has one, the vector the unit will carry, and hexes to light up (the arcs of the weapons chosen)."""
 
     path: tuple[Hex, ...]
     facing: int
     vector: Hex | None = None
+    highlight: tuple[Hex, ...] = ()

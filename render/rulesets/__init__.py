@@ -16,7 +16,8 @@ An overlay is asked, per picture (each hook has a do-nothing default):
 - :meth:`Overlay.legend`: a legend entry for every symbol it drew;
 - :meth:`Overlay.palette`: colours it paints that the board palette must hold exactly;
 
-and per unit: :meth:`Overlay.stat_bars` (the side panel and the counter's damage bar),
+and per unit: :meth:`Overlay.stat_bars` (the side panel and the counter's damage bar), :meth:`Overlay.doll`
+(a damage doll by location in the side panel),
 :meth:`Overlay.neutral_colour` (a piece of no side: its own colour, no facing nose) and
 :meth:`Overlay.signature` (what else of a unit the picture shows, for :func:`board_signature`).
 
@@ -34,12 +35,12 @@ from render.canvas import Canvas
 from render.colors import RGB, Theme
 from render.panel import LegendItem
 from render.scene import Scene, View
-from render.stats import StatBar
+from render.stats import DollCell, StatBar
 from rules.hexgrid import Hex
 from rules.registry import plugin_module
 from rules.state import EncounterState, Unit
 
-__all__ = ["Overlay", "Scene", "StatBar", "View", "board_signature", "overlays_for"]
+__all__ = ["DollCell", "Overlay", "Scene", "StatBar", "View", "board_signature", "overlays_for"]
 
 
 class Overlay:
@@ -72,6 +73,11 @@ class Overlay:
 
     def stat_bars(self, unit: Unit) -> Sequence[StatBar]:
         """The unit's bars in the side panel; the damage ones also set the damage bar on its counter."""
+        return ()
+
+    def doll(self, unit: Unit) -> Sequence[DollCell]:
+        """The unit's damage doll in the side panel, location by location (mech armour is by location); none by
+        default."""
         return ()
 
     def neutral_colour(self, unit: Unit) -> RGB | None:

@@ -20,14 +20,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rules.dice import Dice
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.events import Event, RollMade
-from rules.hexgrid import HexSide
+from rules.hexgrid import Hex, HexSide
 from rules.mech import scenario_io, sim
+from rules.mech.by_hand import arcs_by_mount, by_hand_damage
 from rules.mech.events import DeclarationLocked, DeclarationOrder, InitiativeRolled
 from rules.mech.legality import check_declaration
 from rules.mech.model import Mech
 from rules.mech.orders import MechOrder, parse_order, stand_order
 from rules.mech.resolution import resolve_turn
-from rules.mech.state import DECLARE, INITIATIVE, RESOLVE, MechState, ext_of, secret
+from rules.mech.state import DECLARE, INITIATIVE, RESOLVE, SECRET_DECLARATIONS, MechState, ext_of, secret
 from rules.registry import register
 from rules.ruleset import (
     DiceFactory,
@@ -86,7 +87,8 @@ def roll_initiative(state: EncounterState, dice: Dice) -> tuple[EncounterState, 
         )
     order = tuple(uid for *_, uid in sorted(keys))
     events.append(DeclarationOrder(rule="MECH-1.1", units=order))
-    state = state.replace(phase=DECLARE, ext=MechState(initiative=totals, order=order))
+    turn_secret = bool(state.option(SECRET_DECLARATIONS, False))  # fixed for the turn (MECH-1.1)
+    state = state.replace(phase=DECLARE, ext=MechState(initiative=totals, order=order, secret=turn_secret))
     if not declarers(state):
         state = state.replace(phase=RESOLVE)
     return state, events
@@ -188,6 +190,33 @@ class MechRuleset(Ruleset):
         if not declarers(state):
             state = state.replace(phase=RESOLVE)
         return PhaseResult(state, (declaration_event(state, order),))
+
+    # --- the director's hand, pictures ----------------------------------------------------------------------
+    def director_switches(self) -> tuple[str, ...]:
+        """MECH-1.1: the director may switch an encounter to secret declarations (all revealed together)."""
+        return (SECRET_DECLARATIONS,)
+
+    def damage_locations(self, state: EncounterState, unit_id: str) -> tuple[str, ...]:
+        unit = state.units.get(unit_id)
+        return unit.locations if isinstance(unit, Mech) else ()
+
+    def damage_by_hand(
+        self, state: EncounterState, unit_id: str, amount: str
+    ) -> tuple[EncounterState, tuple[Event, ...]]:
+        """MECH-2.3 by hand: ``"ct 5"`` (a location and an amount, either order) goes on that location's armour,
+        then its structure, then inward, as a hit would (``damage.apply_damage``)."""
+        unit = state.units.get(unit_id)
+        if not isinstance(unit, Mech):
+            return super().damage_by_hand(state, unit_id, amount)
+        return by_hand_damage(state, unit, amount)
+
+    def firing_arcs(self, state: EncounterState, unit_id: str) -> Mapping[str, frozenset[Hex]]:
+        """MECH-1.3: each mount's arc (front, left arm, right arm, rear; a vehicle's hull sides and turret) from
+        the torso as it stands, out to the longest range of the weapons mounted there."""
+        unit = state.units.get(unit_id)
+        if not isinstance(unit, Mech) or not unit.active:
+            return {}
+        return arcs_by_mount(state, unit)
 
     # --- scenario files ----------------------------------------------------------------------------------
     def build_unit(
