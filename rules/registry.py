@@ -68,6 +68,7 @@ PLUGINS: tuple[Plugin, ...] = (
     ruleset("mech", in_discord=False),
     ruleset("ocs", in_discord=False),
     ruleset("pbw", in_discord=False),
+    layer("night", applies_to=("skirmish", "mech", "pbw", "ocs")),
 )
 # ------------------------------------------------------------------------------------------------------------
 

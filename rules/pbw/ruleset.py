@@ -14,7 +14,7 @@ from rules.pbw.legality import check_change, check_declaration, illegal
 from rules.pbw.model import Change, Character, Declaration, PbwState
 from rules.pbw.orders import parse_order
 from rules.pbw.tables import LOCATIONS
-from rules.registry import register
+from rules.registry import register, ruleset_for
 from rules.ruleset import (
     DiceFactory,
     FacingKind,
@@ -88,7 +88,7 @@ class PbwRuleset(Ruleset):
     def simulate_round(
         self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
     ) -> Iterator[SimStep]:
-        return sim.simulate(self, state, spec, dice_for)
+        return sim.simulate(ruleset_for(state), state, spec, dice_for)
 
     def unit_summary(self, unit: Unit) -> dict[str, Any]:
         """DESIGN §7.4: ``at``, ``facing``, ``hp``, ``resistance`` by location, ``fatigue``, ``state``."""
