@@ -23,14 +23,16 @@ from bot.imaging import board_png
 from bot.logs import trace_id
 from bot.results import HeldRolls, Resolution, StatusView, StepReport
 from bot.service import Seen
+from bot.service_records import events_for
 from bot.storage import Encounter
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
 from data.i18n import language_of, t
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
-from rules.registry import get_ruleset
-from rules.ruleset import OrderMode
+from rules.registry import get_ruleset, ruleset_for
+from rules.ruleset import DIRECTOR, OrderMode
+from rules.state import EncounterState
 
 if TYPE_CHECKING:
     from bot.client import HexBotCore
@@ -95,6 +97,7 @@ class Announcer:
         chan = await self.channel(meta)
         if chan is not None:
             await self.post_step(chan, meta, step, await self.channel_lang(meta))
+        await self.post_private_views(meta, step)
 
     # --- where and in which language ------------------------------------------------------------------------
     async def channel_lang(self, meta: Encounter) -> str:
@@ -168,6 +171,52 @@ class Announcer:
             files.append(png_file(png))
             embed.set_image(url="attachment://board.png")
         await chan.send(embed=embed, files=files, allowed_mentions=discord.AllowedMentions.none())
+
+    async def post_private_views(self, meta: Encounter, step: StepReport) -> None:
+        """NGT-9 (any ruleset or layer whose ``private_views`` names sides): each of those sides' players gets
+        the board as their side sees it, with the account their side may read, by DM (closed DMs: nothing;
+        ``/encounter board`` answers privately); the director and co-directors get the full board."""
+        state = step.state
+        try:
+            sides = ruleset_for(state).private_views(state)
+        except KeyError:
+            return
+        if not sides:
+            return
+        people = await self.bot.service.storage.participants(meta.id)
+        directors = {meta.created_by} | {p.user_id for p in people if p.role in ("director", "codirector")}
+        viewers: list[tuple[int, str]] = [(user, DIRECTOR) for user in sorted(directors)]
+        for side in sides:
+            users = sorted(
+                {
+                    p.user_id
+                    for p in people
+                    if p.role == "player"
+                    and p.user_id not in directors
+                    and _side_of(p.side, p.unit, state) == side
+                }
+            )
+            viewers.extend((user, side) for user in users)
+        for user, viewer in viewers:
+            events = events_for(state, step.events, viewer)
+            if not events and not step.board_changed:
+                continue
+            locale = await self.user_lang(meta, user)
+            who = t("render.viewer.director", locale) if viewer == DIRECTOR else state.side(viewer).name
+            header = t("private.step", locale, name=meta.name, round=step.round, phase=step.phase, viewer=who)
+            png = await board_png(state, events, viewer=viewer, locale=locale, title=header)
+            account = "\n".join(describe(e, state, locale) for e in events)
+            files: list[discord.File] = []
+            embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_purple())
+            if len(account) <= ACCOUNT_INLINE_LIMIT:
+                embed.description = account or None
+            else:
+                embed.description = t("channel.account_in_file", locale, count=len(events))
+                files.append(text_file(account, f"round{step.round:02d}-phase{step.phase}.txt"))
+            if png is not None:
+                files.append(png_file(png))
+                embed.set_image(url="attachment://board.png")
+            await self.dm(user, None, embed=embed, files=files)
 
     async def post_opening_board(self, encounter_id: int) -> None:
         """The board as the encounter starts (public view), so the table sees the field before any move."""
@@ -281,7 +330,7 @@ class Announcer:
             names.append(f"{name} (<@{holders[u]}>)" if u in holders else name)
         return ", ".join(names)  # only hidden units act: the status reads like any wait, naming nobody
 
-    async def dm(self, user_id: int, text: str, **kwargs: object) -> discord.Message | None:
+    async def dm(self, user_id: int, text: str | None, **kwargs: object) -> discord.Message | None:
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             return await user.send(text, **kwargs)  # type: ignore[arg-type]
@@ -318,6 +367,14 @@ class Announcer:
             return False
         await storage.set_message_ref(meta.id, "panel", key, sent.channel.id, sent.id)
         return True
+
+
+def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str | None:
+    """A player's side: as joined, else its unit's."""
+    if side:
+        return side
+    found = state.units.get(unit or "")
+    return found.side if found is not None else None
 
 
 def _policy(ruleset_id: str) -> OrderPolicy:

@@ -111,3 +111,24 @@ def ruleset() -> Ruleset:
 
 def labels(hexes: Sequence[Hex]) -> list[str]:
     return [h.label for h in hexes]
+
+
+# --- pictures and panels (the leak matrix and the end-to-end test) --------------------------------------------
+
+
+def decode(data: bytes) -> Any:
+    import io
+
+    from PIL import Image
+
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img.convert("RGB")
+
+
+def select_of(panel: Any, unit: str, group: str) -> tuple[str, list[str]]:
+    """A DM panel's select for ``unit``'s ``group`` (move, attack, other…): its custom id and offered values."""
+    for cid, comp in panel.custom_ids().items():
+        if cid.endswith(f":unit:{unit}:{group}"):
+            return cid, [o["value"] for o in comp.get("options", [])]
+    return "", []

@@ -15,11 +15,10 @@ from render.overlays import star
 from render.panel import LegendItem
 from render.rulesets import Overlay, Scene, View
 from render.static_layer import hex_fill
-from rules.hexgrid import Hex, hexes_within
+from rules.hexgrid import Hex
+from rules.night.sight import lit_hexes
+from rules.night.tables import GUNFLASH, LIGHTS
 from rules.state import Marker
-
-LIT_RADIUS = {"flare": 1, "illumination": 2}  # NGT-3: flare = hex + six around; IR radius 2 [HOUSE]
-GUNFLASH = "gunflash"
 
 
 def light(cv: Canvas, at: Point, size: float, outline: RGB) -> None:
@@ -34,7 +33,7 @@ def gunflash(cv: Canvas, at: Point, size: float, outline: RGB) -> None:
 def _markers(view: View) -> Iterator[Marker]:
     """Lights wherever they are (NGT-2), gunflashes on hexes the viewer sees; in the state's order."""
     for m in view.state.markers:
-        if m.kind in LIT_RADIUS or (m.kind == GUNFLASH and m in view.markers):
+        if m.kind in LIGHTS or (m.kind == GUNFLASH and m in view.markers):
             yield m
 
 
@@ -45,14 +44,11 @@ class NightOverlay(Overlay):
         return (m.at for m in _markers(view))
 
     def tints(self, scene: Scene) -> dict[Hex, RGB]:
+        """NGT-3: the lit hexes exactly as the layer computes them (radius from ``data/night/night.toml``)."""
         theme, board = scene.theme, scene.state.board
-        lit: dict[Hex, RGB] = {}
-        for m in _markers(scene.view):
-            if m.kind in LIT_RADIUS:
-                for h in hexes_within(m.at, m.radius or LIT_RADIUS[m.kind]):
-                    if board.contains(h):
-                        lit[h] = C.mix(hex_fill(theme, board, h), MARKER["flare"], C.LIT_MIX)
-        return lit
+        return {
+            h: C.mix(hex_fill(theme, board, h), MARKER["flare"], C.LIT_MIX) for h in lit_hexes(scene.state)
+        }
 
     def under(self, cv: Canvas, scene: Scene) -> None:
         vp = scene.viewport
