@@ -339,6 +339,16 @@ class DirectorCog(
             await self.bot.announcer.open_phase(meta.id)
 
     @app_commands.command(
+        name=tr("reveal-at-end", "cmd.director.reveal_at_end.name"),
+        description=tr("Replays of the ended encounter show everything", "cmd.director.reveal_at_end.desc"),
+    )
+    async def reveal_at_end(self, interaction: discord.Interaction, on: bool) -> None:
+        meta = await encounter_here(interaction)
+        await self.bot.service.set_reveal_at_end(meta.id, actor_of(interaction), on)
+        key = "director.reveal_at_end_on" if on else "director.reveal_at_end_off"
+        await reply(interaction, t(key, lang(interaction)))
+
+    @app_commands.command(
         name=tr("review", "cmd.director.review.name"),
         description=tr("Director reviews rolls before they apply", "cmd.director.review.desc"),
     )

@@ -313,7 +313,7 @@ class EncounterCog(
             raise refuse("encounter.guild_only", "Use this in the encounter's channel.")
         service = self.bot.service
         meta = await encounter_to_replay(service, interaction.guild_id, interaction.channel_id)
-        viewer = await viewer_for(service, meta, actor_of(interaction), view)
+        viewer = await viewer_for(service, meta, actor_of(interaction), view, replay=True)
         steps = await replay_steps(service, meta.id)  # a refusal before the defer stays private
         private = viewer != PUBLIC
         await interaction.response.defer(ephemeral=private, thinking=True)
