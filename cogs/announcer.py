@@ -21,7 +21,7 @@ import discord
 from bot.account import describe
 from bot.imaging import board_png
 from bot.logs import trace_id
-from bot.results import HeldRolls, Resolution, StatusView, StepReport
+from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepReport
 from bot.service import Seen
 from bot.service_records import events_for
 from bot.storage import Encounter
@@ -172,6 +172,13 @@ class Announcer:
             embed.set_image(url="attachment://board.png")
         await chan.send(embed=embed, files=files, allowed_mentions=discord.AllowedMentions.none())
 
+    async def override_done(self, meta: Encounter, done: OverrideDone) -> None:
+        """A director's override changed the board (a flare, a unit moved by hand): the private boards again."""
+        step = StepReport(
+            meta.id, meta.phase_no, done.state.round, done.state.phase, (done.event,), done.state, ()
+        )
+        await self.post_private_views(meta, step)
+
     async def post_private_views(self, meta: Encounter, step: StepReport) -> None:
         """NGT-9 (any ruleset or layer whose ``private_views`` names sides): each of those sides' players gets
         the board as their side sees it, with the account their side may read, by DM (closed DMs: nothing;
@@ -224,7 +231,11 @@ class Announcer:
         chan = await self.channel(meta)
         if chan is None:
             return
-        state = (await self.bot.service.seen(encounter_id)).state
+        seen = await self.bot.service.seen(encounter_id)
+        state = seen.state
+        # NGT-9: each side (and the director) also gets its own opening board, where the ruleset says so
+        opening = StepReport(encounter_id, seen.phase_no, state.round, state.phase, (), state, (), True)
+        await self.post_private_views(meta, opening)
         locale = await self.channel_lang(meta)
         header = t("channel.opening", locale, name=meta.name)
         png = await board_png(state, (), viewer="public", locale=locale, title=header)

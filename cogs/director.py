@@ -100,6 +100,8 @@ class DirectorCog(
         meta = await encounter_here(interaction)
         done = await self.bot.service.override(meta.id, actor_of(interaction), action, target, change)
         await self._announce(interaction, meta, done)
+        if self.bot.announcer is not None:
+            await self.bot.announcer.override_done(meta, done)
 
     async def _announce(self, interaction: discord.Interaction, meta: Encounter, done: OverrideDone) -> None:
         locale = lang(interaction)

@@ -257,3 +257,27 @@ async def test_a_night_round_sends_each_side_its_own_board_and_a_unit_strays(tab
         assert centre == img.getpixel((round(ref[0]), round(ref[1]))), (
             f"{uid}'s hex differs from an empty one"
         )
+
+
+async def test_the_director_lights_a_flare_by_ruling_the_sides_get_new_boards_and_undo_takes_it_back(
+    table: Table,
+) -> None:
+    t = table
+    enc = await open_raid(t)
+    await t.bot.announcer.drain()  # type: ignore[union-attr]
+    opening = len(boards(t.ana)), len(boards(t.bea)), len(boards(t.director))
+    assert all(opening), "each side and the director get their own opening board (NGT-9)"
+    said = await (
+        await t.director.run_command(t.channel, "director ruling", {"kind": "flare", "details": "0705"})
+    ).final_response()
+    assert "[NGT-3]" in said.content and not said.ephemeral
+    await t.fd.wait_for(
+        lambda: (len(boards(t.ana)) > opening[0] and len(boards(t.bea)) > opening[1]) or None,
+        what="new private boards after the flare",
+        timeout=60,
+    )
+    await t.bot.announcer.drain()  # type: ignore[union-attr]
+    state = (await t.bot.service.seen(enc)).state
+    assert [m.kind for m in state.markers] == ["flare"]
+    await (await t.director.run_command(t.channel, "director undo")).final_response()
+    assert not (await t.bot.service.seen(enc)).state.markers
