@@ -133,6 +133,9 @@ class LayeredRuleset(Ruleset):
     def order_targets(self, state: EncounterState, order: Order) -> tuple[str, ...]:
         return self.base.order_targets(state, order)
 
+    def sees_hex(self, state: EncounterState, unit_id: str, target: Hex) -> bool:
+        return self.base.sees_hex(state, unit_id, target)
+
     def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
         return self.layer.resolve(self.base, state, orders, dice)
 

@@ -223,6 +223,11 @@ class Ruleset(ABC):
         fired. Rulesets with their own attack events say so."""
         return frozenset(e.shooter for e in events if isinstance(e, ShotResolved) and not e.spent)
 
+    def sees_hex(self, state: EncounterState, unit_id: str, target: Hex) -> bool:
+        """The base ruleset's own sight (facing arcs, blocking terrain) from a unit to a hex, which a layer's
+        sight rules (night, NGT-2) apply on top of; True by default (no sight rules of its own)."""
+        return True
+
     def order_targets(self, state: EncounterState, order: Order) -> tuple[str, ...]:
         """Units ``order`` attacks (a layer checks that its side can see them, NGT-2); none by default."""
         return ()

@@ -36,17 +36,19 @@ def is_vehicle(ns: NightState, unit: Unit) -> bool:
 
 
 def sight_hexes(state: EncounterState, unit: Unit, lit: frozenset[Hex]) -> frozenset[Hex]:
-    """NGT-2: the hexes ``unit`` sees: illuminated ones, plus (from a dark hex) those within NVR."""
+    """NGT-2: the hexes ``unit`` sees: illuminated ones, plus (from a dark hex) those within NVR; the base
+    ruleset's own sight (facing arcs, blocking terrain: ``Ruleset.sees_hex``) on top."""
+    from rules.registry import ruleset_for
+
     if unit.at is None:
         return frozenset()
     if unit.at in lit:
-        return lit | {unit.at}
-    near = (
-        h
-        for h in hexes_within(unit.at, night_of(state).nvr)
-        if state.board.contains(h) or not state.board.bounded
-    )
-    return lit | frozenset(near)
+        candidates = lit | {unit.at}
+    else:
+        near = hexes_within(unit.at, night_of(state).nvr)
+        candidates = lit | frozenset(h for h in near if state.board.contains(h) or not state.board.bounded)
+    base = ruleset_for(state)
+    return frozenset(h for h in candidates if h == unit.at or base.sees_hex(state, unit.id, h))
 
 
 def unit_sees(state: EncounterState, viewer: Unit, target: Unit, lit: frozenset[Hex]) -> bool:
@@ -60,7 +62,11 @@ def unit_sees(state: EncounterState, viewer: Unit, target: Unit, lit: frozenset[
         return False
     tab = tables()
     factor = tab.tracked_vehicle_factor if target.id in ns.tracked else tab.moving_vehicle_factor
-    return viewer.at.distance(target.at) <= math.floor(ns.nvr * factor)
+    if viewer.at.distance(target.at) > math.floor(ns.nvr * factor):
+        return False
+    from rules.registry import ruleset_for
+
+    return ruleset_for(state).sees_hex(state, viewer.id, target.at)
 
 
 def known_enemies(state: EncounterState, unit: Unit, lit: frozenset[Hex] | None = None) -> list[Unit]:

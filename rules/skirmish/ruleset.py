@@ -26,7 +26,7 @@ from rules.ruleset import (
 from rules.skirmish import flow, scenario_io, sim
 from rules.skirmish.activation import ACTIVATION, DRAW, ext_of, fresh_round, waiting_characters
 from rules.skirmish.events import SkApSpent
-from rules.skirmish.geometry import blocks_move, step_cost
+from rules.skirmish.geometry import blocks_move, can_see, step_cost
 from rules.skirmish.halfhex import occupants
 from rules.skirmish.legality import action_cost
 from rules.skirmish.model import Character, SkGrenade, SkirmishState, SkMelee, SkMove, SkReaction, SkShoot
@@ -94,6 +94,13 @@ class SkirmishRuleset(Ruleset):
         return waiting_characters(state)
 
     # --- a layer's straying (NGT-5: per move action; the stray replaces it and spends its AP) -------------
+    def sees_hex(self, state: EncounterState, unit_id: str, target: Hex) -> bool:
+        """SK-3.2: the front arc and a clear line (its own hex is always seen)."""
+        ch = state.units.get(unit_id)
+        if not isinstance(ch, Character) or ch.at is None:
+            return False
+        return target == ch.at or can_see(state, ch, target)
+
     def order_targets(self, state: EncounterState, order: Order) -> tuple[str, ...]:
         if isinstance(order, SkShoot | SkMelee) or (isinstance(order, SkGrenade) and order.target):
             return (order.target,)

@@ -34,12 +34,12 @@ def scene() -> EncounterState:
     Alba), Cora (far in the dark, with a gunflash: a '?' for a), Dune (far in the dark: nothing for a). A flare
     lights the middle of the board."""
     state = night_state(
-        char("alba", "a", "0305", group="ga"),
-        char("ash", "a", "0309", group="ga", hidden=True),
-        char("bruno", "b", "0505", group="gb"),
-        char("bex", "b", "0404", group="gb", hidden=True),
-        char("cora", "b", "1105", group="gc"),
-        char("dune", "b", "1209", group="gc"),
+        char("alba", "a", "0305", group="ga", facing="NE-SE"),
+        char("ash", "a", "0309", group="ga", hidden=True, facing="NE-SE"),
+        char("bruno", "b", "0505", group="gb", facing="SW-NW"),
+        char("bex", "b", "0404", group="gb", hidden=True, facing="SW-NW"),
+        char("cora", "b", "1105", group="gc", facing="SW-NW"),
+        char("dune", "b", "1209", group="gc", facing="SW-NW"),
         nvr=2,
         width=14,
         height=10,
@@ -217,3 +217,25 @@ def test_a_gunflash_marker_is_drawn_only_where_the_viewer_sees() -> None:
     # for a, Dune is now a '?' (NGT-2) — never more: its counter is the same as any other unit's '?'
     renamed = far.with_units([replace(far.unit_as("dune", Character), name="Other", label="OT", ap=2)])
     assert png(far, "a") == png(renamed, "a")
+
+
+def test_a_move_into_the_hex_of_an_enemy_in_the_dark_is_refused_without_naming_it() -> None:
+    """NGT-2 (from a lit hex only lit hexes are seen): Alba stands in the light, an enemy waits in the dark hex
+    ahead. The refusal says the hex is taken, never by whom (FOG-1)."""
+    from rules.errors import IllegalOrderError
+    from rules.skirmish.model import SkirmishState
+
+    state = night_state(
+        char("alba", "a", "0305", group="ga", facing="NE-SE"),
+        char("lurker", "b", "0405", group="gb", facing="SW-NW"),
+        nvr=2,
+    )
+    state = with_markers(state, Marker(kind="flare", at=H("0205"), radius=1))
+    assert H("0305") in lit_hexes(state) and H("0405") not in lit_hexes(state)
+    assert "lurker" not in visibility(NIGHT_SKIRMISH, state, "a").units
+    drawn = state.replace(phase="activation", ext=SkirmishState(bag=("ga", "gb"), chit="ga"))
+    order = NIGHT_SKIRMISH.parse_order(drawn, "alba", "move 0405")
+    with pytest.raises(IllegalOrderError) as refused:
+        NIGHT_SKIRMISH.validate_order(drawn, "alba", order)
+    assert refused.value.code == "skirmish.occupied_unseen"
+    assert "lurker" not in str(refused.value).lower() and "lurker" not in str(refused.value.params).lower()

@@ -37,6 +37,14 @@ from tests.night_fixtures import (
     with_terrain,
 )
 
+
+@pytest.fixture(autouse=True)
+def _all_round_sight(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about the night's own sight (NGT-2): the skirmish facing arcs and lines of sight (SK-3.2),
+    which apply on top, are lifted here; ``test_ngt2_the_base_rulesets_sight_still_applies`` puts them back."""
+    monkeypatch.setattr(type(SKIRMISH), "sees_hex", lambda self, state, unit_id, target: True)
+
+
 # --- NGT-1 night visibility range and wind --------------------------------------------------------------------
 
 
@@ -109,6 +117,20 @@ def test_ngt2_moving_vehicles_are_seen_to_one_and_a_half_or_twice_nvr(
     assert "v" not in visibility(NIGHT_SKIRMISH, state, "a").units  # standing: NVR only
     moving = state.replace(layer_state={"night": replace(night_of(state), moved=("v",))})
     assert ("v" in visibility(NIGHT_SKIRMISH, moving, "a").units) is seen
+
+
+def test_ngt2_the_base_rulesets_sight_still_applies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SK-3.2 on top of NGT-2: within NVR but behind the unit's front arc, or behind an obstacle, is not seen."""
+    monkeypatch.undo()
+    ahead = night_state(char("u", "a", "0505", facing="SE-S"), char("e", "b", "0506"), nvr=2)
+    assert "e" in visibility(NIGHT_SKIRMISH, ahead, "a").units
+    behind = night_state(char("u", "a", "0505", facing="NW-N"), char("e", "b", "0506"), nvr=2)
+    assert "e" not in visibility(NIGHT_SKIRMISH, behind, "a").units
+    walled = with_terrain(
+        night_state(char("u", "a", "0505", facing="SE-S"), char("e", "b", "0507"), nvr=2),
+        {"0506": "obstacle"},
+    )
+    assert "e" not in visibility(NIGHT_SKIRMISH, walled, "a").units
 
 
 def test_ngt2_a_gunflash_beyond_nvr_is_a_concealed_question_mark() -> None:
