@@ -51,11 +51,18 @@ def sight_hexes(state: EncounterState, unit: Unit, lit: frozenset[Hex]) -> froze
     return frozenset(h for h in candidates if h == unit.at or base.sees_hex(state, unit.id, h))
 
 
-def unit_sees(state: EncounterState, viewer: Unit, target: Unit, lit: frozenset[Hex]) -> bool:
-    """NGT-2: ``viewer`` sees ``target`` fully (a moving vehicle from a dark hex to 1.5 × / 2 × NVR)."""
+def unit_sees(
+    state: EncounterState,
+    viewer: Unit,
+    target: Unit,
+    lit: frozenset[Hex],
+    sight: frozenset[Hex] | None = None,
+) -> bool:
+    """NGT-2: ``viewer`` sees ``target`` fully (a moving vehicle from a dark hex to 1.5 × / 2 × NVR). ``sight``:
+    the viewer's ``sight_hexes`` when the caller has them already."""
     if viewer.at is None or target.at is None:
         return False
-    if target.at in sight_hexes(state, viewer, lit):
+    if target.at in (sight if sight is not None else sight_hexes(state, viewer, lit)):
         return True
     ns = night_of(state)
     if viewer.at in lit or target.id not in ns.moved or not is_vehicle(ns, target):
@@ -72,10 +79,11 @@ def unit_sees(state: EncounterState, viewer: Unit, target: Unit, lit: frozenset[
 def known_enemies(state: EncounterState, unit: Unit, lit: frozenset[Hex] | None = None) -> list[Unit]:
     """Enemies ``unit`` itself sees and that are not hidden (a known enemy: NGT-5, NGT-7)."""
     lit = lit_hexes(state) if lit is None else lit
+    sight = sight_hexes(state, unit, lit)
     return [
         e
         for e in state.units.values()
-        if e.side != unit.side and e.on_board and not e.hidden and unit_sees(state, unit, e, lit)
+        if e.side != unit.side and e.on_board and not e.hidden and unit_sees(state, unit, e, lit, sight)
     ]
 
 
@@ -85,13 +93,14 @@ def side_view(state: EncounterState, side: str, base: Visibility) -> Visibility:
         return base
     lit = lit_hexes(state)
     mine = [u for u in state.units.values() if u.side == side and u.on_board]
+    sights = {m.id: sight_hexes(state, m, lit) for m in mine}
     hexes: set[Hex] = set(lit)
-    for u in mine:
-        hexes |= sight_hexes(state, u, lit)
+    for sight in sights.values():
+        hexes |= sight
     seen: set[str] = set()
     for uid in base.units:
         u = state.units[uid]
-        if u.side == side or u.at is None or any(unit_sees(state, m, u, lit) for m in mine):
+        if u.side == side or u.at is None or any(unit_sees(state, m, u, lit, sights[m.id]) for m in mine):
             seen.add(uid)
     flashes = {uid for uid in gunflash_units(state) if uid not in seen and state.units[uid].side != side}
     concealed = (base.concealed | flashes) - seen
