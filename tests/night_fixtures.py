@@ -132,3 +132,21 @@ def select_of(panel: Any, unit: str, group: str) -> tuple[str, list[str]]:
         if cid.endswith(f":unit:{unit}:{group}"):
             return cid, [o["value"] for o in comp.get("options", [])]
     return "", []
+
+
+def scene() -> EncounterState:
+    """Side a: Alba (in the open), Ash (hidden). Side b: Bruno (within Alba's NVR: seen), Bex (hidden, next to
+    Alba), Cora (far in the dark, with a gunflash: a '?' for a), Dune (far in the dark: nothing for a). A flare
+    lights the middle of the board."""
+    state = night_state(
+        char("alba", "a", "0305", group="ga", facing="NE-SE"),
+        char("ash", "a", "0309", group="ga", hidden=True, facing="NE-SE"),
+        char("bruno", "b", "0505", group="gb", facing="SW-NW"),
+        char("bex", "b", "0404", group="gb", hidden=True, facing="SW-NW"),
+        char("cora", "b", "1105", group="gc", facing="SW-NW"),
+        char("dune", "b", "1209", group="gc", facing="SW-NW"),
+        nvr=2,
+        width=14,
+        height=10,
+    )
+    return with_markers(state, gunflash("cora", "1105"), flare("0708"))

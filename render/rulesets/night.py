@@ -1,6 +1,7 @@
 """The night layer's overlay (RULES.md NGT): lit areas around flares and illuminating rounds (NGT-3) and
 gunflashes (NGT-4). Light is seen from anywhere (NGT-2), so lights are drawn and framed even where the viewer
-sees nothing else; a gunflash only on a hex the viewer sees."""
+sees nothing else; a gunflash only on a hex the viewer sees, or on a unit it sees as a '?'. The lit hexes come from
+the layer itself (``rules.night.sight.lit_hexes``, radii in ``data/night/night.toml``), never a radius of its own."""
 
 from __future__ import annotations
 
@@ -31,9 +32,10 @@ def gunflash(cv: Canvas, at: Point, size: float, outline: RGB) -> None:
 
 
 def _markers(view: View) -> Iterator[Marker]:
-    """Lights wherever they are (NGT-2), gunflashes on hexes the viewer sees; in the state's order."""
+    """Lights wherever they are (NGT-2), gunflashes on hexes the viewer sees or of units it sees as a '?' (a
+    gunflash beyond NVR is what gives them away, NGT-2); in the state's order."""
     for m in view.state.markers:
-        if m.kind in LIGHTS or (m.kind == GUNFLASH and m in view.markers):
+        if m.kind in LIGHTS or (m.kind == GUNFLASH and (m in view.markers or m.owner in view.vis.concealed)):
             yield m
 
 

@@ -29,7 +29,9 @@ from rules.mech.events import (
     PhysicalAttackMade,
     WeaponFired,
 )
+from rules.mech.geometry import sight
 from rules.mech.legality import check_declaration
+from rules.mech.model import MECH as MECH_KIND
 from rules.mech.model import Mech
 from rules.mech.movement import mp_available, path_cost, step_problem
 from rules.mech.orders import CRUISE, WALK, MechOrder, parse_order, stand_order
@@ -218,6 +220,13 @@ class MechRuleset(Ruleset):
     # --- a layer's straying (NGT-5: checked when a moving declaration is locked) and gunflashes (NGT-4) ------
     def attackers(self, events: tuple[Event, ...]) -> frozenset[str]:
         return frozenset(e.unit for e in events if isinstance(e, WeaponFired | PhysicalAttackMade))
+
+    def sees_hex(self, state: EncounterState, unit_id: str, target: Hex) -> bool:
+        """MECH-2.1 line of sight (elevation; a mech's height) from the unit to a mech-sized piece on ``target``."""
+        unit = state.units.get(unit_id)
+        if unit is None or unit.at is None:
+            return False
+        return unit.at == target or sight(state.board, unit.at, unit.kind, target, MECH_KIND).clear
 
     def order_targets(self, state: EncounterState, order: Order) -> tuple[str, ...]:
         if not isinstance(order, MechOrder):
