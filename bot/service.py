@@ -15,6 +15,7 @@ import random
 import tomllib
 from collections.abc import Awaitable, Callable, Mapping
 from functools import cache
+from itertools import pairwise
 from typing import Any
 
 from bot.permissions import Actor, holder_of, units_of
@@ -32,6 +33,7 @@ from bot.results import (
 from bot.service_base import MAX_AUTO_STEPS, Seen, ServiceBase, orderable, utc_now
 from bot.service_director import DirectorActions
 from bot.service_records import RecordActions, parse_export
+from bot.service_replay import rule_events
 from bot.storage import (
     AlreadyResolved,
     ChannelBusyError,
@@ -41,6 +43,7 @@ from bot.storage import (
     StalePhaseError,
     UnitTakenError,
 )
+from bot.storage.base import PHASE_RESOLVED, HistoryStep
 from data import SCENARIO_DIR
 from rules.engine import resolve_phase, visibility
 from rules.errors import ScenarioError
@@ -132,7 +135,12 @@ class EncounterService(DirectorActions, RecordActions):
                 state.name,
                 user_id,
                 to_json(state),
-                {"review_rolls": False, **({"channel_lang": channel_lang} if channel_lang else {})},
+                # announced_seq: nothing shown yet (the announcer records each step it posts)
+                {
+                    "review_rolls": False,
+                    "announced_seq": 0,
+                    **({"channel_lang": channel_lang} if channel_lang else {}),
+                },
             )
         except ChannelBusyError:
             raise refuse("encounter.exists", "This channel already has an encounter; end it first.") from None
@@ -419,7 +427,11 @@ class EncounterService(DirectorActions, RecordActions):
                     continue  # orders changed while resolving: read them again
                 # the new snapshot is this state: keep it decoded (its seq is the commit's last event)
                 self._states[encounter_id] = (outcome.last_seq, new_state)
-                steps.append(self._report(encounter_id, phase_no, state, new_state, result.events, ruleset))
+                steps.append(
+                    self._report(
+                        encounter_id, phase_no, state, new_state, result.events, ruleset, outcome.last_seq
+                    )
+                )
                 if on_step is not None:
                     await on_step(steps[-1])
                 first = False
@@ -432,6 +444,34 @@ class EncounterService(DirectorActions, RecordActions):
                     await self.set_deadline(encounter_id, phase_no, deadline_minutes)
             parts = parts if parts is not None else await self.storage.participants(encounter_id)
             return self._stopped(encounter_id, steps, state, phase_no, parts)
+
+    async def steps_after(self, encounter_id: int, seq: int) -> list[StepReport]:
+        """The resolutions committed after snapshot ``seq`` on the way to the current state, rebuilt from storage
+        as the reports they were (what a restart still owes the channel). Undone steps and directors' overrides
+        are not resolutions; an undo's copy of a snapshot is not one either."""
+        if (await self.storage.load(encounter_id)).snapshot_seq <= seq:
+            return []  # the usual case, answered without reading the history
+        chain = await self.storage.snapshot_chain(encounter_id)
+        reports: list[StepReport] = []
+        for before, after in pairwise(chain):
+            committed = next((e for e in after.events if e.seq == after.snapshot_seq), None)
+            if after.snapshot_seq <= seq or committed is None or committed.type != PHASE_RESOLVED:
+                continue
+            old, new = self._decode_step(before), self._decode_step(after)
+            events = tuple(rule_events(after.events))
+            reports.append(
+                self._report(
+                    encounter_id, committed.phase_no, old, new, events, ruleset_for(old), after.snapshot_seq
+                )
+            )
+        return reports
+
+    @staticmethod
+    def _decode_step(step: HistoryStep) -> EncounterState:
+        state = from_json(step.state)
+        if not isinstance(state, EncounterState):
+            raise TypeError(f"snapshot {step.snapshot_seq} holds {type(state).__name__}")
+        return state
 
     async def _waits(
         self,
@@ -487,6 +527,7 @@ class EncounterService(DirectorActions, RecordActions):
         after: EncounterState,
         events: tuple[Event, ...],
         ruleset: Ruleset,
+        snapshot_seq: int = 0,
     ) -> StepReport:
         seen = visibility(ruleset, after, PUBLIC).units | visibility(ruleset, before, PUBLIC).units
         known = set(before.units) | set(after.units)
@@ -499,7 +540,9 @@ class EncounterService(DirectorActions, RecordActions):
         changed = board_signature(before) != board_signature(after) or any(
             isinstance(e, ShotResolved) for e in public
         )
-        return StepReport(encounter_id, phase_no, before.round, before.phase, events, after, public, changed)
+        return StepReport(
+            encounter_id, phase_no, before.round, before.phase, events, after, public, changed, snapshot_seq
+        )
 
 
 __all__ = [

@@ -6,7 +6,11 @@
   for each missing player's unit (closed DMs → a channel notice mentioning the player, who uses ``/orders``);
 * a pending decision (pilot critical) is asked by DM; held rolls ("director reviews rolls") go to the director.
 
-Sent panels and status messages are recorded as message refs, so a restart neither loses nor repeats them.
+Sent panels and status messages are recorded as message refs, and the newest step shown in the channel as the
+encounter's ``announced_seq``, so a restart neither loses nor repeats them: on start-up every running encounter is
+resumed (steps committed but never shown are posted, complete or automatic phases resolved, the open phase's
+status and panels sent). A post that Discord refuses (a 429 without Via, repeated 500s) is retried with backoff
+from what storage holds, so it is never dropped (issue 15 item 5).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from bot.account import describe
 from bot.imaging import board_png
 from bot.logs import trace_id
 from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepReport
+from bot.rules_reference import cited
 from bot.service import Seen
 from bot.service_records import events_for
 from bot.storage import Encounter
@@ -42,6 +47,11 @@ log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
 
+#: encounter setting: the snapshot of the newest step shown in the channel (absent on encounters from before it)
+ANNOUNCED = "announced_seq"
+#: seconds before each retry of a post Discord refused; after the last one, the next restart resumes it
+RETRY_BACKOFF: tuple[float, ...] = (2.0, 10.0, 30.0, 120.0, 600.0)
+
 
 class Announcer:
     """Posts in order, per encounter: one worker drains a queue of jobs, so the image of phase 2 never overtakes
@@ -53,6 +63,11 @@ class Announcer:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._queued: set[int] = set()
         self._metas: dict[int, Encounter] = {}  # ids of StepReports already queued through step_done
+        self._announced: dict[int, int | None] = {}  # ANNOUNCED per encounter, as last read or written
+        self._retries: dict[int, int] = {}  # failed catch-ups in a row, per encounter
+        self._retry_tasks: set[asyncio.Task[None]] = set()
+        self.retry_backoff = RETRY_BACKOFF
+        self.resumed = asyncio.Event()  # set once the running encounters are queued for resuming (tests)
 
     def enqueue(self, encounter_id: int, job: Job) -> None:
         queue = self._queues.setdefault(encounter_id, asyncio.Queue())
@@ -77,7 +92,10 @@ class Announcer:
                 self._workers.pop(encounter_id, None)
 
     async def drain(self) -> None:
-        """Wait for every queued announcement (tests, shutdown)."""
+        """Wait for every queued announcement (tests, shutdown); retries waiting for their time are dropped (the
+        record of what was shown makes the next start post them)."""
+        for task in list(self._retry_tasks):
+            task.cancel()
         while running := [w for w in self._workers.values() if not w.done()]:
             await asyncio.gather(*running, return_exceptions=True)
 
@@ -94,10 +112,119 @@ class Announcer:
 
     async def _post(self, step: StepReport) -> None:
         meta = await self._meta(step.encounter_id)
+        try:
+            if meta.id in self._retries:  # an earlier post was refused: it goes first, from storage
+                await self.catch_up(meta.id, before=step.snapshot_seq)
+            if step.snapshot_seq > (await self._announced_seq(meta.id) or 0):
+                await self._post_and_mark(meta, step)
+        except (discord.HTTPException, ChannelUnavailable):
+            log.warning("step post failed, retrying later encounter=%s", meta.id, exc_info=True)
+            self._retry_later(meta.id)
+
+    async def _post_and_mark(self, meta: Encounter, step: StepReport) -> None:
         chan = await self.channel(meta)
-        if chan is not None:
-            await self.post_step(chan, meta, step, await self.channel_lang(meta))
-        await self.post_private_views(meta, step)
+        if chan is None:
+            raise ChannelUnavailable(meta.channel_id)
+        await self.post_step(chan, meta, step, await self.channel_lang(meta))
+        await self.post_private_views(meta, step)  # NGT-9: each side's own board, where the ruleset says so
+        if step.snapshot_seq:
+            await self._mark(meta.id, step.snapshot_seq)
+
+    # --- what the channel has been shown, and catching up after a crash or a refused post -----------------
+    async def _announced_seq(self, encounter_id: int) -> int | None:
+        if encounter_id not in self._announced:
+            settings = (await self.bot.service.storage.get_encounter(encounter_id)).settings
+            value = settings.get(ANNOUNCED)
+            self._announced[encounter_id] = value if isinstance(value, int) else None
+        return self._announced[encounter_id]
+
+    async def _mark(self, encounter_id: int, seq: int) -> None:
+        if seq > (await self._announced_seq(encounter_id) or 0):
+            await self.bot.service.storage.update_settings(encounter_id, **{ANNOUNCED: seq})
+            self._announced[encounter_id] = seq
+
+    async def catch_up(self, encounter_id: int, *, before: int | None = None) -> int:
+        """Post, in order, the committed steps the channel has not been shown (those before snapshot ``before``
+        only, when given). An encounter from before the record starts it at its current snapshot, posting
+        nothing. Returns how many steps were posted; raises if Discord refuses one (the rest wait)."""
+        announced = await self._announced_seq(encounter_id)
+        if announced is None:
+            loaded = await self.bot.service.storage.load(encounter_id)
+            await self._mark(encounter_id, loaded.snapshot_seq)
+            return 0
+        owed = await self.bot.service.steps_after(encounter_id, announced)
+        owed = [s for s in owed if before is None or s.snapshot_seq < before]
+        if not owed:
+            return 0
+        meta = await self._meta(encounter_id)
+        for step in owed:
+            await self._post_and_mark(meta, step)
+        log.info("caught up encounter=%s steps=%d", encounter_id, len(owed))
+        return len(owed)
+
+    def _retry_later(self, encounter_id: int) -> None:
+        attempt = self._retries.get(encounter_id, 0)
+        if attempt >= len(self.retry_backoff):
+            log.error("posts still refused, left for the next start encounter=%s", encounter_id)
+            self._retries.pop(encounter_id, None)
+            return
+        self._retries[encounter_id] = attempt + 1
+
+        async def later() -> None:
+            await asyncio.sleep(self.retry_backoff[attempt])
+            self.enqueue(encounter_id, lambda: self._retry(encounter_id))
+
+        task = asyncio.create_task(later(), name=f"hexd-repost-{encounter_id}")
+        self._retry_tasks.add(task)
+        task.add_done_callback(self._retry_tasks.discard)
+
+    async def _retry(self, encounter_id: int) -> None:
+        try:
+            await self.catch_up(encounter_id)
+            await self._reopen(encounter_id)
+        except (discord.HTTPException, ChannelUnavailable):
+            log.warning("repost failed encounter=%s", encounter_id, exc_info=True)
+            self._retry_later(encounter_id)
+        else:
+            self._retries.pop(encounter_id, None)
+
+    async def resume(self, encounter_id: int) -> None:
+        """After a start-up: show what was committed but never shown, resolve what is complete or automatic,
+        and make sure the open phase's status and panels went out (each is recorded, so nothing repeats)."""
+        try:
+            await self.catch_up(encounter_id)
+        except (discord.HTTPException, ChannelUnavailable):
+            self._retry_later(encounter_id)
+            return
+        result = await self.bot.service.advance(encounter_id, on_step=self.step_done)
+        if result.steps or result.over:
+            await self.after_resolution(result)
+            return
+        try:
+            await self._reopen(encounter_id)
+        except (discord.HTTPException, ChannelUnavailable):
+            self._retry_later(encounter_id)
+
+    async def _reopen(self, encounter_id: int) -> None:
+        """The open phase's status message and panels, if they never went out (a crash, a refused post)."""
+        status = await self.bot.service.status(encounter_id)
+        if status.status != "running" or status.over:
+            return
+        storage = self.bot.service.storage
+        if await storage.get_message_ref(encounter_id, "status", str(status.phase_no)) is None:
+            await self.open_phase(encounter_id)
+            return
+        meta = await self._meta(encounter_id)
+        for missing in status.missing:  # panels are recorded: only the ones never sent go out
+            if missing.user_id is not None:
+                await self.send_panel(meta, missing.user_id, missing.unit)
+
+    async def resume_all(self) -> int:
+        """Resume every running encounter (one queue each, so their posts keep their order)."""
+        running = await self.bot.service.storage.running_encounters()
+        for meta in running:
+            self.enqueue(meta.id, lambda eid=meta.id: self.resume(eid))
+        return len(running)
 
     # --- where and in which language ------------------------------------------------------------------------
     async def channel_lang(self, meta: Encounter) -> str:
@@ -128,6 +255,15 @@ class Announcer:
         self.enqueue(result.encounter_id, lambda: self._conclude(result))
 
     async def _conclude(self, result: Resolution) -> None:
+        try:
+            await self._conclude_now(result)
+        except (discord.HTTPException, ChannelUnavailable):
+            log.warning(
+                "phase opening refused, retrying later encounter=%s", result.encounter_id, exc_info=True
+            )
+            self._retry_later(result.encounter_id)
+
+    async def _conclude_now(self, result: Resolution) -> None:
         meta = await self._meta(result.encounter_id)
         locale = await self.channel_lang(meta)
         chan = await self.channel(meta)
@@ -170,6 +306,8 @@ class Announcer:
         if png is not None:
             files.append(png_file(png))
             embed.set_image(url="attachment://board.png")
+        if ids := cited(lines):  # every rule the account cites can be read with /rule (issue 13 item 9)
+            embed.set_footer(text=clip(t("channel.rules_footer", locale, ids=" · ".join(ids[:12])), 2048))
         await chan.send(embed=embed, files=files, allowed_mentions=discord.AllowedMentions.none())
 
     async def override_done(self, meta: Encounter, done: OverrideDone) -> None:
@@ -386,6 +524,10 @@ def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str |
         return side
     found = state.units.get(unit or "")
     return found.side if found is not None else None
+
+
+class ChannelUnavailable(Exception):
+    """The encounter's channel cannot be reached now (deleted, no access, Discord down): posts wait."""
 
 
 def _policy(ruleset_id: str) -> OrderPolicy:

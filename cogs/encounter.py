@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from typing import Any
@@ -15,7 +16,7 @@ from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
 from bot.results import refuse
 from bot.service import bundled_scenarios, parse_export
-from bot.service_replay import encounter_to_replay, replay_steps, viewer_for
+from bot.service_replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
 from bot.translator import tr
 from cogs.common import (
     ACCOUNT_INLINE_LIMIT,
@@ -186,14 +187,15 @@ class EncounterCog(
     async def join(
         self, interaction: discord.Interaction, side: str | None = None, unit: str | None = None
     ) -> None:
-        await interaction.response.defer(thinking=True)
+        # no public defer: a refusal (no encounter, unit taken) stays private to the one who asked; a join is
+        # one short write, well inside the acknowledgement window
         meta = await encounter_here(interaction)
         joined = await self.bot.service.join(meta.id, interaction.user.id, side, unit)
         await remember_locale(interaction, meta.id)
-        await interaction.followup.send(
+        await interaction.response.send_message(
             t(
                 "encounter.joined",
-                lang(interaction),
+                await channel_language(self.bot, meta),
                 user=interaction.user.mention,
                 unit=joined.unit_name,
                 side=joined.side_name or joined.side,
@@ -259,19 +261,28 @@ class EncounterCog(
         name=tr("board", "cmd.encounter.board.name"),
         description=tr("Show the board", "cmd.encounter.board.desc"),
     )
-    @app_commands.describe(view=tr("Whose view of the board", "cmd.encounter.board.view"))
+    @app_commands.describe(
+        view=tr("Whose view of the board", "cmd.encounter.board.view"),
+        post=tr("Post the public board in the channel (director)", "cmd.encounter.board.post"),
+    )
     @app_commands.choices(view=VIEW_CHOICES)
     @app_commands.guild_only()
-    async def board(self, interaction: discord.Interaction, view: str = "public") -> None:
+    async def board(self, interaction: discord.Interaction, view: str = "public", post: bool = False) -> None:
+        """Private to the one who asks; a director may post the public board for the whole table."""
         meta = await encounter_here(interaction)
         service = self.bot.service
         viewer = await viewer_for(service, meta, actor_of(interaction), view)
+        if post:  # checked before the defer: a refusal stays private
+            await service.require_director(meta, actor_of(interaction))
+            if viewer != PUBLIC:
+                raise refuse("board.post_private", "Only the public board can be posted in the channel.")
         _, state, _ = await service.load(meta.id)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await board_png(state, (), viewer=viewer, locale=lang(interaction), title=meta.name)
+        await interaction.response.defer(ephemeral=not post, thinking=True)
+        locale = await channel_language(self.bot, meta) if post else lang(interaction)
+        png = await board_png(state, (), viewer=viewer, locale=locale, title=meta.name)
         if png is None:
             raise refuse("render.failed", "The board could not be drawn right now.")
-        await interaction.followup.send(file=png_file(png), ephemeral=True)
+        await interaction.followup.send(file=png_file(png), ephemeral=not post)
 
     @app_commands.command(
         name=tr("log", "cmd.encounter.log.name"),
@@ -314,13 +325,16 @@ class EncounterCog(
         service = self.bot.service
         meta = await encounter_to_replay(service, interaction.guild_id, interaction.channel_id)
         viewer = await viewer_for(service, meta, actor_of(interaction), view, replay=True)
-        steps = await replay_steps(service, meta.id)  # a refusal before the defer stays private
+        await check_replayable(service, meta.id)  # refusals before the defer stay private
         private = viewer != PUBLIC
-        await interaction.response.defer(ephemeral=private, thinking=True)
-        locale = lang(interaction)
-        drawn = await replay_file(
-            [(s.state, s.events) for s in steps], viewer=viewer, locale=locale, title=meta.name
-        )
+        with self.bot.heavy.slot(interaction.guild_id):
+            await interaction.response.defer(ephemeral=private, thinking=True)
+            # reading and decoding every snapshot happens after the acknowledgement, off the event loop
+            steps = await replay_steps(service, meta.id)
+            locale = lang(interaction)
+            drawn = await replay_file(
+                [(s.state, s.events) for s in steps], viewer=viewer, locale=locale, title=meta.name
+            )
         if drawn.reduced:
             text = t("replay.reduced", locale, name=meta.name, frames=drawn.frames, steps=drawn.steps)
         elif private:
@@ -343,9 +357,10 @@ class EncounterCog(
     async def export(self, interaction: discord.Interaction) -> None:
         meta = await encounter_here(interaction)
         await self.bot.service.require_director(meta, actor_of(interaction))
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        data = await self.bot.service.export(meta.id, actor_of(interaction))
-        blob = json.dumps(data, ensure_ascii=False)
+        with self.bot.heavy.slot(interaction.guild_id):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            data = await self.bot.service.export(meta.id, actor_of(interaction))
+            blob = await asyncio.to_thread(json.dumps, data, ensure_ascii=False)
         await interaction.followup.send(
             t("encounter.exported", lang(interaction), name=meta.name),
             file=text_file(blob, f"encounter-{meta.id}.json"),
@@ -363,15 +378,16 @@ class EncounterCog(
             raise refuse("encounter.guild_only", "Use this in a server channel.")
         if file.size > MAX_IMPORT_BYTES:
             raise refuse("import.too_big", "That file is too big to import.")
-        await interaction.response.defer(ephemeral=True, thinking=True)  # a refused file stays private
-        data: dict[str, Any] = parse_export(await file.read())
-        enc_id = await self.bot.service.import_(
-            data,
-            interaction.guild_id,
-            interaction.channel_id,
-            interaction.user.id,
-            actor=actor_of(interaction),
-        )
+        with self.bot.heavy.slot(interaction.guild_id):
+            await interaction.response.defer(ephemeral=True, thinking=True)  # a refused file stays private
+            data: dict[str, Any] = await asyncio.to_thread(parse_export, await file.read())
+            enc_id = await self.bot.service.import_(
+                data,
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                actor=actor_of(interaction),
+            )
         meta = await self.bot.service.storage.get_encounter(enc_id)
         await interaction.followup.send(t("encounter.imported", lang(interaction), name=meta.name))
 

@@ -345,6 +345,10 @@ class Storage(abc.ABC):
     async def list_encounters(self, guild_id: int, active_only: bool = False) -> list[Encounter]: ...
 
     @abc.abstractmethod
+    async def running_encounters(self) -> list[Encounter]:
+        """Every encounter being played, in all guilds (what the bot resumes when it starts)."""
+
+    @abc.abstractmethod
     async def set_encounter_status(self, encounter_id: int, status: EncounterStatus) -> Encounter: ...
 
     @abc.abstractmethod
