@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.paths import ROOT
+
 DOCS = ROOT / "docs" / "rules"
 RULES_MD = ROOT.parent / "shared" / "RULES.md"
 HEADING = re.compile(r"^## (NGT-\d+) — (\S.*)$")

@@ -10,15 +10,14 @@ import contextlib
 import difflib
 import io
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.cli import main as cli_main
 from data import SCENARIO_DIR
+from tests.paths import GOLDEN
 
-GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 NAMES = ["skirmish-night", "mech-night"]
 
 
