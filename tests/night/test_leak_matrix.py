@@ -229,3 +229,14 @@ def test_a_move_into_the_hex_of_an_enemy_in_the_dark_is_refused_without_naming_i
         NIGHT_SKIRMISH.validate_order(drawn, "alba", order)
     assert refused.value.code == "skirmish.occupied_unseen"
     assert "lurker" not in str(refused.value).lower() and "lurker" not in str(refused.value.params).lower()
+
+
+def test_the_status_message_names_only_units_every_side_sees() -> None:
+    """The channel's status line names a unit (and its player) only when it is public (NGT-9): at night, a unit
+    in the dark is waited for without a name, like a hidden one."""
+    from bot.service_base import ServiceBase
+
+    state = scene()
+    named = {uid for uid in state.units if ServiceBase.public_name(state, uid)}
+    assert named == set(visibility(NIGHT_SKIRMISH, state, PUBLIC).units)
+    assert not named & {"ash", "bex", "cora", "dune"}
