@@ -18,8 +18,8 @@ from render.rulesets import Overlay, Scene, View
 from render.static_layer import hex_fill
 from rules.hexgrid import Hex
 from rules.night.sight import lit_hexes
-from rules.night.tables import GUNFLASH, LIGHTS
-from rules.state import Marker
+from rules.night.tables import GUNFLASH, LIGHTS, TI
+from rules.state import Marker, Unit
 
 
 def light(cv: Canvas, at: Point, size: float, outline: RGB) -> None:
@@ -29,6 +29,24 @@ def light(cv: Canvas, at: Point, size: float, outline: RGB) -> None:
 def gunflash(cv: Canvas, at: Point, size: float, outline: RGB) -> None:
     """In the upper right of the hex, clear of the counter's label."""
     star(cv, (at[0] + size * 0.45, at[1] - size * 0.3), max(5.0, size * 0.3), 8, MARKER[GUNFLASH], outline)
+
+
+def ti(cv: Canvas, at: Point, size: float, outline: RGB) -> None:
+    """NGT-5: a unit marked TI after straying, "TI" in the lower left of its hex."""
+    cv.text(
+        (at[0] - size * 0.5, at[1] + size * 0.3),
+        "TI",
+        size=max(8, round(size * 0.3)),
+        fill=outline,
+        bold=True,
+        anchor="lm",
+    )
+
+
+def _ti_units(view: View) -> list[Unit]:
+    """Units marked TI that the viewer sees in full (a TI marker never hints at anyone else)."""
+    owners = {m.owner for m in view.state.markers if m.kind == TI}
+    return [u for u in view.seen if u.id in owners and u.at is not None]
 
 
 def _markers(view: View) -> Iterator[Marker]:
@@ -59,8 +77,18 @@ class NightOverlay(Overlay):
                 glyph = gunflash if m.kind == GUNFLASH else light
                 glyph(cv, vp.center(m.at), vp.size, scene.theme.outline)
 
+    def over(self, cv: Canvas, scene: Scene) -> None:
+        vp = scene.viewport
+        for u in _ti_units(scene.view):
+            if u.at is not None and vp.shows(u.at):
+                ti(cv, vp.center(u.at), vp.size, scene.theme.outline)
+
     def legend(self, scene: Scene) -> list[LegendItem]:
         items: list[LegendItem] = []
+        if _ti_units(scene.view):
+            items.append(
+                LegendItem(t("render.legend.ti", scene.locale), "glyph", scene.theme.outline, glyph=ti)
+            )
         for kind in sorted({m.kind for m in _markers(scene.view)}):
             text = t(f"render.legend.{kind}", scene.locale)
             if kind == GUNFLASH:

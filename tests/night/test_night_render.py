@@ -46,3 +46,27 @@ def test_a_unit_seen_only_by_its_gunflash_gets_a_question_mark_and_the_flash() -
     _, seen_by_b, _ = _picture("b")  # Tyranos' own Cora: no '?' needed, the flash on its own hex
     assert C.MARKER["gunflash"] in {c for _, c in seen_by_b.getcolors(1 << 20) or []}
     del vp
+
+
+def test_a_ti_marker_is_drawn_on_a_unit_the_viewer_sees_and_never_on_one_it_does_not() -> None:
+    from rules.state import Marker
+
+    state = scene()
+    opts = RenderOptions(locale="es", whole_board=True)
+
+    def draw(s, viewer: str) -> bytes:  # type: ignore[no-untyped-def]
+        return render_board(BoardSnapshot(s, ()), viewer=viewer, options=opts)
+
+    alba = state.units["alba"].at
+    ash = state.units["ash"].at
+    assert alba is not None and ash is not None
+    marked = state.replace(
+        markers=(
+            *state.markers,
+            Marker(kind="ti", at=alba, owner="alba"),
+            Marker(kind="ti", at=ash, owner="ash"),
+        )
+    )
+    assert draw(marked, "a") != draw(state, "a")  # both are a's own: drawn
+    only_alba = state.replace(markers=(*state.markers, Marker(kind="ti", at=alba, owner="alba")))
+    assert draw(marked, "b") == draw(only_alba, "b")  # Ash is hidden from b: its TI draws nothing
