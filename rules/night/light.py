@@ -55,8 +55,9 @@ def gunflash(state: EncounterState, unit_id: str) -> Change:
 
 
 def end_of_round(state: EncounterState, ended: int) -> Change:
-    """NGT-3: every flare, illuminating round, gunflash and TI marker is removed; the moved-vehicle memory too."""
+    """NGT-3: every flare, illuminating round, gunflash and TI marker is removed; the round's memory of moving
+    vehicles (NGT-2) and of units steadied by a friendly unit (NGT-5) too."""
     kept = tuple(m for m in state.markers if m.kind not in NIGHT_MARKERS)
     count = len(state.markers) - len(kept)
-    state = with_night(state.replace(markers=kept), replace(night_of(state), moved=()))
+    state = with_night(state.replace(markers=kept), replace(night_of(state), moved=(), steady=()))
     return state, [NightMarkersCleared(rule="NGT-3", round=ended, count=count)] if count else []

@@ -31,6 +31,8 @@ class NightState(RulesetState):
     queued: tuple[tuple[str, Hex], ...] = ()  # (flare | illumination, aimed hex)
     moved: tuple[str, ...] = ()
     round_started: int = 0
+    #: NGT-5: units that strayed onto a friendly unit in good order: they move on without straying this round
+    steady: tuple[str, ...] = ()
 
     def discipline_of(self, unit_id: str) -> str:
         return dict(self.discipline).get(unit_id, tables().default_discipline)

@@ -20,7 +20,7 @@ from rules.hexgrid import Hex, HexSide
 from rules.night.events import NightJitterFire, NightStraying
 from rules.night.light import gunflash
 from rules.night.sight import gunflash_units, is_vehicle, known_enemies, lit_hexes
-from rules.night.state import night_of
+from rules.night.state import night_of, with_night
 from rules.night.tables import TI, tables
 from rules.ruleset import MoveIntent, Ruleset
 from rules.state import EncounterState, Marker, Unit
@@ -40,6 +40,8 @@ def exemption(state: EncounterState, unit: Unit, lit: frozenset[Hex]) -> str | N
     """NGT-5: why the unit need not roll (``enemy``, ``road``, ``illuminated``), or None."""
     if unit.at is None:
         return None
+    if unit.id in night_of(state).steady:
+        return "friendly"  # the seed: "podrá mover el resto … sin estar sujeta a extravío"
     if known_enemies(state, unit, lit):
         return "enemy"
     around = (unit.at, *unit.at.neighbors())
@@ -195,4 +197,7 @@ def check(
     state, moved = ruleset.stray_move(state, unit.id, w.path, w.spent)
     if ti:
         state = state.replace(markers=(*state.markers, Marker(kind=TI, at=stopped, owner=unit.id)))
+    if w.because == "friendly":
+        ns = night_of(state)
+        state = with_night(state, replace(ns, steady=(*ns.steady, unit.id)))
     return state, [event, *moved, *after], True

@@ -456,3 +456,15 @@ def test_ngt9_a_shot_from_an_unseen_unit_reads_as_a_shot_from_the_dark() -> None
     assert isinstance(dark, Note) and dark.key == "shot_from_dark" and dark.involved() == ("u",)
     assert NIGHT_SKIRMISH.public_event(shot, frozenset({"h", "u"}), known) == shot
     assert NIGHT_SKIRMISH.public_event(shot, frozenset(), known) is None
+
+
+def test_ngt5_seed_example_after_straying_onto_a_friend_it_moves_on_without_straying_this_round() -> None:
+    """Seed: "Entra en 2CC7 donde hay una unidad amiga en Buen Orden. Puede ahora volver a 2CC6 y entrar en 2CC5
+    sin tener que hacer un segundo chequeo por extravío"."""
+    pal = night_state(char("u", "a", "0802"), char("pal", "a", "0805"), height=12)
+    after, events, _ = _check(pal, "u", 6, 6, 4, 3)
+    assert events[0].stopped_because == "friendly"  # type: ignore[attr-defined]
+    _, again, taken = _check(after, "u", 6, 6, 4, 3)
+    assert not taken and again[0].exempt == "friendly"  # type: ignore[attr-defined]
+    cleared, _ = light.end_of_round(after, 1)
+    assert night_of(cleared).steady == ()
