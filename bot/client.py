@@ -19,10 +19,10 @@ from bot.config import Config
 from bot.heavy import HeavyLimiter
 from bot.imaging import warm_up
 from bot.logs import setup_logging, trace_id
-from bot.results import Resolution, StatusView, StepReport
+from bot.results import OverrideDone, Resolution, StatusView, StepReport
 from bot.scheduler import DeadlineScheduler
 from bot.service import EncounterService
-from bot.storage import Deadline, Storage, StorageError, open_storage
+from bot.storage import Deadline, Encounter, Storage, StorageError, open_storage
 from bot.translator import HexTranslator
 from data.i18n import has, t
 from rules.errors import GameError
@@ -75,6 +75,8 @@ class Announcing(Protocol):
     async def open_phase(self, encounter_id: int) -> None: ...
 
     async def post_opening_board(self, encounter_id: int) -> None: ...
+
+    async def override_done(self, meta: Encounter, done: OverrideDone) -> None: ...
 
     async def refresh_status(self, encounter_id: int, *, status: StatusView | None = None) -> None: ...
 

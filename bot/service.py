@@ -554,7 +554,9 @@ class EncounterService(DirectorActions, RecordActions):
     ) -> StepReport:
         seen = visibility(ruleset, after, PUBLIC).units | visibility(ruleset, before, PUBLIC).units
         known = set(before.units) | set(after.units)
-        public = tuple(e for e in events if all(u in seen or u not in known for u in e.involved()))
+        # FOG-1, NGT-9: the ruleset says what the public may read of each event (a shot from the dark...)
+        shown = (ruleset.public_event(e, frozenset(seen), frozenset(known)) for e in events)
+        public = tuple(e for e in shown if e is not None)
         # what the board image shows, as the overlays say; imported here, as it loads Pillow
         from render.rulesets import board_signature
 

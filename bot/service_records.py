@@ -20,7 +20,7 @@ from bot.storage.export import parse_export as parse_archive
 from rules.engine import visibility
 from rules.events import Event
 from rules.registry import ruleset_for
-from rules.ruleset import PUBLIC
+from rules.ruleset import DIRECTOR, PUBLIC
 from rules.serial import from_json
 from rules.state import EncounterState
 
@@ -126,6 +126,18 @@ def parse_export(blob: bytes) -> dict[str, Any]:
     return data  # type: ignore[return-value]
 
 
+def events_for(state: EncounterState, events: Sequence[Event], viewer: str) -> tuple[Event, ...]:
+    """The events ``viewer`` (a side, ``"public"`` or ``"director"``) may read of a step that ended in ``state``
+    (FOG-1, NGT-9): as the ruleset words them for someone who sees what ``viewer`` sees."""
+    if viewer == DIRECTOR:
+        return tuple(events)
+    ruleset = ruleset_for(state)
+    seen = frozenset(visibility(ruleset, state, viewer).units)
+    known = frozenset(state.units)
+    shown = (ruleset.public_event(e, seen, known) for e in events)
+    return tuple(e for e in shown if e is not None)
+
+
 def public_history(chain: Sequence[HistoryStep], round_no: int | None = None) -> list[tuple[int, str, Event]]:
     """The events of the snapshot chain that the public saw happen (FOG-1): every unit an event names was
     public before or after its step (the same rule as the channel's account of a step)."""
@@ -144,9 +156,11 @@ def public_history(chain: Sequence[HistoryStep], round_no: int | None = None) ->
             rnd = int(row.payload.get("round", 0) or 0)
             if round_no is not None and rnd != round_no:
                 continue
+            ruleset = ruleset_for(after)
             for event in rule_events((row,)):
-                if all(u in seen or u not in known for u in event.involved()):
-                    out.append((rnd, str(row.payload.get("phase", "")), event))
+                shown = ruleset.public_event(event, frozenset(seen), frozenset(known))
+                if shown is not None:
+                    out.append((rnd, str(row.payload.get("phase", "")), shown))
         before = after
     return out
 

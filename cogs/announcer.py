@@ -26,10 +26,11 @@ import discord
 from bot.account import describe
 from bot.imaging import board_png
 from bot.logs import trace_id
-from bot.results import HeldRolls, Resolution, StatusView, StepReport
+from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepReport
 from bot.rules_reference import cited
 from bot.service import Seen
 from bot.service_base import MUTED
+from bot.service_records import events_for
 from bot.storage import Deadline, Encounter
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel.items import panel_message
@@ -37,7 +38,7 @@ from cogs.panel.load import load_panel
 from data.i18n import language_of, phase_text, t
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
 from rules.registry import get_ruleset, ruleset_for
-from rules.ruleset import OrderMode
+from rules.ruleset import DIRECTOR, OrderMode
 from rules.state import EncounterState
 
 if TYPE_CHECKING:
@@ -129,6 +130,7 @@ class Announcer:
         if chan is None:
             raise ChannelUnavailable(meta.channel_id)
         await self.post_step(chan, meta, step, await self.channel_lang(meta))
+        await self.post_private_views(meta, step)  # NGT-9: each side's own board, where the ruleset says so
         if step.snapshot_seq:
             await self._mark(meta.id, step.snapshot_seq)
 
@@ -318,13 +320,70 @@ class Announcer:
             embed.set_footer(text=clip(t("channel.rules_footer", locale, ids=" · ".join(ids[:12])), 2048))
         await chan.send(embed=embed, files=files, allowed_mentions=discord.AllowedMentions.none())
 
+    async def override_done(self, meta: Encounter, done: OverrideDone) -> None:
+        """A director's override changed the board (a flare, a unit moved by hand): the private boards again."""
+        step = StepReport(
+            meta.id, meta.phase_no, done.state.round, done.state.phase, (done.event,), done.state, ()
+        )
+        await self.post_private_views(meta, step)
+
+    async def post_private_views(self, meta: Encounter, step: StepReport) -> None:
+        """NGT-9 (any ruleset or layer whose ``private_views`` names sides): each of those sides' players gets
+        the board as their side sees it, with the account their side may read, by DM (closed DMs: nothing;
+        ``/encounter board`` answers privately); the director and co-directors get the full board."""
+        state = step.state
+        try:
+            sides = ruleset_for(state).private_views(state)
+        except KeyError:
+            return
+        if not sides:
+            return
+        people = await self.bot.service.storage.participants(meta.id)
+        directors = {meta.created_by} | {p.user_id for p in people if p.role in ("director", "codirector")}
+        viewers: list[tuple[int, str]] = [(user, DIRECTOR) for user in sorted(directors)]
+        for side in sides:
+            users = sorted(
+                {
+                    p.user_id
+                    for p in people
+                    if p.role == "player"
+                    and p.user_id not in directors
+                    and _side_of(p.side, p.unit, state) == side
+                }
+            )
+            viewers.extend((user, side) for user in users)
+        for user, viewer in viewers:
+            events = events_for(state, step.events, viewer)
+            if not events and not step.board_changed:
+                continue
+            locale = await self.user_lang(meta, user)
+            who = t("render.viewer.director", locale) if viewer == DIRECTOR else state.side(viewer).name
+            header = t("private.step", locale, name=meta.name, round=step.round, phase=step.phase, viewer=who)
+            png = await board_png(state, events, viewer=viewer, locale=locale, title=header)
+            account = "\n".join(describe(e, state, locale) for e in events)
+            files: list[discord.File] = []
+            embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_purple())
+            if len(account) <= ACCOUNT_INLINE_LIMIT:
+                embed.description = account or None
+            else:
+                embed.description = t("channel.account_in_file", locale, count=len(events))
+                files.append(text_file(account, f"round{step.round:02d}-phase{step.phase}.txt"))
+            if png is not None:
+                files.append(png_file(png))
+                embed.set_image(url="attachment://board.png")
+            await self.dm(user, None, embed=embed, files=files)
+
     async def post_opening_board(self, encounter_id: int) -> None:
         """The board as the encounter starts (public view), so the table sees the field before any move."""
         meta = await self._meta(encounter_id)
         chan = await self.channel(meta)
         if chan is None:
             return
-        state = (await self.bot.service.seen(encounter_id)).state
+        seen = await self.bot.service.seen(encounter_id)
+        state = seen.state
+        # NGT-9: each side (and the director) also gets its own opening board, where the ruleset says so
+        opening = StepReport(encounter_id, seen.phase_no, state.round, state.phase, (), state, (), True)
+        await self.post_private_views(meta, opening)
         locale = await self.channel_lang(meta)
         header = t("channel.opening", locale, name=meta.name)
         png = await board_png(state, (), viewer="public", locale=locale, title=header)
@@ -462,7 +521,7 @@ class Announcer:
             )
             await self.dm(missing.user_id, clip(text))
 
-    async def dm(self, user_id: int, text: str, **kwargs: object) -> discord.Message | None:
+    async def dm(self, user_id: int, text: str | None, **kwargs: object) -> discord.Message | None:
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             return await user.send(text, **kwargs)  # type: ignore[arg-type]
@@ -499,6 +558,14 @@ class Announcer:
             return False
         await storage.set_message_ref(meta.id, "panel", key, sent.channel.id, sent.id)
         return True
+
+
+def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str | None:
+    """A player's side: as joined, else its unit's."""
+    if side:
+        return side
+    found = state.units.get(unit or "")
+    return found.side if found is not None else None
 
 
 class ChannelUnavailable(Exception):

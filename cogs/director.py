@@ -137,6 +137,8 @@ class DirectorCog(
         meta = await encounter_here(interaction)
         done = await self.bot.service.override(meta.id, actor_of(interaction), action, target, change)
         await self._announce(interaction, meta, done)
+        if self.bot.announcer is not None:
+            await self.bot.announcer.override_done(meta, done)
 
     async def _announce(self, interaction: discord.Interaction, meta: Encounter, done: OverrideDone) -> None:
         locale = lang(interaction)
@@ -391,6 +393,16 @@ class DirectorCog(
         )
         if self.bot.announcer is not None:
             await self.bot.announcer.open_phase(meta.id)
+
+    @app_commands.command(
+        name=tr("reveal-at-end", "cmd.director.reveal_at_end.name"),
+        description=tr("Replays of the ended encounter show everything", "cmd.director.reveal_at_end.desc"),
+    )
+    async def reveal_at_end(self, interaction: discord.Interaction, on: bool) -> None:
+        meta = await encounter_here(interaction)
+        await self.bot.service.set_reveal_at_end(meta.id, actor_of(interaction), on)
+        key = "director.reveal_at_end_on" if on else "director.reveal_at_end_off"
+        await reply(interaction, t(key, lang(interaction)))
 
     @app_commands.command(
         name=tr("review", "cmd.director.review.name"),

@@ -337,7 +337,7 @@ class EncounterCog(
             raise refuse("encounter.guild_only", "Use this in the encounter's channel.")
         service = self.bot.service
         meta = await encounter_to_replay(service, interaction.guild_id, interaction.channel_id)
-        viewer = await viewer_for(service, meta, actor_of(interaction), view)
+        viewer = await viewer_for(service, meta, actor_of(interaction), view, replay=True)
         await check_replayable(service, meta.id)  # refusals before the defer stay private
         private = viewer != PUBLIC
         with self.bot.heavy.slot(interaction.guild_id):

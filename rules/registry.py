@@ -68,6 +68,7 @@ PLUGINS: tuple[Plugin, ...] = (
     ruleset("mech"),
     ruleset("ocs", in_discord=False),
     ruleset("pbw"),
+    layer("night", applies_to=("skirmish", "mech", "pbw", "ocs")),
 )
 # ------------------------------------------------------------------------------------------------------------
 

@@ -44,7 +44,7 @@ from rules.exo.state import CREW_STEP, ORDERS_STEP, ExoState, ext_of
 from rules.exo.turrets import turret_handler
 from rules.exo.weapons import PORT, STARBOARD, Mount
 from rules.hexgrid import Hex, HexSide
-from rules.registry import register
+from rules.registry import register, ruleset_for
 from rules.ruleset import (
     DiceFactory,
     FacingKind,
@@ -429,21 +429,22 @@ class ExoRuleset(Ruleset):
         ship_orders = _playable(state, ship_orders, skipped)
         for uid, order in crew_orders.items():
             self.validate_order(state, uid, order)
-        first = resolve_phase(self, state, crew_orders, dice_for=dice_for)
+        composed = ruleset_for(state)
+        first = resolve_phase(composed, state, crew_orders, dice_for=dice_for)
         for uid, order in ship_orders.items():
             self.validate_order(first.state, uid, order)
-        second = resolve_phase(self, first.state, ship_orders, dice_for=dice_for)
+        second = resolve_phase(composed, first.state, ship_orders, dice_for=dice_for)
         state = second.state
         yield SimStep(rnd, "1", state, (*skipped, *first.events, *second.events))
         for phase in ("2", "3", "4", "5"):
-            result = resolve_phase(self, state, {}, dice_for=dice_for)
+            result = resolve_phase(composed, state, {}, dice_for=dice_for)
             events = list(result.events)
             # EXO-4.1: offline, a critical without pilot_change in the orders keeps the written orders.
             while result.pending is not None:
                 answer = PilotChange(
                     unit=result.pending.unit, moves=result.pending.default.replace(EMPTY_MOVES, "")
                 )
-                result = resolve_phase(self, result.state, {answer.unit: answer}, dice_for=dice_for)
+                result = resolve_phase(composed, result.state, {answer.unit: answer}, dice_for=dice_for)
                 events.extend(result.events)
             state = result.state
             yield SimStep(rnd, phase, state, tuple(events))

@@ -23,16 +23,26 @@ from rules.events import Event, RollMade
 from rules.hexgrid import Hex, HexSide
 from rules.mech import scenario_io, sim
 from rules.mech.by_hand import arcs_by_mount, by_hand_damage
-from rules.mech.events import DeclarationLocked, DeclarationOrder, InitiativeRolled
+from rules.mech.events import (
+    DeclarationLocked,
+    DeclarationOrder,
+    InitiativeRolled,
+    PhysicalAttackMade,
+    WeaponFired,
+)
+from rules.mech.geometry import sight
 from rules.mech.legality import check_declaration
+from rules.mech.model import MECH as MECH_KIND
 from rules.mech.model import Mech
-from rules.mech.orders import MechOrder, parse_order, stand_order
+from rules.mech.movement import mp_available, path_cost, step_problem
+from rules.mech.orders import CRUISE, WALK, MechOrder, parse_order, stand_order
 from rules.mech.resolution import resolve_turn
 from rules.mech.state import DECLARE, INITIATIVE, RESOLVE, SECRET_DECLARATIONS, MechState, ext_of, secret
-from rules.registry import register
+from rules.registry import register, ruleset_for
 from rules.ruleset import (
     DiceFactory,
     FacingKind,
+    MoveIntent,
     Order,
     OrderMode,
     PhaseResult,
@@ -236,10 +246,46 @@ class MechRuleset(Ruleset):
     def setup(self, state: EncounterState) -> EncounterState:
         return state.replace(phase=INITIATIVE, ext=MechState())
 
+    # --- a layer's straying (NGT-5: checked when a moving declaration is locked) and gunflashes (NGT-4) ------
+    def attackers(self, events: tuple[Event, ...]) -> frozenset[str]:
+        return frozenset(e.unit for e in events if isinstance(e, WeaponFired | PhysicalAttackMade))
+
+    def sees_hex(self, state: EncounterState, unit_id: str, target: Hex) -> bool:
+        """MECH-2.1 line of sight (elevation; a mech's height) from the unit to a mech-sized piece on ``target``."""
+        unit = state.units.get(unit_id)
+        if unit is None or unit.at is None:
+            return False
+        return unit.at == target or sight(state.board, unit.at, unit.kind, target, MECH_KIND).clear
+
+    def order_targets(self, state: EncounterState, order: Order) -> tuple[str, ...]:
+        if not isinstance(order, MechOrder):
+            return ()
+        return tuple(dict.fromkeys([*(f.target for f in order.fire), *(p.target for p in order.physical)]))
+
+    def move_intent(self, state: EncounterState, order: Order) -> MoveIntent | None:
+        """A declaration with a path; a stray replaces it with standing (no move, no fire)."""
+        if state.phase != DECLARE or not isinstance(order, MechOrder) or not order.moves or not order.path:
+            return None
+        unit = state.unit_as(order.unit, Mech)
+        points = mp_available(unit).get(order.mode, 0)
+        return MoveIntent(unit=unit.id, points=points, vehicle=not unit.is_mech, rest=stand_order(unit.id))
+
+    def enter_cost(self, state: EncounterState, unit_id: str, frm: Hex, to: Hex) -> int | None:
+        """MECH-1.2: the MP of one step (terrain, climb; turns are free to a straying unit); None off the board,
+        into terrain the kind cannot enter, or into a hex another unit holds."""
+        unit = state.unit_as(unit_id, Mech)
+        if not state.board.contains(to) or any(u.id != unit_id for u in state.units_at(to)):
+            return None
+        mode = WALK if unit.is_mech else CRUISE
+        cost = path_cost(state.board, unit, mode, (to,), start=frm, start_facing=frm_facing(frm, to))
+        if step_problem(state.board, unit, mode, cost, frm) is not None:
+            return None
+        return cost.total
+
     def simulate_round(
         self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
     ) -> Iterator[SimStep]:
-        return sim.play_round(self, state, spec, dice_for)
+        return sim.play_round(ruleset_for(state), state, spec, dice_for)
 
     def unit_summary(self, unit: Unit) -> dict[str, Any]:
         """DESIGN §7.1 ``phase_end`` fields: at, facing, torso, heat, armor, structure, destroyed, immobile,
@@ -259,3 +305,8 @@ class MechRuleset(Ruleset):
             "kind": unit.kind,
             "prone": unit.prone,
         }
+
+
+def frm_facing(frm: Hex, to: Hex) -> int:
+    """The hexside from ``frm`` toward ``to`` (a straying unit turns for free)."""
+    return next(s for s in range(6) if frm.neighbor(s) == to)

@@ -152,6 +152,7 @@ async def test_every_director_command_refuses_a_player(table: Table) -> None:
         ("director resume", {}),
         ("director undo", {}),
         ("director review", {"on": True}),
+        ("director reveal-at-end", {"on": True}),
         ("director override-roll", {"index": 0, "dice": "1,1,1"}),
         ("director terrain", {"hex": "0101", "terrain": "clear"}),
         ("director ruling", {"kind": "collision", "details": "halcon pirata"}),
