@@ -30,7 +30,7 @@ LADDER = (
     120.0, 104.0, 90.0, 78.0, 68.0, 59.0, 51.0,
     46.0, 40.0, 34.0, 29.0, 25.0, 21.0, 18.0, 15.0, 13.0, 11.0, 9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0,
 )  # fmt: skip
-MIN_SPAN = 10.0  # unit lengths (about 6 hex columns): the narrowest window an unbounded board zooms to
+MIN_SPAN = 8.0  # unit lengths (about 5 hex columns): the narrowest window an unbounded board zooms to
 PAD = 10.0  # px between the board edge and the board area edge
 AOI_MARGIN = 1.6  # unit lengths around the area of interest (about one hex)
 SNAP_PARTS = 8  # unbounded windows move in eighths of their size

@@ -160,7 +160,9 @@ def test_unbounded_viewport_fits_ships_and_vectors_and_keeps_its_scale() -> None
     # the whole action drifting together (ships with their vectors) keeps the scale: only its extent sets it
     moved = snap.state.with_units(
         [
-            replace(u, at=u.at.neighbor(0) if u.at else None, vector=u.vector.neighbor(0) if u.vector else None)
+            replace(
+                u, at=u.at.neighbor(0) if u.at else None, vector=u.vector.neighbor(0) if u.vector else None
+            )
             for u in snap.state.units.values()
             if isinstance(u, Ship)
         ]
