@@ -174,8 +174,8 @@ def _render(
     framing: tuple[Hex, ...] = (),
     trace: BoardTrace | None = None,
 ) -> bytes:
-    """Fog and tints, highlights, the overlays' under layer, firing lines, counters, the overlays' over layer,
-    the preview; then the panel, header and legend around the board."""
+    """Fog and tints, highlights, the overlays' under layer, firing lines, counters, the arrows' heads, the
+    overlays' over layer, damage badges, the preview; then the panel, header and legend around the board."""
     state = snapshot.state
     vis = view_for(state, viewer)
     if preview is not None and not vis.sees(preview.unit_id):
@@ -208,8 +208,10 @@ def _render(
         overlay.under(cv, scene)
     marks = _plan_shots(scene)
     for mark in marks:
-        draw_shot(cv, mark, vp.size)
+        draw_shot(cv, mark, vp.size, head=False)
     _draw_counters(cv, scene)
+    for mark in marks:  # heads over the counters' noses and faced edges, so the direction always shows
+        draw_shot(cv, mark, vp.size, shaft=False)
     for overlay in overlays:
         overlay.over(cv, scene)
     area = board_area(layout)

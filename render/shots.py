@@ -117,22 +117,28 @@ def _along(radius: float, off: float) -> float:
     return math.sqrt(max(0.0, radius * radius - off * off))
 
 
-def draw_shot(cv: Canvas, mark: ShotMark, size: float) -> None:
+def draw_shot(cv: Canvas, mark: ShotMark, size: float, *, shaft: bool = True, head: bool = True) -> None:
+    """The arrow; ``shaft``/``head`` draw one part only (the board puts shafts under counters, heads over)."""
     hit_w, miss_w, _ = widths(size)
-    head = mark.head_polygon
-    base = ((head[1][0] + head[2][0]) / 2, (head[1][1] + head[2][1]) / 2)
+    poly = mark.head_polygon
+    base = ((poly[1][0] + poly[2][0]) / 2, (poly[1][1] + poly[2][1]) / 2)
     if mark.spent:
-        for s, e in dashes(mark.tail, base, 3.0, 5.0, cv.bounds):
-            cv.draw.line((s, e), fill=cv.ink(SPENT), width=2)
-        _chevron(cv, head, SPENT, 2)
-        return
-    if mark.hit:
-        cv.draw.line((mark.tail, base), fill=cv.ink(HIT), width=hit_w)
-        cv.draw.polygon(head, fill=cv.ink(HIT), outline=cv.ink(WHITE))
-        return
-    for s, e in dashes(mark.tail, base, max(7.0, size * 0.2), max(5.0, size * 0.13), cv.bounds):
-        cv.draw.line((s, e), fill=cv.ink(MISS), width=miss_w)
-    _chevron(cv, head, MISS, miss_w + 1)
+        if shaft:
+            for s, e in dashes(mark.tail, base, 3.0, 5.0, cv.bounds):
+                cv.draw.line((s, e), fill=cv.ink(SPENT), width=2)
+        if head:
+            _chevron(cv, poly, SPENT, 2)
+    elif mark.hit:
+        if shaft:
+            cv.draw.line((mark.tail, base), fill=cv.ink(HIT), width=hit_w)
+        if head:
+            cv.draw.polygon(poly, fill=cv.ink(HIT), outline=cv.ink(WHITE))
+    else:
+        if shaft:
+            for s, e in dashes(mark.tail, base, max(7.0, size * 0.2), max(5.0, size * 0.13), cv.bounds):
+                cv.draw.line((s, e), fill=cv.ink(MISS), width=miss_w)
+        if head:
+            _chevron(cv, poly, MISS, miss_w + 1)
 
 
 def _chevron(cv: Canvas, head: list[Point], colour: RGB, width: int) -> None:

@@ -28,7 +28,7 @@ from rules.state import Board
 
 CACHE_SIZE = 8
 IMAGES_PER_LAYER = 4  # RGB plus a palette per set of side colours: one or two in practice
-LABEL_MIN_SIZE = 34.0  # px: smaller labels do not read at Discord's preview width (~550 px): noise, left out
+LABEL_MIN_SIZE = 20.0  # px: below this a label is noise even in the full-size image
 LABEL_RATIO = 0.38  # label font / hex size
 LABEL_MAX_FONT = 24  # px: on zoomed-in boards a bigger label would only compete with the counters
 LABEL_RISE = 0.6  # label top this × hex size above the hex centre

@@ -12,7 +12,7 @@ An overlay is asked, per picture (each hook has a do-nothing default):
 - :meth:`Overlay.frame`: more hexes the viewport must show (exo: vector counters; moves' trails);
 - :meth:`Overlay.tints`: hexes repainted in another fill this step (night: lit areas; skirmish: burning hexes);
 - :meth:`Overlay.under`: what it draws over the board and under the counters (trails, vectors, marker glyphs);
-- :meth:`Overlay.over`: what it draws over the counters;
+- :meth:`Overlay.over`: what it draws over the counters (only arrow heads and damage badges go on top of it);
 - :meth:`Overlay.legend`: a legend entry for every symbol it drew;
 - :meth:`Overlay.palette`: colours it paints that the board palette must hold exactly;
 
