@@ -84,6 +84,8 @@ class BoardTrace:
     counters: dict[str, tuple[tuple[float, float], float]] = field(
         default_factory=lambda: dict[str, tuple[tuple[float, float], float]]()
     )
+    legend: list[str] = field(default_factory=lambda: list[str]())  # the legend's entries, in order
+    legend_box: tuple[int, int, int, int] = (0, 0, 0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +261,7 @@ def _render(
         trace.board_area = area
         trace.labels = [*label_boxes(state.board, layout), *scene_labels(scene, area)]
         trace.shots, trace.badges, trace.counters = marks, badges, counters
+        trace.legend, trace.legend_box = [i.text for i in items], box
     return _encode(cv, opts)
 
 

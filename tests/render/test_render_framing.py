@@ -10,9 +10,10 @@ import re
 
 from PIL import Image
 
-from render import BoardSnapshot, render_board
+from render import BoardSnapshot, RenderOptions, render_board
 from render.board import interest_hexes, trace_board, viewport_for
 from render.colors import HIT, MISS, SIDE_DEFAULTS, SPACE, label_color
+from render.panel import LegendItem, legend_height
 from render.shots import ShotMark
 from render.static_layer import hex_fill
 from render.viewport import hex_box
@@ -196,3 +197,39 @@ def test_damage_number_is_clear_of_every_counter_and_inside_the_board() -> None:
         )
         centre, r = trace.counters["pirata"]
         assert img.getpixel((round(centre[0]), round(centre[1] + r * 0.7))) in (BLUE, (255, 255, 255))
+
+
+def test_the_legend_names_every_symbol_drawn_and_grows_a_row_rather_than_drop_one() -> None:
+    state = exo_state(
+        units={
+            **exo_state().units,
+            "lobo": Ship(
+                id="lobo", side="blue", name="Lobo", label="LOB", at=H("0910"), facing=0, destroyed=True
+            ),
+        }
+    )
+    events = (
+        ShotResolved(rule="EXO-3.4", shooter="halcon", target="pirata", hit=True, damage=5),
+        ShotResolved(rule="EXO-3.4", shooter="pirata", target="halcon", hit=False),
+        ShotResolved(rule="EXO-3.1", shooter="sombra", target="halcon", hit=False, spent=True),
+    )
+    trace = trace_board(BoardSnapshot(state, events=events), viewer="director")
+    for text in (
+        "vector",
+        "hit",
+        "damage dealt",
+        "miss",
+        "shot without effect",
+        "destroyed",
+        "hidden",
+        "asteroid",
+    ):
+        assert text in trace.legend, text
+    assert trace.legend_box[2:] == (trace.width, trace.height)
+    es = trace_board(
+        BoardSnapshot(state, events=events), viewer="director", options=RenderOptions(locale="es")
+    )
+    assert "disparo sin efecto" in es.legend and "daño causado" in es.legend
+    # more entries than one row holds: the strip grows rows, none is dropped
+    many = [LegendItem(f"terrain kind number {i}", "hex", (90, 90, 90)) for i in range(14)]
+    assert legend_height(many, 1280) >= legend_height(many[:2], 1280) + 2 * 30
