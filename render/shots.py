@@ -188,14 +188,14 @@ def _place(
     area: Box,
 ) -> Badge:
     avoid = list(avoid)
+    reach = r + 3.8 * radius + 6  # the farthest a candidate's box reaches from the target's centre
+    near = [(c, cr) for c, cr in counters.values() if math.dist(c, centre) < reach + cr]
     best: tuple[float, Badge] | None = None
     for step in (0.0, 0.35, 0.7):
         dist = r + radius + 3 + step * radius
         for angle in range(0, 360, 15):
             badge = Badge(target, text, compass(centre, angle, dist), radius, fs)
-            if not _inside(badge.box, area) or any(
-                _overlaps(badge, c, cr + 2) for c, cr in counters.values()
-            ):
+            if not _inside(badge.box, area) or any(_overlaps(badge, c, cr + 2) for c, cr in near):
                 continue
             if any(math.dist(badge.centre, b.centre) < badge.radius + b.radius + 2 for b in placed):
                 continue
