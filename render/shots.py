@@ -167,6 +167,8 @@ def plan_badges(
         text = str(m.damage)
         radius = max(fs * 0.95, text_width(text, fs, True) / 2 + fs * 0.45)
         centre, r = counters[m.target]
+        if not area[0] <= centre[0] <= area[2] or not area[1] <= centre[1] <= area[3]:
+            continue  # the target is off the picture (a cropped map): no badge stranded at the edge
         avoid = [angle_of(centre, x.tail) for x in marks if x.target == m.target]
         avoid += [angle_of(centre, x.tip) for x in marks if x.shooter == m.target]
         if m.target in noses:
