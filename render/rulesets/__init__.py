@@ -2,9 +2,9 @@
 
 The common renderer (``render/board.py``) draws what every ruleset has: the grid and terrain, fog, counters with
 their facing, '?' counters, firing arrows and damage badges from ``ShotResolved`` events (``render/shots.py``),
-highlights and order previews. Everything else comes from the overlay of the state's ruleset, then of each of its layers, in that order: the module named
-by ``registry.plugin_module(id, "overlay")`` (``render/rulesets/<id>.py`` by convention), which holds
-``OVERLAY``, an :class:`Overlay`. A ruleset or layer with no overlay module, or one the registry does not know
+highlights and order previews. Everything else comes from the overlay of the state's ruleset, then of each of
+its layers, in that order: the module named by ``registry.plugin_module(id, "overlay")``
+(``render/rulesets/<id>.py`` by convention), which holds ``OVERLAY``, an :class:`Overlay`. A ruleset or layer with no overlay module, or one the registry does not know
 (the night layer before its engine lands), adds nothing. Only ``render/rulesets/<id>.py`` imports ``rules.<id>``.
 
 An overlay is asked, per picture (each hook has a do-nothing default):
