@@ -34,8 +34,11 @@ test: $(STAMP) lint
 bench: $(STAMP)
 	for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
+# The README's board images come from the demo run (issue 13): regenerate them with the renderer.
 demo: $(RUN_STAMP)
 	$(VENV)/bin/hexdirector demo
+	cp demo-out/exo-patrol/r05-p2-director.png docs/images/exo-round-director.png
+	cp demo-out/skirmish-corridor/r02-palpha-veddio-director.png docs/images/skirmish-corridor.png
 
 clean:
 	rm -rf $(VENV) demo-out .pytest_cache .ruff_cache

@@ -1,10 +1,10 @@
 """Render overlays: each ruleset's and layer's own part of the board picture (DESIGN §5).
 
 The common renderer (``render/board.py``) draws what every ruleset has: the grid and terrain, fog, counters with
-their facing, '?' counters, firing lines from ``ShotResolved`` events, highlights and order previews. Everything
-else comes from the overlay of the state's ruleset, then of each of its layers, in that order: the module named
-by ``registry.plugin_module(id, "overlay")`` (``render/rulesets/<id>.py`` by convention), which holds
-``OVERLAY``, an :class:`Overlay`. A ruleset or layer with no overlay module, or one the registry does not know
+their facing, '?' counters, firing arrows and damage badges from ``ShotResolved`` events (``render/shots.py``),
+highlights and order previews. Everything else comes from the overlay of the state's ruleset, then of each of
+its layers, in that order: the module named by ``registry.plugin_module(id, "overlay")``
+(``render/rulesets/<id>.py`` by convention), which holds ``OVERLAY``, an :class:`Overlay`. A ruleset or layer with no overlay module, or one the registry does not know
 (the night layer before its engine lands), adds nothing. Only ``render/rulesets/<id>.py`` imports ``rules.<id>``.
 
 An overlay is asked, per picture (each hook has a do-nothing default):
@@ -12,7 +12,7 @@ An overlay is asked, per picture (each hook has a do-nothing default):
 - :meth:`Overlay.frame`: more hexes the viewport must show (exo: vector counters; moves' trails);
 - :meth:`Overlay.tints`: hexes repainted in another fill this step (night: lit areas; skirmish: burning hexes);
 - :meth:`Overlay.under`: what it draws over the board and under the counters (trails, vectors, marker glyphs);
-- :meth:`Overlay.over`: what it draws over the counters;
+- :meth:`Overlay.over`: what it draws over the counters (only arrow heads and damage badges go on top of it);
 - :meth:`Overlay.legend`: a legend entry for every symbol it drew;
 - :meth:`Overlay.palette`: colours it paints that the board palette must hold exactly;
 
