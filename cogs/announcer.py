@@ -21,16 +21,20 @@ import discord
 from bot.account import describe
 from bot.imaging import board_png
 from bot.logs import trace_id
+from bot.panels import panel_for, status_lines, step_cards
+from bot.panels.model import Card
 from bot.results import HeldRolls, Resolution, StatusView, StepReport
 from bot.service import Seen
 from bot.storage import Encounter
+from rules.events import Event
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
 from data.i18n import language_of, t
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
 from rules.registry import get_ruleset
-from rules.ruleset import OrderMode
+from rules.ruleset import DIRECTOR, OrderMode
+from rules.state import EncounterState
 
 if TYPE_CHECKING:
     from bot.client import HexBotCore
@@ -167,7 +171,10 @@ class Announcer:
         if png is not None:
             files.append(png_file(png))
             embed.set_image(url="attachment://board.png")
-        await chan.send(embed=embed, files=files, allowed_mentions=discord.AllowedMentions.none())
+        cards = [card_embed(c, locale) for c in _cards(step.state, step.public_events)]
+        await chan.send(
+            embeds=[embed, *cards[:MAX_CARDS]], files=files, allowed_mentions=discord.AllowedMentions.none()
+        )
 
     async def post_opening_board(self, encounter_id: int) -> None:
         """The board as the encounter starts (public view), so the table sees the field before any move."""
@@ -210,6 +217,14 @@ class Announcer:
         for missing in status.missing:
             if missing.user_id is not None:
                 await self.send_panel(seen.meta, missing.user_id, missing.unit, seen=seen)
+        if (
+            _policy(status.ruleset).director_orders
+            and status.status == "running"
+            and not status.over
+            and not seen.state.over
+        ):
+            # a director-run mode (ocs): the director's procedure panel for this step, by DM
+            await self.send_panel(seen.meta, seen.meta.created_by, DIRECTOR, seen=seen)
 
     def status_text(self, status: StatusView, locale: str, acting: str = "") -> str:
         head = t("status.head", locale, name=status.name, round=status.round, phase=status.phase)
@@ -235,7 +250,11 @@ class Announcer:
         meta = await self._meta(encounter_id)
         status = status or await self.bot.service.status(encounter_id)
         locale = await self.channel_lang(meta)
-        text = clip(self.status_text(status, locale, await self._acting(encounter_id, status)))
+        text = self.status_text(status, locale, await self._acting(encounter_id, status))
+        if status.status == "running" and not status.over:
+            extra = _status_lines((await self.bot.service.seen(encounter_id)).state, locale)
+            text = "\n".join((text, *extra))
+        text = clip(text)
         key = str(status.phase_no)
         ref = await storage.get_message_ref(encounter_id, "status", key)
         chan = await self.channel(meta)
@@ -318,6 +337,35 @@ class Announcer:
             return False
         await storage.set_message_ref(meta.id, "panel", key, sent.channel.id, sent.id)
         return True
+
+
+MAX_CARDS = 9  # Discord: 10 embeds a message, the step's own first
+
+
+def card_embed(card: Card, locale: str) -> discord.Embed:
+    """A plug-in's summary (:class:`bot.panels.model.Card`) as an embed in ``locale``."""
+    embed = discord.Embed(title=clip(card.title.render(locale), 256), colour=discord.Colour.dark_gold())
+    if card.description is not None:
+        embed.description = clip(card.description.render(locale), 4096)
+    for name, value in card.fields[:25]:
+        embed.add_field(name=clip(name.render(locale), 256), value=clip(value.render(locale), 1024) or "-")
+    return embed
+
+
+def _cards(state: EncounterState, events: tuple[Event, ...]) -> tuple[Card, ...]:
+    try:
+        plugin = panel_for(state.ruleset)
+    except KeyError:
+        return ()
+    return step_cards(plugin, state, events)
+
+
+def _status_lines(state: EncounterState, locale: str) -> tuple[str, ...]:
+    try:
+        plugin = panel_for(state.ruleset)
+    except KeyError:
+        return ()
+    return tuple(line.render(locale) for line in status_lines(plugin, state))
 
 
 def _policy(ruleset_id: str) -> OrderPolicy:

@@ -66,7 +66,7 @@ PLUGINS: tuple[Plugin, ...] = (
     ruleset("exo"),
     ruleset("skirmish"),
     ruleset("mech", in_discord=False),
-    ruleset("ocs", in_discord=False),
+    ruleset("ocs"),
     ruleset("pbw", in_discord=False),
 )
 # ------------------------------------------------------------------------------------------------------------
