@@ -26,11 +26,11 @@ from bot.panels.model import Card
 from bot.results import HeldRolls, Resolution, StatusView, StepReport
 from bot.service import Seen
 from bot.storage import Encounter
-from rules.events import Event
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
 from data.i18n import language_of, t
+from rules.events import Event
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
 from rules.registry import get_ruleset
 from rules.ruleset import DIRECTOR, OrderMode

@@ -35,7 +35,13 @@ class OrdersCog(commands.Cog):
         locale = lang(interaction)
         for unit in units[:5]:
             panel = await load_panel(
-                self.bot, meta.id, interaction.user.id, unit, None, interaction.guild_id, actor=actor_of(interaction)
+                self.bot,
+                meta.id,
+                interaction.user.id,
+                unit,
+                None,
+                interaction.guild_id,
+                actor=actor_of(interaction),
             )
             kwargs = await panel_message(panel, locale)
             await interaction.followup.send(ephemeral=True, **kwargs)
