@@ -287,7 +287,7 @@ class EncounterService(DirectorActions, RecordActions):
             raise refuse("phase.stale", "That panel belongs to a phase that is over; open /orders again.")
         if state.over:
             raise refuse("encounter.ended", "This encounter has ended.")
-        if unit_id != DIRECTOR and unit_id not in self.owing(state):
+        if unit_id != DIRECTOR and unit_id not in self.owing(state) and not ruleset.may_act(state, unit_id):
             raise refuse(
                 "unit.not_awaiting",
                 f"{state.units[unit_id].name} takes no orders now.",

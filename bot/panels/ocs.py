@@ -40,7 +40,7 @@ from bot.panels.model import (
 from rules.events import Event
 from rules.hexgrid import Hex, spiral
 from rules.ocs.events import OcsActionRatings, OcsColumn, OcsCombatRoll, OcsOdds, OcsSurprise
-from rules.ocs.legality import loss_question
+from rules.ocs.legality import PLAYERS_OPEN_COMBATS, loss_question
 from rules.ocs.model import (
     ATTACKER,
     ATTACKER_LOSSES,
@@ -98,8 +98,10 @@ def build_panel(state: EncounterState, unit_id: str, *, draft: Draft, owing: boo
         return base
     model = replace(base, stats=_stats(unit), lines=(Text.of("panel.step.wait"), *_combat_lines(state, unit)))
     question = _question_for(state, unit_id)
-    if not owing or state.over or question is None:
+    if not owing or state.over:
         return model
+    if question is None:  # the owner acts unprompted (the ruleset's may_act): a free move, a mode, a combat
+        return _procedure(model, state, draft, unit_id)
     return _answer(model, state, question, draft, chooser=unit.side)
 
 
@@ -109,8 +111,8 @@ def apply(model: PanelModel, action: str, values: tuple[str, ...] | None) -> Dra
         return draft
     offered = [o.value for o in model.options(action)]
     picked = [v for v in values if v in offered]
-    if action == ATT:
-        return draft.replace(att=[v for v in offered if v in picked])  # file order, whatever the click order
+    if action == ATT:  # file order, whatever the click order; a player's own unit stays (build_panel adds it)
+        return draft.replace(att=[v for v in offered if v in picked])
     value = picked[0] if picked else ""
     if action == TASK:
         return Draft(task=value) if value != draft.text(TASK) else draft
@@ -125,9 +127,13 @@ def raw_order(model: PanelModel) -> Any:
     """The order the ruleset's parser reads (:mod:`rules.ocs.orders`); an incomplete draft gives ``{}``, which
     the parser refuses with its own message."""
     draft = model.draft
-    if model.unit_id != DIRECTOR:
+    if model.unit_id != DIRECTOR and not draft.text(TASK):
         combat = _combat_no(draft.text(COMBAT))
         return _answer_raw(draft, combat) if combat else {}
+    return _procedure_raw(draft)
+
+
+def _procedure_raw(draft: Draft) -> Any:
     task = draft.text(TASK)
     if task == OPEN:
         return {
@@ -167,10 +173,8 @@ def draft_from_raw(state: EncounterState, unit_id: str, raw: Any) -> Draft:
         fields = {f"{RETREAT_PREFIX}{i}": str(hexes.get(uid, "")) for i, uid in enumerate(survivors)}
         fields[RETREAT_UNITS] = survivors
         fields[COMBAT] = combat
-    if unit_id != DIRECTOR:
-        return _safe(fields)
     if fields:
-        return _safe({**fields, TASK: f"{ANSWER_PREFIX}{combat}"})
+        return _safe(fields if unit_id != DIRECTOR else {**fields, TASK: f"{ANSWER_PREFIX}{combat}"})
     body: Any = next(iter(table.values())) if len(table) == 1 else None
     key = next(iter(table), "")
     if not isinstance(body, dict):
@@ -359,7 +363,13 @@ def _director_panel(state: EncounterState, draft: Draft, owing: bool) -> PanelMo
     )
     if not owing or state.over:
         return replace(base, lines=(Text.of("panel.step.wait"), *base.lines))
-    tasks = _tasks(state)
+    return _procedure(base, state, draft, DIRECTOR)
+
+
+def _procedure(base: PanelModel, state: EncounterState, draft: Draft, actor: str) -> PanelModel:
+    """What to do, then its selects: the director's whole procedure, or a unit's owner acting unprompted (its
+    free move and mode, and opening a combat with it when the director allows players to)."""
+    tasks = _tasks(state, actor)
     task = draft.text(TASK)
     if task not in {o.value for o in tasks}:
         task = ""
@@ -369,10 +379,10 @@ def _director_panel(state: EncounterState, draft: Draft, owing: bool) -> PanelMo
     fields: list[Field] = []
     kept = Draft(task=task)
     if task == OPEN:
-        more, kept, fields = _opening(state, draft, kept)
+        more, kept, fields = _opening(state, draft, kept, actor)
         controls.extend(more)
     elif task in (MOVE, MODE):
-        more, kept = _moving(state, draft, kept, task)
+        more, kept = _moving(state, draft, kept, task, actor)
         controls.extend(more)
     elif task == CANCEL:
         options = tuple(
@@ -392,12 +402,20 @@ def _director_panel(state: EncounterState, draft: Draft, owing: bool) -> PanelMo
             kept = sub.draft.replace(task=task)
             fields.extend(sub.fields)
     model = replace(base, step=ORDERS, draft=kept, summary=task)
-    ok = accepted(state, DIRECTOR, raw_order(replace(model, controls=tuple(controls)))) is not None
+    ok = accepted(state, actor, _procedure_raw(kept)) is not None
     return replace(model, controls=(*controls[:MAX_SELECTS], submit_button(enabled=ok)), fields=tuple(fields))
 
 
-def _tasks(state: EncounterState) -> tuple[Option, ...]:
+def _tasks(state: EncounterState, actor: str) -> tuple[Option, ...]:
     out: list[Option] = []
+    if actor != DIRECTOR:  # a unit's owner, unprompted
+        if _targets(state, actor):
+            out.append(Option(OPEN, "", "panel.ocs.task.open"))
+        if _movers(state, MOVE, actor):
+            out.append(Option(MOVE, "", "panel.ocs.task.move"))
+        if _movers(state, MODE, actor):
+            out.append(Option(MODE, "", "panel.ocs.task.mode"))
+        return tuple(out)
     if combat_targets(state):
         out.append(Option(OPEN, "", "panel.ocs.task.open"))
     for q in questions(state):
@@ -418,9 +436,23 @@ def _tasks(state: EncounterState) -> tuple[Option, ...]:
     return tuple(out[:MAX_OPTIONS])
 
 
-def _opening(state: EncounterState, draft: Draft, kept: Draft) -> tuple[list[Select], Draft, list[Field]]:
+def _targets(state: EncounterState, actor: str) -> tuple[Hex, ...]:
+    """The hexes ``actor`` may open a combat against: any (the director), or, when the director allows players
+    to (OCS-2), the hexes the actor's own unit may attack."""
+    if actor == DIRECTOR:
+        return combat_targets(state)
+    unit = state.units.get(actor)
+    if not state.option(PLAYERS_OPEN_COMBATS, False) or not isinstance(unit, OcsUnit) or unit.at is None:
+        return ()
+    near = sorted(unit.at.neighbors(), key=lambda h: h.label)
+    return tuple(h for h in near if actor in eligible_attackers(state, h))
+
+
+def _opening(
+    state: EncounterState, draft: Draft, kept: Draft, actor: str
+) -> tuple[list[Select], Draft, list[Field]]:
     """OCS-2: the defender hex, the attackers that may attack it, the attack type; the odds before the dice."""
-    targets = combat_targets(state)[:MAX_OPTIONS]
+    targets = _targets(state, actor)[:MAX_OPTIONS]
     hex_options = tuple(
         Option(
             h.label, h.label, "panel.ocs.target", (("units", ", ".join(u.name for u in units_in(state, h))),)
@@ -434,22 +466,26 @@ def _opening(state: EncounterState, draft: Draft, kept: Draft) -> tuple[list[Sel
     if not at:
         return selects, kept, fields
     h = Hex.parse(at)
-    eligible = eligible_attackers(state, h)[:MAX_OPTIONS]
+    # a player opening a combat attacks with its own unit (OCS-2): it is always in, the select adds others
+    own = [actor] if actor != DIRECTOR else []
+    eligible = tuple(u for u in eligible_attackers(state, h) if u not in own)[:MAX_OPTIONS]
     att_options = tuple(_unit_option(state.unit_as(u, OcsUnit), "panel.ocs.attacker") for u in eligible)
-    att = [u for u in draft.list(ATT) if u in eligible]
+    others = [u for u in draft.list(ATT) if u in eligible]
+    att = [*own, *others]
     kind = draft.text(KIND) if draft.text(KIND) in KINDS else REGULAR
     kept = kept.replace(att=att, kind=kind)
-    room = most_that_fit(kept.replace(att=""), ATT, list(eligible))
-    selects.append(
-        Select(
-            ATT,
-            Text.of("panel.ocs.placeholder.attackers"),
-            att_options,
-            tuple(att),
-            min_values=1,
-            max_values=max(1, room),
+    room = most_that_fit(kept.replace(att=own), ATT, [*own, *eligible]) - len(own)
+    if att_options:
+        selects.append(
+            Select(
+                ATT,
+                Text.of("panel.ocs.placeholder.attackers"),
+                att_options,
+                tuple(others),
+                min_values=0 if own else 1,
+                max_values=max(1, room),
+            )
         )
-    )
     kinds = tuple(Option(k, "", f"term.{k}") for k in KINDS)
     selects.append(Select(KIND, Text.of("panel.ocs.placeholder.kind"), kinds, (kind,), min_values=1))
     shown = odds_preview(state, tuple(att), h) if att else None
@@ -474,14 +510,22 @@ def _opening(state: EncounterState, draft: Draft, kept: Draft) -> tuple[list[Sel
     return selects, kept, fields
 
 
-def _moving(state: EncounterState, draft: Draft, kept: Draft, task: str) -> tuple[list[Select], Draft]:
-    """Free moves (logged) and mode changes (OCS-1), for any unit not in an open combat."""
-    units = [u for u in ocs_units(state) if u.active and u.at is not None]
+def _movers(state: EncounterState, task: str, actor: str) -> list[tuple[OcsUnit, tuple[Any, ...]]]:
+    """The units ``actor`` may move (or change the mode of) now, each with its choices: any unit not in an open
+    combat for the director, the actor's own unit for its owner (OCS-1)."""
+    units = [u for u in ocs_units(state) if u.active and u.at is not None and actor in (DIRECTOR, u.id)]
     if task == MOVE:
         candidates = [(u, _destinations(state, u)) for u in units]
     else:
         candidates = [(u, tuple(m for m in MODES if m != u.mode and _mode_ok(state, u.id, m))) for u in units]
-    offered = [(u, targets) for u, targets in candidates if targets][:MAX_OPTIONS]
+    return [(u, targets) for u, targets in candidates if targets][:MAX_OPTIONS]
+
+
+def _moving(
+    state: EncounterState, draft: Draft, kept: Draft, task: str, actor: str
+) -> tuple[list[Select], Draft]:
+    """Free moves (logged) and mode changes (OCS-1)."""
+    offered = _movers(state, task, actor)
     who_options = tuple(_unit_option(u, "panel.ocs.unit") for u, _ in offered)
     who = draft.text(WHO) if draft.text(WHO) in {o.value for o in who_options} else ""
     selects = [Select(WHO, Text.of("panel.ocs.placeholder.who"), who_options, _kept(who), min_values=1)]

@@ -14,6 +14,7 @@ from bot.panels.model import PanelModel
 from bot.permissions import Actor
 from bot.results import refuse
 from bot.service import Seen
+from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR
 from rules.state import EncounterState
 
@@ -58,8 +59,11 @@ async def load_panel(
         raise refuse("unit.not_yours", "That is not one of your units.")
     plugin = panel_for(state.ruleset)
     running = meta.status == "running" and not state.over
-    # the director's pseudo-unit (director-run modes) may give an order of the procedure at any time
-    owing = running and (unit_id == DIRECTOR or unit_id in service.owing(state))
+    # the director's pseudo-unit (director-run modes) may give an order of the procedure at any time, and a unit
+    # the ruleset lets act unprompted (ocs: free moves by the owner) has its controls too
+    owing = running and (
+        unit_id == DIRECTOR or unit_id in service.owing(state) or ruleset_for(state).may_act(state, unit_id)
+    )
     if stored is not None and stored[0] == phase_no:
         draft, submitted = stored[1], False
     else:

@@ -41,8 +41,9 @@ def gazala() -> EncounterState:
     return load_scenario((SCENARIO_DIR / "ocs-gazala.toml").read_text(encoding="utf-8")).state
 
 
-def two_combats() -> EncounterState:
-    return load_scenario(TWO_COMBATS).state
+def two_combats(*, players_open: bool = False) -> EncounterState:
+    text = TWO_COMBATS + ("\n[options]\nplayers_open_combats = true\n" if players_open else "")
+    return load_scenario(text).state
 
 
 def selects(model: PanelModel) -> list[Select]:
@@ -87,8 +88,10 @@ def complete(state: EncounterState, unit: str, model: PanelModel) -> Iterator[Pa
 
 
 def panels(state: EncounterState) -> Iterator[tuple[str, PanelModel]]:
-    """The director's panel and the panel of every unit that owes an answer."""
-    for unit in (DIRECTOR, *OCS.awaiting(state)):
+    """The director's panel, the panel of every unit that owes an answer, and of two units that may act
+    unprompted (their owner's free move and mode, a combat when players may open them)."""
+    free = [u for u in sorted(state.units) if OCS.may_act(state, u) and u not in OCS.awaiting(state)][:2]
+    for unit in (DIRECTOR, *OCS.awaiting(state), *free):
         yield unit, PLUGIN.build_panel(state, unit, draft=Draft(), owing=True)
 
 
@@ -110,11 +113,11 @@ def replace_draft(state: EncounterState, unit: str, draft: Draft) -> PanelModel:
 
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), start=st.sampled_from(["gazala", "two"]))
+@given(data=st.data(), start=st.sampled_from(["gazala", "two", "players"]))
 def test_every_offered_choice_validates(data: st.DataObject, start: str) -> None:
     """OCS-2..6: along random plays made only of what the panels offer, every complete order they lead to is
     accepted by the rules (a panel never offers what Submit would refuse), and a stored order reopens as itself."""
-    state = gazala() if start == "gazala" else two_combats()
+    state = gazala() if start == "gazala" else two_combats(players_open=start == "players")
     for step in range(6):
         offered = orders_offered(state)
         assert offered, "the director can always do something (move a unit, change a mode)"
@@ -141,6 +144,31 @@ def test_director_panel_offers_only_attackers_of_the_chosen_hex() -> None:
     assert model.draft.list("att") == ("ariete",)
     preview = "\n".join(line.render("es") for f in model.fields for line in f.lines)
     assert "proporción" in preview and "erizo 2" in preview
+
+
+def test_a_player_opens_a_combat_with_its_own_unit_when_the_director_allows_it() -> None:
+    """OCS-2: with ``players_open_combats`` a side's player opens a combat from its unit's panel (its own unit
+    always among the attackers); without it the panel offers no combat and the rules refuse one."""
+    closed = two_combats()
+    model = PLUGIN.build_panel(closed, "a1", draft=Draft(), owing=True)
+    assert {o.value for o in model.options("task")} == {"move", "mode"}
+    refused = accepted(closed, "a1", {"combat": {"attackers": ["a1"], "defender": "0403"}})
+    assert refused is None
+    state = two_combats(players_open=True)
+    model = PLUGIN.build_panel(state, "a1", draft=Draft(), owing=True)
+    assert "open" in {o.value for o in model.options("task")}
+    model = press(PLUGIN, state, model, "task", ("open",))
+    assert [o.value for o in model.options("at")] == ["0403"]
+    model = press(PLUGIN, state, model, "at", ("0403",))
+    assert [o.value for o in model.options("att")] == ["a2"], "the others that may join; a1 is in already"
+    model = press(PLUGIN, state, model, "att", ("a2",))
+    raw = PLUGIN.raw_order(model)
+    assert raw == {"combat": {"attackers": ["a1", "a2"], "defender": "0403", "kind": "regular"}}
+    order = accepted(state, "a1", raw)
+    assert order is not None
+    after = resolve_phase(OCS, state, {"a1": order}, dice_for=DiceFactory()).state
+    assert [c.at.label for c in ext_of(after).combats] == ["0403"]
+    assert not OCS.may_act(after, "a1"), "a unit in an open combat waits until it ends"
 
 
 def test_terrain_kinds_are_the_crt_classes() -> None:
