@@ -96,7 +96,11 @@ _POLICIES: dict[OrderMode, OrderPolicy] = {
         OrderMode.ACTIVATION, one_order_per_step=True, shows_acting=True, one_status_message=True
     ),
     OrderMode.DIRECTOR: OrderPolicy(
-        OrderMode.DIRECTOR, one_order_per_step=True, director_orders=True, shows_acting=True
+        OrderMode.DIRECTOR,
+        one_order_per_step=True,
+        director_orders=True,
+        shows_acting=True,
+        one_status_message=True,
     ),
 }
 

@@ -233,6 +233,9 @@ async def test_two_combats_one_surprise_each_by_dm_panels(table: Table) -> None:
     for rule in ("[OCS-2]", "[OCS-3]", "[OCS-4]", "[OCS-5]", "[OCS-6]"):
         assert rule in public, f"{rule} missing from the channel's account"
     assert "No combat is open" in public
+    await t.bot.settle()
+    statuses = [m for m in t.channel.messages() if not m.deleted and "No combat is open" in m.content]
+    assert len(statuses) == 1, "one status message, the newest: each step's replaces the last one"
     assert sum(1 for m in t.channel.messages() if m.attachments) >= 4, (
         "a board after each step that changed it"
     )
