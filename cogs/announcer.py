@@ -237,7 +237,9 @@ class Announcer:
         if status.waits_for_director:  # awaited units nobody plays: only /director resolve moves on
             return head + "\n" + t("status.waiting_director", locale)
         if not status.missing:
-            if _policy(status.ruleset).director_orders:  # the director's turn: the ruleset's lines say what is open
+            if _policy(
+                status.ruleset
+            ).director_orders:  # the director's turn: the ruleset's lines say what is open
                 return head
             return head + "\n" + t("status.all_in", locale)
         # a unit hidden from the public (unit_name "") is never named, nor is its player (FOG-1)
