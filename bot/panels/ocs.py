@@ -402,6 +402,8 @@ def _procedure(base: PanelModel, state: EncounterState, draft: Draft, actor: str
             kept = sub.draft.replace(task=task)
             fields.extend(sub.fields)
     model = replace(base, step=ORDERS, draft=kept, summary=task)
+    if actor != DIRECTOR:
+        model = replace(model, lines=(Text.of("panel.ocs.free"), *base.lines[1:]))
     ok = accepted(state, actor, _procedure_raw(kept)) is not None
     return replace(model, controls=(*controls[:MAX_SELECTS], submit_button(enabled=ok)), fields=tuple(fields))
 
@@ -528,6 +530,8 @@ def _moving(
     offered = _movers(state, task, actor)
     who_options = tuple(_unit_option(u, "panel.ocs.unit") for u, _ in offered)
     who = draft.text(WHO) if draft.text(WHO) in {o.value for o in who_options} else ""
+    if not who and actor != DIRECTOR and len(who_options) == 1:
+        who = who_options[0].value  # an owner acts for its own unit
     selects = [Select(WHO, Text.of("panel.ocs.placeholder.who"), who_options, _kept(who), min_values=1)]
     kept = kept.replace(who=who)
     if not who:
@@ -611,7 +615,6 @@ def _answer(
         step=ORDERS,
         draft=kept,
         lines=(*lines, *model.lines[1:]),
-        fields=(Field(Text.of("panel.ocs.combat_field"), _combat_lines(state, None, combat)),),
         controls=(*selects, submit_button(enabled=ok)),
         summary=q.answer,
     )
