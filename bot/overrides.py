@@ -178,3 +178,22 @@ def set_terrain(state: EncounterState, at: Hex, kind: str | None) -> tuple[Encou
     args: tuple[tuple[str, Any], ...] = (("hex", at.label), ("terrain", kind or ""), ("was", was or ""))
     event = DirectorOverride(rule=RULE, action="terrain" if kind is not None else "terrain-clear", args=args)
     return state.replace(board=new_board), event
+
+
+def set_option(state: EncounterState, key: str, on: bool) -> tuple[EncounterState, DirectorOverride]:
+    """Turn an encounter option of the ruleset's ``[options]`` on or off (ocs: ``players_open_combats``)."""
+    allowed = sorted(ruleset_for(state).option_keys)
+    if key not in allowed:
+        raise refuse(
+            "director.bad_option",
+            f"{key!r} is not an option of {state.ruleset} (options: {', '.join(allowed) or '-'}).",
+            option=key[:40],
+            ruleset=state.ruleset,
+            allowed=", ".join(allowed) or "-",
+        )
+    was = state.option(key)
+    if not isinstance(was, bool | None):
+        raise refuse("director.option_not_switch", f"{key} is not an on/off option.", option=key)
+    args: tuple[tuple[str, Any], ...] = (("option", key), ("value", "on" if on else "off"))
+    event = DirectorOverride(rule=RULE, action="option", args=args)
+    return state.replace(options={**state.options, key: on}), event

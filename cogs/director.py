@@ -75,6 +75,23 @@ async def ruling_autocomplete(
     ][:25]
 
 
+async def option_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The options of this encounter's ruleset (its scenario ``[options]`` keys)."""
+    try:
+        meta = await encounter_here(interaction)
+        _, state, _ = await bot_of(interaction).service.load(meta.id)
+    except GameError:
+        return []
+    wanted = current.strip().lower()
+    return [
+        app_commands.Choice(name=key[:100], value=key)
+        for key in sorted(ruleset_for(state).option_keys)
+        if wanted in key.lower()
+    ][:25]
+
+
 class DirectorCog(
     commands.GroupCog,
     group_name=tr("director", "cmd.director.name"),
@@ -199,6 +216,14 @@ class DirectorCog(
     async def terrain(self, interaction: discord.Interaction, hex: HexArg, terrain: str) -> None:
         kind = None if terrain.strip().lower() == CLEAR_TERRAIN else terrain.strip()
         await self._override(interaction, "terrain", hex.label, lambda s: overrides.set_terrain(s, hex, kind))
+
+    @app_commands.command(
+        name=tr("option", "cmd.director.option.name"),
+        description=tr("Turn an encounter option on or off", "cmd.director.option.desc"),
+    )
+    @app_commands.autocomplete(option=option_autocomplete)
+    async def option(self, interaction: discord.Interaction, option: str, on: bool) -> None:
+        await self._override(interaction, "option", "", lambda s: overrides.set_option(s, option, on))
 
     @app_commands.command(
         name=tr("ruling", "cmd.director.ruling.name"),

@@ -307,3 +307,30 @@ async def test_director_reviews_the_rolls_before_they_apply(service: EncounterSe
     rolled = [e for step in done.steps for e in step.events if isinstance(e, OcsCombatRoll)]
     assert rolled and rolled[0].roll == 2, "the director's dice, not the held ones"
     assert seen.phase_no < (await service.seen(enc)).phase_no
+
+
+async def test_director_lets_players_open_combats_with_an_option(service: EncounterService) -> None:
+    """OCS-2: ``/director option players_open_combats on`` (an undoable override) and Ana's unit panel offers
+    to open a combat; an option the ruleset does not have is refused."""
+    from bot import overrides
+
+    enc = await running(service)
+    seen = await service.seen(enc)
+    model = PLUGIN.build_panel(seen.state, "a1", draft=Draft(), owing=True)
+    assert "open" not in {o.value for o in model.options("task")}
+    with pytest.raises(Refused) as err:
+        await service.override(
+            enc, Actor(DORA), "option", "", lambda s: overrides.set_option(s, "nope", True)
+        )
+    assert err.value.code == "director.bad_option"
+    done = await service.override(
+        enc, Actor(DORA), "option", "", lambda s: overrides.set_option(s, "players_open_combats", True)
+    )
+    assert done.state.option("players_open_combats") is True
+    seen = await service.seen(enc)
+    model = PLUGIN.build_panel(seen.state, "a1", draft=Draft(task="open", at="0403"), owing=True)
+    raw = PLUGIN.raw_order(model)
+    assert raw["combat"]["attackers"] == ["a1"]
+    result = await service.submit(enc, ANA, "a1", raw)
+    await service.resolve(enc, expected_phase_no=result.phase_no, forced=True)
+    assert [c.at.label for c in ext_of((await service.seen(enc)).state).combats] == ["0403"]
