@@ -256,7 +256,7 @@ class Announcer:
         locale = await self.channel_lang(meta)
         text = self.status_text(status, locale, await self._acting(encounter_id, status))
         if status.status == "running" and not status.over:
-            extra = _status_lines((await self.bot.service.seen(encounter_id)).state, locale)
+            extra = status_lines_of((await self.bot.service.seen(encounter_id)).state, locale)
             text = "\n".join((text, *extra))
         text = clip(text)
         key = str(status.phase_no)
@@ -364,7 +364,8 @@ def _cards(state: EncounterState, events: tuple[Event, ...]) -> tuple[Card, ...]
     return step_cards(plugin, state, events)
 
 
-def _status_lines(state: EncounterState, locale: str) -> tuple[str, ...]:
+def status_lines_of(state: EncounterState, locale: str) -> tuple[str, ...]:
+    """The ruleset's own lines under the status (ocs: the open combats and what each waits for)."""
     try:
         plugin = panel_for(state.ruleset)
     except KeyError:

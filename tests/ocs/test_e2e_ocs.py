@@ -159,6 +159,8 @@ async def test_two_combats_one_surprise_each_by_dm_panels(table: Table) -> None:
     assert [c.at.label for c in ext_of(state).combats] == ["0403", "0606"]
     status = public_text(t.channel)
     assert "Open combats: 2" in status and "waits for the attacker's Action Rating unit" in status
+    asked = await (await t.bea.run_command(t.channel, "encounter status")).final_response()
+    assert "Combat 1 on 0403" in asked.content and "Combat 2 on 0606" in asked.content
 
     # Bea is away: the director names her attacker's AR unit in combat 2 (the player's own panel is stale then)
     panel, _ = await act(t, enc, t.director, "director", [("task", ["q2"]), ("ar", ["b2"])])
