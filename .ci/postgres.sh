@@ -1,5 +1,5 @@
 # Sourced by .ci/run: starts a throwaway PostgreSQL server on 127.0.0.1 so the storage suite also runs against
-# the PostgreSQL backend (tests/test_storage.py skips it when no server answers). Installs Debian's server when
+# the PostgreSQL backend (tests/storage/test_storage.py skips it when no server answers). Installs Debian's server when
 # it is missing. Best effort: without it the SQLite suite still runs, and the skip is announced loudly.
 start_test_postgres() {
   if [ -n "${HEXDIRECTOR_TEST_POSTGRES_URL:-}" ]; then

@@ -41,11 +41,16 @@ def template_params(
 ) -> dict[str, Any]:
     params: dict[str, Any] = {}
     for key, value in event.params().items():
+        if key == "modifiers" and isinstance(value, tuple):
+            params["modifiers_text"] = modifiers_text(event, cast(tuple[Any, ...], value), locale)
         if key in ("detail", "args") and isinstance(value, tuple):
             for k, v in cast(tuple[tuple[object, object], ...], value):
                 params[str(k)] = _plain(v, names)
             continue
         params[key] = _plain(value, names)
+        if key == "units" and isinstance(value, tuple):  # a list of units (an order of play) by their names
+            units = cast(tuple[object, ...], value)
+            params[key] = ", ".join(names.get(u, u) if isinstance(u, str) else str(u) for u in units)
         if key in UNIT_FIELDS and isinstance(value, str):
             params[f"{key}_name"] = names.get(value, value)
         elif key in SIDE_FIELDS and isinstance(value, str):
@@ -69,6 +74,27 @@ def template_params(
             translated = has(f"term.{value}", "en") if value else False
             params.setdefault(f"{key}_text", t(f"term.{value}", locale) if translated else value)
     return params
+
+
+def modifiers_text(event: Event, pairs: tuple[Any, ...], locale: str | None) -> str:
+    """A roll's modifiers spelled out (an event field ``modifiers`` of ``(reason, value)`` pairs): the base the
+    target number starts from, then each reason in the reader's words (``modifier.<reason>``) and its value, so a
+    player can check the sum with a pencil: ``base 15, medium range +3, walked +2``."""
+    parts: list[str] = []
+    total = 0
+    for pair in pairs:
+        if not (isinstance(pair, tuple) and len(pair) == 2):  # type: ignore[arg-type]
+            continue
+        code, value = cast(tuple[object, object], pair)
+        if not isinstance(value, int):
+            continue
+        total += value
+        reason = t(f"modifier.{code}", locale) if has(f"modifier.{code}", "en") else str(code)
+        parts.append(f"{reason} {value:+d}")
+    number = event.params().get("target_number")
+    if isinstance(number, int) and not isinstance(number, bool):
+        parts.insert(0, f"{t('modifier.base', locale)} {number - total}")
+    return ", ".join(parts)
 
 
 def describe(event: Event, state: EncounterState | None = None, locale: str | None = None) -> str:

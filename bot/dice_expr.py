@@ -18,6 +18,8 @@ from rules.errors import InvalidOrderError
 MAX_DICE = 100
 MAX_SIDES = 1000
 MAX_TERMS = 10
+#: longer lists of dice are summarized per term, so the total (shown first) and the rest fit one message
+DICE_TEXT_MAX = 1200
 
 _TERM = re.compile(r"([+-]?)\s*(?:(\d*)d(\d+)(?:k([hl]?)(\d+))?|(\d+))", re.IGNORECASE)
 _SOMBRA = re.compile(r"^\s*sombra\s+(\d{1,3})\s*(?:([+-])\s*(\d{1,3}))?\s*$", re.IGNORECASE)
@@ -152,6 +154,7 @@ def roll_expression(expr: Expr, dice: Dice) -> RollOutcome:
             },
         )
     parts: list[str] = []
+    summaries: list[str] = []
     total = expr.constant
     for term in expr.terms:
         roll = dice.roll(term.count, term.sides, rule="DICE-1", purpose="/roll")
@@ -160,6 +163,10 @@ def roll_expression(expr: Expr, dice: Dice) -> RollOutcome:
         if term.keep is not None:
             kept = sorted(values, reverse=not term.keep_low)[: term.keep]
         total += term.sign * sum(kept)
-        shown = ", ".join(str(v) for v in values)
-        parts.append(f"{'-' if term.sign < 0 else ''}[{shown}]")
-    return RollOutcome("roll.sum", {"expression": expr.text, "dice_text": " ".join(parts), "total": total})
+        sign = "-" if term.sign < 0 else ""
+        parts.append(f"{sign}[{', '.join(str(v) for v in values)}]")
+        summaries.append(f"{sign}[{term.count}d{term.sides}: Σ{sum(kept)}]")
+    dice_text = " ".join(parts)
+    if len(dice_text) > DICE_TEXT_MAX:  # a thousand dice do not fit a message: each term's sum instead
+        dice_text = " ".join(summaries)
+    return RollOutcome("roll.sum", {"expression": expr.text, "dice_text": dice_text, "total": total})

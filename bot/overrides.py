@@ -95,6 +95,22 @@ def damage(state: EncounterState, unit_id: str, amount: str) -> tuple[EncounterS
     return ruleset_for(state).damage_by_hand(state, unit_id, amount)
 
 
+def set_option(state: EncounterState, name: str, on: bool) -> tuple[EncounterState, DirectorOverride]:
+    """An encounter option the ruleset lets the director switch during play (``Ruleset.director_switches``)."""
+    switches = ruleset_for(state).director_switches()
+    if name not in switches:
+        raise refuse(
+            "director.bad_option",
+            f"There is no option {name!r} to switch here (options: {', '.join(switches) or 'none'}).",
+            option=name[:40],
+            allowed=", ".join(switches) or "—",
+        )
+    event = DirectorOverride(
+        rule=RULE, action="option", unit="", args=(("option", name), ("value", "on" if on else "off"))
+    )
+    return state.replace(options={**state.options, name: on}), event
+
+
 def add_unit(
     state: EncounterState, new_id: str, side: str, at: Hex, like: str, name: str | None = None
 ) -> tuple[EncounterState, DirectorOverride]:
@@ -178,22 +194,3 @@ def set_terrain(state: EncounterState, at: Hex, kind: str | None) -> tuple[Encou
     args: tuple[tuple[str, Any], ...] = (("hex", at.label), ("terrain", kind or ""), ("was", was or ""))
     event = DirectorOverride(rule=RULE, action="terrain" if kind is not None else "terrain-clear", args=args)
     return state.replace(board=new_board), event
-
-
-def set_option(state: EncounterState, key: str, on: bool) -> tuple[EncounterState, DirectorOverride]:
-    """Turn an encounter option of the ruleset's ``[options]`` on or off (ocs: ``players_open_combats``)."""
-    allowed = sorted(ruleset_for(state).option_keys)
-    if key not in allowed:
-        raise refuse(
-            "director.bad_option",
-            f"{key!r} is not an option of {state.ruleset} (options: {', '.join(allowed) or '-'}).",
-            option=key[:40],
-            ruleset=state.ruleset,
-            allowed=", ".join(allowed) or "-",
-        )
-    was = state.option(key)
-    if not isinstance(was, bool | None):
-        raise refuse("director.option_not_switch", f"{key} is not an on/off option.", option=key)
-    args: tuple[tuple[str, Any], ...] = (("option", key), ("value", "on" if on else "off"))
-    event = DirectorOverride(rule=RULE, action="option", args=args)
-    return state.replace(options={**state.options, key: on}), event

@@ -103,6 +103,7 @@ class StepReport:
     state: EncounterState
     public_events: tuple[Event, ...]
     board_changed: bool = True  # pieces moved, were hit or destroyed: worth a new board image
+    snapshot_seq: int = 0  # the snapshot the step committed (what the announcer records as posted)
 
 
 @dataclass(frozen=True, slots=True)

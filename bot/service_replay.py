@@ -7,6 +7,7 @@ carries the rule events its step produced (moves become trails, shots firing lin
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -44,9 +45,14 @@ async def encounter_to_replay(service: ServiceBase, guild_id: int, channel_id: i
     return max(here, key=lambda e: e.id)
 
 
-async def viewer_for(service: ServiceBase, meta: Encounter, actor: Actor, view: str) -> str:
+async def viewer_for(
+    service: ServiceBase, meta: Encounter, actor: Actor, view: str, *, replay: bool = False
+) -> str:
     """The renderer's viewer for a view a user asked for: public for anyone, the director's view for directors,
-    "mine" for someone holding a unit (FOG-1). Refuses otherwise, as ``/encounter board`` does."""
+    "mine" for someone holding a unit (FOG-1). Refuses otherwise, as ``/encounter board`` does. A replay of an
+    ended encounter whose director turned on "reveal at the end" shows everything to anyone (NGT-9)."""
+    if replay and meta.status == "ended" and meta.settings.get("reveal_at_end"):
+        return DIRECTOR
     if view == "director":
         await service.require_director(meta, actor)
         return DIRECTOR
@@ -61,10 +67,27 @@ async def viewer_for(service: ServiceBase, meta: Encounter, actor: Actor, view: 
     return PUBLIC
 
 
+#: the most frames a replay decodes: a longer encounter keeps its first and last steps and an even sample between
+MAX_REPLAY_STEPS = 240
+
+
+async def check_replayable(service: ServiceBase, encounter_id: int) -> None:
+    """Refuses, cheaply (before the command is acknowledged), an encounter with nothing resolved yet."""
+    if (await service.seen(encounter_id)).phase_no <= 1:
+        raise refuse("replay.empty", "Nothing has been resolved yet, so there is nothing to replay.")
+
+
 async def replay_steps(service: ServiceBase, encounter_id: int) -> list[ReplayStep]:
-    """Every step from the starting positions to now. Refuses when nothing has been resolved yet."""
+    """Every step from the starting positions to now (at most :data:`MAX_REPLAY_STEPS`, evenly sampled), decoded
+    in a worker thread so a large encounter never holds the event loop. Refuses when nothing was resolved."""
     chain = await service.storage.snapshot_chain(encounter_id)
-    steps = [ReplayStep(_state(step.state), tuple(rule_events(step.events))) for step in chain]
+    if len(chain) > MAX_REPLAY_STEPS:
+        last = len(chain) - 1
+        picks = sorted({round(i * last / (MAX_REPLAY_STEPS - 1)) for i in range(MAX_REPLAY_STEPS)})
+        chain = [chain[i] for i in picks]
+    steps = await asyncio.to_thread(
+        lambda: [ReplayStep(_state(step.state), tuple(rule_events(step.events))) for step in chain]
+    )
     if len(steps) < 2:
         raise refuse("replay.empty", "Nothing has been resolved yet, so there is nothing to replay.")
     return steps

@@ -6,7 +6,11 @@
   for each missing player's unit (closed DMs → a channel notice mentioning the player, who uses ``/orders``);
 * a pending decision (pilot critical) is asked by DM; held rolls ("director reviews rolls") go to the director.
 
-Sent panels and status messages are recorded as message refs, so a restart neither loses nor repeats them.
+Sent panels and status messages are recorded as message refs, and the newest step shown in the channel as the
+encounter's ``announced_seq``, so a restart neither loses nor repeats them: on start-up every running encounter is
+resumed (steps committed but never shown are posted, complete or automatic phases resolved, the open phase's
+status and panels sent). A post that Discord refuses (a 429 without Via, repeated 500s) is retried with backoff
+from what storage holds, so it is never dropped (issue 15 item 5).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -23,16 +28,19 @@ from bot.imaging import board_png
 from bot.logs import trace_id
 from bot.panels import panel_for, status_lines, step_cards
 from bot.panels.model import Card
-from bot.results import HeldRolls, Resolution, StatusView, StepReport
+from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepReport
+from bot.rules_reference import cited
 from bot.service import Seen
-from bot.storage import Encounter
+from bot.service_base import MUTED
+from bot.service_records import events_for
+from bot.storage import Deadline, Encounter
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
-from data.i18n import language_of, t
+from data.i18n import language_of, phase_text, t
 from rules.events import Event
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
-from rules.registry import get_ruleset
+from rules.registry import get_ruleset, ruleset_for
 from rules.ruleset import DIRECTOR, OrderMode
 from rules.state import EncounterState
 
@@ -43,6 +51,13 @@ log = logging.getLogger(__name__)
 
 
 Job = Callable[[], Awaitable[None]]
+
+#: an account with more events than this is written in a worker thread
+LONG_ACCOUNT = 200
+#: encounter setting: the snapshot of the newest step shown in the channel (absent on encounters from before it)
+ANNOUNCED = "announced_seq"
+#: seconds before each retry of a post Discord refused; after the last one, the next restart resumes it
+RETRY_BACKOFF: tuple[float, ...] = (2.0, 10.0, 30.0, 120.0, 600.0)
 
 
 class Announcer:
@@ -55,6 +70,11 @@ class Announcer:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._queued: set[int] = set()
         self._metas: dict[int, Encounter] = {}  # ids of StepReports already queued through step_done
+        self._announced: dict[int, int | None] = {}  # ANNOUNCED per encounter, as last read or written
+        self._retries: dict[int, int] = {}  # failed catch-ups in a row, per encounter
+        self._retry_tasks: set[asyncio.Task[None]] = set()
+        self.retry_backoff = RETRY_BACKOFF
+        self.resumed = asyncio.Event()  # set once the running encounters are queued for resuming (tests)
 
     def enqueue(self, encounter_id: int, job: Job) -> None:
         queue = self._queues.setdefault(encounter_id, asyncio.Queue())
@@ -79,7 +99,10 @@ class Announcer:
                 self._workers.pop(encounter_id, None)
 
     async def drain(self) -> None:
-        """Wait for every queued announcement (tests, shutdown)."""
+        """Wait for every queued announcement (tests, shutdown); retries waiting for their time are dropped (the
+        record of what was shown makes the next start post them)."""
+        for task in list(self._retry_tasks):
+            task.cancel()
         while running := [w for w in self._workers.values() if not w.done()]:
             await asyncio.gather(*running, return_exceptions=True)
 
@@ -96,9 +119,119 @@ class Announcer:
 
     async def _post(self, step: StepReport) -> None:
         meta = await self._meta(step.encounter_id)
+        try:
+            if meta.id in self._retries:  # an earlier post was refused: it goes first, from storage
+                await self.catch_up(meta.id, before=step.snapshot_seq)
+            if step.snapshot_seq > (await self._announced_seq(meta.id) or 0):
+                await self._post_and_mark(meta, step)
+        except (discord.HTTPException, ChannelUnavailable):
+            log.warning("step post failed, retrying later encounter=%s", meta.id, exc_info=True)
+            self._retry_later(meta.id)
+
+    async def _post_and_mark(self, meta: Encounter, step: StepReport) -> None:
         chan = await self.channel(meta)
-        if chan is not None:
-            await self.post_step(chan, meta, step, await self.channel_lang(meta))
+        if chan is None:
+            raise ChannelUnavailable(meta.channel_id)
+        await self.post_step(chan, meta, step, await self.channel_lang(meta))
+        await self.post_private_views(meta, step)  # NGT-9: each side's own board, where the ruleset says so
+        if step.snapshot_seq:
+            await self._mark(meta.id, step.snapshot_seq)
+
+    # --- what the channel has been shown, and catching up after a crash or a refused post -----------------
+    async def _announced_seq(self, encounter_id: int) -> int | None:
+        if encounter_id not in self._announced:
+            settings = (await self.bot.service.storage.get_encounter(encounter_id)).settings
+            value = settings.get(ANNOUNCED)
+            self._announced[encounter_id] = value if isinstance(value, int) else None
+        return self._announced[encounter_id]
+
+    async def _mark(self, encounter_id: int, seq: int) -> None:
+        if seq > (await self._announced_seq(encounter_id) or 0):
+            await self.bot.service.storage.update_settings(encounter_id, **{ANNOUNCED: seq})
+            self._announced[encounter_id] = seq
+
+    async def catch_up(self, encounter_id: int, *, before: int | None = None) -> int:
+        """Post, in order, the committed steps the channel has not been shown (those before snapshot ``before``
+        only, when given). An encounter from before the record starts it at its current snapshot, posting
+        nothing. Returns how many steps were posted; raises if Discord refuses one (the rest wait)."""
+        announced = await self._announced_seq(encounter_id)
+        if announced is None:
+            loaded = await self.bot.service.storage.load(encounter_id)
+            await self._mark(encounter_id, loaded.snapshot_seq)
+            return 0
+        owed = await self.bot.service.steps_after(encounter_id, announced)
+        owed = [s for s in owed if before is None or s.snapshot_seq < before]
+        if not owed:
+            return 0
+        meta = await self._meta(encounter_id)
+        for step in owed:
+            await self._post_and_mark(meta, step)
+        log.info("caught up encounter=%s steps=%d", encounter_id, len(owed))
+        return len(owed)
+
+    def _retry_later(self, encounter_id: int) -> None:
+        attempt = self._retries.get(encounter_id, 0)
+        if attempt >= len(self.retry_backoff):
+            log.error("posts still refused, left for the next start encounter=%s", encounter_id)
+            self._retries.pop(encounter_id, None)
+            return
+        self._retries[encounter_id] = attempt + 1
+
+        async def later() -> None:
+            await asyncio.sleep(self.retry_backoff[attempt])
+            self.enqueue(encounter_id, lambda: self._retry(encounter_id))
+
+        task = asyncio.create_task(later(), name=f"hexd-repost-{encounter_id}")
+        self._retry_tasks.add(task)
+        task.add_done_callback(self._retry_tasks.discard)
+
+    async def _retry(self, encounter_id: int) -> None:
+        try:
+            await self.catch_up(encounter_id)
+            await self._reopen(encounter_id)
+        except (discord.HTTPException, ChannelUnavailable):
+            log.warning("repost failed encounter=%s", encounter_id, exc_info=True)
+            self._retry_later(encounter_id)
+        else:
+            self._retries.pop(encounter_id, None)
+
+    async def resume(self, encounter_id: int) -> None:
+        """After a start-up: show what was committed but never shown, resolve what is complete or automatic,
+        and make sure the open phase's status and panels went out (each is recorded, so nothing repeats)."""
+        try:
+            await self.catch_up(encounter_id)
+        except (discord.HTTPException, ChannelUnavailable):
+            self._retry_later(encounter_id)
+            return
+        result = await self.bot.service.advance(encounter_id, on_step=self.step_done)
+        if result.steps or result.over:
+            await self.after_resolution(result)
+            return
+        try:
+            await self._reopen(encounter_id)
+        except (discord.HTTPException, ChannelUnavailable):
+            self._retry_later(encounter_id)
+
+    async def _reopen(self, encounter_id: int) -> None:
+        """The open phase's status message and panels, if they never went out (a crash, a refused post)."""
+        status = await self.bot.service.status(encounter_id)
+        if status.status != "running" or status.over:
+            return
+        storage = self.bot.service.storage
+        if await storage.get_message_ref(encounter_id, "status", str(status.phase_no)) is None:
+            await self.open_phase(encounter_id)
+            return
+        meta = await self._meta(encounter_id)
+        for missing in status.missing:  # panels are recorded: only the ones never sent go out
+            if missing.user_id is not None:
+                await self.send_panel(meta, missing.user_id, missing.unit)
+
+    async def resume_all(self) -> int:
+        """Resume every running encounter (one queue each, so their posts keep their order)."""
+        running = await self.bot.service.storage.running_encounters()
+        for meta in running:
+            self.enqueue(meta.id, lambda eid=meta.id: self.resume(eid))
+        return len(running)
 
     # --- where and in which language ------------------------------------------------------------------------
     async def channel_lang(self, meta: Encounter) -> str:
@@ -129,6 +262,15 @@ class Announcer:
         self.enqueue(result.encounter_id, lambda: self._conclude(result))
 
     async def _conclude(self, result: Resolution) -> None:
+        try:
+            await self._conclude_now(result)
+        except (discord.HTTPException, ChannelUnavailable):
+            log.warning(
+                "phase opening refused, retrying later encounter=%s", result.encounter_id, exc_info=True
+            )
+            self._retry_later(result.encounter_id)
+
+    async def _conclude_now(self, result: Resolution) -> None:
         meta = await self._meta(result.encounter_id)
         locale = await self.channel_lang(meta)
         chan = await self.channel(meta)
@@ -153,8 +295,14 @@ class Announcer:
     ) -> None:
         if not step.public_events:
             return  # nothing happened that the channel may see: no image to repeat
-        header = t("channel.step", locale, name=meta.name, round=step.round, phase=step.phase)
-        lines = [describe(e, step.state, locale) for e in step.public_events]
+        phase = phase_text(step.state.ruleset, step.phase, locale)
+        header = t("channel.step", locale, name=meta.name, round=step.round, phase=phase)
+        if len(step.public_events) > LONG_ACCOUNT:  # a fleet's account is CPU work: off the event loop
+            lines = await asyncio.to_thread(
+                lambda: [describe(e, step.state, locale) for e in step.public_events]
+            )
+        else:
+            lines = [describe(e, step.state, locale) for e in step.public_events]
         account = "\n".join(lines) or t("channel.nothing_happened", locale)
         png = None
         if step.board_changed:  # a phase that moved nothing gets its account without repeating the picture
@@ -171,10 +319,65 @@ class Announcer:
         if png is not None:
             files.append(png_file(png))
             embed.set_image(url="attachment://board.png")
+        if ids := cited(lines):  # every rule the account cites can be read with /rule (issue 13 item 9)
+            embed.set_footer(text=clip(t("channel.rules_footer", locale, ids=" · ".join(ids[:12])), 2048))
         cards = [card_embed(c, locale) for c in _cards(step.state, step.public_events)]
         await chan.send(
             embeds=[embed, *cards[:MAX_CARDS]], files=files, allowed_mentions=discord.AllowedMentions.none()
         )
+
+    async def override_done(self, meta: Encounter, done: OverrideDone) -> None:
+        """A director's override changed the board (a flare, a unit moved by hand): the private boards again."""
+        step = StepReport(
+            meta.id, meta.phase_no, done.state.round, done.state.phase, (done.event,), done.state, ()
+        )
+        await self.post_private_views(meta, step)
+
+    async def post_private_views(self, meta: Encounter, step: StepReport) -> None:
+        """NGT-9 (any ruleset or layer whose ``private_views`` names sides): each of those sides' players gets
+        the board as their side sees it, with the account their side may read, by DM (closed DMs: nothing;
+        ``/encounter board`` answers privately); the director and co-directors get the full board."""
+        state = step.state
+        try:
+            sides = ruleset_for(state).private_views(state)
+        except KeyError:
+            return
+        if not sides:
+            return
+        people = await self.bot.service.storage.participants(meta.id)
+        directors = {meta.created_by} | {p.user_id for p in people if p.role in ("director", "codirector")}
+        viewers: list[tuple[int, str]] = [(user, DIRECTOR) for user in sorted(directors)]
+        for side in sides:
+            users = sorted(
+                {
+                    p.user_id
+                    for p in people
+                    if p.role == "player"
+                    and p.user_id not in directors
+                    and _side_of(p.side, p.unit, state) == side
+                }
+            )
+            viewers.extend((user, side) for user in users)
+        for user, viewer in viewers:
+            events = events_for(state, step.events, viewer)
+            if not events and not step.board_changed:
+                continue
+            locale = await self.user_lang(meta, user)
+            who = t("render.viewer.director", locale) if viewer == DIRECTOR else state.side(viewer).name
+            header = t("private.step", locale, name=meta.name, round=step.round, phase=step.phase, viewer=who)
+            png = await board_png(state, events, viewer=viewer, locale=locale, title=header)
+            account = "\n".join(describe(e, state, locale) for e in events)
+            files: list[discord.File] = []
+            embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_purple())
+            if len(account) <= ACCOUNT_INLINE_LIMIT:
+                embed.description = account or None
+            else:
+                embed.description = t("channel.account_in_file", locale, count=len(events))
+                files.append(text_file(account, f"round{step.round:02d}-phase{step.phase}.txt"))
+            if png is not None:
+                files.append(png_file(png))
+                embed.set_image(url="attachment://board.png")
+            await self.dm(user, None, embed=embed, files=files)
 
     async def post_opening_board(self, encounter_id: int) -> None:
         """The board as the encounter starts (public view), so the table sees the field before any move."""
@@ -182,7 +385,11 @@ class Announcer:
         chan = await self.channel(meta)
         if chan is None:
             return
-        state = (await self.bot.service.seen(encounter_id)).state
+        seen = await self.bot.service.seen(encounter_id)
+        state = seen.state
+        # NGT-9: each side (and the director) also gets its own opening board, where the ruleset says so
+        opening = StepReport(encounter_id, seen.phase_no, state.round, state.phase, (), state, (), True)
+        await self.post_private_views(meta, opening)
         locale = await self.channel_lang(meta)
         header = t("channel.opening", locale, name=meta.name)
         png = await board_png(state, (), viewer="public", locale=locale, title=header)
@@ -227,7 +434,11 @@ class Announcer:
             await self.send_panel(seen.meta, seen.meta.created_by, DIRECTOR, seen=seen)
 
     def status_text(self, status: StatusView, locale: str, acting: str = "") -> str:
-        head = t("status.head", locale, name=status.name, round=status.round, phase=status.phase)
+        phase = phase_text(status.ruleset, status.phase, locale)
+        head = t("status.head", locale, name=status.name, round=status.round, phase=phase)
+        if status.deadline and not status.over and status.status == "running":
+            when = discord.utils.format_dt(datetime.fromisoformat(status.deadline), "R")
+            head += "\n" + t("status.deadline", locale, when=when)
         if status.over:
             return head + "\n" + t("status.over", locale)
         if status.status == "paused":
@@ -292,9 +503,11 @@ class Announcer:
 
     async def _acting(self, encounter_id: int, status: StatusView) -> str:
         """One-at-a-time modes: the units awaited now, each with its player's mention (or none: the director)."""
-        if not _policy(status.ruleset).shows_acting or status.over or status.status != "running":
+        if status.over or status.status != "running":
             return ""
         seen = await self.bot.service.seen(encounter_id)
+        if not _policy(status.ruleset, seen.state).shows_acting:  # how this step collects orders
+            return ""
         holders = {unit: user for user, unit, _ in status.players}
         names: list[str] = []
         for u in self.bot.service.owing(seen.state):
@@ -304,7 +517,33 @@ class Announcer:
             names.append(f"{name} (<@{holders[u]}>)" if u in holders else name)
         return ", ".join(names)  # only hidden units act: the status reads like any wait, naming nobody
 
-    async def dm(self, user_id: int, text: str, **kwargs: object) -> discord.Message | None:
+    async def remind(self, due: Deadline) -> None:
+        """The deadline of ``due``'s phase is near: each player still missing gets one DM, unless they muted
+        reminders for this encounter. The DM names their own unit (they may see it even when it is hidden)."""
+        service = self.bot.service
+        meta = await service.storage.get_encounter(due.encounter_id)  # fresh: the muted list may have changed
+        seen = await service.seen(due.encounter_id)
+        if seen.phase_no != due.phase_no:
+            return
+        status = await service.status(due.encounter_id, seen=seen)
+        when = discord.utils.format_dt(due.due_at, "R")
+        muted = _muted(meta)
+        for missing in status.missing:
+            if missing.user_id is None or missing.user_id in muted:
+                continue
+            unit = seen.state.units.get(missing.unit)
+            locale = await self.user_lang(meta, missing.user_id)
+            text = t(
+                "channel.reminder",
+                locale,
+                name=meta.name,
+                unit=unit.name if unit is not None else missing.unit,
+                when=when,
+                channel=f"<#{meta.channel_id}>",
+            )
+            await self.dm(missing.user_id, clip(text))
+
+    async def dm(self, user_id: int, text: str | None, **kwargs: object) -> discord.Message | None:
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             return await user.send(text, **kwargs)  # type: ignore[arg-type]
@@ -373,10 +612,29 @@ def status_lines_of(state: EncounterState, locale: str) -> tuple[str, ...]:
     return tuple(line.render(locale) for line in status_lines(plugin, state))
 
 
-def _policy(ruleset_id: str) -> OrderPolicy:
-    """How the encounter's ruleset collects orders (rules/order_modes.py); an encounter whose ruleset is no
-    longer installed is shown as a simultaneous one (its status still lists who is missing)."""
+def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str | None:
+    """A player's side: as joined, else its unit's."""
+    if side:
+        return side
+    found = state.units.get(unit or "")
+    return found.side if found is not None else None
+
+
+class ChannelUnavailable(Exception):
+    """The encounter's channel cannot be reached now (deleted, no access, Discord down): posts wait."""
+
+
+def _muted(meta: Encounter) -> set[int]:
+    return {int(u) for u in meta.settings.get(MUTED, [])}
+
+
+def _policy(ruleset_id: str, state: EncounterState | None = None) -> OrderPolicy:
+    """How the encounter's ruleset collects orders (rules/order_modes.py), in the step ``state`` is at when given;
+    an encounter whose ruleset is no longer installed is shown as a simultaneous one (its status still lists who
+    is missing)."""
     try:
+        if state is not None and state.ruleset == ruleset_id:
+            return policy_for(ruleset_for(state), state)
         return policy_for(get_ruleset(ruleset_id))
     except KeyError:
         return policy_for_mode(OrderMode.SIMULTANEOUS)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
-import json
 from typing import Any
 
 import discord
@@ -15,7 +15,8 @@ from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
 from bot.results import refuse
 from bot.service import bundled_scenarios, parse_export
-from bot.service_replay import encounter_to_replay, replay_steps, viewer_for
+from bot.service_records import export_blob
+from bot.service_replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
 from bot.translator import tr
 from cogs.announcer import status_lines_of
 from cogs.common import (
@@ -187,14 +188,15 @@ class EncounterCog(
     async def join(
         self, interaction: discord.Interaction, side: str | None = None, unit: str | None = None
     ) -> None:
-        await interaction.response.defer(thinking=True)
+        # no public defer: a refusal (no encounter, unit taken) stays private to the one who asked; a join is
+        # one short write, well inside the acknowledgement window
         meta = await encounter_here(interaction)
         joined = await self.bot.service.join(meta.id, interaction.user.id, side, unit)
         await remember_locale(interaction, meta.id)
-        await interaction.followup.send(
+        await interaction.response.send_message(
             t(
                 "encounter.joined",
-                lang(interaction),
+                await channel_language(self.bot, meta),
                 user=interaction.user.mention,
                 unit=joined.unit_name,
                 side=joined.side_name or joined.side,
@@ -260,22 +262,44 @@ class EncounterCog(
         await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(
+        name=tr("reminders", "cmd.encounter.reminders.name"),
+        description=tr("Reminder DMs before a deadline, for this encounter", "cmd.encounter.reminders.desc"),
+    )
+    @app_commands.describe(on=tr("On or off", "cmd.encounter.reminders.on"))
+    @app_commands.guild_only()
+    async def reminders(self, interaction: discord.Interaction, on: bool) -> None:
+        """A player's own choice, answered privately."""
+        meta = await encounter_here(interaction)
+        await self.bot.service.mute_reminders(meta.id, interaction.user.id, muted=not on)
+        key = "channel.reminders_on" if on else "channel.reminders_off"
+        await interaction.response.send_message(t(key, lang(interaction)), ephemeral=True)
+
+    @app_commands.command(
         name=tr("board", "cmd.encounter.board.name"),
         description=tr("Show the board", "cmd.encounter.board.desc"),
     )
-    @app_commands.describe(view=tr("Whose view of the board", "cmd.encounter.board.view"))
+    @app_commands.describe(
+        view=tr("Whose view of the board", "cmd.encounter.board.view"),
+        post=tr("Post the public board in the channel (director)", "cmd.encounter.board.post"),
+    )
     @app_commands.choices(view=VIEW_CHOICES)
     @app_commands.guild_only()
-    async def board(self, interaction: discord.Interaction, view: str = "public") -> None:
+    async def board(self, interaction: discord.Interaction, view: str = "public", post: bool = False) -> None:
+        """Private to the one who asks; a director may post the public board for the whole table."""
         meta = await encounter_here(interaction)
         service = self.bot.service
         viewer = await viewer_for(service, meta, actor_of(interaction), view)
+        if post:  # checked before the defer: a refusal stays private
+            await service.require_director(meta, actor_of(interaction))
+            if viewer != PUBLIC:
+                raise refuse("board.post_private", "Only the public board can be posted in the channel.")
         _, state, _ = await service.load(meta.id)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await board_png(state, (), viewer=viewer, locale=lang(interaction), title=meta.name)
+        await interaction.response.defer(ephemeral=not post, thinking=True)
+        locale = await channel_language(self.bot, meta) if post else lang(interaction)
+        png = await board_png(state, (), viewer=viewer, locale=locale, title=meta.name)
         if png is None:
             raise refuse("render.failed", "The board could not be drawn right now.")
-        await interaction.followup.send(file=png_file(png), ephemeral=True)
+        await interaction.followup.send(file=png_file(png), ephemeral=not post)
 
     @app_commands.command(
         name=tr("log", "cmd.encounter.log.name"),
@@ -317,14 +341,17 @@ class EncounterCog(
             raise refuse("encounter.guild_only", "Use this in the encounter's channel.")
         service = self.bot.service
         meta = await encounter_to_replay(service, interaction.guild_id, interaction.channel_id)
-        viewer = await viewer_for(service, meta, actor_of(interaction), view)
-        steps = await replay_steps(service, meta.id)  # a refusal before the defer stays private
+        viewer = await viewer_for(service, meta, actor_of(interaction), view, replay=True)
+        await check_replayable(service, meta.id)  # refusals before the defer stay private
         private = viewer != PUBLIC
-        await interaction.response.defer(ephemeral=private, thinking=True)
-        locale = lang(interaction)
-        drawn = await replay_file(
-            [(s.state, s.events) for s in steps], viewer=viewer, locale=locale, title=meta.name
-        )
+        with self.bot.heavy.slot(interaction.guild_id):
+            await interaction.response.defer(ephemeral=private, thinking=True)
+            # reading and decoding every snapshot happens after the acknowledgement, off the event loop
+            steps = await replay_steps(service, meta.id)
+            locale = lang(interaction)
+            drawn = await replay_file(
+                [(s.state, s.events) for s in steps], viewer=viewer, locale=locale, title=meta.name
+            )
         if drawn.reduced:
             text = t("replay.reduced", locale, name=meta.name, frames=drawn.frames, steps=drawn.steps)
         elif private:
@@ -347,12 +374,13 @@ class EncounterCog(
     async def export(self, interaction: discord.Interaction) -> None:
         meta = await encounter_here(interaction)
         await self.bot.service.require_director(meta, actor_of(interaction))
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        data = await self.bot.service.export(meta.id, actor_of(interaction))
-        blob = json.dumps(data, ensure_ascii=False)
+        with self.bot.heavy.slot(interaction.guild_id):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            data = await self.bot.service.export(meta.id, actor_of(interaction))
+            blob, filename = await asyncio.to_thread(export_blob, data, meta.id)
         await interaction.followup.send(
             t("encounter.exported", lang(interaction), name=meta.name),
-            file=text_file(blob, f"encounter-{meta.id}.json"),
+            file=discord.File(io.BytesIO(blob), filename=filename),
             ephemeral=True,
         )
 
@@ -367,15 +395,16 @@ class EncounterCog(
             raise refuse("encounter.guild_only", "Use this in a server channel.")
         if file.size > MAX_IMPORT_BYTES:
             raise refuse("import.too_big", "That file is too big to import.")
-        await interaction.response.defer(ephemeral=True, thinking=True)  # a refused file stays private
-        data: dict[str, Any] = parse_export(await file.read())
-        enc_id = await self.bot.service.import_(
-            data,
-            interaction.guild_id,
-            interaction.channel_id,
-            interaction.user.id,
-            actor=actor_of(interaction),
-        )
+        with self.bot.heavy.slot(interaction.guild_id):
+            await interaction.response.defer(ephemeral=True, thinking=True)  # a refused file stays private
+            data: dict[str, Any] = await asyncio.to_thread(parse_export, await file.read())
+            enc_id = await self.bot.service.import_(
+                data,
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                actor=actor_of(interaction),
+            )
         meta = await self.bot.service.storage.get_encounter(enc_id)
         await interaction.followup.send(t("encounter.imported", lang(interaction), name=meta.name))
 

@@ -41,6 +41,7 @@ MAX_BOARD = 99  # CCRR labels have two digits per coordinate (HEX-1)
 # names reach Discord titles (256), select labels (100) and embed fields: long ones are refused, not cut later
 MAX_NAME = 100
 MAX_UNIT_NAME = 64
+MAX_LABEL = 8  # a counter's short label, drawn inside its hex
 MAX_DESCRIPTION = 1000
 SAFE_ID = re.compile(r"^[A-Za-z0-9_\-]{1,32}$")
 
@@ -168,6 +169,9 @@ class ScenarioContext:
             self.check_keys(table, allowed, where)
             yield i, where, table
 
+    #: the longest name a ruleset's scenario keys may give a unit or a crew member
+    max_name = MAX_UNIT_NAME
+
     def bounded_text(
         self, raw: Mapping[str, Any], key: str, path: str, limit: int, *, required: bool = False
     ) -> str:
@@ -219,11 +223,23 @@ class ScenarioContext:
             return 0
 
 
+def _read_text(path: Path) -> str:
+    """A scenario file's text; bytes that are not UTF-8 are a problem line (with where), not a traceback."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ScenarioError(
+            [Problem("", f"not UTF-8 text (byte {exc.start + 1}); save the file as UTF-8", line)]
+        ) from None
+
+
 def load_scenario(
     source: str | Path, *, dice: tuple[int, ...] | None = None, seed: int | None = None
 ) -> Scenario:
     """Read a scenario file (or TOML text). Raises ``ScenarioError`` listing every problem."""
-    text = Path(source).read_text(encoding="utf-8") if isinstance(source, Path) else source
+    text = _read_text(source) if isinstance(source, Path) else source
     ctx = ScenarioContext(text)
     try:
         raw = tomllib.loads(text)
@@ -402,7 +418,7 @@ def _units(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset, side_
             ctx.error(f"{path}.at", "is required")
         facing = ctx.facing(t["facing"], f"{path}.facing") if "facing" in t else 0
         name = ctx.bounded_text(t, "name", path, MAX_UNIT_NAME) or uid or "?"
-        label = ctx.take(t, "label", str, path, default="")
+        label = ctx.bounded_text(t, "label", path, MAX_LABEL)
         hidden = ctx.take(t, "hidden", bool, path, default=False)
         if uid is None or side is None:
             continue

@@ -3,13 +3,20 @@ players on their order panels (DM or ephemeral), the way a person would: clicks 
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from bot.client import EXTENSIONS, HexBotCore
 from bot.config import Config
 from bot.panels.draft import Draft, decode_draft
-from tests.fakediscord import FakeDiscord, Message, Person
+from bot.storage import Encounter
+from tests.fakediscord import Channel, FakeDiscord, Message, Person
 
 
 class BotUnderTest(HexBotCore):
@@ -133,3 +140,116 @@ async def fill_and_submit(
     handle = await person.click(panel, button_id(panel, unit, "submit"))
     acks = await handle.wait_for_followups(1, timeout=60)
     return acks[0]
+
+
+@dataclass
+class Table:
+    fd: FakeDiscord
+    bot: BotUnderTest
+    channel: Channel
+    director: Person
+    ana: Person
+    bea: Person
+    db: str
+    guild_id: int
+
+
+@asynccontextmanager
+async def duel_table(tmp_path: Path) -> AsyncIterator[Table]:
+    """A guild with a channel, a director (Dora), Ana and Bea (Spanish), and the bot connected."""
+    async with FakeDiscord() as fd:
+        guild = fd.create_guild("Wargames")
+        channel = guild.create_text_channel("duel")
+        director, ana, bea = (
+            fd.create_user("dora"),
+            fd.create_user("ana"),
+            fd.create_user("bea", locale="es-ES"),
+        )
+        for person in (director, ana, bea):
+            guild.add_member(person.user)
+        db = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
+        bot = await start_bot(fd, db, guild.id)
+        t = Table(fd, bot, channel, director, ana, bea, db, guild.id)
+        try:
+            yield t
+        finally:
+            await t.bot.close()
+
+
+def everything_public(channel: Channel) -> str:
+    """All a channel member can read: contents, embeds, component labels and custom ids."""
+    return json.dumps(
+        [
+            {"c": m.content, "e": m.embeds, "k": m.components, "a": [a.filename for a in m.attachments]}
+            for m in channel.messages()
+        ],
+        ensure_ascii=False,
+    )
+
+
+async def encounter_of(t: Table) -> Encounter:
+    meta = await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id)
+    assert meta is not None
+    return meta
+
+
+async def open_duel(t: Table) -> int:
+    handle = await t.director.run_command(
+        t.channel, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"}
+    )
+    created = await handle.final_response()
+    assert "Duelo en el cinturón de Kessel" in created.content
+    joined = await (await t.ana.run_command(t.channel, "encounter join")).final_response()
+    assert "Halcón" in joined.content
+    t.bea.close_dms()
+    joined = await (await t.bea.run_command(t.channel, "encounter join")).final_response()
+    assert "Pirata" in joined.content
+    started = await (await t.director.run_command(t.channel, "encounter start")).final_response()
+    assert "starts" in started.content
+    return (await encounter_of(t)).id
+
+
+async def current_panel_dm(t: Table, person: Person, unit: str, phase_no: int) -> Message:
+    return await panel_for_phase(t.fd, person, unit, phase_no)
+
+
+async def orders_panel(t: Table, person: Person) -> Message:
+    handle = await person.run_command(t.channel, "orders")
+    panel = await handle.final_response(timeout=60)
+    assert panel.ephemeral
+    return panel
+
+
+async def play_phase(
+    t: Table, enc: int, *, ana_moves: str = "", bea_moves: str = "", repair: bool = False
+) -> None:
+    """Whoever is missing gives orders: Ana on her DM panel, Bea (DMs closed) on /orders."""
+    status = await t.bot.service.status(enc)
+    for missing in status.missing:
+        if missing.user_id == t.ana.id:
+            panel = await current_panel_dm(t, t.ana, "halcon", status.phase_no)
+            moves = ana_moves if step_of(panel) == "orders" else ""
+            await fill_and_submit(t.fd, t.ana, panel, "halcon", moves=moves, fire=2, repair=repair)
+        elif missing.user_id == t.bea.id:
+            panel = await orders_panel(t, t.bea)
+            moves = bea_moves if step_of(panel) == "orders" else ""
+            await fill_and_submit(t.fd, t.bea, panel, "pirata", moves=moves, fire=2, repair=repair)
+
+
+async def wait_phase_after(t: Table, enc: int, phase_no: int) -> None:
+    async def moved() -> bool:
+        # the game may end with that phase: its last commit and the status change are two transactions
+        seen = await t.bot.service.seen(enc)
+        return seen.phase_no > phase_no or seen.state.over
+
+    for _ in range(3000):  # polling the database (60 s ceiling for slow machines), not timing anything
+        if await moved():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"phase {phase_no} did not resolve")
+
+
+async def public_board(t: Table) -> bytes:
+    """The public board image, as Bea (a player of the other side) can ask for it."""
+    reply = await (await t.bea.run_command(t.channel, "encounter board", {"view": "public"})).final_response()
+    return reply.attachments[0].read()

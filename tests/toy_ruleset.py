@@ -245,3 +245,34 @@ class ToyDirector(ToyBase):
     def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
         roll = dice.two_d6(rule="TOY-4", purpose="combat")
         return PhaseResult(state, (RollMade.of(roll, odds="3:1"),))
+
+
+TOY = """
+ruleset = "{ruleset}"
+name = "Toy duel"
+seed = 3
+
+[board]
+width = 6
+height = 6
+
+[[sides]]
+id = "red"
+
+[[sides]]
+id = "blue"
+
+[[units]]
+id = "a"
+side = "red"
+name = "Alfa"
+at = "0202"
+initiative = 2
+
+[[units]]
+id = "b"
+side = "blue"
+name = "Bravo"
+at = "0404"
+initiative = 1
+"""

@@ -9,7 +9,7 @@ in the reader's language when the panel is drawn.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from bot.panels.draft import Draft
 from data.i18n import t
@@ -120,6 +120,7 @@ class PanelModel:
     side: str
     round: int
     phase: str
+    ruleset: str = ""  # whose catalog names the phase (``phase.<ruleset>.<phase>``)
     draft: Draft = field(default_factory=Draft)
     step: str = WAIT
     lines: tuple[Text, ...] = ()
@@ -127,6 +128,9 @@ class PanelModel:
     fields: tuple[Field, ...] = ()
     controls: tuple[Control, ...] = ()
     summary: str = ""  # the draft in a few characters, on the panel's draft button
+    #: the raw order the draft amounts to, when the plug-in works it out while building the panel (its
+    #: ``raw_order`` may hand it back: a draft may need the board to be read, and ``raw_order`` gets no state)
+    order: Any = field(default=None, compare=False)
 
     @property
     def waiting(self) -> bool:
@@ -148,7 +152,12 @@ def blank_panel(state: EncounterState, unit_id: str) -> PanelModel:
     """The header of ``unit_id``'s panel, waiting with an empty draft; a plug-in fills in the rest."""
     unit = state.units[unit_id]
     return PanelModel(
-        unit_id=unit_id, unit_name=unit.name, side=unit.side, round=state.round, phase=state.phase
+        unit_id=unit_id,
+        unit_name=unit.name,
+        side=unit.side,
+        round=state.round,
+        phase=state.phase,
+        ruleset=state.ruleset,
     )
 
 
@@ -164,9 +173,10 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Preview:
-    """What the private preview image highlights: the projected path, the facing at its end and, when the
-    ruleset has one, the vector the unit will carry."""
+    """What the private preview image highlights: the projected path, the facing at its end, when the
+    ruleset has one, the vector the unit will carry, and hexes to light up (the arcs of the weapons chosen)."""
 
     path: tuple[Hex, ...]
     facing: int
     vector: Hex | None = None
+    highlight: tuple[Hex, ...] = ()

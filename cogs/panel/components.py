@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -14,7 +15,7 @@ from discord import ui
 
 from bot.panels.draft import CUSTOM_ID_LIMIT, encode_draft
 from bot.panels.model import Button, Control, PanelModel, Select, Style
-from data.i18n import t
+from data.i18n import phase_text, t
 
 #: every control of every panel; ``phase`` is missing only from panels sent before it was carried (stale)
 TEMPLATE = (
@@ -60,11 +61,17 @@ class ControlRef:
         return cls(int(m["enc"]), int(phase) if phase else None, m["unit"], m["action"])
 
 
-def panel_embed(model: PanelModel, locale: str, *, submitted: bool) -> discord.Embed:
-    title = t("panel.title", locale, unit=model.unit_name, round=model.round, phase=model.phase)
+def panel_embed(
+    model: PanelModel, locale: str, *, submitted: bool, deadline: datetime | None = None
+) -> discord.Embed:
+    phase = phase_text(model.ruleset, model.phase, locale)
+    title = t("panel.title", locale, unit=model.unit_name, round=model.round, phase=phase)
+    lines = [line.render(locale) for line in model.lines]
+    if deadline is not None:  # a Discord timestamp: every reader sees it in their own time zone
+        lines.append(t("panel.deadline", locale, when=discord.utils.format_dt(deadline, "R")))
     embed = discord.Embed(
         title=title[:TITLE],
-        description="\n".join(line.render(locale) for line in model.lines)[:DESCRIPTION],
+        description="\n".join(lines)[:DESCRIPTION],
         colour=discord.Colour.dark_teal(),
     )
     for stat in model.stats:

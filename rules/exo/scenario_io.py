@@ -48,7 +48,7 @@ def _crew(raw: Mapping[str, Any], path: str, ctx: ScenarioContext, cabin: int) -
     members: list[Crew] = []
     shape = 'each crew member is a table like { name = "Ana", station = "pilot", skills = { piloting = 15 } }'
     for _, where, table in ctx.table_entries(raw, "crew", path, CREW_KEYS, not_a_table=shape):
-        name = ctx.take(table, "name", str, where, required=True)
+        name = ctx.bounded_text(table, "name", where, ctx.max_name, required=True) or None
         station = ctx.take(table, "station", str, where, required=True)
         if station is not None and station not in STATIONS:
             ctx.error(f"{where}.station", f"unknown station {station!r} (use {', '.join(STATIONS)})")

@@ -17,7 +17,7 @@ from rules.ocs import flow, scenario_io, sim
 from rules.ocs.legality import PLAYERS_OPEN_COMBATS, check_order
 from rules.ocs.model import OcsState, OcsUnit, combat_of
 from rules.ocs.orders import parse
-from rules.registry import register
+from rules.registry import register, ruleset_for
 from rules.ruleset import (
     DiceFactory,
     FacingKind,
@@ -60,6 +60,10 @@ class OcsRuleset(Ruleset):
     def awaiting(self, state: EncounterState) -> tuple[str, ...]:
         return flow.awaiting(state)
 
+    def director_switches(self) -> tuple[str, ...]:
+        """OCS-2: the director may let a side's player open a combat with its own unit (``/director option``)."""
+        return (PLAYERS_OPEN_COMBATS,)
+
     def may_act(self, state: EncounterState, unit_id: str) -> bool:
         """OCS-1: a unit's owner may move it freely or change its mode (and open a combat with it, when the
         director allows players to) whenever it takes part in no open combat."""
@@ -94,7 +98,7 @@ class OcsRuleset(Ruleset):
     def simulate_round(
         self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
     ) -> Iterator[SimStep]:
-        return sim.simulate(self, state, spec, dice_for)
+        return sim.simulate(ruleset_for(state), state, spec, dice_for)
 
     def unit_summary(self, unit: Unit) -> dict[str, Any]:
         """DESIGN §7.2: ``at``, ``steps``, ``mode``, ``destroyed``."""

@@ -83,6 +83,7 @@ def build_message(
         **extra,
     )
     check_not_empty(_payload_view(message))
+    world.check_mentions(message, payload)
     return message
 
 
@@ -108,6 +109,7 @@ def apply_edit(
     if "content" in payload and payload["content"] is None:
         updated["content"] = ""
     check_not_empty(updated)
+    world.check_mentions(message, payload)
     message.content = updated["content"]
     message.embeds = list(updated["embeds"])
     message.components = list(updated["components"])

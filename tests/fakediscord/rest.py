@@ -43,6 +43,7 @@ class Fault:
     status: int
     retry_after: float
     is_global: bool
+    via: bool = True  # a 429 without ``Via`` comes from Cloudflare, not Discord: discord.py does not retry it
 
     def matches(self, method: str, path: str) -> bool:
         return self.method in ("*", method) and self.path.search(path) is not None
@@ -57,7 +58,7 @@ class Fault:
                 "code": 0,
             }
             headers = {
-                "Via": "1.1 google",
+                **({"Via": "1.1 google"} if self.via else {}),
                 "Retry-After": str(max(1, round(self.retry_after))),
                 "X-RateLimit-Scope": "global" if self.is_global else "user",
             }

@@ -7,7 +7,7 @@ import contextlib
 import re
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import discord
 import yarl
@@ -39,7 +39,11 @@ class FakeDiscord:
         message = await handle.response()
     """
 
+    #: every fake made in this process since the last :meth:`forget_instances` (the suite's checks)
+    instances: ClassVar[list[FakeDiscord]] = []
+
     def __init__(self, *, bot_name: str = "hexbot") -> None:
+        FakeDiscord.instances.append(self)
         self.world = World()
         self.world.bot_user.username = bot_name
         self.bot_token = new_token("ZmFrZWJvdA.")
@@ -196,10 +200,13 @@ class FakeDiscord:
         status: int = 429,
         retry_after: float = 0.05,
         is_global: bool = False,
+        via: bool = True,
     ) -> None:
         """The next request matching `method` ('*' for any) and `path_regex` (on the path after /api/v10)
-        gets `status`: 429 with `retry_after` seconds, or a 5xx."""
-        self.rest.faults.append(Fault(method.upper(), re.compile(path_regex), status, retry_after, is_global))
+        gets `status`: 429 with `retry_after` seconds (``via=False``: a Cloudflare 429, never retried), or a 5xx."""
+        self.rest.faults.append(
+            Fault(method.upper(), re.compile(path_regex), status, retry_after, is_global, via)
+        )
 
     @property
     def requests(self) -> list[RequestRecord]:

@@ -486,6 +486,17 @@ class World:
         self.poll_interval = 0.01
         self.client_failure: BaseException | None = None  # a connected client that crashed
         self.fake_failure: BaseException | None = None  # a bug in the fake while serving a request
+        #: bot messages (created or edited) whose payload let a name ping: no ``allowed_mentions``, or one that
+        #: parses user/role/everyone mentions out of the text (an explicit ``users`` list is a deliberate ping)
+        self.loose_mentions: list[tuple[int, str]] = []
+
+    def check_mentions(self, message: Message, payload: dict[str, Any]) -> None:
+        """Notes a bot payload that would let a mention inside a name ping someone (issue 15 item 8)."""
+        if not message.author.bot:
+            return
+        allowed = payload.get("allowed_mentions")
+        if not isinstance(allowed, dict) or allowed.get("parse"):
+            self.loose_mentions.append((message.id, str(payload.get("content") or "")[:80]))
 
     # -- change notification ---------------------------------------------------------------------
 

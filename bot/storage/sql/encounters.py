@@ -92,6 +92,13 @@ class EncounterRows(SqlCore):
             )
         return [encounter_from(row) for row in rows]
 
+    async def running_encounters(self) -> list[Encounter]:
+        async with self._read() as db:
+            rows = await db.fetch(
+                f"SELECT {ENCOUNTER_COLUMNS} FROM encounters WHERE status = 'running' ORDER BY id", ()
+            )
+        return [encounter_from(row) for row in rows]
+
     async def set_encounter_status(self, encounter_id: int, status: EncounterStatus) -> Encounter:
         if status not in STATUSES:
             raise ValueError(f"unknown encounter status {status!r}")

@@ -1,0 +1,245 @@
+"""The application layer (bot/service.py) against a temporary SQLite database, without Discord.
+
+Uses the core's toy ruleset (``toy-sim``: secret ``move <hex>`` orders, one hex at a time) so these tests pin the
+bot's flow independently of any real ruleset; tests/exo/test_bot_exo.py plays exo through the same layer.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bot.permissions import Actor
+from bot.results import Refused
+from bot.service import EncounterService
+from rules.errors import IllegalOrderError, InvalidOrderError
+from rules.events import DirectorOverride, UnitMoved
+from rules.hexgrid import Hex
+from tests import toy_ruleset  # noqa: F401  (registers toy-sim)
+
+TOY = """
+ruleset = "toy-sim"
+name = "Toy duel"
+seed = 3
+
+[board]
+width = 10
+height = 10
+
+[[sides]]
+id = "red"
+name = "Red"
+
+[[sides]]
+id = "blue"
+name = "Blue"
+
+[[units]]
+id = "a"
+side = "red"
+name = "Alfa"
+at = "0202"
+
+[[units]]
+id = "b"
+side = "blue"
+name = "Bravo"
+at = "0505"
+"""
+
+GUILD, CHANNEL = 10, 20
+DIRECTOR, ANA, BEA, EVE = 1, 2, 3, 4
+
+
+async def _running(service: EncounterService) -> int:
+    created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="toy-sim", toml_text=TOY)
+    await service.join(created.encounter_id, ANA)
+    await service.join(created.encounter_id, BEA)
+    await service.start(created.encounter_id, Actor(DIRECTOR))
+    return created.encounter_id
+
+
+async def test_create_from_text_lists_the_units_players_can_take(service: EncounterService) -> None:
+    created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="toy-sim", toml_text=TOY)
+    assert created.name == "Toy duel"
+    assert [u[0] for u in created.units] == ["a", "b"]
+    with pytest.raises(Refused) as busy:
+        await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="toy-sim", toml_text=TOY)
+    assert busy.value.code == "encounter.exists"
+
+
+async def test_a_broken_scenario_is_refused_with_its_lines(service: EncounterService) -> None:
+    broken = TOY.replace('at = "0505"', 'at = 5\nspeed = "x"')
+    with pytest.raises(Refused) as err:
+        await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="toy-sim", toml_text=broken)
+    assert err.value.code == "scenario.invalid"
+    assert "line " in str(err.value.params["problems"])
+
+
+async def test_join_without_arguments_takes_the_first_free_unit(service: EncounterService) -> None:
+    created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="toy-sim", toml_text=TOY)
+    first = await service.join(created.encounter_id, ANA)
+    second = await service.join(created.encounter_id, BEA)
+    assert (first.unit, second.unit) == ("a", "b")
+    with pytest.raises(Refused) as err:
+        await service.join(created.encounter_id, EVE)
+    assert err.value.code == "unit.none_free"
+    with pytest.raises(Refused) as taken:
+        await service.join(created.encounter_id, EVE, unit="a")
+    assert taken.value.code == "unit.taken"
+
+
+async def test_orders_are_checked_stored_and_resolved_when_all_are_in(service: EncounterService) -> None:
+    enc = await _running(service)
+    with pytest.raises(Refused) as not_yours:
+        await service.submit(enc, ANA, "b", "move 0506")
+    assert not_yours.value.code == "unit.not_yours"
+    with pytest.raises(InvalidOrderError):
+        await service.submit(enc, ANA, "a", "fly away")
+    with pytest.raises(IllegalOrderError):
+        await service.submit(enc, ANA, "a", "move 0909")
+    first = await service.submit(enc, ANA, "a", "move 0203")
+    assert not first.all_in
+    status = await service.status(enc)
+    assert [(m.user_id, m.unit_name) for m in status.missing] == [(BEA, "Bravo")]
+    amended = await service.submit(enc, ANA, "a", "move 0302")
+    assert amended.amended
+    assert await service.my_order(enc, ANA, "a") == "move 0302"
+    last = await service.submit(enc, BEA, "b", "move 0506")
+    assert last.all_in
+    result = await service.resolve(enc, expected_phase_no=last.phase_no)
+    assert len(result.steps) == 1
+    moves = {e.unit: e.to for e in result.steps[0].events if isinstance(e, UnitMoved)}
+    assert moves == {"a": Hex.parse("0302"), "b": Hex.parse("0506")}
+    again = await service.resolve(enc, expected_phase_no=last.phase_no)
+    assert again.already and not again.steps
+    assert result.opened_phase_no == last.phase_no + 1
+
+
+async def test_a_stale_panel_cannot_submit(service: EncounterService) -> None:
+    enc = await _running(service)
+    ack = await service.submit(enc, ANA, "a", "move 0203")
+    await service.resolve(enc, forced=True)
+    with pytest.raises(Refused) as err:
+        await service.submit(enc, ANA, "a", "move 0204", phase_no=ack.phase_no)
+    assert err.value.code == "phase.stale"
+
+
+async def test_director_commands_refuse_everyone_else(service: EncounterService) -> None:
+    enc = await _running(service)
+    player = Actor(ANA)
+    for call in (
+        service.start(enc, player),
+        service.end(enc, player),
+        service.undo(enc, player),
+        service.kick(enc, player, BEA),
+        service.cohost(enc, player, ANA),
+        service.set_status(enc, player, "paused"),
+        service.director_deadline(enc, player, 5),
+        service.override_roll(enc, player, 0, (1, 1)),
+        service.export(enc, player),
+    ):
+        with pytest.raises(Refused) as err:
+            await call
+        assert err.value.code == "director.only"
+    assert await service.is_director(await service.storage.get_encounter(enc), Actor(EVE, manage_guild=True))
+
+
+async def test_override_is_an_event_and_undo_restores_the_state(service: EncounterService) -> None:
+    from bot import overrides
+
+    enc = await _running(service)
+    to = Hex.parse("0808")
+    done = await service.override(enc, Actor(DIRECTOR), "move", "a", lambda s: overrides.move(s, "a", to))
+    assert isinstance(done.event, DirectorOverride) and done.state.units["a"].at == to
+    _, state, _ = await service.load(enc)
+    assert state.units["a"].at == to
+    _, restored = await service.undo(enc, Actor(DIRECTOR))
+    assert restored.units["a"].at == Hex.parse("0202")
+
+
+async def test_cohost_becomes_a_director(service: EncounterService) -> None:
+    enc = await _running(service)
+    await service.cohost(enc, Actor(DIRECTOR), EVE)
+    await service.set_status(enc, Actor(EVE), "paused")
+    with pytest.raises(Refused) as err:
+        await service.submit(enc, ANA, "a", "move 0203")
+    assert err.value.code == "encounter.paused"
+    await service.set_status(enc, Actor(EVE), "running")
+
+
+async def test_deadline_is_stored_for_the_open_phase(service: EncounterService) -> None:
+    enc = await _running(service)
+    when = await service.director_deadline(enc, Actor(DIRECTOR), 10)
+    assert when is not None
+    due = await service.storage.due_deadlines(service.clock() + timedelta(minutes=11))
+    assert [d.encounter_id for d in due] == [enc]
+    assert not await service.storage.due_deadlines(service.clock() + timedelta(minutes=5))
+
+
+async def test_history_gives_the_public_events(service: EncounterService) -> None:
+    enc = await _running(service)
+    await service.submit(enc, ANA, "a", "move 0203")
+    await service.submit(enc, BEA, "b", "move 0506")
+    await service.resolve(enc)
+    lines = await service.history(enc)
+    assert {type(e).__name__ for _, _, e in lines} == {"UnitMoved"}
+
+
+async def test_export_then_import_into_another_channel(service: EncounterService) -> None:
+    enc = await _running(service)
+    data = await service.export(enc, Actor(DIRECTOR))
+    new_id = await service.import_(data, GUILD, CHANNEL + 1, DIRECTOR)
+    assert new_id != enc
+    _, state, _ = await service.load(new_id)
+    assert set(state.units) == {"a", "b"}
+
+
+async def test_an_encounter_over_but_still_running_after_a_crash_is_ended_by_the_next_resolve(
+    service: EncounterService,
+) -> None:
+    """The last phase's commit and the "ended" status are two transactions: a crash between them must not leave
+    the channel holding a live encounter that can never finish."""
+    from rules.events import Note
+    from rules.serial import to_json
+
+    enc = await _running(service)
+    seen = await service.seen(enc)
+    over = seen.state.replace(over=True, winner="red")
+    await service.storage.commit_resolution(
+        enc, seen.phase_no, [("Note", {"event": to_json(Note(rule="TEST", key="x"))})], to_json(over)
+    )
+    assert (await service.storage.get_encounter(enc)).status == "running"  # the crash happened here
+    result = await service.resolve(enc, forced=True)
+    assert result.over and result.winner == "red"
+    assert (await service.storage.get_encounter(enc)).status == "ended"
+
+
+async def test_undo_takes_back_one_override_at_a_time_even_before_the_start(
+    service: EncounterService,
+) -> None:
+    from bot import overrides
+
+    created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="toy-sim", toml_text=TOY)
+    enc = created.encounter_id
+    for to in ("0303", "0404"):
+        await service.override(
+            enc, Actor(DIRECTOR), "move", "a", lambda s, to=to: overrides.move(s, "a", Hex.parse(to))
+        )
+    _, once = await service.undo(enc, Actor(DIRECTOR))
+    assert once.units["a"].at == Hex.parse("0303"), "only the last override is undone"
+    _, twice = await service.undo(enc, Actor(DIRECTOR))
+    assert twice.units["a"].at == Hex.parse("0202")
+
+
+async def test_the_channel_status_never_names_a_hidden_unit(service: EncounterService) -> None:
+    hidden_toy = TOY.replace('name = "Bravo"', 'name = "Bravo"\nhidden = true')
+    created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="toy-sim", toml_text=hidden_toy)
+    enc = created.encounter_id
+    await service.join(enc, ANA)
+    await service.assign(enc, Actor(DIRECTOR), "b", BEA)
+    await service.start(enc, Actor(DIRECTOR))
+    status = await service.status(enc)
+    assert {(m.user_id, m.unit_name) for m in status.missing} == {(ANA, "Alfa"), (BEA, "")}
+    assert "Bravo" not in repr(status)

@@ -1,0 +1,195 @@
+"""A panel never offers what the rules will refuse (DESIGN §4): every bundled scenario (exo, skirmish) and the
+toy rulesets are played by their own panels, and at every step every panel of every unit is checked.
+
+- each option of each select, chosen alone, makes an order the ruleset parses and validates;
+- each enabled button, pressed (again and again while it stays enabled), too, Submit included: an enabled
+  Submit on an empty draft sends an order the rules take;
+- the draft stays within Discord's custom-id limit even with every select at its most and every button pressed
+  (the codec refuses rather than cuts, so a plug-in that let it grow would fail here);
+- the generic Discord view draws the panel (embed in both languages, components, one template) with no
+  missing locale key;
+- a unit that owes nothing gets a panel without controls.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from bot.panels import PanelPlugin, accepted, panel_for, press
+from bot.panels.draft import encode_draft
+from bot.panels.model import SUBMIT, Button, PanelModel, Select
+from cogs.panel.components import ControlRef, panel_components, panel_embed
+from data import SCENARIO_DIR
+from rules.engine import resolve_phase
+from rules.errors import GameError
+from rules.registry import ruleset_for
+from rules.ruleset import Order, OrderMode, RoundSpec
+from rules.scenario import load_scenario
+from rules.state import EncounterState
+from tests import toy_ruleset  # noqa: F401  (registers the toy rulesets and their panel)
+from tests.toy_ruleset import TOY
+
+GAMES = {
+    "exo-duel": ((SCENARIO_DIR / "exo-duel.toml").read_text(encoding="utf-8"), 45),
+    "exo-patrol": ((SCENARIO_DIR / "exo-patrol.toml").read_text(encoding="utf-8"), 70),
+    "skirmish-corridor": ((SCENARIO_DIR / "skirmish-corridor.toml").read_text(encoding="utf-8"), 60),
+    # mech (MECH-1.1 … MECH-2.2): one declarer a step; every mode, pad press, shot and attack checked
+    "mech-duel": ((SCENARIO_DIR / "mech-duel.toml").read_text(encoding="utf-8"), 40),
+    "mech-mixed": ((SCENARIO_DIR / "mech-mixed.toml").read_text(encoding="utf-8"), 40),
+    **{rid: (TOY.format(ruleset=rid), 12) for rid in ("toy-sim", "toy-seq", "toy-act")},
+}
+LONGEST_PHASE = 9_999_999
+MISSING_KEY = re.compile(r"\b(?:panel|stat|policy|station|errors)\.[a-z_]+(?:\.[a-z_]+)*\b")
+checked: Counter[str] = Counter()  # options and presses checked, per game
+
+
+def owing(state: EncounterState) -> tuple[str, ...]:
+    """Who owes an order now, as the service asks them (its ``owing``): the awaited units and a pending decision."""
+    waiting = list(ruleset_for(state).awaiting(state))
+    if state.pending is not None and state.pending.unit and state.pending.unit not in waiting:
+        waiting.append(state.pending.unit)
+    return tuple(u for u in waiting if u in state.units)
+
+
+def must_accept(state: EncounterState, plugin: PanelPlugin, model: PanelModel) -> None:
+    """What Submit would send for ``model`` passes the ruleset's parser and validator (raises otherwise)."""
+    ruleset = ruleset_for(state)
+    raw = plugin.raw_order(model)
+    try:
+        ruleset.validate_order(state, model.unit_id, ruleset.parse_order(state, model.unit_id, raw))
+    except GameError as exc:
+        pytest.fail(
+            f"{model.unit_id} round {state.round} phase {state.phase}: offered {raw!r}, refused: {exc}"
+        )
+
+
+def check_panel(game: str, state: EncounterState, plugin: PanelPlugin, model: PanelModel) -> None:
+    accepted_once = False
+    for control in model.controls:
+        if isinstance(control, Select):
+            values = [o.value for o in control.options]
+            assert values and len(values) <= 25 and len(set(values)) == len(values), control
+            assert all(0 < len(v) <= 100 for v in values), control
+            assert 1 <= control.max_values <= len(values) and control.min_values <= control.max_values
+            for value in values if control.enabled else ():
+                chosen = press(plugin, state, model, control.action, (value,))  # what a click does
+                assert chosen.draft == plugin.apply(model, control.action, (value,)), "kept as chosen"
+                must_accept(state, plugin, chosen)
+                checked[game] += 1
+        elif control.enabled:
+            pressed = model
+            for _ in range(12):  # a button pressed while it stays enabled
+                button = pressed.control(control.action)
+                if not isinstance(button, Button) or not button.enabled:
+                    break
+                pressed = press(plugin, state, pressed, control.action)
+                must_accept(state, plugin, pressed)
+                checked[game] += 1
+                accepted_once = True
+                if button.submits or control.action == SUBMIT:
+                    break
+    assert accepted_once or not any(isinstance(c, Button) and c.submits and c.enabled for c in model.controls)
+    encode_draft(fullest(state, plugin, model).draft, LONGEST_PHASE)  # raises DraftTooLong otherwise
+
+
+def fullest(state: EncounterState, plugin: PanelPlugin, model: PanelModel) -> PanelModel:
+    """Every select at its most (the longest values), then every button pressed while it stays enabled."""
+    for control in model.controls:
+        now = model.control(control.action)
+        if isinstance(now, Select) and now.enabled:
+            longest = sorted((o.value for o in now.options), key=len, reverse=True)[: now.max_values]
+            model = press(plugin, state, model, now.action, tuple(longest))
+    for control in model.controls:
+        for _ in range(12):
+            now = model.control(control.action)
+            if not isinstance(now, Button) or not now.enabled or now.submits:
+                break
+            model = press(plugin, state, model, now.action)
+    return model
+
+
+def drawn(model: PanelModel) -> None:
+    """The generic Discord view draws it: one template for every control, no locale key left untranslated."""
+    components = panel_components(model, "en", encounter_id=123456789012345678, phase_no=LONGEST_PHASE)
+    ids = [c.custom_id for c in components]
+    assert all(cid is not None and len(cid) <= 100 for cid in ids)
+    assert all(ControlRef.parse(cid) is not None for cid in ids[:-1]), ids
+    assert len(components) <= 25
+    for locale in ("en", "es"):
+        text = json.dumps(panel_embed(model, locale, submitted=False).to_dict(), ensure_ascii=False)
+        text += json.dumps([c.to_component_dict() for c in components], ensure_ascii=False)
+        assert not MISSING_KEY.search(text), MISSING_KEY.findall(text)
+
+
+def play(state: EncounterState, plugin: PanelPlugin, model: PanelModel, rng: random.Random) -> Any:
+    """A player on the panel: a random choice in some selects and a few button presses, then Submit; when the
+    rules refuse that combination (two fire declarations for one weapon...), a single choice or End."""
+    played = model
+    for control in model.controls:
+        now = played.control(control.action)
+        if isinstance(now, Select) and now.enabled and rng.random() < 0.7:
+            played = press(plugin, state, played, now.action, (rng.choice(now.options).value,))
+    for _ in range(rng.randrange(4)):
+        buttons = [c for c in played.controls if isinstance(c, Button) and c.enabled and not c.submits]
+        if buttons:
+            played = press(plugin, state, played, rng.choice(buttons).action)
+    enders = [c.action for c in model.controls if isinstance(c, Button) and c.submits and c.action != SUBMIT]
+    candidates = [played, model, *(press(plugin, state, model, a) for a in enders)]
+    for select in (c for c in model.controls if isinstance(c, Select) and c.enabled):
+        candidates.append(press(plugin, state, model, select.action, (select.options[0].value,)))
+    for candidate in candidates:
+        order = accepted(state, model.unit_id, plugin.raw_order(candidate))
+        if order is not None:
+            return order
+    pytest.fail(f"no order the panel of {model.unit_id} could give was accepted")
+
+
+def scripted(rounds: tuple[RoundSpec, ...], state: EncounterState, unit_id: str) -> Order | None:
+    """The scenario's own order for ``unit_id`` this round (exo's ``[[rounds]]``), if the rules take it now: the
+    ships then meet and fight, so the game reaches damage, repairs and the end."""
+    table = rounds[min(state.round, len(rounds)) - 1].raw.get("orders") if rounds else None
+    raw = table.get(unit_id) if isinstance(table, dict) else None
+    return accepted(state, unit_id, raw) if raw is not None else None
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_every_panel_of_a_simulated_game_offers_only_what_the_rules_accept(game: str) -> None:
+    text, steps = GAMES[game]
+    scenario = load_scenario(text)
+    state = scenario.state
+    plugin = panel_for(state.ruleset)
+    rng = random.Random(game)
+    kinds: set[str] = set()
+    for _ in range(steps):
+        if state.over:
+            break
+        ruleset = ruleset_for(state)
+        due = owing(state)
+        orders: dict[str, Any] = {}
+        for unit_id in state.units:
+            model = plugin.build_panel(
+                state, unit_id, draft=plugin.draft_from_raw(state, unit_id, None), owing=unit_id in due
+            )
+            if unit_id not in due:
+                assert model.waiting and not model.controls, f"{unit_id} owes nothing but is offered controls"
+                continue
+            kinds.add(model.step)
+            check_panel(game, state, plugin, model)
+            if not model.waiting:
+                drawn(model)
+                if not orders or ruleset.order_mode is not OrderMode.ACTIVATION:
+                    script = scripted(scenario.rounds, state, unit_id) if model.step == "orders" else None
+                    orders[unit_id] = script or play(state, plugin, model, rng)
+        for unit_id, order in orders.items():
+            ruleset.validate_order(state, unit_id, order)
+        state = resolve_phase(ruleset, state, orders).state
+    assert checked[game] > 0 and "orders" in kinds, (checked[game], kinds)
+    print(
+        f"{game}: {checked[game]} options and presses checked, {sorted(kinds)}, round {state.round}, over {state.over}"
+    )

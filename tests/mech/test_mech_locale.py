@@ -1,0 +1,175 @@
+"""Spanish and English everywhere (mech): every event, note and refusal has a template in both languages, the
+templates fill from the fields the engine gives, and the seed's Spanish names are the ones shown."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import re
+from string import Formatter
+
+import pytest
+
+import rules.mech.events as mech_events
+from bot.account import describe
+from bot.cli import main as cli_main
+from data import SCENARIO_DIR
+from data.i18n import catalog, has, t
+from rules.events import Event, Note
+from rules.mech.tables import tables
+from rules.mech.tohit import Modifier
+from tests.paths import ROOT
+
+LANGS = ("en", "es")
+
+
+def _codes() -> set[str]:
+    found: set[str] = set()
+    for path in (ROOT / "rules" / "mech").glob("*.py"):
+        if path.name == "tables.py":
+            continue  # its "mech.standard" … are table names, not refusals
+        found |= set(re.findall(r'"(mech\.[a-z_]+)"', path.read_text(encoding="utf-8")))
+    return found
+
+
+def test_every_refusal_code_has_a_template_in_both_languages() -> None:
+    notes = {c for c in _codes() if has(f"note.{c}", "en")}
+    errors = (
+        _codes() - notes - {"mech.declared", "mech.declared_secret", "mech.stood_up", "mech.move_stopped"}
+    )
+    missing = [
+        f"{lang}: errors.{c}" for c in sorted(errors) for lang in LANGS if f"errors.{c}" not in catalog(lang)
+    ]
+    assert not missing, missing
+
+
+def test_every_mech_event_has_a_template_in_both_languages() -> None:
+    classes = [
+        c
+        for _, c in inspect.getmembers(mech_events, inspect.isclass)
+        if issubclass(c, Event) and c.__module__ == mech_events.__name__ and not issubclass(c, Note)
+    ]
+    assert len(classes) >= 18
+    for lang in LANGS:
+        for c in classes:
+            assert f"event.{c.__name__}" in catalog(lang), (lang, c.__name__)
+
+
+def test_templates_name_only_fields_their_events_have() -> None:
+    for name, cls in inspect.getmembers(mech_events, inspect.isclass):
+        if not issubclass(cls, Event) or issubclass(cls, Note) or cls.__module__ != mech_events.__name__:
+            continue
+        fields = {f.name for f in dataclasses.fields(cls)}
+        allowed = fields | {f"{f}_name" for f in fields} | {f"{f}_text" for f in fields}
+        for lang in LANGS:
+            template = catalog(lang)[f"event.{name}"]
+            used = {
+                field.split(".")[0].split("[")[0] for _, field, _, _ in Formatter().parse(template) if field
+            }
+            assert used <= allowed, (lang, name, used - allowed)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_whole_bundled_accounts_fill_every_placeholder(
+    lang: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("mech-duel", "mech-mixed"):
+        assert cli_main(["sim", str(SCENARIO_DIR / f"{name}.toml"), "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        leftovers = [line for line in out.splitlines() if re.search(r"\{[a-z_]+\}", line)]
+        assert not leftovers, leftovers[:5]
+        fallback = [line for line in out.splitlines() if re.search(r"\] [A-Z][A-Za-z]+: \w+=", line)]
+        assert not fallback, fallback[:5]  # an event with no template prints its type and fields
+
+
+def test_spanish_weapon_and_movement_names_are_the_seeds() -> None:
+    names = {k: t(f"term.{k}", "es") for k in tables().weapons}
+    assert names == {
+        "small_laser": "Láser Ligero",
+        "medium_laser": "Láser Medio",
+        "large_laser": "Láser Pesado",
+        "ppc": "CPP",
+        "mg": "Ametralladora",
+        "flamer": "Lanzallamas",
+        "ac2": "CA/2",
+        "ac5": "CA/5",
+        "ac10": "CA/10",
+        "ac20": "CA/20",
+        "srm2": "AMCA/2",
+        "srm4": "AMCA/4",
+        "srm6": "AMCA/6",
+        "lrm5": "AMLA/5",
+        "lrm10": "AMLA/10",
+        "lrm15": "AMLA/15",
+        "lrm20": "AMLA/20",
+    }
+    assert (t("term.walk", "es"), t("term.run", "es"), t("term.jump", "es")) == ("anda", "corre", "salta")
+    assert "giro de torso" in t("errors.mech.twist", "es", unit="x", twist="up") or "I" in t(
+        "errors.mech.twist", "es"
+    )
+
+
+def test_every_modifier_reason_reads_in_both_languages() -> None:
+    codes = {
+        "range_short",
+        "range_medium",
+        "range_long",
+        "minimum_range",
+        "shooter_walk",
+        "shooter_run",
+        "shooter_jump",
+        "shooter_cruise",
+        "shooter_flank",
+        "target_immobile",
+        "target_moved",
+        "target_jumped",
+        "woods",
+        "partial_cover",
+        "secondary_target",
+        "heat",
+    }
+    for lang in LANGS:
+        for code in codes:
+            assert f"mech.modifier.{code}" in catalog(lang), (lang, code)
+    mod = Modifier("range_medium", 3, (("distance", 5),))
+    assert t(f"mech.modifier.{mod.code}", "es", **dict(mod.params)) == "distancia media (5 hexágonos)"
+
+
+def test_a_declaration_reads_in_spanish() -> None:
+    from rules.hexgrid import Hex
+    from rules.mech.events import DeclarationLocked
+
+    ev = DeclarationLocked(
+        rule="MECH-1.2",
+        key="mech.declared",
+        unit="hunter",
+        args=(
+            ("mode", "walk"),
+            ("path", (Hex.parse("0509"), Hex.parse("0508"))),
+            ("facing", "NE"),
+            ("twist", "R"),
+            ("fire", ()),
+            ("physical", ()),
+            ("fire_text", "#1→raven"),
+            ("physical_text", "—"),
+        ),
+    )
+    text = describe(ev, None, "es")
+    assert text.startswith("[MECH-1.2] hunter declara: anda 0509→0508 NE R; dispara #1→raven")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_rules_reference_has_one_heading_per_rule_id(lang: str) -> None:
+    text = (ROOT / "docs" / "rules" / f"mech.{lang}.md").read_text(encoding="utf-8")
+    ids = re.findall(r"^## (MECH-[0-9.]+) — \S", text, flags=re.MULTILINE)
+    assert ids == [
+        "MECH-1.1",
+        "MECH-1.2",
+        "MECH-1.3",
+        "MECH-2.1",
+        "MECH-2.2",
+        "MECH-2.3",
+        "MECH-3.1",
+        "MECH-3.2",
+        "MECH-4",
+    ]

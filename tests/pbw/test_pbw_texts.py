@@ -1,0 +1,129 @@
+"""Every pbw event, note, refusal and keyword reads in Spanish and in English (data/locales/*/pbw.toml), and the
+rules reference (docs/rules/pbw.*.md) has one heading per rule id."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import re
+
+import pytest
+
+from bot.account import describe
+from data.i18n import catalog, has, t
+from rules.events import Event, Note
+from rules.pbw import events as pbw_events
+from rules.pbw.model import ACTIONS, CONDITIONS, LOST
+from rules.pbw.tables import BANDS, LOCATIONS, tables
+from tests.paths import ROOT
+from tests.pbw_fixtures import act, make, person, play_turn
+
+RULE_IDS = ("PBW-1", "PBW-2", "PBW-3", "PBW-4", "PBW-5")
+
+
+def event_classes() -> list[type[Event]]:
+    return [
+        cls
+        for _, cls in inspect.getmembers(pbw_events, inspect.isclass)
+        if issubclass(cls, Event) and cls.__module__ == pbw_events.__name__
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_event_class_has_a_template(lang: str) -> None:
+    for cls in event_classes():
+        if issubclass(cls, Note):
+            continue  # notes are looked up by their key, checked below
+        assert has(f"event.{cls.__name__}", lang), cls.__name__
+
+
+def note_keys() -> set[str]:
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "rules" / "pbw").glob("*.py"))
+    keys = set(re.findall(r'key="(pbw\.[a-z_.]+)"', source))
+    keys |= {f"pbw.plan.{a}" for a in (*ACTIONS, LOST)} | {f"pbw.plan.{a}_aimed" for a in ("shoot", "melee")}
+    keys |= {"pbw.changed.spare", "pbw.changed.forfeit"} | {
+        f"pbw.hands.{a}" for a in ("draw", "stow", "reload")
+    }
+    return keys
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_note_and_refusal_has_a_text(lang: str) -> None:
+    for key in note_keys():
+        assert has(f"note.{key}", lang), key
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "rules" / "pbw").glob("*.py"))
+    codes = set(re.findall(r'refuse\(\s*ch,\s*"([a-z_]+)"', source)) | {"syntax", "bad_phase"}
+    for code in codes:
+        assert has(f"errors.pbw.{code}", lang), code
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_keywords_shown_in_accounts_are_translated(lang: str) -> None:
+    words = [*ACTIONS, LOST, *LOCATIONS, *CONDITIONS, *BANDS, *tables().weapons]
+    words += [
+        "arm_useless",
+        "falls",
+        "engaged",
+        "occupied",
+        "path",
+        "athletics",
+        "melee_attack",
+        "melee_defence",
+    ]
+    words += ["attacker_moved", "target_moved", "aim", "accuracy", "cover", "skill_zero", "tired"]
+    for word in words:
+        assert has(f"term.{word}", lang), word
+
+
+def test_the_pbw_catalogs_have_the_same_keys() -> None:
+    def keys(lang: str) -> set[str]:
+        import tomllib
+
+        path = ROOT / "data" / "locales" / lang / "pbw.toml"
+        flat: set[str] = set()
+
+        def walk(table: dict[str, object], prefix: str) -> None:
+            for k, v in table.items():
+                if isinstance(v, dict):
+                    walk(v, f"{prefix}{k}.")  # type: ignore[arg-type]
+                else:
+                    flat.add(prefix + k)
+
+        walk(tomllib.loads(path.read_text(encoding="utf-8")), "")
+        return flat
+
+    assert keys("en") == keys("es")
+
+
+def test_a_turn_reads_in_spanish_with_the_seed_terms() -> None:
+    state = make([person("ana", "a", "0303", initiative=6), person("bob", "b", "0304", initiative=2)])
+    state = state.replace(dice_script=(6, 5, 2, 2, 6, 3, 3))
+    state, events = play_turn(state, {"ana": [act("melee", target="bob")], "bob": [act("defend")]})
+    lines = "\n".join(describe(e, state, "es") for e in events)
+    for term in ("segmento", "iniciativa", "defensa", "fatiga", "Puntos de Vida", "cuerpo a cuerpo"):
+        assert term in lines, term
+    assert "{" not in lines
+    assert t("term.head", "es") == "la cabeza"
+
+
+def test_spanish_is_neutral() -> None:
+    """Neutral Spanish for every Spanish-speaking table: no vosotros forms, no Spain-only words."""
+    text = (ROOT / "data" / "locales" / "es" / "pbw.toml").read_text(encoding="utf-8").lower()
+    for word in ("vosotros", "cogidas", "estéis", "coged", "tenéis", "podéis"):
+        assert word not in text
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_rules_reference_has_one_heading_per_rule_id(lang: str) -> None:
+    text = (ROOT / "docs" / "rules" / f"pbw.{lang}.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^## (PBW-\d+) — \S.*$", text, flags=re.M)
+    assert headings == list(RULE_IDS)
+    assert "[HOUSE]" in text
+
+
+def test_every_event_field_is_plain_data_for_sim_json() -> None:
+    """``sim --json`` prints events with bot.account.event_json: no nested engine objects."""
+    for cls in event_classes():
+        for f in dataclasses.fields(cls):
+            assert "SegmentAction" not in str(f.type), (cls.__name__, f.name)
+    assert catalog("es")["event.PbwAttack"].count("{") == catalog("en")["event.PbwAttack"].count("{")
