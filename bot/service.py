@@ -30,7 +30,7 @@ from bot.results import (
     SubmitResult,
     refuse,
 )
-from bot.service_base import MAX_AUTO_STEPS, Seen, ServiceBase, orderable, utc_now
+from bot.service_base import MAX_AUTO_STEPS, Reading, ServiceBase, orderable, utc_now
 from bot.service_director import DirectorActions
 from bot.service_records import RecordActions, parse_export
 from bot.service_replay import rule_events
@@ -153,16 +153,16 @@ class EncounterService(DirectorActions, RecordActions):
         return Created(enc_id, state.name, state.ruleset, units)
 
     async def free_units(self, encounter_id: int) -> list[Unit]:
-        seen = await self.seen(encounter_id)
-        state, parts = seen.state, seen.parts
+        reading = await self.read(encounter_id)
+        state, parts = reading.state, reading.parts
         taken = {p.unit for p in parts if p.unit}
         return [u for u in state.units.values() if orderable(u) and not u.hidden and u.id not in taken]
 
     async def join(
         self, encounter_id: int, user_id: int, side: str | None = None, unit: str | None = None
     ) -> Joined:
-        seen = await self.seen(encounter_id)
-        meta, state, parts = seen.meta, seen.state, seen.parts
+        reading = await self.read(encounter_id)
+        meta, state, parts = reading.meta, reading.state, reading.parts
         if meta.status == "ended":
             raise refuse("encounter.ended", "This encounter has ended.")
         mine = units_of(user_id, parts)
@@ -204,13 +204,15 @@ class EncounterService(DirectorActions, RecordActions):
         """The start's preconditions (refused privately, before anything is posted), and the names of the units
         nobody plays: they give no orders, and where they are awaited the director moves on with /director
         resolve (the start message and the status say so, so the table never waits on nobody)."""
-        seen = await self.seen(encounter_id)
-        await self.require_director(seen.meta, actor)
-        if seen.meta.status != "open":
+        reading = await self.read(encounter_id)
+        await self.require_director(reading.meta, actor)
+        if reading.meta.status != "open":
             raise refuse("encounter.already_started", "The encounter has already started.")
-        orderable_units = [u for u in seen.state.units.values() if orderable(u)]
-        held = {p.unit for p in seen.parts if p.role == "player" and p.unit}
-        return tuple(u.name for u in orderable_units if u.id not in held and self.is_public(seen.state, u.id))
+        orderable_units = [u for u in reading.state.units.values() if orderable(u)]
+        held = {p.unit for p in reading.parts if p.role == "player" and p.unit}
+        return tuple(
+            u.name for u in orderable_units if u.id not in held and self.is_public(reading.state, u.id)
+        )
 
     async def start(self, encounter_id: int, actor: Actor, *, on_step: OnStep | None = None) -> Resolution:
         await self.check_start(encounter_id, actor)
@@ -226,9 +228,13 @@ class EncounterService(DirectorActions, RecordActions):
         await self.require_director(meta, actor)
         await self.storage.set_encounter_status(encounter_id, "ended")
 
-    async def status(self, encounter_id: int, *, seen: Seen | None = None) -> StatusView:
-        seen = seen if seen is not None and seen.meta.id == encounter_id else await self.seen(encounter_id)
-        meta, state, phase_no, parts = seen.meta, seen.state, seen.phase_no, seen.parts
+    async def status(self, encounter_id: int, *, reading: Reading | None = None) -> StatusView:
+        reading = (
+            reading
+            if reading is not None and reading.meta.id == encounter_id
+            else await self.read(encounter_id)
+        )
+        meta, state, phase_no, parts = reading.meta, reading.state, reading.phase_no, reading.parts
         missing: tuple[Missing, ...] = ()
         # the status goes to the channel: a unit hidden from the public is never named (FOG-1), only its player
         public = visibility(ruleset_for(state), state, PUBLIC).units
@@ -285,12 +291,16 @@ class EncounterService(DirectorActions, RecordActions):
         raw: Any,
         *,
         phase_no: int | None = None,
-        seen: Seen | None = None,
+        reading: Reading | None = None,
         actor: Actor | None = None,
     ) -> SubmitResult:
         """Parse, validate and store one order (durable when this returns); ``all_in`` says whether it was the last."""
-        seen = seen if seen is not None and seen.meta.id == encounter_id else await self.seen(encounter_id)
-        meta, state, current, parts = seen.meta, seen.state, seen.phase_no, seen.parts
+        reading = (
+            reading
+            if reading is not None and reading.meta.id == encounter_id
+            else await self.read(encounter_id)
+        )
+        meta, state, current, parts = reading.meta, reading.state, reading.phase_no, reading.parts
         ruleset = ruleset_for(state)
         policy = policy_for(ruleset, state)
         if unit_id == DIRECTOR and policy.director_orders:
@@ -346,14 +356,14 @@ class EncounterService(DirectorActions, RecordActions):
         forced: bool = False,
         approved: bool = False,
         on_step: OnStep | None = None,
-        seen: Seen | None = None,
+        reading: Reading | None = None,
         all_in: bool = False,
     ) -> Resolution:
         """Resolve the current phase (all orders in, deadline, or the director: ``forced``) and what follows.
 
         Idempotent: with ``expected_phase_no`` a phase resolved meanwhile returns ``already=True``. ``on_step`` is
         awaited after each committed step, so the channel can see a phase before the next one is resolved.
-        ``seen``/``all_in`` come from the submission that gave the last order, saving the reads it just made
+        ``reading``/``all_in`` come from the submission that gave the last order, saving the reads it just made
         (the storage still checks the phase and the orders when the resolution is committed).
         """
         return await self._resolve(
@@ -362,7 +372,7 @@ class EncounterService(DirectorActions, RecordActions):
             forced=forced or all_in,
             approved=approved,
             on_step=on_step,
-            seen=seen,
+            reading=reading,
         )
 
     async def _resolve(
@@ -373,12 +383,12 @@ class EncounterService(DirectorActions, RecordActions):
         forced: bool,
         approved: bool,
         on_step: OnStep | None = None,
-        seen: Seen | None = None,
+        reading: Reading | None = None,
     ) -> Resolution:
         steps: list[StepReport] = []
         async with self._lock(encounter_id):
-            if seen is not None and seen.meta.id == encounter_id:
-                meta, state, phase_no = seen.meta, seen.state, seen.phase_no
+            if reading is not None and reading.meta.id == encounter_id:
+                meta, state, phase_no = reading.meta, reading.state, reading.phase_no
             else:
                 meta, state, phase_no = await self.load(encounter_id)
             if expected_phase_no is not None and phase_no != expected_phase_no:
@@ -554,10 +564,10 @@ class EncounterService(DirectorActions, RecordActions):
         ruleset: Ruleset,
         snapshot_seq: int = 0,
     ) -> StepReport:
-        seen = visibility(ruleset, after, PUBLIC).units | visibility(ruleset, before, PUBLIC).units
+        visible = visibility(ruleset, after, PUBLIC).units | visibility(ruleset, before, PUBLIC).units
         known = set(before.units) | set(after.units)
         # FOG-1, NGT-9: the ruleset says what the public may read of each event (a shot from the dark...)
-        shown = (ruleset.public_event(e, frozenset(seen), frozenset(known)) for e in events)
+        shown = (ruleset.public_event(e, frozenset(visible), frozenset(known)) for e in events)
         public = tuple(e for e in shown if e is not None)
         # what the board image shows, as the overlays say; imported here, as it loads Pillow
         from render.rulesets import board_signature
@@ -573,7 +583,7 @@ class EncounterService(DirectorActions, RecordActions):
 __all__ = [
     "EncounterService",
     "OnStep",
-    "Seen",
+    "Reading",
     "ServiceBase",
     "bundled_scenarios",
     "parse_export",

@@ -22,7 +22,7 @@ from rules.serial import from_json
 from rules.state import EncounterState, Unit
 
 NOT_ORDERABLE = frozenset({"debris", "asteroid", "marker"})
-SEEN_CACHE_SIZE = 512  # encounters whose last read is kept (each holds one decoded state)
+READ_CACHE_SIZE = 512  # encounters whose last read is kept (each holds one decoded state)
 GUILD_SETTINGS_TTL = 30.0  # seconds a guild's settings are reused between reads
 #: how far towards a deadline the players still missing get their reminder DM
 REMIND_AT = 0.75
@@ -33,7 +33,7 @@ MAX_AUTO_STEPS = 12  # phases without orders resolved (or undone) in a row befor
 
 
 @dataclass(frozen=True, slots=True)
-class Seen:
+class Reading:
     """One read of an encounter (meta, state, phase, participants), handed along so a click that checks,
     shows and submits does not read the same rows three times."""
 
@@ -64,7 +64,7 @@ class ServiceBase:
         self.director_role_name = director_role_name
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: dict[int, tuple[int, EncounterState]] = {}
-        self._seen: OrderedDict[int, Seen] = OrderedDict()  # newest read per encounter, LRU-bounded
+        self._reads: OrderedDict[int, Reading] = OrderedDict()  # newest read per encounter, LRU-bounded
         self._deadlines: dict[int, tuple[float, Deadline | None]] = {}  # (read at, pending deadline)
         self._guilds: dict[int, tuple[float, GuildSettings]] = {}
 
@@ -73,28 +73,28 @@ class ServiceBase:
         return self._locks.setdefault(encounter_id, asyncio.Lock())
 
     async def load(self, encounter_id: int) -> tuple[Encounter, EncounterState, int]:
-        seen = await self.seen(encounter_id)
-        return seen.meta, seen.state, seen.phase_no
+        reading = await self.read(encounter_id)
+        return reading.meta, reading.state, reading.phase_no
 
-    async def seen(self, encounter_id: int) -> Seen:
+    async def read(self, encounter_id: int) -> Reading:
         """The encounter as stored now. A click reads it several times a second: the last read is kept and
         reused while the stored ``last_seq`` is unchanged (one indexed read instead of the snapshot, events and
         participants; the database, not this process, says whether it changed)."""
         try:
-            cached = self._seen.get(encounter_id)
+            cached = self._reads.get(encounter_id)
             if cached is not None and await self.storage.last_seq(encounter_id) == cached.meta.last_seq:
-                self._seen.move_to_end(encounter_id)
+                self._reads.move_to_end(encounter_id)
                 return cached
             loaded = await self.storage.load(encounter_id)
         except EncounterNotFoundError:
             raise refuse("encounter.none", "There is no such encounter.") from None
         state = self._decode(encounter_id, loaded.snapshot_seq, loaded.state)
-        seen = Seen(loaded.meta, state, loaded.phase_no, list(loaded.participants))
-        self._seen[encounter_id] = seen
-        self._seen.move_to_end(encounter_id)
-        while len(self._seen) > SEEN_CACHE_SIZE:
-            self._seen.popitem(last=False)
-        return seen
+        reading = Reading(loaded.meta, state, loaded.phase_no, list(loaded.participants))
+        self._reads[encounter_id] = reading
+        self._reads.move_to_end(encounter_id)
+        while len(self._reads) > READ_CACHE_SIZE:
+            self._reads.popitem(last=False)
+        return reading
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         now = time.monotonic()
@@ -146,7 +146,7 @@ class ServiceBase:
     ) -> bool:
         if parts is None:
             try:
-                parts = (await self.seen(meta.id)).parts
+                parts = (await self.read(meta.id)).parts
             except (TypeError, ValueError, KeyError, RecursionError):
                 # a state that no longer decodes: the director can still act on it (end it, above all)
                 parts = await self.storage.participants(meta.id)
@@ -202,32 +202,32 @@ class ServiceBase:
         return out
 
     async def my_units(self, encounter_id: int, user_id: int) -> list[str]:
-        return units_of(user_id, (await self.seen(encounter_id)).parts)
+        return units_of(user_id, (await self.read(encounter_id)).parts)
 
     async def panel_units(self, encounter_id: int, actor: Actor) -> list[str]:
         """The panels ``/orders`` shows this person: in a director-run mode (ocs) a director's own procedure
         panel first (the pseudo-unit :data:`DIRECTOR`), then the units they play."""
-        seen = await self.seen(encounter_id)
-        mine = units_of(actor.user_id, seen.parts)
-        if await self.may_use_panel(seen, DIRECTOR, actor):
+        reading = await self.read(encounter_id)
+        mine = units_of(actor.user_id, reading.parts)
+        if await self.may_use_panel(reading, DIRECTOR, actor):
             return [DIRECTOR, *mine]
         return mine
 
-    async def may_use_panel(self, seen: Seen, unit_id: str, actor: Actor) -> bool:
+    async def may_use_panel(self, reading: Reading, unit_id: str, actor: Actor) -> bool:
         """Whether ``actor`` may see and use the panel of ``unit_id``: the unit's holder, or for the director's
         pseudo-unit in a director-run mode, a director of the encounter (checked on every click)."""
         if unit_id == DIRECTOR:
-            if not policy_for(ruleset_for(seen.state)).director_orders:
+            if not policy_for(ruleset_for(reading.state)).director_orders:
                 return False
-            return await self.is_director(seen.meta, actor, seen.parts)
-        return holder_of(unit_id, seen.parts) == actor.user_id
+            return await self.is_director(reading.meta, actor, reading.parts)
+        return holder_of(unit_id, reading.parts) == actor.user_id
 
     async def player_unit(
         self, encounter_id: int, user_id: int, unit_id: str
     ) -> tuple[Encounter, EncounterState, int]:
         """Load for a player acting on ``unit_id``; refuses when the unit is not theirs (ids are never trusted)."""
-        seen = await self.seen(encounter_id)
-        meta, state, phase_no, parts = seen.meta, seen.state, seen.phase_no, seen.parts
+        reading = await self.read(encounter_id)
+        meta, state, phase_no, parts = reading.meta, reading.state, reading.phase_no, reading.parts
         if holder_of(unit_id, parts) != user_id:
             raise refuse("unit.not_yours", "That is not one of your units.")
         return meta, state, phase_no

@@ -66,7 +66,7 @@ class DirectorActions(ServiceBase):
         meta = await self.storage.get_encounter(encounter_id)
         await self.require_director(meta, actor)
         async with self._lock(encounter_id):
-            phase_before = (await self.seen(encounter_id)).phase_no
+            phase_before = (await self.read(encounter_id)).phase_no
             try:
                 restored = await self.storage.undo(encounter_id)
             except NothingToUndoError:

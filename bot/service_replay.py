@@ -73,7 +73,7 @@ MAX_REPLAY_STEPS = 240
 
 async def check_replayable(service: ServiceBase, encounter_id: int) -> None:
     """Refuses, cheaply (before the command is acknowledged), an encounter with nothing resolved yet."""
-    if (await service.seen(encounter_id)).phase_no <= 1:
+    if (await service.read(encounter_id)).phase_no <= 1:
         raise refuse("replay.empty", "Nothing has been resolved yet, so there is nothing to replay.")
 
 

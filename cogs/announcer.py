@@ -30,7 +30,7 @@ from bot.panels import panel_for, status_lines, step_cards
 from bot.panels.model import Card
 from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepReport
 from bot.rules_reference import cited
-from bot.service import Seen
+from bot.service import Reading
 from bot.service_base import MUTED
 from bot.service_records import events_for
 from bot.storage import Deadline, Encounter
@@ -385,10 +385,10 @@ class Announcer:
         chan = await self.channel(meta)
         if chan is None:
             return
-        seen = await self.bot.service.seen(encounter_id)
-        state = seen.state
+        reading = await self.bot.service.read(encounter_id)
+        state = reading.state
         # NGT-9: each side (and the director) also gets its own opening board, where the ruleset says so
-        opening = StepReport(encounter_id, seen.phase_no, state.round, state.phase, (), state, (), True)
+        opening = StepReport(encounter_id, reading.phase_no, state.round, state.phase, (), state, (), True)
         await self.post_private_views(meta, opening)
         locale = await self.channel_lang(meta)
         header = t("channel.opening", locale, name=meta.name)
@@ -418,20 +418,20 @@ class Announcer:
 
     # --- opening a phase ------------------------------------------------------------------------------------
     async def open_phase(self, encounter_id: int) -> None:
-        seen = await self.bot.service.seen(encounter_id)
-        status = await self.bot.service.status(encounter_id, seen=seen)
+        reading = await self.bot.service.read(encounter_id)
+        status = await self.bot.service.status(encounter_id, reading=reading)
         await self.refresh_status(encounter_id, status=status)
         for missing in status.missing:
             if missing.user_id is not None:
-                await self.send_panel(seen.meta, missing.user_id, missing.unit, seen=seen)
+                await self.send_panel(reading.meta, missing.user_id, missing.unit, reading=reading)
         if (
             _policy(status.ruleset).director_orders
             and status.status == "running"
             and not status.over
-            and not seen.state.over
+            and not reading.state.over
         ):
             # a director-run mode (ocs): the director's procedure panel for this step, by DM
-            await self.send_panel(seen.meta, seen.meta.created_by, DIRECTOR, seen=seen)
+            await self.send_panel(reading.meta, reading.meta.created_by, DIRECTOR, reading=reading)
 
     def status_text(self, status: StatusView, locale: str, acting: str = "") -> str:
         phase = phase_text(status.ruleset, status.phase, locale)
@@ -467,7 +467,7 @@ class Announcer:
         locale = await self.channel_lang(meta)
         text = self.status_text(status, locale, await self._acting(encounter_id, status))
         if status.status == "running" and not status.over:
-            extra = status_lines_of((await self.bot.service.seen(encounter_id)).state, locale)
+            extra = status_lines_of((await self.bot.service.read(encounter_id)).state, locale)
             text = "\n".join((text, *extra))
         text = clip(text)
         key = str(status.phase_no)
@@ -505,13 +505,13 @@ class Announcer:
         """One-at-a-time modes: the units awaited now, each with its player's mention (or none: the director)."""
         if status.over or status.status != "running":
             return ""
-        seen = await self.bot.service.seen(encounter_id)
-        if not _policy(status.ruleset, seen.state).shows_acting:  # how this step collects orders
+        reading = await self.bot.service.read(encounter_id)
+        if not _policy(status.ruleset, reading.state).shows_acting:  # how this step collects orders
             return ""
         holders = {unit: user for user, unit, _ in status.players}
         names: list[str] = []
-        for u in self.bot.service.owing(seen.state):
-            name = self.bot.service.public_name(seen.state, u)
+        for u in self.bot.service.owing(reading.state):
+            name = self.bot.service.public_name(reading.state, u)
             if not name:  # a hidden unit is never named, nor its player (FOG-1)
                 continue
             names.append(f"{name} (<@{holders[u]}>)" if u in holders else name)
@@ -522,16 +522,16 @@ class Announcer:
         reminders for this encounter. The DM names their own unit (they may see it even when it is hidden)."""
         service = self.bot.service
         meta = await service.storage.get_encounter(due.encounter_id)  # fresh: the muted list may have changed
-        seen = await service.seen(due.encounter_id)
-        if seen.phase_no != due.phase_no:
+        reading = await service.read(due.encounter_id)
+        if reading.phase_no != due.phase_no:
             return
-        status = await service.status(due.encounter_id, seen=seen)
+        status = await service.status(due.encounter_id, reading=reading)
         when = discord.utils.format_dt(due.due_at, "R")
         muted = _muted(meta)
         for missing in status.missing:
             if missing.user_id is None or missing.user_id in muted:
                 continue
-            unit = seen.state.units.get(missing.unit)
+            unit = reading.state.units.get(missing.unit)
             locale = await self.user_lang(meta, missing.user_id)
             text = t(
                 "channel.reminder",
@@ -554,16 +554,20 @@ class Announcer:
             return None
 
     async def send_panel(
-        self, meta: Encounter, user_id: int, unit_id: str, *, seen: Seen | None = None
+        self, meta: Encounter, user_id: int, unit_id: str, *, reading: Reading | None = None
     ) -> bool:
         """DM the unit's panel for the current phase once; on closed DMs tell the channel (mention only)."""
         storage = self.bot.service.storage
-        seen = seen if seen is not None and seen.meta.id == meta.id else await self.bot.service.seen(meta.id)
-        key = f"{seen.phase_no}:{unit_id}"
+        reading = (
+            reading
+            if reading is not None and reading.meta.id == meta.id
+            else await self.bot.service.read(meta.id)
+        )
+        key = f"{reading.phase_no}:{unit_id}"
         if await storage.get_message_ref(meta.id, "panel", key) is not None:
             return True
-        locale = await self.user_lang(seen.meta, user_id)
-        panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, seen=seen)
+        locale = await self.user_lang(reading.meta, user_id)
+        panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, reading=reading)
         kwargs = await panel_message(panel, locale)
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)

@@ -258,7 +258,7 @@ class EncounterCog(
         locale = lang(interaction)
         text = self.bot.announcer.status_text(view, locale) if self.bot.announcer else meta.name
         if view.status == "running" and not view.over:
-            text = "\n".join((text, *status_lines_of((await self.bot.service.seen(meta.id)).state, locale)))
+            text = "\n".join((text, *status_lines_of((await self.bot.service.read(meta.id)).state, locale)))
         await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(

@@ -253,7 +253,7 @@ async def play_phase(
 async def wait_phase_after(t: Table, enc: int, phase_no: int) -> None:
     async def moved() -> bool:
         # the game may end with that phase: its last commit and the status change are two transactions
-        seen = await t.bot.service.seen(enc)
+        seen = await t.bot.service.read(enc)
         return seen.phase_no > phase_no or seen.state.over
 
     for _ in range(3000):  # polling the database (60 s ceiling for slow machines), not timing anything

@@ -11,7 +11,7 @@ import discord
 
 from bot.panels.model import Button, Select
 from bot.results import refuse
-from bot.service import Seen
+from bot.service import Reading
 from cogs.common import actor_of, bot_of
 from cogs.panel.components import ControlRef
 from cogs.panel.load import LoadedPanel, load_panel, stored_draft
@@ -27,20 +27,20 @@ class Clicked:
 
 async def click(interaction: discord.Interaction, ref: ControlRef, values: tuple[str, ...] | None) -> Clicked:
     """The click on control ``ref`` (``values``: a select's choice); raises a ``GameError`` to refuse it."""
-    seen = await owns(interaction, ref)
-    if ref.phase_no != seen.phase_no:
+    reading = await owns(interaction, ref)
+    if ref.phase_no != reading.phase_no:
         log.info(
             "stale panel user=%s encounter=%s phase=%s", interaction.user.id, ref.encounter_id, ref.phase_no
         )
         raise refuse("phase.stale", "That panel belongs to a phase that is over; open /orders again.")
     panel = await load_panel(
         bot_of(interaction),
-        seen.meta.id,
+        reading.meta.id,
         interaction.user.id,
         ref.unit_id,
         stored_draft(interaction.message),
         interaction.guild_id,
-        seen=seen,
+        reading=reading,
         actor=actor_of(interaction),
     )
     model = panel.model
@@ -51,24 +51,24 @@ async def click(interaction: discord.Interaction, ref: ControlRef, values: tuple
         return Clicked(panel)
     panel = panel.pressed(ref.action, (values or ()) if isinstance(control, Select) else None)
     if isinstance(control, Button) and control.submits:
-        return await submit(interaction, panel, seen)
+        return await submit(interaction, panel, reading)
     return Clicked(panel)
 
 
-async def owns(interaction: discord.Interaction, ref: ControlRef) -> Seen:
+async def owns(interaction: discord.Interaction, ref: ControlRef) -> Reading:
     """Ownership, checked on every click before anything is read or changed: the clicking user must hold the
     unit in that encounter, and a panel used inside a server must belong to that server (custom ids are forgeable).
     Returns what it read, so the click does not read it again."""
-    seen = await bot_of(interaction).service.seen(ref.encounter_id)
-    if interaction.guild_id is not None and seen.meta.guild_id != interaction.guild_id:
+    reading = await bot_of(interaction).service.read(ref.encounter_id)
+    if interaction.guild_id is not None and reading.meta.guild_id != interaction.guild_id:
         raise refuse("encounter.none", "There is no such encounter.")
-    if not await bot_of(interaction).service.may_use_panel(seen, ref.unit_id, actor_of(interaction)):
+    if not await bot_of(interaction).service.may_use_panel(reading, ref.unit_id, actor_of(interaction)):
         log.info("panel refused user=%s encounter=%s", interaction.user.id, ref.encounter_id)
         raise refuse("unit.not_yours", "That is not one of your units.")
-    return seen
+    return reading
 
 
-async def submit(interaction: discord.Interaction, panel: LoadedPanel, seen: Seen) -> Clicked:
+async def submit(interaction: discord.Interaction, panel: LoadedPanel, reading: Reading) -> Clicked:
     """Store the panel's order for the phase it was built for (durable when this returns), then start what
     follows: the resolution if it was the last order, else the channel's status."""
     bot = bot_of(interaction)
@@ -78,13 +78,13 @@ async def submit(interaction: discord.Interaction, panel: LoadedPanel, seen: See
         panel.model.unit_id,
         panel.plugin.raw_order(panel.model),
         phase_no=panel.phase_no,
-        seen=seen,
+        reading=reading,
         actor=actor_of(interaction),
     )
     if result.all_in:
         bot.spawn(
             bot.resolve_and_announce(
-                panel.encounter_id, expected_phase_no=result.phase_no, seen=seen, all_in=True
+                panel.encounter_id, expected_phase_no=result.phase_no, reading=reading, all_in=True
             ),
             what="resolution",
         )

@@ -14,7 +14,7 @@ from bot.panels.draft import Draft, decode_draft
 from bot.panels.model import PanelModel
 from bot.permissions import Actor
 from bot.results import refuse
-from bot.service import Seen
+from bot.service import Reading
 from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR
 from rules.state import EncounterState
@@ -47,17 +47,17 @@ async def load_panel(
     stored: tuple[int, Draft] | None,
     guild_id: int | None,
     *,
-    seen: Seen | None = None,
+    reading: Reading | None = None,
     actor: Actor | None = None,
 ) -> LoadedPanel:
     """The panel of ``unit_id`` for ``user_id``, from storage; refuses a unit that is not theirs (the director's
     pseudo-unit of a director-run mode is a director's: ``actor`` carries what Discord knows of the member)."""
     service = bot.service
-    seen = seen or await service.seen(encounter_id)
-    meta, state, phase_no = seen.meta, seen.state, seen.phase_no
+    reading = reading or await service.read(encounter_id)
+    meta, state, phase_no = reading.meta, reading.state, reading.phase_no
     if guild_id is not None and meta.guild_id != guild_id:
         raise refuse("encounter.none", "There is no such encounter.")
-    if not await service.may_use_panel(seen, unit_id, actor or Actor(user_id)):
+    if not await service.may_use_panel(reading, unit_id, actor or Actor(user_id)):
         raise refuse("unit.not_yours", "That is not one of your units.")
     plugin = panel_for(state.ruleset)
     running = meta.status == "running" and not state.over

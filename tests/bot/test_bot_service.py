@@ -205,7 +205,7 @@ async def test_an_encounter_over_but_still_running_after_a_crash_is_ended_by_the
     from rules.serial import to_json
 
     enc = await _running(service)
-    seen = await service.seen(enc)
+    seen = await service.read(enc)
     over = seen.state.replace(over=True, winner="red")
     await service.storage.commit_resolution(
         enc, seen.phase_no, [("Note", {"event": to_json(Note(rule="TEST", key="x"))})], to_json(over)

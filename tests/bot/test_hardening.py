@@ -79,9 +79,9 @@ async def test_a_broken_encounter_can_still_be_ended_by_its_director(
     created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="exo", scenario="exo-duel")
     with sqlite3.connect(tmp_path / "bot.sqlite3") as raw:
         raw.execute("UPDATE snapshots SET state = ?", ('{"$t": "Broken"}',))
-    service._seen.clear()  # pyright: ignore[reportPrivateUsage]  # as after a restart
+    service._reads.clear()  # pyright: ignore[reportPrivateUsage]  # as after a restart
     with pytest.raises(TypeError):
-        await service.seen(created.encounter_id)
+        await service.read(created.encounter_id)
     await service.end(created.encounter_id, Actor(DIRECTOR))
     assert (await service.storage.get_encounter(created.encounter_id)).status == "ended"
 

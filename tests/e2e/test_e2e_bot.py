@@ -117,7 +117,7 @@ async def test_a_whole_exo_duel_in_a_channel(table: Table) -> None:
     # play on until one side wins
     asked_repairs = False
     for _ in range(60):  # phases that wait for someone: crew rolls, orders, decisions, repairs (declined)
-        seen = await t.bot.service.seen(enc)
+        seen = await t.bot.service.read(enc)
         if seen.state.over:
             break
         asked_repairs = asked_repairs or seen.state.phase == "5"
@@ -370,12 +370,12 @@ async def test_a_damaged_ships_crew_chooses_its_repairs_by_dm_after_the_damage(t
     ).response()
     assert done is not None and not done.ephemeral, done.content if done else None
     for _ in range(12):
-        seen = await t.bot.service.seen(enc)
+        seen = await t.bot.service.read(enc)
         if seen.state.phase == "5":
             break
         await play_phase(t, enc)
         await wait_phase_after(t, enc, seen.phase_no)
-    seen = await t.bot.service.seen(enc)
+    seen = await t.bot.service.read(enc)
     assert seen.state.phase == "5"
     status = await t.bot.service.status(enc)
     assert [m.unit for m in status.missing] == ["halcon"], "only the damaged ship is asked"

@@ -73,7 +73,7 @@ async def test_a_director_resolve_that_arrives_after_the_phase_resolved_forces_n
     assert forced_calls == [seen.phase_no]
     assert "already resolved" in reply.content, reply.content
     after = await encounter_of(t)
-    state = (await service.seen(enc)).state
+    state = (await service.read(enc)).state
     # exactly the orders' round was resolved: the next round waits for orders, nothing was forced
     assert state.round == 2 and service.owing(state), (after.phase_no, state.round, state.phase)
 

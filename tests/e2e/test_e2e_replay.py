@@ -34,7 +34,7 @@ async def test_replay_of_a_short_duel_posts_one_frame_per_step(table: Table) -> 
     t = table
     enc = await open_duel(t)
     for _ in range(2):
-        seen = await t.bot.service.seen(enc)
+        seen = await t.bot.service.read(enc)
         await play_phase(t, enc, ana_moves="D", bea_moves="I")
         await wait_phase_after(t, enc, seen.phase_no)
     # an override that is undone must not be in the replay

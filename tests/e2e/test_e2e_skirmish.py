@@ -125,7 +125,7 @@ async def test_skirmish_activations_by_dm_panels(table: Table) -> None:
     moved: set[tuple[int, str]] = set()  # (round, character) that already moved this round
     shot: set[tuple[int, str]] = set()
     for _ in range(60):
-        seen = await t.bot.service.seen(enc)
+        seen = await t.bot.service.read(enc)
         state, phase_no = seen.state, seen.phase_no
         assert not state.over
         awaited = RULES.awaiting(state)
@@ -178,7 +178,7 @@ async def play_one(
     """A simple player: Tyranos go into overwatch (ask) while none watches; RFP move once, then shoot once, then
     end the activation."""
     assert isinstance(ch, Character)
-    state = (await t.bot.service.seen(panel_enc(panel))).state
+    state = (await t.bot.service.read(panel_enc(panel))).state
     key = (state.round, unit)
     watching = any(c.overwatch for c in state.units_of(Character) if c.side == ch.side and c.acting)
     _, others = select_of(panel, unit, "other")

@@ -59,7 +59,7 @@ async def open_encounter(r: Room, ruleset: str, scenario: str) -> int:
 
 
 async def state_of(r: Room, enc: int) -> EncounterState:
-    return (await r.bot.service.seen(enc)).state
+    return (await r.bot.service.read(enc)).state
 
 
 async def public_board(r: Room) -> bytes:

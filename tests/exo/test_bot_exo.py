@@ -149,7 +149,7 @@ async def test_repairs_of_a_ship_nobody_plays_never_hold_the_game(service: Encou
     enc = created.encounter_id
     await service.join(enc, ANA)  # Bea never joins: the pirate is nobody's
     await service.start(enc, Actor(DIRECTOR))
-    seen = await service.seen(enc)
+    seen = await service.read(enc)
     pirata = seen.state.units["pirata"]
     damaged = seen.state.with_units([replace(pirata, engines=1)]).replace(phase="5")  # type: ignore[type-var]
     await service.storage.commit_resolution(enc, seen.phase_no, [], to_json(damaged))
@@ -157,4 +157,4 @@ async def test_repairs_of_a_ship_nobody_plays_never_hold_the_game(service: Encou
     assert get_ruleset("exo").awaiting(damaged) == ("pirata",)
     result = await service.advance(enc)
     assert result.steps and result.steps[0].phase == "5", "phase 5 resolved without waiting"
-    assert (await service.seen(enc)).state.phase == "1"
+    assert (await service.read(enc)).state.phase == "1"

@@ -129,7 +129,7 @@ async def declare(t: Table, person: Person, panel: Message, unit: str) -> list[s
 async def declaring(t: Table, enc: int) -> None:
     """Wait until a declaration is owed (the initiative and the resolution steps chain by themselves)."""
     for _ in range(3000):  # polling the database (60 s ceiling), not timing anything
-        seen = await t.bot.service.seen(enc)
+        seen = await t.bot.service.read(enc)
         if seen.state.phase == DECLARE and RULES.awaiting(seen.state):
             return
         await asyncio.sleep(0.02)
@@ -166,10 +166,10 @@ async def play_turns(t: Table, enc: int, turns: int, *, check: bool = True) -> l
     declared: list[str] = []
     refused = False
     last: tuple[Person, Message, str] | None = None
-    start_round = (await t.bot.service.seen(enc)).state.round
+    start_round = (await t.bot.service.read(enc)).state.round
     for _ in range(40):
         await declaring(t, enc)
-        seen = await t.bot.service.seen(enc)
+        seen = await t.bot.service.read(enc)
         state, phase_no = seen.state, seen.phase_no
         if state.round >= start_round + turns:
             break
@@ -205,7 +205,7 @@ async def test_two_turns_of_the_duel_by_dm_panels(table: Table) -> None:
     orders = [line for line in lines if "Declaraciones de este turno" in line]
     assert len(orders) >= 2, orders
     # each declaration posted when locked, in the declaration order
-    names = {u.id: u.name for u in (await t.bot.service.seen(enc)).state.units.values()}
+    names = {u.id: u.name for u in (await t.bot.service.read(enc)).state.units.values()}
     posted = [line for line in lines if " declara: " in line and "[MECH-1.2]" in line]
     assert [
         next(u for u, n in names.items() if line.split("] ", 1)[1].startswith(n)) for line in posted
@@ -231,12 +231,12 @@ async def test_secret_declarations_reach_nobody_before_the_reveal(table: Table) 
     t = table
     enc = await open_duel(t, secret=True)
     await declaring(t, enc)
-    seen = await t.bot.service.seen(enc)
+    seen = await t.bot.service.read(enc)
     assert seen.state.option("secret_declarations") is True
     first_round = seen.state.round
     for _ in range(4):  # the turn's four declarations, one by one
         await declaring(t, enc)
-        seen = await t.bot.service.seen(enc)
+        seen = await t.bot.service.read(enc)
         state, phase_no = seen.state, seen.phase_no
         if state.round > first_round:
             break
@@ -252,7 +252,7 @@ async def test_secret_declarations_reach_nobody_before_the_reveal(table: Table) 
         await (await person.click(panel, submit[0])).wait_for_followups(1, timeout=60)
         await wait_step_after(t, enc, phase_no)
         await t.bot.settle()
-        state = (await t.bot.service.seen(enc)).state
+        state = (await t.bot.service.read(enc)).state
         if state.round > first_round:
             break  # the last declaration: the turn is resolved and everything revealed
         locked = ext_of(state).declaration(unit)
@@ -280,7 +280,7 @@ async def test_the_directors_hand_and_the_arcs_of_a_mech(table: Table) -> None:
         )
     ).final_response()
     assert not hit.ephemeral and "Hunchback" in hit.content and "5 (ct)" in hit.content, hit.content
-    state = (await t.bot.service.seen(enc)).state
+    state = (await t.bot.service.read(enc)).state
     hunter = state.units["hunter"]
     assert hunter.armor["ct"] == hunter.max_armor["ct"] - 5  # type: ignore[attr-defined]
     refused = await (

@@ -178,7 +178,7 @@ async def test_a_night_round_sends_each_side_its_own_board_and_a_unit_strays(tab
     moved: set[str] = set()
     first_mover = ""
     for _ in range(20):
-        seen = await t.bot.service.seen(enc)
+        seen = await t.bot.service.read(enc)
         state, phase_no = seen.state, seen.phase_no
         if state.round > 1 or state.over:
             break
@@ -195,7 +195,7 @@ async def test_a_night_round_sends_each_side_its_own_board_and_a_unit_strays(tab
             await act(t, person, panel, unit, None)
         await wait_step_after(t, enc, phase_no)
     await t.bot.announcer.drain()  # type: ignore[union-attr]
-    state = (await t.bot.service.seen(enc)).state
+    state = (await t.bot.service.read(enc)).state
     assert state.round == 2, "one whole night round was played"
 
     # NGT-5: the first unit to move strayed (lax, movement roll 6-1, direction 3 = SE)
@@ -257,7 +257,7 @@ async def test_the_director_lights_a_flare_by_ruling_the_sides_get_new_boards_an
         timeout=60,
     )
     await t.bot.announcer.drain()  # type: ignore[union-attr]
-    state = (await t.bot.service.seen(enc)).state
+    state = (await t.bot.service.read(enc)).state
     assert [m.kind for m in state.markers] == ["flare"]
     await (await t.director.run_command(t.channel, "director undo")).final_response()
-    assert not (await t.bot.service.seen(enc)).state.markers
+    assert not (await t.bot.service.read(enc)).state.markers

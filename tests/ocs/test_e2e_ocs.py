@@ -144,7 +144,7 @@ async def test_two_combats_one_surprise_each_by_dm_panels(table: Table) -> None:
     losses and retreats by the owner, the result embeds with every figure, two combats open at once."""
     t = table
     enc = await open_encounter(t)
-    seen = await t.bot.service.seen(enc)
+    seen = await t.bot.service.read(enc)
     assert not ext_of(seen.state).combats
 
     # the director opens combat 1 on 0403: the select offers only the units that may attack it
@@ -155,7 +155,7 @@ async def test_two_combats_one_surprise_each_by_dm_panels(table: Table) -> None:
     assert sorted(o["value"] for o in attackers) == ["a1", "a2"]
     # combat 1 waits for the attacker's AR unit; the director opens combat 2 meanwhile (OCS-2)
     await act(t, enc, t.director, "director", [("task", ["open"]), ("at", ["0606"]), ("att", ["b1", "b2"])])
-    state = (await t.bot.service.seen(enc)).state
+    state = (await t.bot.service.read(enc)).state
     assert [c.at.label for c in ext_of(state).combats] == ["0403", "0606"]
     status = public_text(t.channel)
     assert "Open combats: 2" in status and "waits for the attacker's Action Rating unit" in status
@@ -201,12 +201,12 @@ async def test_two_combats_one_surprise_each_by_dm_panels(table: Table) -> None:
     assert two["Result"] == "**AL2**"
 
     # OCS-6 combat 1: Guards D lost the first step (its AR unit); Bea gives Militia E's step and retreats 2 hexes
-    state = (await t.bot.service.seen(enc)).state
+    state = (await t.bot.service.read(enc)).state
     assert state.unit_as("d1", OcsUnit).steps == 1
     panel, _ = await act(t, enc, t.bea, "d1", [("loss", ["d2"])])
     _, losses = options_of(panel, "d1", "loss")
     assert [o["value"] for o in losses][:2] == ["d1", "d2"]
-    state = (await t.bot.service.seen(enc)).state
+    state = (await t.bot.service.read(enc)).state
     assert state.unit_as("d2", OcsUnit).steps == 1
     phase_no = await phase_of(t, enc)
     panel = await panel_for_phase(t.fd, t.bea, "d1", phase_no)
@@ -220,14 +220,14 @@ async def test_two_combats_one_surprise_each_by_dm_panels(table: Table) -> None:
     await choose(t, t.bea, panel, "d1", "rt1", [to_d2])
     await submit(t, t.bea, panel, "d1")
     await wait_phase_after(t, enc, phase_no)
-    state = (await t.bot.service.seen(enc)).state
+    state = (await t.bot.service.read(enc)).state
     assert state.units["d1"].at is not None and state.units["d1"].at.label == to_d1
     assert state.units["d2"].at is not None and state.units["d2"].at.label == to_d2
 
     # OCS-6 combat 2: Armour C (the AR unit) lost the first step; Bea chooses Armour B for the second
     assert state.unit_as("b2", OcsUnit).steps == 1
     await act(t, enc, t.bea, "b1", [("loss", ["b1"])])
-    state = (await t.bot.service.seen(enc)).state
+    state = (await t.bot.service.read(enc)).state
     assert state.unit_as("b1", OcsUnit).steps == 1
     assert not ext_of(state).combats
 

@@ -252,7 +252,7 @@ async def running(service: EncounterService) -> int:
 async def director_gives(service: EncounterService, enc: int, picks: list[tuple[str, str]]) -> None:
     """The director's panel, the selects in order, Submit (what the Discord panel does), then the resolution.
     ``picks``: (select, value); a value ``"b1,b2"`` picks several in one select."""
-    seen = await service.seen(enc)
+    seen = await service.read(enc)
     model = PLUGIN.build_panel(seen.state, DIRECTOR, draft=Draft(), owing=True)
     for action, value in picks:
         model = press(PLUGIN, seen.state, model, action, tuple(value.split(",")))
@@ -265,19 +265,19 @@ async def test_director_answers_for_an_absent_player(service: EncounterService) 
     """OCS-2: Bea does not answer; the director names her attacker's AR unit from the director's panel. A player
     cannot use the director's panel."""
     enc = await running(service)
-    seen = await service.seen(enc)
+    seen = await service.read(enc)
     assert await service.panel_units(enc, Actor(DORA)) == [DIRECTOR]
     assert DIRECTOR not in await service.panel_units(enc, Actor(BEA))
     assert not await service.may_use_panel(seen, DIRECTOR, Actor(BEA))
     await director_gives(service, enc, [("task", "open"), ("at", "0606"), ("att", "b1,b2")])
-    seen = await service.seen(enc)
+    seen = await service.read(enc)
     (combat,) = ext_of(seen.state).combats
     assert combat.stage == "ar_attacker" and OCS.awaiting(seen.state) == ("b1",)
     with pytest.raises(Refused) as err:
         await service.submit(enc, BEA, DIRECTOR, {"ar": "b2", "combat": 1}, actor=Actor(BEA))
     assert err.value.code == "director.only"
     await director_gives(service, enc, [("task", "q1"), ("ar", "b2")])
-    seen = await service.seen(enc)
+    seen = await service.read(enc)
     (combat,) = ext_of(seen.state).combats
     assert combat.ar_attacker == "b2" and combat.stage == "ar_defender"
     assert OCS.awaiting(seen.state) == ("x1",)  # then the defender's player (Ana) is asked
@@ -294,19 +294,19 @@ async def test_director_reviews_the_rolls_before_they_apply(service: EncounterSe
     await director_gives(
         service, enc, [("task", "q1"), ("ar", "a1")]
     )  # d1 and d2 remain: the defender chooses
-    seen = await service.seen(enc)
+    seen = await service.read(enc)
     submitted = await service.submit(enc, BEA, "d1", {"ar": "d1", "combat": 1})
     held = await service.resolve(enc, expected_phase_no=submitted.phase_no, forced=True)
     assert held.held is not None
     rules = [rule for _, rule, _, _ in held.held.rolls]
     assert rules[0] == "OCS-5" and rules[-1] == "OCS-6"
-    assert ext_of((await service.seen(enc)).state).combats[0].result is None, "nothing applied while held"
+    assert ext_of((await service.read(enc)).state).combats[0].result is None, "nothing applied while held"
     index = held.held.rolls[-1][0]
     await service.override_roll(enc, Actor(DORA), index, (1, 1))
     done = await service.resolve(enc, forced=True, approved=True)
     rolled = [e for step in done.steps for e in step.events if isinstance(e, OcsCombatRoll)]
     assert rolled and rolled[0].roll == 2, "the director's dice, not the held ones"
-    assert seen.phase_no < (await service.seen(enc)).phase_no
+    assert seen.phase_no < (await service.read(enc)).phase_no
 
 
 async def test_director_lets_players_open_combats_with_an_option(service: EncounterService) -> None:
@@ -315,7 +315,7 @@ async def test_director_lets_players_open_combats_with_an_option(service: Encoun
     from bot import overrides
 
     enc = await running(service)
-    seen = await service.seen(enc)
+    seen = await service.read(enc)
     model = PLUGIN.build_panel(seen.state, "a1", draft=Draft(), owing=True)
     assert "open" not in {o.value for o in model.options("task")}
     with pytest.raises(Refused) as err:
@@ -327,10 +327,10 @@ async def test_director_lets_players_open_combats_with_an_option(service: Encoun
         enc, Actor(DORA), "option", "", lambda s: overrides.set_option(s, "players_open_combats", True)
     )
     assert done.state.option("players_open_combats") is True
-    seen = await service.seen(enc)
+    seen = await service.read(enc)
     model = PLUGIN.build_panel(seen.state, "a1", draft=Draft(task="open", at="0403"), owing=True)
     raw = PLUGIN.raw_order(model)
     assert raw["combat"]["attackers"] == ["a1"]
     result = await service.submit(enc, ANA, "a1", raw)
     await service.resolve(enc, expected_phase_no=result.phase_no, forced=True)
-    assert [c.at.label for c in ext_of((await service.seen(enc)).state).combats] == ["0403"]
+    assert [c.at.label for c in ext_of((await service.read(enc)).state).combats] == ["0403"]

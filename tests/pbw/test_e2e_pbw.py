@@ -129,7 +129,7 @@ async def test_pbw_1_2_5_one_turn_by_dm_panels(table: Table) -> None:
     t = table
     words = TEXT[t.lang]
     enc = await open_duel(t)
-    seen = await t.bot.service.seen(enc)
+    seen = await t.bot.service.read(enc)
     assert seen.state.phase == "declare"
     phase = seen.phase_no
 
@@ -171,7 +171,7 @@ async def test_pbw_1_2_5_one_turn_by_dm_panels(table: Table) -> None:
     phase = await phase_after(t, enc, phase)
 
     # segment 1: both asked; both keep. Ana's attack meets Bea's defence (PBW-2)
-    assert (await t.bot.service.seen(enc)).state.phase == "segment-1"
+    assert (await t.bot.service.read(enc)).state.phase == "segment-1"
     for p, unit in ((t.ana, "ana"), (t.bea, "bea")):
         panel = await panel_for_phase(t.fd, p, unit, phase)
         control(panel, unit, "change")  # the change button is there before the segment
@@ -181,7 +181,7 @@ async def test_pbw_1_2_5_one_turn_by_dm_panels(table: Table) -> None:
     assert words["segment"].format(n=1) in public and words["defence"] in public
 
     # segment 2: Ana changes her skipped segment into another knife attack (PBW-2, one action); Bea keeps
-    assert (await t.bot.service.seen(enc)).state.phase == "segment-2"
+    assert (await t.bot.service.read(enc)).state.phase == "segment-2"
     panel = await panel_for_phase(t.fd, t.ana, "ana", phase)
     await press(t, t.ana, panel, "ana", "change")
     await pick(t, t.ana, panel, "ana", "act", "c")
@@ -197,7 +197,7 @@ async def test_pbw_1_2_5_one_turn_by_dm_panels(table: Table) -> None:
     assert words["segment"].format(n=2) in public and words["changed"] in public
 
     # segment 3: whoever may still change is asked; everyone keeps
-    state = (await t.bot.service.seen(enc)).state
+    state = (await t.bot.service.read(enc)).state
     if state.phase == "segment-3":
         owing = t.bot.service.owing(state)
         for p, unit in ((t.ana, "ana"), (t.bea, "bea")):
@@ -207,7 +207,7 @@ async def test_pbw_1_2_5_one_turn_by_dm_panels(table: Table) -> None:
         phase = await phase_after(t, enc, phase)
     public = public_text(t.channel)
     assert words["ended"] in public
-    state = (await t.bot.service.seen(enc)).state
+    state = (await t.bot.service.read(enc)).state
     assert state.over or (state.round == 2 and state.phase == "declare")
     # one account per segment, each with its own header
     names = [t_(f"phase.pbw.segment-{k}", t.lang) for k in (1, 2, 3)]  # the phases by their names
@@ -249,7 +249,7 @@ async def test_pbw_1_a_declaration_is_never_shown_before_it_is_locked(
     await (await t.director.run_command(t.channel, "encounter start")).final_response()
     meta = await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id)
     assert meta is not None
-    phase = (await t.bot.service.seen(meta.id)).phase_no
+    phase = (await t.bot.service.read(meta.id)).phase_no
     panel = await panel_for_phase(t.fd, t.ana, "ana", phase)
     torso = t_("term.torso", t.lang)
 
