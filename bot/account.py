@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import json
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
@@ -28,6 +29,43 @@ def _plain(value: Any, names: Mapping[str, str]) -> Any:
     if isinstance(value, tuple | list):
         return ", ".join(str(_plain(v, names)) for v in value)  # type: ignore[misc]
     return value
+
+
+#: event fields that name a crew member: an NPC crew member is named by its station ("gunner", "pilot-2") and
+#: is shown by the station's name in the reader's language ("artillero", "piloto 2")
+CREW_FIELDS = ("crew", "lead")
+_NPC_NAME = re.compile(r"^([a-z_]+?)(?:-(\d+))?$")
+
+
+def crew_name(name: str, locale: str | None) -> str:
+    """A crew member's name for a reader: NPC crew (named after their station) get the station's local name."""
+    m = _NPC_NAME.match(name)
+    if m is None or not has(f"term.{m.group(1)}", "en"):
+        return name
+    station = t(f"term.{m.group(1)}", locale)
+    return f"{station} {m.group(2)}" if m.group(2) else station
+
+
+def value_text(key: str, value: str, locale: str | None) -> str | None:
+    """A keyword value in the reader's language: ``value.<field>.<value>`` first, then ``term.<value>``."""
+    if not value:
+        return None
+    if has(f"value.{key}.{value}", "en"):
+        return t(f"value.{key}.{value}", locale)
+    if has(f"term.{value}", "en"):
+        return t(f"term.{value}", locale)
+    return None
+
+
+def display_value(key: str, value: object, locale: str | None) -> str:
+    """A unit stat for a reader (``/unit info``): yes/no for flags, keyword values translated."""
+    if isinstance(value, bool):
+        return t("value.yes" if value else "value.no", locale)
+    if isinstance(value, enum.Enum):
+        value = value.name.lower()
+    if isinstance(value, str):
+        return value_text(key, value, locale) or value
+    return str(value)
 
 
 SIDE_FIELDS = (
@@ -54,21 +92,63 @@ def template_params(
         params["hit_text"] = t(
             "shot.spent" if event.spent else "shot.hit" if event.hit else "shot.miss", locale
         )
+    for key in CREW_FIELDS:
+        value = params.get(key)
+        if isinstance(value, str) and value:
+            params[key] = crew_name(value, locale)
     if isinstance(event, RollMade):
         params["dice_text"] = ", ".join(str(d) for d in event.dice)
         params["total"] = event.get("total", sum(event.dice))
+        _roll_params(event, params, locale)
         quality = event.get("quality")
         if quality is not None:
             params["quality_text"] = t(f"quality.{quality}", locale)
     elif isinstance(params.get("quality"), str) and has(f"quality.{params['quality']}", "en"):
         # any event that carries a roll quality shows it in the reader's language
         params["quality_text"] = t(f"quality.{params['quality']}", locale)
+    if isinstance(event, DirectorOverride) and isinstance(params.get("stat"), str):
+        stat = str(params["stat"])
+        params["stat_text"] = t(f"stat.{stat}", locale) if has(f"stat.{stat}", "en") else stat
     for key, value in list(params.items()):
         # keyword values (a station, a location, a reason) get a translated "<key>_text" when the catalog has one
         if isinstance(value, str):
-            translated = has(f"term.{value}", "en") if value else False
-            params.setdefault(f"{key}_text", t(f"term.{value}", locale) if translated else value)
+            params.setdefault(f"{key}_text", value_text(key, value, locale) or value)
+        elif isinstance(value, bool):
+            params.setdefault(f"{key}_text", t("value.yes" if value else "value.no", locale))
     return params
+
+
+def dice_sum_text(sides: int, dice: tuple[int, ...]) -> str:
+    """``3d10 7+1+5 = 13``; one die: ``1d10 7`` (the dice in the order rolled, DICE-1)."""
+    faces = "+".join(str(d) for d in dice)
+    head = f"{len(dice)}d{sides} {faces}"
+    return f"{head} = {sum(dice)}" if len(dice) > 1 else head
+
+
+def modifiers_text(modifiers: Iterable[tuple[str, int]], total: int, locale: str | None) -> str:
+    """``, +3 (alcance medio) +2 (arma) = 18``: each modifier with its reason, then the total; "" for none."""
+    parts: list[str] = []
+    for reason, value in modifiers:
+        key, _, arg = reason.partition(":")
+        label = t(f"rolls.mod.{key}", locale, name=crew_name(arg, locale), value=arg)
+        parts.append(f"{value:+d} ({label})" if label else f"{value:+d}")
+    return f", {' '.join(parts)} = {total}" if parts else ""
+
+
+def _roll_params(event: RollMade, params: dict[str, Any], locale: str | None) -> None:
+    """What a structured roll line needs (DICE-1/2): purpose, dice, modifiers with reasons, target, direction."""
+    if not event.get("purpose_key"):
+        return
+    for key, value in event.detail:
+        if isinstance(value, str) and has(f"rolls.{key}.{value}", "en"):
+            params[f"{key}_text"] = t(f"rolls.{key}.{value}", locale)
+    params["dice_text"] = dice_sum_text(event.sides, event.dice)
+    raw = cast(tuple[tuple[str, int], ...], event.get("modifiers", ()))
+    params["mods_text"] = modifiers_text(raw, int(params["total"]), locale)
+    need = event.get("need")
+    if need:
+        target = event.get("target_number", event.get("skill"))
+        params["need_text"] = t(f"rolls.need.{need}", locale, target=target)
 
 
 def describe(event: Event, state: EncounterState | None = None, locale: str | None = None) -> str:
@@ -77,6 +157,9 @@ def describe(event: Event, state: EncounterState | None = None, locale: str | No
     params = template_params(event, names, locale, sides)
     key = f"event.{event.type}"
     if isinstance(event, RollMade):
+        if event.get("purpose_key"):
+            params["purpose_text"] = t(f"rolls.purpose.{event.get('purpose_key')}", locale, **params)
+            return t("rolls.line" if "need_text" in params else "rolls.plain", locale, **params)
         key = "event.RollMade.quality" if "quality_text" in params else key
     elif isinstance(event, Note | DirectorOverride):
         specific = f"note.{event.key}" if isinstance(event, Note) else f"override.{event.action}"
@@ -98,6 +181,9 @@ def event_json(event: Event, **extra: Any) -> str:
     out: dict[str, Any] = {"type": event.type, **extra}
     for key, value in event.params().items():
         out[key] = _jsonable(value)
+    detail = out.get("detail")
+    if isinstance(detail, dict) and cast(dict[str, Any], detail).get("modifiers") == []:
+        cast(dict[str, Any], detail)["modifiers"] = {}  # always {reason: value}, even with no modifier
     return json.dumps(out, ensure_ascii=False, sort_keys=False)
 
 
