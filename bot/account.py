@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from data.i18n import has, t
 from rules.events import UNIT_FIELDS, DirectorOverride, Event, Note, RollMade, ShotResolved
-from rules.hexgrid import Hex
+from rules.hexgrid import Hex, HexSide
 from rules.state import EncounterState
 
 
@@ -78,16 +78,32 @@ def template_params(
     event: Event, names: Mapping[str, str], locale: str | None, sides: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
     params: dict[str, Any] = {}
+    fields: list[tuple[str, object]] = []
     for key, value in event.params().items():
         if key in ("detail", "args") and isinstance(value, tuple):
-            for k, v in cast(tuple[tuple[object, object], ...], value):
-                params[str(k)] = _plain(v, names)
-            continue
+            fields.extend((str(k), v) for k, v in cast(tuple[tuple[object, object], ...], value))
+        else:
+            fields.append((key, value))
+    for key, value in fields:
         params[key] = _plain(value, names)
         if key in UNIT_FIELDS and isinstance(value, str):
             params[f"{key}_name"] = names.get(value, value)
         elif key in SIDE_FIELDS and isinstance(value, str):
             params[f"{key}_name"] = (sides or {}).get(value, value)
+        elif key == "units" and isinstance(value, tuple):
+            # unit ids are never shown: a list of units reads as their names
+            params[key] = ", ".join(names.get(str(v), str(v)) for v in cast(tuple[object, ...], value))
+        elif isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):  # type: ignore[misc]
+            # a list of keywords (hit locations) reads in the reader's language
+            words = cast(tuple[str, ...], value)
+            params[f"{key}_text"] = ", ".join(value_text(key, w, locale) or w for w in words)
+        if (
+            key.startswith("facing")
+            and isinstance(value, int)
+            and not isinstance(value, bool)
+            and 0 <= value < 6
+        ):
+            params[f"{key}_side"] = t(f"hexside.{HexSide(value).name}", locale)
     if isinstance(event, ShotResolved):
         params["hit_text"] = t(
             "shot.spent" if event.spent else "shot.hit" if event.hit else "shot.miss", locale
@@ -159,15 +175,23 @@ def describe(event: Event, state: EncounterState | None = None, locale: str | No
     if isinstance(event, RollMade):
         if event.get("purpose_key"):
             params["purpose_text"] = t(f"rolls.purpose.{event.get('purpose_key')}", locale, **params)
-            return t("rolls.line" if "need_text" in params else "rolls.plain", locale, **params)
+            return _tidy(t("rolls.line" if "need_text" in params else "rolls.plain", locale, **params))
         key = "event.RollMade.quality" if "quality_text" in params else key
     elif isinstance(event, Note | DirectorOverride):
         specific = f"note.{event.key}" if isinstance(event, Note) else f"override.{event.action}"
         key = specific if has(specific, "en") else key
     if has(key, "en"):
-        return t(key, locale, **params)
+        return _tidy(t(key, locale, **params))
     fields = ", ".join(f"{k}={v}" for k, v in params.items() if k != "rule" and v not in ("", (), None))
     return f"[{event.rule}] {event.type}: {fields}"
+
+
+_SPACES = re.compile(r" {2,}")
+
+
+def _tidy(text: str) -> str:
+    """An empty optional field leaves no double space or trailing blank."""
+    return _SPACES.sub(" ", text.replace(" ()", "")).rstrip()
 
 
 def account(
