@@ -59,11 +59,17 @@ def value_text(key: str, value: str, locale: str | None) -> str | None:
 
 def display_value(key: str, value: object, locale: str | None) -> str:
     """A unit stat for a reader (``/unit info``): yes/no for flags, keyword values translated."""
+    if value is None:
+        return "—"
     if isinstance(value, bool):
         return t("value.yes" if value else "value.no", locale)
     if isinstance(value, enum.Enum):
         value = value.name.lower()
     if isinstance(value, str):
+        if key == "facing":  # a side ("SW") or a vertex ("S-SW") in the reader's spelling (HEX-2: SO, NO)
+            parts = value.split("-")
+            if all(has(f"hexside.{p}", "en") for p in parts):
+                return "-".join(t(f"hexside.{p}", locale) for p in parts)
         return value_text(key, value, locale) or value
     return str(value)
 
@@ -125,6 +131,8 @@ def template_params(
     if isinstance(event, DirectorOverride) and isinstance(params.get("stat"), str):
         stat = str(params["stat"])
         params["stat_text"] = t(f"stat.{stat}", locale) if has(f"stat.{stat}", "en") else stat
+        if "value" in params:
+            params["value_text"] = display_value(stat, params["value"], locale)
     for key, value in list(params.items()):
         # keyword values (a station, a location, a reason) get a translated "<key>_text" when the catalog has one
         if isinstance(value, str):
