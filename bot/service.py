@@ -18,6 +18,7 @@ from functools import cache
 from itertools import pairwise
 from typing import Any
 
+from bot.panels.model import phase_text
 from bot.permissions import Actor, holder_of, units_of
 from bot.results import (
     Created,
@@ -266,6 +267,7 @@ class EncounterService(DirectorActions, RecordActions):
             state.over,
             state.winner,
             waits_for_director=waits_for_director,
+            when=phase_text(state, state.round, state.phase),
         )
 
     # --- orders --------------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, 
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
 from data.i18n import language_of, t
+from render.phase import phase_title
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
 from rules.registry import get_ruleset
 from rules.ruleset import OrderMode
@@ -285,13 +286,19 @@ class Announcer:
     ) -> None:
         if not step.public_events:
             return  # nothing happened that the channel may see: no image to repeat
-        header = t("channel.step", locale, name=meta.name, round=step.round, phase=step.phase)
+        when = phase_title(step.state, step.round, step.phase, locale)  # one phase number (issue 13 item 7)
+        header = t("channel.step", locale, name=meta.name, when=when)
         lines = [describe(e, step.state, locale) for e in step.public_events]
         account = "\n".join(lines) or t("channel.nothing_happened", locale)
         png = None
         if step.board_changed:  # a phase that moved nothing gets its account without repeating the picture
             png = await board_png(
-                step.state, step.public_events, viewer="public", locale=locale, title=header
+                step.state,
+                step.public_events,
+                viewer="public",
+                locale=locale,
+                title=meta.name,
+                step=(step.round, step.phase),
             )
         files: list[discord.File] = []
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
@@ -350,7 +357,7 @@ class Announcer:
                 await self.send_panel(seen.meta, missing.user_id, missing.unit, seen=seen)
 
     def status_text(self, status: StatusView, locale: str, acting: str = "") -> str:
-        head = t("status.head", locale, name=status.name, round=status.round, phase=status.phase)
+        head = t("status.head", locale, name=status.name, when=status.when_text(locale))
         if status.over:
             return head + "\n" + t("status.over", locale)
         if status.status == "paused":

@@ -17,6 +17,7 @@ from rules.hexgrid import Hex
 from rules.ruleset import (
     DiceFactory,
     Order,
+    PhaseLabel,
     PhaseResult,
     RoundSpec,
     Ruleset,
@@ -169,6 +170,9 @@ class LayeredRuleset(Ruleset):
         self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
     ) -> Iterator[SimStep]:
         return self.base.simulate_round(state, spec, dice_for)
+
+    def phase_label(self, state: EncounterState, phase: str) -> PhaseLabel:
+        return self.base.phase_label(state, phase)
 
     def unit_summary(self, unit: Unit) -> dict[str, Any]:
         return self.layer.unit_summary(unit, self.base.unit_summary(unit))

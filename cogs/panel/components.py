@@ -61,7 +61,8 @@ class ControlRef:
 
 
 def panel_embed(model: PanelModel, locale: str, *, submitted: bool) -> discord.Embed:
-    title = t("panel.title", locale, unit=model.unit_name, round=model.round, phase=model.phase)
+    when = model.when.render(locale) if model.when is not None else f"{model.round} · {model.phase}"
+    title = t("panel.title", locale, unit=model.unit_name, when=when)
     embed = discord.Embed(
         title=title[:TITLE],
         description="\n".join(line.render(locale) for line in model.lines)[:DESCRIPTION],
