@@ -16,7 +16,7 @@ from typing import Any, cast
 from data.i18n import has, t
 from rules.events import UNIT_FIELDS, DirectorOverride, Event, Note, RollMade, ShotResolved
 from rules.hexgrid import Hex, HexSide
-from rules.state import EncounterState
+from rules.state import EncounterState, Unit
 
 
 def _plain(value: Any, names: Mapping[str, str]) -> Any:
@@ -175,8 +175,14 @@ def _roll_params(event: RollMade, params: dict[str, Any], locale: str | None) ->
         params["need_text"] = t(f"rolls.need.{need}", locale, target=target)
 
 
+def unit_name(unit: Unit, locale: str | None) -> str:
+    """A unit's name for a reader; a kind the catalogs name (``unitname.<kind>``: exo debris) wraps it."""
+    key = f"unitname.{unit.kind}"
+    return t(key, locale, name=unit.name) if has(key, "en") else unit.name
+
+
 def describe(event: Event, state: EncounterState | None = None, locale: str | None = None) -> str:
-    names = {u.id: u.name for u in state.units.values()} if state else {}
+    names = {u.id: unit_name(u, locale) for u in state.units.values()} if state else {}
     sides = {s.id: s.name for s in state.sides} if state else {}
     params = template_params(event, names, locale, sides)
     key = f"event.{event.type}"

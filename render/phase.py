@@ -17,7 +17,10 @@ from rules.state import EncounterState
 def resolved_label(state: EncounterState, phase: str) -> PhaseLabel:
     """The ruleset's label of ``phase``, unit ids in its parameters replaced by the units' names; the key is
     "" when the catalogs do not name the phase."""
-    label = ruleset_for(state).phase_label(state, phase)
+    try:
+        label = ruleset_for(state).phase_label(state, phase)
+    except KeyError:  # a state of no registered ruleset (a bare picture): the phase as it is
+        return PhaseLabel(None, "")
     units = state.units
     params = tuple((k, units[v].name if k == "unit" and v in units else v) for k, v in label.params)
     return PhaseLabel(label.number, label.key if has(label.key, "en") else "", params)

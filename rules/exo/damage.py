@@ -115,7 +115,7 @@ def _debris(ship: Ship) -> SpaceObject:
     return SpaceObject(
         id=f"{ship.id}-debris",
         side="",
-        name=f"{ship.name} debris",
+        name=ship.name,  # the wreck of that ship: readers see "restos de <name>" (catalog unitname.debris)
         at=ship.at,
         kind="debris",
         vector=vector,

@@ -321,9 +321,9 @@ async def test_a_spanish_server_reads_the_channel_in_spanish(tmp_path: Path) -> 
             await fd.wait_for(lambda: any("Faltan órdenes de" in m.content for m in channel.messages()))
             enc = (await encounter_of(t)).id
             panel = await current_panel_dm(t, ana, "halcon", (await bot.service.status(enc)).phase_no)
-            assert panel.embeds[0]["title"].endswith("Ronda 1 · Fase 1 · Tripulación y órdenes") and "Enviar" in json.dumps(
-                panel.components, ensure_ascii=False
-            )
+            assert panel.embeds[0]["title"].endswith(
+                "Ronda 1 · Fase 1 · Tripulación y órdenes"
+            ) and "Enviar" in json.dumps(panel.components, ensure_ascii=False)
             await play_phase(t, enc, ana_moves="D", bea_moves="I")
             await fd.wait_for(
                 lambda: any(
