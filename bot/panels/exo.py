@@ -189,10 +189,7 @@ def _crew_rolls(model: PanelModel, state: EncounterState, ship: Ship, draft: Dra
         helped: list[tuple[str, Text]] = [
             ("engineer", Text.of("station.engineer")),
             ("navigator", Text.of("station.navigator")),
-            *(
-                (f"gunner{i + 1}", Text.of("panel.shooter.gunner", name=crew_text(g), n=str(i + 1)))
-                for i, g in enumerate(gunners)
-            ),
+            *((f"gunner{i + 1}", _shooter_text(g, "gunner", i + 1)) for i, g in enumerate(gunners)),
         ]
         options.extend(
             Option(f"captain:{h}", h, "panel.crew.captain", (("target", text),)) for h, text in helped
@@ -330,6 +327,15 @@ def crew_text(member: Crew) -> str | Text:
     return Text.plain("{station}{n}", station=Text.of(f"station.{base}"), n=f" {n}" if n else "")
 
 
+def _shooter_text(member: Crew, station: str, n: int) -> Text:
+    """ "Kal (artillero 1)", "Rhea (piloto)"; an NPC is its station alone: "artillero 1", "piloto" (EXO-3.2)."""
+    if member.npc:
+        return Text.plain("{station}{n}", station=Text.of(f"station.{station}"), n=f" {n}" if n else "")
+    if station == "pilot":
+        return Text.of("panel.shooter.pilot", name=member.name)
+    return Text.of("panel.shooter.gunner", name=member.name, n=str(n))
+
+
 @per_state
 def _fire_options(state: EncounterState, ship_id: str) -> tuple[Option, ...]:
     """Every (shooter, weapon, target) the rules allow now: able gunners and the pilot at the controls as
@@ -340,13 +346,10 @@ def _fire_options(state: EncounterState, ship_id: str) -> tuple[Option, ...]:
     if ship.at is None:
         return ()
     gunners = roster(ship.crew, "gunner", state.round)
-    shooters = [
-        (f"gunner{i + 1}", g.name, Text.of("panel.shooter.gunner", name=crew_text(g), n=str(i + 1)))
-        for i, g in enumerate(gunners)
-    ]
+    shooters = [(f"gunner{i + 1}", g.name, _shooter_text(g, "gunner", i + 1)) for i, g in enumerate(gunners)]
     pilot = station_one(ship.crew, "pilot", state.round)
     if pilot is not None:
-        shooters.append(("pilot", pilot.name, Text.of("panel.shooter.pilot", name=crew_text(pilot))))
+        shooters.append(("pilot", pilot.name, _shooter_text(pilot, "pilot", 0)))
     names = {u.id: u.name for u in state.units.values()}
     out: list[Option] = []
     for ref, crew_name, shooter in shooters:
@@ -393,7 +396,11 @@ def _repair_options(state: EncounterState, ship_id: str) -> tuple[Option, ...]:
                 code, what = f"k.{patient}", work.patient
             else:
                 code, what = REPAIR_CODES[work.item], work.item
-            params = (("crew", crew[i].name), ("skill", str(crew[i].skill(skill))))
+            params = (
+                ("crew", crew[i].name),
+                ("who", crew_text(crew[i])),
+                ("skill", str(crew[i].skill(skill))),
+            )
             option = Option(f"r{i}.{code}", what, f"panel.repair.{work.item}", params)
             if _offerable(
                 state, ship.id, {"repairs": _repairs_order((option,), (option.value,)), "stations": []}
@@ -422,7 +429,12 @@ def _station_options(state: EncounterState, ship_id: str, step: str) -> tuple[Op
                 target = Text.of(f"station.{s}")
                 code = f"s{i}.{STATIONS.index(s)}"
                 stations.append(
-                    Option(code, s, "panel.station", (("crew", crew[i].name), ("target", target)))
+                    Option(
+                        code,
+                        s,
+                        "panel.station",
+                        (("crew", crew[i].name), ("who", crew_text(crew[i])), ("target", target)),
+                    )
                 )
     return tuple(stations)
 

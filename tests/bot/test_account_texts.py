@@ -201,3 +201,53 @@ def test_the_channel_board_names_the_step_its_account_tells() -> None:
     headers = [line for line in lines if line.startswith("== ") and "fin" not in line]
     assert headers[:2] == ["== Ronda 1 · Fase 1 · Tripulación y órdenes", "== Ronda 1 · Fase 2 · Combate"]
     assert all(h.count("Fase") == 1 for h in headers)
+
+
+def panel_texts(path: Path) -> set[str]:
+    """Every text of every unit's panel, in Spanish, at every step of the scenario's first two rounds."""
+    from bot.panels import panel_for
+    from bot.panels.draft import Draft
+    from bot.panels.model import PanelModel, Select
+    from rules.registry import ruleset_for
+    from rules.ruleset import DiceFactory
+
+    def texts(model: PanelModel) -> list[str]:
+        out = [model.when.render("es")] if model.when is not None else []
+        out += [line.render("es") for line in model.lines]
+        out += [s.value if isinstance(s.value, str) else s.value.render("es") for s in model.stats]
+        for f in model.fields:
+            out += [f.name.render("es"), *(v.render("es") for v in f.lines)]
+        for c in model.controls:
+            if isinstance(c, Select):
+                out += [c.placeholder.render("es"), *(o.text.render("es") for o in c.options)]
+        return out
+
+    scenario = load_scenario(path)
+    ruleset = ruleset_for(scenario.state)
+    plugin = panel_for(ruleset.innermost().id)
+    state = scenario.state
+    seen: set[str] = set()
+    for spec in scenario.rounds[:2]:
+        for step in ruleset.simulate_round(state, spec, DiceFactory()):
+            for uid, unit in step.state.units.items():
+                if unit.side and not unit.destroyed:
+                    seen.update(texts(plugin.build_panel(step.state, uid, draft=Draft(), owing=True)))
+            state = step.state
+    return seen
+
+
+@pytest.mark.parametrize("path", SCENARIOS[:-1], ids=lambda p: p.stem)
+def test_every_spanish_panel_text_is_spanish(path: Path) -> None:
+    """Issue 13 item 3: "gunner1 · APt#1", "El capitán ayuda a engineer", NPC crew "pilot pasa a capitán" and
+    vertex "SW-NW" never reach a Spanish panel."""
+    texts = panel_texts(path)
+    assert len(texts) > 10
+    bad = [
+        x
+        for x in texts
+        if ENGLISH.search(x)
+        or re.search(r"\b(SW|NW)\b", x)
+        or re.search(r"\b(gunner|pilot)\d*\b", x)
+        or re.search(r"\b(True|False|None)\b|[{}]|\(s\)", x)
+    ]
+    assert not bad, bad[:20]
