@@ -208,6 +208,17 @@ def _tidy(text: str) -> str:
     return _SPACES.sub(" ", text.replace(" ()", "")).rstrip()
 
 
+def roll_purpose(event: RollMade, state: EncounterState | None, locale: str | None) -> str:
+    """What a roll is for, in the reader's language (the engine's English ``purpose`` for a roll without a
+    ``purpose_key``)."""
+    key = event.get("purpose_key")
+    if not key:
+        return event.purpose
+    names = {u.id: unit_name(u, locale) for u in state.units.values()} if state else {}
+    sides = {s.id: s.name for s in state.sides} if state else {}
+    return t(f"rolls.purpose.{key}", locale, **template_params(event, names, locale, sides))
+
+
 def account(
     events: Iterable[Event], state: EncounterState | None = None, locale: str | None = None
 ) -> list[str]:

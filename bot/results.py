@@ -121,6 +121,10 @@ class HeldRolls:
     encounter_id: int
     phase_no: int
     rolls: tuple[tuple[int, str, str, tuple[int, ...]], ...]  # (index, rule, purpose, dice)
+    #: the roll events themselves and the state they were rolled in, so the director reads each roll's purpose
+    #: in their own language (issue 13 item 3); empty for results built without them
+    events: tuple[Event, ...] = ()
+    state: EncounterState | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -413,7 +413,11 @@ class EncounterService(DirectorActions, RecordActions):
                 rolls = [e for e in result.events if isinstance(e, RollMade)]
                 if review and rolls and not (first and approved):
                     held = HeldRolls(
-                        encounter_id, phase_no, tuple((e.index, e.rule, e.purpose, e.dice) for e in rolls)
+                        encounter_id,
+                        phase_no,
+                        tuple((e.index, e.rule, e.purpose, e.dice) for e in rolls),
+                        events=tuple(rolls),
+                        state=state,
                     )
                     return Resolution(encounter_id, tuple(steps), held=held)
                 new_state = result.state

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.account import describe
+from bot.account import describe, roll_purpose
 from bot.imaging import board_png
 from bot.logs import trace_id
 from bot.results import HeldRolls, Resolution, StatusView, StepReport
@@ -34,6 +34,7 @@ from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
 from data.i18n import language_of, t
 from render.phase import phase_title
+from rules.events import RollMade
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
 from rules.registry import get_ruleset
 from rules.ruleset import OrderMode
@@ -333,13 +334,16 @@ class Announcer:
     async def send_held(self, meta: Encounter, held: HeldRolls) -> None:
         """'Director reviews rolls': the director sees the rolls before they are applied (never the channel)."""
         locale = await self.user_lang(meta, meta.created_by)
+        purposes = {
+            e.index: roll_purpose(e, held.state, locale) for e in held.events if isinstance(e, RollMade)
+        }
         lines = [
             t(
                 "director.held_roll",
                 locale,
                 index=i,
                 rule=rule,
-                purpose=purpose,
+                purpose=purposes.get(i, purpose),
                 dice=", ".join(map(str, dice)),
             )
             for i, rule, purpose, dice in held.rolls

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.account import describe, display_value, event_json
+from bot.account import describe, display_value, event_json, roll_purpose
 from bot.cli import simulate
 from bot.dice_expr import parse_roll, roll_expression
 from bot.panels.model import phase_text
@@ -127,6 +127,8 @@ def test_an_exo_hit_roll_reads_like_the_issue_asks() -> None:
         "[EXO-3.4] Halcón (Kal) APt#1 → Pirata, medium range (10 hexes): "
         "3d10 2+6+4 = 12, +3 (medium range) +2 (weapon type) = 17 — needs ≤ 15: failure"
     )
+    # the director reviewing held rolls reads the same purpose, in their language
+    assert roll_purpose(event, state, "es") == "Halcón (Kal) APt#1 → Pirata, alcance medio (10 hex.)"
     # sim --json keeps every old field and adds the structured detail (DESIGN §7: add, never rename)
     out = json.loads(event_json(event, round=1, phase="2"))
     assert out["purpose"].startswith("EXO-3.4 hit roll") and out["dice"] == [2, 6, 4]
