@@ -253,3 +253,20 @@ def test_every_spanish_panel_text_is_spanish(path: Path) -> None:
         or re.search(r"\b(True|False|None)\b|[{}]|\(s\)", x)
     ]
     assert not bad, bad[:20]
+
+
+def test_cli_images_follow_lang(tmp_path: Path) -> None:
+    """Issue 13 item 7: `sim --out` and `demo` draw their boards in `--lang` (the subtitle names the phase)."""
+    from render.files import write_step_images
+    from rules.ruleset import SimStep
+
+    state = load_scenario(SCENARIO_DIR / "exo-duel.toml").state
+    step = SimStep(round=1, phase="2", state=state, events=())
+    es = write_step_images(tmp_path / "es", step, "es")
+    en = write_step_images(tmp_path / "en", step, "en")
+    assert [p.name for p in es] == [p.name for p in en] == ["r01-p2.png", "r01-p2-director.png"]
+    assert es[0].read_bytes() != en[0].read_bytes(), "the Spanish board is not the English one"
+    assert write_step_images(tmp_path / "again", step, "es")[0].read_bytes() == es[0].read_bytes()
+    from bot.cli import _parser  # pyright: ignore[reportPrivateUsage]
+
+    assert _parser().parse_args(["demo", "--lang", "es"]).lang == "es"
