@@ -186,14 +186,15 @@ def _crew_rolls(model: PanelModel, state: EncounterState, ship: Ship, draft: Dra
         options.append(Option("navigator", "navigator", "panel.crew.navigator"))
     if roster(ship.crew, "captain", state.round):
         gunners = roster(ship.crew, "gunner", state.round)
-        helped: list[tuple[str, Text]] = [
-            ("engineer", Text.of("station.engineer")),
-            ("navigator", Text.of("station.navigator")),
-            *((f"gunner{i + 1}", _shooter_text(g, "gunner", i + 1)) for i, g in enumerate(gunners)),
+        helped: list[tuple[str, str, Text]] = [
+            ("engineer", "panel.crew.captain_station", Text.of("station.engineer")),
+            ("navigator", "panel.crew.captain_station", Text.of("station.navigator")),
+            *(
+                (f"gunner{i + 1}", "panel.crew.captain", _shooter_text(g, "gunner", i + 1))
+                for i, g in enumerate(gunners)
+            ),
         ]
-        options.extend(
-            Option(f"captain:{h}", h, "panel.crew.captain", (("target", text),)) for h, text in helped
-        )
+        options.extend(Option(f"captain:{h}", h, key, (("target", text),)) for h, key, text in helped)
     offered = tuple(options[:MAX_OPTIONS])
     draft = keep_fitting(Draft(), CREW, _offered(offered, draft.list(CREW)))
     texts = {o.value: o.text for o in offered}

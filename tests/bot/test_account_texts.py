@@ -270,3 +270,9 @@ def test_cli_images_follow_lang(tmp_path: Path) -> None:
     from bot.cli import _parser  # pyright: ignore[reportPrivateUsage]
 
     assert _parser().parse_args(["demo", "--lang", "es"]).lang == "es"
+
+
+def test_the_captain_helps_a_named_station_in_spanish() -> None:
+    """EXO-2.1: "El capitán ayuda a engineer" read a raw station id; the gunners are named by name and rank."""
+    texts = panel_texts(SCENARIO_DIR / "exo-patrol.toml")
+    assert {"El capitán ayuda al ingeniero", "El capitán ayuda a Bruno (artillero 1)"} <= texts
