@@ -200,11 +200,12 @@ def describe(event: Event, state: EncounterState | None = None, locale: str | No
     return f"[{event.rule}] {event.type}: {fields}"
 
 
-_SPACES = re.compile(r" {2,}")
+_SPACES = re.compile(r"(?<=[^\]\s]) {2,}(?=\S)")
 
 
 def _tidy(text: str) -> str:
-    """An empty optional field leaves no double space or trailing blank."""
+    """An empty optional field leaves no double space, empty brackets or trailing blank (an indent right after
+    the rule id, as pbw's segments use, stays)."""
     return _SPACES.sub(" ", text.replace(" ()", "")).rstrip()
 
 

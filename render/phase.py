@@ -34,7 +34,7 @@ def phase_title(state: EncounterState, round_no: int, phase: str, locale: str | 
         return t("render.round_phase_named", locale, round=round_no, number=label.number, name=name)
     if name:
         return t("render.round_named", locale, round=round_no, name=name)
-    if label.number is None and not phase:
+    if not phase:
         return t("render.round_only", locale, round=round_no)
-    number = label.number if label.number is not None else phase
-    return t("render.round_phase", locale, round=round_no, phase=number)
+    # a phase the catalogs do not name yet keeps its id, as before (a ruleset names its phases in its catalog)
+    return t("render.round_phase", locale, round=round_no, phase=phase)

@@ -157,10 +157,9 @@ def phase_text(state: EncounterState, round_no: int, phase: str) -> Text:
                 "render.round_phase_named", round=str(round_no), number=str(label.number), name=name
             )
         return Text.of("render.round_named", round=str(round_no), name=name)
-    if label.number is None and not phase:
+    if not phase:
         return Text.of("render.round_only", round=str(round_no))
-    shown = str(label.number) if label.number is not None else phase
-    return Text.of("render.round_phase", round=str(round_no), phase=shown)
+    return Text.of("render.round_phase", round=str(round_no), phase=phase)
 
 
 def blank_panel(state: EncounterState, unit_id: str) -> PanelModel:
