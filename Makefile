@@ -3,17 +3,24 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
 
 .PHONY: run test lint check bench demo clean
 
-$(STAMP): pyproject.toml
+# `make run` installs what running needs (the bot, SQLite, and asyncpg for the PostgreSQL option); `make test`
+# adds the test and lint tools.
+$(RUN_STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "hexdirector needs Python >= 3.11"; exit 1; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[postgres]'
+	@touch $(RUN_STAMP)
+
+$(STAMP): $(RUN_STAMP)
 	$(PY) -m pip install --quiet -e '.[test,postgres]'
 	@touch $(STAMP)
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(VENV)/bin/hexdirector run
 
 lint: $(STAMP)
@@ -27,8 +34,11 @@ test: $(STAMP) lint
 bench: $(STAMP)
 	for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
-demo: $(STAMP)
+# The README's board images come from the demo run (issue 13): regenerate them with the renderer.
+demo: $(RUN_STAMP)
 	$(VENV)/bin/hexdirector demo
+	cp demo-out/exo-patrol/r05-p2-director.png docs/images/exo-round-director.png
+	cp demo-out/skirmish-corridor/r02-palpha-veddio-director.png docs/images/skirmish-corridor.png
 
 clean:
 	rm -rf $(VENV) demo-out .pytest_cache .ruff_cache

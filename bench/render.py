@@ -2,7 +2,8 @@
 
 Prints one JSON line per case, ``{"board": "40x30", "units": 50, "naive": false, "p50_ms": …, "p95_ms": …,
 "png_kb": …}``, for 20×15/10, 40×30/50 and 80×60/200 units, then the naive rows (static layer rebuilt every time,
-RGB, default PNG level 6), then a final line with the naive/fast ratio per case. The two paths are timed
+RGB, default PNG level 6), then a line with the naive/fast ratio per case, then the bundled exo duel's boards
+(unbounded: the camera follows the action) with a cached and a rebuilt static layer. The two paths are timed
 interleaved, case by case, so the ratio holds up when other processes load the machine.
 
     .venv/bin/python bench/render.py [--repeat N]
@@ -147,6 +148,39 @@ def main() -> None:
         print(json.dumps(row), flush=True)
     ratios = {board: round(ms / p50s[board, False], 1) for (board, naive), ms in p50s.items() if naive}
     print(json.dumps({"ratio_naive_over_fast": ratios, "min_ratio": min(ratios.values())}))
+    print(json.dumps(duel_boards(max(2, args.repeat // 10))))
+
+
+def duel_boards(repeat: int) -> dict[str, object]:
+    """Every board of the bundled exo duel (unbounded, the camera on the action), public and director views:
+    the time per board once the static layer is cached (the same view again) and after clearing it."""
+    from render import static_layer
+    from rules.registry import ruleset_for
+    from rules.ruleset import DiceFactory
+    from rules.scenario import load_scenario
+
+    scenario = load_scenario(Path(__file__).resolve().parent.parent / "data" / "scenarios" / "exo-duel.toml")
+    ruleset, state = ruleset_for(scenario.state), scenario.state
+    snaps = [BoardSnapshot(state)]
+    for spec in scenario.rounds:
+        for step in ruleset.simulate_round(state, spec, DiceFactory()):
+            snaps.append(BoardSnapshot(step.state, step.events))
+            state = step.state
+        if state.over:
+            break
+    warm: list[float] = []
+    cold: list[float] = []
+    for _ in range(repeat):
+        for snap in snaps:
+            for viewer in ("public", "director"):
+                warm.append(_timed(lambda snap=snap, viewer=viewer: render_board(snap, viewer=viewer))[0])
+                static_layer.clear_cache()
+                cold.append(_timed(lambda snap=snap, viewer=viewer: render_board(snap, viewer=viewer))[0])
+    return {
+        "exo_duel_boards": len(snaps) * 2,
+        "warm_p50_ms": round(statistics.median(warm), 2),
+        "cold_p50_ms": round(statistics.median(cold), 2),
+    }
 
 
 if __name__ == "__main__":

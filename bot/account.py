@@ -86,10 +86,12 @@ def template_params(
     params: dict[str, Any] = {}
     fields: list[tuple[str, object]] = []
     for key, value in event.params().items():
+        if key == "modifiers" and isinstance(value, tuple):
+            params["modifiers_text"] = modifiers_text(event, cast(tuple[Any, ...], value), locale)
         if key in ("detail", "args") and isinstance(value, tuple):
             fields.extend((str(k), v) for k, v in cast(tuple[tuple[object, object], ...], value))
         else:
-            fields.append((key, value))
+            fields.append((key, cast(object, value)))
     for key, value in fields:
         params[key] = _plain(value, names)
         if key in UNIT_FIELDS and isinstance(value, str):
@@ -98,7 +100,8 @@ def template_params(
             params[f"{key}_name"] = (sides or {}).get(value, value)
         elif key == "units" and isinstance(value, tuple):
             # unit ids are never shown: a list of units reads as their names
-            params[key] = ", ".join(names.get(str(v), str(v)) for v in cast(tuple[object, ...], value))
+            units = cast(tuple[object, ...], value)
+            params[key] = ", ".join(names.get(u, u) if isinstance(u, str) else str(u) for u in units)
         elif isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):  # type: ignore[misc]
             # a list of keywords (hit locations) reads in the reader's language
             words = cast(tuple[str, ...], value)
@@ -142,6 +145,27 @@ def template_params(
     return params
 
 
+def modifiers_text(event: Event, pairs: tuple[Any, ...], locale: str | None) -> str:
+    """A roll's modifiers spelled out (an event field ``modifiers`` of ``(reason, value)`` pairs): the base the
+    target number starts from, then each reason in the reader's words (``modifier.<reason>``) and its value, so a
+    player can check the sum with a pencil: ``base 15, medium range +3, walked +2``."""
+    parts: list[str] = []
+    total = 0
+    for pair in pairs:
+        if not (isinstance(pair, tuple) and len(pair) == 2):  # type: ignore[arg-type]
+            continue
+        code, value = cast(tuple[object, object], pair)
+        if not isinstance(value, int):
+            continue
+        total += value
+        reason = t(f"modifier.{code}", locale) if has(f"modifier.{code}", "en") else str(code)
+        parts.append(f"{reason} {value:+d}")
+    number = event.params().get("target_number")
+    if isinstance(number, int) and not isinstance(number, bool):
+        parts.insert(0, f"{t('modifier.base', locale)} {number - total}")
+    return ", ".join(parts)
+
+
 def dice_sum_text(sides: int, dice: tuple[int, ...]) -> str:
     """``3d10 7+1+5 = 13``; one die: ``1d10 7`` (the dice in the order rolled, DICE-1)."""
     faces = "+".join(str(d) for d in dice)
@@ -149,7 +173,7 @@ def dice_sum_text(sides: int, dice: tuple[int, ...]) -> str:
     return f"{head} = {sum(dice)}" if len(dice) > 1 else head
 
 
-def modifiers_text(modifiers: Iterable[tuple[str, int]], total: int, locale: str | None) -> str:
+def roll_modifiers_text(modifiers: Iterable[tuple[str, int]], total: int, locale: str | None) -> str:
     """``, +3 (alcance medio) +2 (arma) = 18``: each modifier with its reason, then the total; "" for none."""
     parts: list[str] = []
     for reason, value in modifiers:
@@ -168,7 +192,7 @@ def _roll_params(event: RollMade, params: dict[str, Any], locale: str | None) ->
             params[f"{key}_text"] = t(f"rolls.{key}.{value}", locale)
     params["dice_text"] = dice_sum_text(event.sides, event.dice)
     raw = cast(tuple[tuple[str, int], ...], event.get("modifiers", ()))
-    params["mods_text"] = modifiers_text(raw, int(params["total"]), locale)
+    params["mods_text"] = roll_modifiers_text(raw, int(params["total"]), locale)
     need = event.get("need")
     if need:
         target = event.get("target_number", event.get("skill"))

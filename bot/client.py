@@ -7,9 +7,10 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -18,10 +19,10 @@ from bot.config import Config
 from bot.heavy import HeavyLimiter
 from bot.imaging import warm_up
 from bot.logs import setup_logging, trace_id
-from bot.results import Resolution, StatusView, StepReport
+from bot.results import OverrideDone, Resolution, StatusView, StepReport
 from bot.scheduler import DeadlineScheduler
 from bot.service import EncounterService
-from bot.storage import Storage, StorageError, open_storage
+from bot.storage import Deadline, Encounter, Storage, StorageError, open_storage
 from bot.translator import HexTranslator
 from data.i18n import has, t
 from rules.errors import GameError
@@ -65,6 +66,8 @@ def error_text(error: Exception, locale: str | None) -> str:
 class Announcing(Protocol):
     """What the cogs' announcer offers the rest of the bot (installed by the ``cogs.announcements`` extension)."""
 
+    async def remind(self, due: Deadline) -> None: ...
+
     async def step_done(self, step: StepReport) -> None: ...
 
     async def after_resolution(self, result: Resolution) -> None: ...
@@ -72,6 +75,8 @@ class Announcing(Protocol):
     async def open_phase(self, encounter_id: int) -> None: ...
 
     async def post_opening_board(self, encounter_id: int) -> None: ...
+
+    async def override_done(self, meta: Encounter, done: OverrideDone) -> None: ...
 
     async def refresh_status(self, encounter_id: int, *, status: StatusView | None = None) -> None: ...
 
@@ -147,7 +152,11 @@ class HexBotCore(commands.Bot):
                 self.failed_extensions.append(name)
         await self.sync_commands()
         self.scheduler = DeadlineScheduler(
-            self.service, self.announce, on_step=self.step_done, interval=self.deadline_interval
+            self.service,
+            self.announce,
+            on_step=self.step_done,
+            on_reminder=self.remind,
+            interval=self.deadline_interval,
         )
         self.scheduler.start()
 
@@ -155,6 +164,11 @@ class HexBotCore(commands.Bot):
         """Tell the channel and the players what a resolution did (images, account, next phase's panels)."""
         if self.announcer is not None:
             await self.announcer.after_resolution(result)
+
+    async def remind(self, due: Deadline) -> None:
+        """A phase's deadline is near: the players still missing get a DM (unless they muted reminders)."""
+        if self.announcer is not None:
+            await self.announcer.remind(due)
 
     async def step_done(self, step: StepReport) -> None:
         """A step was committed: the announcer posts it while the following phases resolve."""
@@ -253,18 +267,25 @@ class HexBot(HexBotCore, commands.AutoShardedBot):
         return options
 
 
-async def serve(bot: HexBotCore, token: str, stop: asyncio.Event) -> int:
+async def serve(
+    bot: HexBotCore, token: str, stop: asyncio.Event, *, failures: list[BaseException] | None = None
+) -> int:
     """Log in and run ``bot`` until ``stop`` is set or the client fails; close it; return the exit code.
-    ``run_bot`` wires it to SIGINT/SIGTERM; the end-to-end tests run it against the local Discord."""
+    ``run_bot`` wires it to SIGINT/SIGTERM; the end-to-end tests run it against the local Discord. The client's
+    failure, if any, is appended to ``failures`` (an unreachable Discord is retried by the caller)."""
     runner = asyncio.create_task(bot.start(token))
     waiter = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
     code = 0
     if runner in done:
         exc = runner.exception()
+        if exc is not None and failures is not None:
+            failures.append(exc)
         if isinstance(exc, discord.LoginFailure):
             log.error("Discord refused the token (check DISCORD_TOKEN)")
             code = 2
+        elif exc is not None and failures is not None and unreachable_reason(exc) is not None:
+            code = 1  # said in one line by serve_with_retry, no traceback
         elif exc is not None:
             log.error("the bot stopped", exc_info=exc)
             code = 1
@@ -278,18 +299,56 @@ async def serve(bot: HexBotCore, token: str, stop: asyncio.Event) -> int:
     return code
 
 
+#: seconds between attempts to reach Discord when it cannot be reached (no network, Discord down)
+RECONNECT_BACKOFF: tuple[float, ...] = (5, 10, 20, 40, 80, 160, 300)
+
+
+def unreachable_reason(exc: BaseException) -> str | None:
+    """A one-line reason when ``exc`` means Discord cannot be reached now (worth retrying), else None."""
+    if isinstance(exc, aiohttp.ClientConnectionError | OSError | TimeoutError | discord.GatewayNotFound):
+        return str(exc) or exc.__class__.__name__
+    if isinstance(exc, discord.DiscordServerError):
+        return f"Discord answered {exc.status}"
+    return None
+
+
+async def serve_with_retry(
+    make_bot: Callable[[], HexBotCore],
+    token: str,
+    stop: asyncio.Event,
+    *,
+    backoff: Sequence[float] = RECONNECT_BACKOFF,
+    say: Callable[[str], None] = print,
+) -> int:
+    """:func:`serve` a new bot until ``stop``; while Discord cannot be reached, say so in one line and try
+    again after a growing wait (``make run`` with no network must not end in a traceback)."""
+    attempt = 0
+    while not stop.is_set():
+        bot = make_bot()
+        failure: list[BaseException] = []
+        code = await serve(bot, token, stop, failures=failure)
+        reason = unreachable_reason(failure[0]) if failure else None
+        if reason is None:
+            return code
+        wait = backoff[min(attempt, len(backoff) - 1)]
+        say(f"cannot reach Discord: {reason}; retrying in {wait:g} s")
+        attempt += 1
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=wait)
+    return 0
+
+
 def run_bot(config: Config) -> int:
     """Run until SIGINT/SIGTERM; returns the process exit code."""
     setup_logging(config.log_level, token=config.token)
     log.info("starting %r", config)
 
     async def main() -> int:
-        bot = HexBot(config)
         loop = asyncio.get_running_loop()
         stop = asyncio.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):  # no signals off the main thread
                 loop.add_signal_handler(sig, stop.set)
-        return await serve(bot, config.token, stop)
+        return await serve_with_retry(lambda: HexBot(config), config.token, stop)
 
     return asyncio.run(main())

@@ -191,6 +191,7 @@ def _preview(
     vector: Hex | None,
     viewer: str,
     locale: str,
+    highlight: tuple[Hex, ...] = (),
 ) -> bytes:
     from render import BoardSnapshot, RenderOptions, render_order_preview
 
@@ -202,6 +203,7 @@ def _preview(
         end_facing=facing,
         ghost_vector=vector,
         options=RenderOptions(locale=locale),
+        highlight=highlight,
     )
 
 
@@ -231,9 +233,10 @@ async def preview_png(
     *,
     viewer: str,
     locale: str = "en",
+    highlight: tuple[Hex, ...] = (),
 ) -> bytes | None:
     try:
-        return await _run(_preview, state, unit_id, path, facing, vector, viewer, locale)
+        return await _run(_preview, state, unit_id, path, facing, vector, viewer, locale, highlight)
     except Exception:
         log.exception("preview render failed trace=%s unit=%s", trace_id(), unit_id)
         return None

@@ -95,6 +95,22 @@ def damage(state: EncounterState, unit_id: str, amount: str) -> tuple[EncounterS
     return ruleset_for(state).damage_by_hand(state, unit_id, amount)
 
 
+def set_option(state: EncounterState, name: str, on: bool) -> tuple[EncounterState, DirectorOverride]:
+    """An encounter option the ruleset lets the director switch during play (``Ruleset.director_switches``)."""
+    switches = ruleset_for(state).director_switches()
+    if name not in switches:
+        raise refuse(
+            "director.bad_option",
+            f"There is no option {name!r} to switch here (options: {', '.join(switches) or 'none'}).",
+            option=name[:40],
+            allowed=", ".join(switches) or "—",
+        )
+    event = DirectorOverride(
+        rule=RULE, action="option", unit="", args=(("option", name), ("value", "on" if on else "off"))
+    )
+    return state.replace(options={**state.options, name: on}), event
+
+
 def add_unit(
     state: EncounterState, new_id: str, side: str, at: Hex, like: str, name: str | None = None
 ) -> tuple[EncounterState, DirectorOverride]:

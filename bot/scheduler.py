@@ -14,11 +14,13 @@ from collections.abc import Awaitable, Callable
 from bot.logs import trace_id
 from bot.results import Resolution, StepReport
 from bot.service import EncounterService
+from bot.storage import Deadline
 
 log = logging.getLogger(__name__)
 
 OnResolved = Callable[[Resolution], Awaitable[None]]
 OnStep = Callable[[StepReport], Awaitable[None]]
+OnReminder = Callable[[Deadline], Awaitable[None]]
 
 
 class DeadlineScheduler:
@@ -28,16 +30,19 @@ class DeadlineScheduler:
         on_resolved: OnResolved,
         *,
         on_step: OnStep | None = None,
+        on_reminder: OnReminder | None = None,
         interval: float = 5.0,
     ) -> None:
         self.service = service
         self.on_resolved = on_resolved
         self.on_step = on_step
+        self.on_reminder = on_reminder
         self.interval = interval
         self._task: asyncio.Task[None] | None = None
 
     async def tick(self) -> int:
-        """Resolve every due phase once; returns how many phases were resolved."""
+        """Send due reminders, then resolve every due phase once; returns how many phases were resolved."""
+        await self.remind()
         done = 0
         for due in await self.service.storage.due_deadlines(self.service.clock()):
             try:
@@ -48,15 +53,30 @@ class DeadlineScheduler:
                 log.exception(
                     "deadline resolution failed trace=%s encounter=%s", trace_id(), due.encounter_id
                 )
-                await self.service.storage.set_deadline(due.encounter_id, due.phase_no, None)
+                await self.service.set_deadline(due.encounter_id, due.phase_no, None)
                 continue
             if result.already:
-                await self.service.storage.set_deadline(due.encounter_id, due.phase_no, None)
+                await self.service.set_deadline(due.encounter_id, due.phase_no, None)
                 continue
             done += 1
             log.info("deadline resolved encounter=%s phase_no=%s", due.encounter_id, due.phase_no)
             await self.on_resolved(result)
         return done
+
+    async def remind(self) -> int:
+        """Each due reminder once (taken off before it is sent: a crash loses a reminder, never doubles one)."""
+        sent = 0
+        if self.on_reminder is None:
+            return sent
+        for due in await self.service.storage.due_reminders(self.service.clock()):
+            if not await self.service.storage.clear_reminder(due.encounter_id, due.phase_no):
+                continue  # another process took it
+            try:
+                await self.on_reminder(due)
+                sent += 1
+            except Exception:
+                log.exception("reminder failed trace=%s encounter=%s", trace_id(), due.encounter_id)
+        return sent
 
     async def _run(self) -> None:
         while True:

@@ -14,7 +14,7 @@ import logging
 import random
 import tomllib
 from collections.abc import Awaitable, Callable, Mapping
-from functools import cache
+from functools import cache, partial
 from itertools import pairwise
 from typing import Any
 
@@ -51,7 +51,7 @@ from rules.errors import ScenarioError
 from rules.events import Event, RollMade, ShotResolved
 from rules.order_modes import OrderPolicy, policy_for
 from rules.registry import ruleset_for
-from rules.ruleset import DIRECTOR, PUBLIC, DiceFactory, Ruleset
+from rules.ruleset import DIRECTOR, PUBLIC, DiceFactory, PhaseResult, Ruleset
 from rules.scenario import load_scenario
 from rules.serial import from_json, to_json
 from rules.state import EncounterState, Unit
@@ -266,9 +266,17 @@ class EncounterService(DirectorActions, RecordActions):
             directors,
             state.over,
             state.winner,
+            deadline=await self._deadline_text(encounter_id, phase_no, meta.status),
             waits_for_director=waits_for_director,
             when=phase_text(state, state.round, state.phase),
         )
+
+    async def _deadline_text(self, encounter_id: int, phase_no: int, status: str) -> str | None:
+        """The current phase's deadline as an ISO time (the cogs show it as a Discord timestamp)."""
+        if status != "running":
+            return None
+        due = await self.deadline_of(encounter_id, phase_no)
+        return due.isoformat() if due is not None else None
 
     # --- orders --------------------------------------------------------------------------------------------
     async def submit(
@@ -286,7 +294,7 @@ class EncounterService(DirectorActions, RecordActions):
         seen = seen if seen is not None and seen.meta.id == encounter_id else await self.seen(encounter_id)
         meta, state, current, parts = seen.meta, seen.state, seen.phase_no, seen.parts
         ruleset = ruleset_for(state)
-        policy = policy_for(ruleset)
+        policy = policy_for(ruleset, state)
         if unit_id == DIRECTOR and policy.director_orders:
             # director mode: the procedure's own orders (ocs: open a combat, move a unit)
             await self.require_director(meta, actor or Actor(user_id))
@@ -387,7 +395,7 @@ class EncounterService(DirectorActions, RecordActions):
             first = True
             for _ in range(MAX_AUTO_STEPS):
                 ruleset = ruleset_for(state)
-                policy = policy_for(ruleset)
+                policy = policy_for(ruleset, state)
                 if not (first and forced):
                     if self.owing(state) and parts is None:  # read once per pass, as the orders come in
                         parts = await self.storage.participants(encounter_id)
@@ -406,10 +414,11 @@ class EncounterService(DirectorActions, RecordActions):
                 }
                 orders = policy.pick(ruleset, state, orders, stand_in=first and forced)
                 dice_for = DiceFactory(self._roll_overrides(meta, phase_no))
-                if len(state.units) <= INLINE_UNITS:  # a small resolution takes less than a thread hop
-                    result = resolve_phase(ruleset, state, orders, dice_for=dice_for)
-                else:
-                    result = await asyncio.to_thread(resolve_phase, ruleset, state, orders, dice_for=dice_for)
+                big = len(state.units) > INLINE_UNITS
+                # a large state's resolution and its encoding run in a worker thread, so the event loop stays
+                # free for everyone else's clicks (issue 15 item 3; bench/heavy.py); a small one inline
+                work = partial(self._compute, ruleset, state, orders, dice_for)
+                result, new_state, specs, encoded = await asyncio.to_thread(work) if big else work()
                 rolls = [e for e in result.events if isinstance(e, RollMade)]
                 if review and rolls and not (first and approved):
                     held = HeldRolls(
@@ -420,12 +429,8 @@ class EncounterService(DirectorActions, RecordActions):
                         state=state,
                     )
                     return Resolution(encounter_id, tuple(steps), held=held)
-                new_state = result.state
-                if result.pending is not None and new_state.pending is None:
-                    new_state = new_state.replace(pending=result.pending)
-                specs = [self._event_spec(state, e) for e in result.events]
                 outcome = await self.storage.commit_resolution(
-                    encounter_id, phase_no, specs, to_json(new_state), based_on=batch
+                    encounter_id, phase_no, specs, encoded, based_on=batch
                 )
                 if isinstance(outcome, AlreadyResolved):
                     return Resolution(encounter_id, tuple(steps), already=not steps)
@@ -433,11 +438,17 @@ class EncounterService(DirectorActions, RecordActions):
                     continue  # orders changed while resolving: read them again
                 # the new snapshot is this state: keep it decoded (its seq is the commit's last event)
                 self._states[encounter_id] = (outcome.last_seq, new_state)
-                steps.append(
-                    self._report(
-                        encounter_id, phase_no, state, new_state, result.events, ruleset, outcome.last_seq
-                    )
+                report = partial(
+                    self._report,
+                    encounter_id,
+                    phase_no,
+                    state,
+                    new_state,
+                    result.events,
+                    ruleset,
+                    outcome.last_seq,
                 )
+                steps.append(await asyncio.to_thread(report) if big else report())
                 if on_step is not None:
                     await on_step(steps[-1])
                 first = False
@@ -516,6 +527,18 @@ class EncounterService(DirectorActions, RecordActions):
             winner=state.winner,
         )
 
+    @classmethod
+    def _compute(
+        cls, ruleset: Ruleset, state: EncounterState, orders: Mapping[str, Any], dice_for: DiceFactory
+    ) -> tuple[PhaseResult, EncounterState, list[tuple[str, dict[str, Any]]], dict[str, Any]]:
+        """One step's CPU work: the rules' resolution, the state to commit and the encoded events and snapshot."""
+        result = resolve_phase(ruleset, state, orders, dice_for=dice_for)
+        new_state = result.state
+        if result.pending is not None and new_state.pending is None:
+            new_state = new_state.replace(pending=result.pending)
+        specs = [cls._event_spec(state, e) for e in result.events]
+        return result, new_state, specs, to_json(new_state)
+
     @staticmethod
     def _roll_overrides(meta: Encounter, phase_no: int) -> dict[int, tuple[int, ...]]:
         table: Mapping[str, Any] = meta.settings.get("roll_overrides", {}).get(str(phase_no), {})
@@ -537,7 +560,9 @@ class EncounterService(DirectorActions, RecordActions):
     ) -> StepReport:
         seen = visibility(ruleset, after, PUBLIC).units | visibility(ruleset, before, PUBLIC).units
         known = set(before.units) | set(after.units)
-        public = tuple(e for e in events if all(u in seen or u not in known for u in e.involved()))
+        # FOG-1, NGT-9: the ruleset says what the public may read of each event (a shot from the dark...)
+        shown = (ruleset.public_event(e, frozenset(seen), frozenset(known)) for e in events)
+        public = tuple(e for e in shown if e is not None)
         # what the board image shows, as the overlays say; imported here, as it loads Pillow
         from render.rulesets import board_signature
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.permissions import Actor, holder_of, is_director, units_of
 from bot.results import Missing, refuse
-from bot.storage import Encounter, EncounterNotFoundError, GuildSettings, Participant, Storage
+from bot.storage import Deadline, Encounter, EncounterNotFoundError, GuildSettings, Participant, Storage
 from rules.engine import visibility
 from rules.registry import ruleset_for
 from rules.ruleset import PUBLIC
@@ -23,6 +23,11 @@ from rules.state import EncounterState, Unit
 NOT_ORDERABLE = frozenset({"debris", "asteroid", "marker"})
 SEEN_CACHE_SIZE = 512  # encounters whose last read is kept (each holds one decoded state)
 GUILD_SETTINGS_TTL = 30.0  # seconds a guild's settings are reused between reads
+#: how far towards a deadline the players still missing get their reminder DM
+REMIND_AT = 0.75
+#: encounter setting: the players who asked for no reminder DMs
+MUTED = "muted_reminders"
+DEADLINE_TTL = 30.0
 MAX_AUTO_STEPS = 12  # phases without orders resolved (or undone) in a row before we stop: a safety net
 
 
@@ -59,6 +64,7 @@ class ServiceBase:
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: dict[int, tuple[int, EncounterState]] = {}
         self._seen: OrderedDict[int, Seen] = OrderedDict()  # newest read per encounter, LRU-bounded
+        self._deadlines: dict[int, tuple[float, Deadline | None]] = {}  # (read at, pending deadline)
         self._guilds: dict[int, tuple[float, GuildSettings]] = {}
 
     # --- loading and checks --------------------------------------------------------------------------------
@@ -208,6 +214,34 @@ class ServiceBase:
         return meta, state, phase_no
 
     async def set_deadline(self, encounter_id: int, phase_no: int, minutes: float | None) -> datetime | None:
-        when = None if minutes is None else self.clock() + timedelta(minutes=minutes)
-        await self.storage.set_deadline(encounter_id, phase_no, when)
+        """The phase resolves ``minutes`` from now (None: no deadline); the players still missing are reminded
+        by DM once, :data:`REMIND_AT` of the way there."""
+        now = self.clock()
+        when = None if minutes is None else now + timedelta(minutes=minutes)
+        remind = None if minutes is None else now + timedelta(minutes=minutes * REMIND_AT)
+        await self.storage.set_deadline(encounter_id, phase_no, when, remind_at=remind)
+        self._deadlines.pop(encounter_id, None)
         return when
+
+    async def deadline_of(self, encounter_id: int, phase_no: int) -> datetime | None:
+        """When phase ``phase_no`` resolves by itself, if it has a deadline: read through a short cache, as every
+        panel and status shows it (another process's change shows within :data:`DEADLINE_TTL` seconds)."""
+        cached = self._deadlines.get(encounter_id)
+        now = time.monotonic()
+        if cached is None or now - cached[0] > DEADLINE_TTL:
+            cached = (now, await self.storage.deadline_of(encounter_id))
+            self._deadlines[encounter_id] = cached
+            if len(self._deadlines) > 4096:  # bounded: the oldest reads go first
+                del self._deadlines[next(iter(self._deadlines))]
+        pending = cached[1]
+        return pending.due_at if pending is not None and pending.phase_no == phase_no else None
+
+    async def mute_reminders(self, encounter_id: int, user_id: int, muted: bool) -> None:
+        """A player's choice for this encounter: no reminder DMs (or them again)."""
+        meta = await self.storage.get_encounter(encounter_id)
+        if not await self.my_units(encounter_id, user_id):
+            raise refuse("encounter.not_playing", "You have no units in this encounter.")
+        current = {int(u) for u in meta.settings.get(MUTED, [])}
+        wanted = current | {user_id} if muted else current - {user_id}
+        if wanted != current:
+            await self.storage.update_settings(encounter_id, **{MUTED: sorted(wanted)})

@@ -130,6 +130,13 @@ class DirectorActions(ServiceBase):
         await self.require_director(meta, actor)
         await self.storage.update_settings(encounter_id, review_rolls=on)
 
+    async def set_reveal_at_end(self, encounter_id: int, actor: Actor, on: bool) -> None:
+        """NGT-9: once the encounter has ended, ``/encounter replay`` shows everything to anyone (off by
+        default: a replay stays fogged for its viewer)."""
+        meta = await self.storage.get_encounter(encounter_id)
+        await self.require_director(meta, actor)
+        await self.storage.update_settings(encounter_id, reveal_at_end=on)
+
     async def override_roll(self, encounter_id: int, actor: Actor, index: int, dice: tuple[int, ...]) -> int:
         """Replace roll ``index`` of the held resolution of the current phase ("director reviews rolls")."""
         meta, _, phase_no = await self.load(encounter_id)

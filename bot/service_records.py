@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
+import io
 import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -18,7 +20,7 @@ from bot.storage.export import parse_export as parse_archive
 from rules.engine import visibility
 from rules.events import Event
 from rules.registry import ruleset_for
-from rules.ruleset import PUBLIC
+from rules.ruleset import DIRECTOR, PUBLIC
 from rules.serial import from_json
 from rules.state import EncounterState
 
@@ -74,8 +76,43 @@ class RecordActions(ServiceBase):
         return enc_id
 
 
+#: an export larger than this is sent gzip-compressed (Discord's upload limit is 10 MB without boosts)
+EXPORT_INLINE_BYTES = 8 * 1024 * 1024
+#: the most an uploaded gzip export may expand to (a small bomb of zeros is refused, not unpacked)
+MAX_EXPORT_BYTES = 256 * 1024 * 1024
+
+
+def export_blob(data: Mapping[str, Any], encounter_id: int) -> tuple[bytes, str]:
+    """An export as the file to upload: JSON, or gzip-compressed JSON when it would not fit. CPU work: callers
+    run it in a thread."""
+    blob = json.dumps(data, ensure_ascii=False).encode("utf-8")
+    if len(blob) <= EXPORT_INLINE_BYTES:
+        return blob, f"encounter-{encounter_id}.json"
+    return gzip.compress(blob, compresslevel=6), f"encounter-{encounter_id}.json.gz"
+
+
+def _gunzip(blob: bytes) -> bytes:
+    out = bytearray()
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(blob)) as packed:
+            while chunk := packed.read(1 << 20):
+                out += chunk
+                if len(out) > MAX_EXPORT_BYTES:
+                    raise refuse(
+                        "import.invalid", "That file is too big to import.", reason="too big unpacked"
+                    )
+    except (OSError, EOFError) as exc:
+        raise refuse(
+            "import.invalid", f"That file is not a gzip export: {exc}", reason=str(exc)[:200]
+        ) from None
+    return bytes(out)
+
+
 def parse_export(blob: bytes) -> dict[str, Any]:
-    """An uploaded export file as JSON (its content is checked by :func:`check_archive`)."""
+    """An uploaded export file (JSON, or the gzip-compressed JSON of a large export) as JSON; its content is
+    checked by :func:`check_archive`."""
+    if blob[:2] == b"\x1f\x8b":
+        blob = _gunzip(blob)
     try:
         data = json.loads(blob.decode("utf-8"))
     except RecursionError:
@@ -87,6 +124,18 @@ def parse_export(blob: bytes) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise refuse("import.invalid", "That file is not an encounter export.", reason="not an object")
     return data  # type: ignore[return-value]
+
+
+def events_for(state: EncounterState, events: Sequence[Event], viewer: str) -> tuple[Event, ...]:
+    """The events ``viewer`` (a side, ``"public"`` or ``"director"``) may read of a step that ended in ``state``
+    (FOG-1, NGT-9): as the ruleset words them for someone who sees what ``viewer`` sees."""
+    if viewer == DIRECTOR:
+        return tuple(events)
+    ruleset = ruleset_for(state)
+    seen = frozenset(visibility(ruleset, state, viewer).units)
+    known = frozenset(state.units)
+    shown = (ruleset.public_event(e, seen, known) for e in events)
+    return tuple(e for e in shown if e is not None)
 
 
 def public_history(chain: Sequence[HistoryStep], round_no: int | None = None) -> list[tuple[int, str, Event]]:
@@ -107,9 +156,11 @@ def public_history(chain: Sequence[HistoryStep], round_no: int | None = None) ->
             rnd = int(row.payload.get("round", 0) or 0)
             if round_no is not None and rnd != round_no:
                 continue
+            ruleset = ruleset_for(after)
             for event in rule_events((row,)):
-                if all(u in seen or u not in known for u in event.involved()):
-                    out.append((rnd, str(row.payload.get("phase", "")), event))
+                shown = ruleset.public_event(event, frozenset(seen), frozenset(known))
+                if shown is not None:
+                    out.append((rnd, str(row.payload.get("phase", "")), shown))
         before = after
     return out
 

@@ -45,9 +45,14 @@ async def encounter_to_replay(service: ServiceBase, guild_id: int, channel_id: i
     return max(here, key=lambda e: e.id)
 
 
-async def viewer_for(service: ServiceBase, meta: Encounter, actor: Actor, view: str) -> str:
+async def viewer_for(
+    service: ServiceBase, meta: Encounter, actor: Actor, view: str, *, replay: bool = False
+) -> str:
     """The renderer's viewer for a view a user asked for: public for anyone, the director's view for directors,
-    "mine" for someone holding a unit (FOG-1). Refuses otherwise, as ``/encounter board`` does."""
+    "mine" for someone holding a unit (FOG-1). Refuses otherwise, as ``/encounter board`` does. A replay of an
+    ended encounter whose director turned on "reveal at the end" shows everything to anyone (NGT-9)."""
+    if replay and meta.status == "ended" and meta.settings.get("reveal_at_end"):
+        return DIRECTOR
     if view == "director":
         await service.require_director(meta, actor)
         return DIRECTOR

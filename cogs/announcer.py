@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -25,10 +26,12 @@ import discord
 from bot.account import describe, roll_purpose
 from bot.imaging import board_png
 from bot.logs import trace_id
-from bot.results import HeldRolls, Resolution, StatusView, StepReport
+from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepReport
 from bot.rules_reference import cited
 from bot.service import Seen
-from bot.storage import Encounter
+from bot.service_base import MUTED
+from bot.service_records import events_for
+from bot.storage import Deadline, Encounter
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
@@ -36,8 +39,9 @@ from data.i18n import language_of, t
 from render.phase import phase_title
 from rules.events import RollMade
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
-from rules.registry import get_ruleset
-from rules.ruleset import OrderMode
+from rules.registry import get_ruleset, ruleset_for
+from rules.ruleset import DIRECTOR, OrderMode
+from rules.state import EncounterState
 
 if TYPE_CHECKING:
     from bot.client import HexBotCore
@@ -47,6 +51,8 @@ log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
 
+#: an account with more events than this is written in a worker thread
+LONG_ACCOUNT = 200
 #: encounter setting: the snapshot of the newest step shown in the channel (absent on encounters from before it)
 ANNOUNCED = "announced_seq"
 #: seconds before each retry of a post Discord refused; after the last one, the next restart resumes it
@@ -126,6 +132,7 @@ class Announcer:
         if chan is None:
             raise ChannelUnavailable(meta.channel_id)
         await self.post_step(chan, meta, step, await self.channel_lang(meta))
+        await self.post_private_views(meta, step)  # NGT-9: each side's own board, where the ruleset says so
         if step.snapshot_seq:
             await self._mark(meta.id, step.snapshot_seq)
 
@@ -289,7 +296,12 @@ class Announcer:
             return  # nothing happened that the channel may see: no image to repeat
         when = phase_title(step.state, step.round, step.phase, locale)  # one phase number (issue 13 item 7)
         header = t("channel.step", locale, name=meta.name, when=when)
-        lines = [describe(e, step.state, locale) for e in step.public_events]
+        if len(step.public_events) > LONG_ACCOUNT:  # a fleet's account is CPU work: off the event loop
+            lines = await asyncio.to_thread(
+                lambda: [describe(e, step.state, locale) for e in step.public_events]
+            )
+        else:
+            lines = [describe(e, step.state, locale) for e in step.public_events]
         account = "\n".join(lines) or t("channel.nothing_happened", locale)
         png = None
         if step.board_changed:  # a phase that moved nothing gets its account without repeating the picture
@@ -315,13 +327,73 @@ class Announcer:
             embed.set_footer(text=clip(t("channel.rules_footer", locale, ids=" · ".join(ids[:12])), 2048))
         await chan.send(embed=embed, files=files, allowed_mentions=discord.AllowedMentions.none())
 
+    async def override_done(self, meta: Encounter, done: OverrideDone) -> None:
+        """A director's override changed the board (a flare, a unit moved by hand): the private boards again."""
+        step = StepReport(
+            meta.id, meta.phase_no, done.state.round, done.state.phase, (done.event,), done.state, ()
+        )
+        await self.post_private_views(meta, step)
+
+    async def post_private_views(self, meta: Encounter, step: StepReport) -> None:
+        """NGT-9 (any ruleset or layer whose ``private_views`` names sides): each of those sides' players gets
+        the board as their side sees it, with the account their side may read, by DM (closed DMs: nothing;
+        ``/encounter board`` answers privately); the director and co-directors get the full board."""
+        state = step.state
+        try:
+            sides = ruleset_for(state).private_views(state)
+        except KeyError:
+            return
+        if not sides:
+            return
+        people = await self.bot.service.storage.participants(meta.id)
+        directors = {meta.created_by} | {p.user_id for p in people if p.role in ("director", "codirector")}
+        viewers: list[tuple[int, str]] = [(user, DIRECTOR) for user in sorted(directors)]
+        for side in sides:
+            users = sorted(
+                {
+                    p.user_id
+                    for p in people
+                    if p.role == "player"
+                    and p.user_id not in directors
+                    and _side_of(p.side, p.unit, state) == side
+                }
+            )
+            viewers.extend((user, side) for user in users)
+        for user, viewer in viewers:
+            events = events_for(state, step.events, viewer)
+            if not events and not step.board_changed:
+                continue
+            locale = await self.user_lang(meta, user)
+            who = t("render.viewer.director", locale) if viewer == DIRECTOR else state.side(viewer).name
+            when = phase_title(state, step.round, step.phase, locale)  # one phase number (issue 13 item 7)
+            header = t("private.step", locale, name=meta.name, when=when, viewer=who)
+            png = await board_png(
+                state, events, viewer=viewer, locale=locale, title=meta.name, step=(step.round, step.phase)
+            )
+            account = "\n".join(describe(e, state, locale) for e in events)
+            files: list[discord.File] = []
+            embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_purple())
+            if len(account) <= ACCOUNT_INLINE_LIMIT:
+                embed.description = account or None
+            else:
+                embed.description = t("channel.account_in_file", locale, count=len(events))
+                files.append(text_file(account, f"round{step.round:02d}-phase{step.phase}.txt"))
+            if png is not None:
+                files.append(png_file(png))
+                embed.set_image(url="attachment://board.png")
+            await self.dm(user, None, embed=embed, files=files)
+
     async def post_opening_board(self, encounter_id: int) -> None:
         """The board as the encounter starts (public view), so the table sees the field before any move."""
         meta = await self._meta(encounter_id)
         chan = await self.channel(meta)
         if chan is None:
             return
-        state = (await self.bot.service.seen(encounter_id)).state
+        seen = await self.bot.service.seen(encounter_id)
+        state = seen.state
+        # NGT-9: each side (and the director) also gets its own opening board, where the ruleset says so
+        opening = StepReport(encounter_id, seen.phase_no, state.round, state.phase, (), state, (), True)
+        await self.post_private_views(meta, opening)
         locale = await self.channel_lang(meta)
         header = t("channel.opening", locale, name=meta.name)
         png = await board_png(state, (), viewer="public", locale=locale, title=header)
@@ -362,6 +434,9 @@ class Announcer:
 
     def status_text(self, status: StatusView, locale: str, acting: str = "") -> str:
         head = t("status.head", locale, name=status.name, when=status.when_text(locale))
+        if status.deadline and not status.over and status.status == "running":
+            when = discord.utils.format_dt(datetime.fromisoformat(status.deadline), "R")
+            head += "\n" + t("status.deadline", locale, when=when)
         if status.over:
             return head + "\n" + t("status.over", locale)
         if status.status == "paused":
@@ -418,9 +493,11 @@ class Announcer:
 
     async def _acting(self, encounter_id: int, status: StatusView) -> str:
         """One-at-a-time modes: the units awaited now, each with its player's mention (or none: the director)."""
-        if not _policy(status.ruleset).shows_acting or status.over or status.status != "running":
+        if status.over or status.status != "running":
             return ""
         seen = await self.bot.service.seen(encounter_id)
+        if not _policy(status.ruleset, seen.state).shows_acting:  # how this step collects orders
+            return ""
         holders = {unit: user for user, unit, _ in status.players}
         names: list[str] = []
         for u in self.bot.service.owing(seen.state):
@@ -430,7 +507,33 @@ class Announcer:
             names.append(f"{name} (<@{holders[u]}>)" if u in holders else name)
         return ", ".join(names)  # only hidden units act: the status reads like any wait, naming nobody
 
-    async def dm(self, user_id: int, text: str, **kwargs: object) -> discord.Message | None:
+    async def remind(self, due: Deadline) -> None:
+        """The deadline of ``due``'s phase is near: each player still missing gets one DM, unless they muted
+        reminders for this encounter. The DM names their own unit (they may see it even when it is hidden)."""
+        service = self.bot.service
+        meta = await service.storage.get_encounter(due.encounter_id)  # fresh: the muted list may have changed
+        seen = await service.seen(due.encounter_id)
+        if seen.phase_no != due.phase_no:
+            return
+        status = await service.status(due.encounter_id, seen=seen)
+        when = discord.utils.format_dt(due.due_at, "R")
+        muted = _muted(meta)
+        for missing in status.missing:
+            if missing.user_id is None or missing.user_id in muted:
+                continue
+            unit = seen.state.units.get(missing.unit)
+            locale = await self.user_lang(meta, missing.user_id)
+            text = t(
+                "channel.reminder",
+                locale,
+                name=meta.name,
+                unit=unit.name if unit is not None else missing.unit,
+                when=when,
+                channel=f"<#{meta.channel_id}>",
+            )
+            await self.dm(missing.user_id, clip(text))
+
+    async def dm(self, user_id: int, text: str | None, **kwargs: object) -> discord.Message | None:
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             return await user.send(text, **kwargs)  # type: ignore[arg-type]
@@ -469,14 +572,29 @@ class Announcer:
         return True
 
 
+def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str | None:
+    """A player's side: as joined, else its unit's."""
+    if side:
+        return side
+    found = state.units.get(unit or "")
+    return found.side if found is not None else None
+
+
 class ChannelUnavailable(Exception):
     """The encounter's channel cannot be reached now (deleted, no access, Discord down): posts wait."""
 
 
-def _policy(ruleset_id: str) -> OrderPolicy:
-    """How the encounter's ruleset collects orders (rules/order_modes.py); an encounter whose ruleset is no
-    longer installed is shown as a simultaneous one (its status still lists who is missing)."""
+def _muted(meta: Encounter) -> set[int]:
+    return {int(u) for u in meta.settings.get(MUTED, [])}
+
+
+def _policy(ruleset_id: str, state: EncounterState | None = None) -> OrderPolicy:
+    """How the encounter's ruleset collects orders (rules/order_modes.py), in the step ``state`` is at when given;
+    an encounter whose ruleset is no longer installed is shown as a simultaneous one (its status still lists who
+    is missing)."""
     try:
+        if state is not None and state.ruleset == ruleset_id:
+            return policy_for(ruleset_for(state), state)
         return policy_for(get_ruleset(ruleset_id))
     except KeyError:
         return policy_for_mode(OrderMode.SIMULTANEOUS)

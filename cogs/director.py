@@ -76,6 +76,43 @@ async def ruling_autocomplete(
     ][:25]
 
 
+async def switch_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The encounter options this encounter's ruleset lets the director switch (mech: secret declarations)."""
+    try:
+        meta = await encounter_here(interaction)
+        _, state, _ = await bot_of(interaction).service.load(meta.id)
+    except GameError:
+        return []
+    locale = lang(interaction)
+    return [
+        app_commands.Choice(name=t(f"option.{n}", locale)[:100], value=n)
+        for n in ruleset_for(state).director_switches()
+        if current.strip().lower() in f"{n} {t(f'option.{n}', locale)}".lower()
+    ][:25]
+
+
+async def location_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Where the chosen unit takes damage, when its ruleset has locations (mech: head, ct, lt …)."""
+    try:
+        meta = await encounter_here(interaction)
+        _, state, _ = await bot_of(interaction).service.load(meta.id)
+    except GameError:
+        return []
+    unit = str(getattr(interaction.namespace, "unit", "") or "")
+    if unit not in state.units:
+        return []
+    locale = lang(interaction)
+    return [
+        app_commands.Choice(name=f"{t(f'term.{loc}', locale)} ({loc})"[:100], value=loc)
+        for loc in ruleset_for(state).damage_locations(state, unit)
+        if current.strip().lower() in f"{loc} {t(f'term.{loc}', locale)}".lower()
+    ][:25]
+
+
 class DirectorCog(
     commands.GroupCog,
     group_name=tr("director", "cmd.director.name"),
@@ -101,6 +138,8 @@ class DirectorCog(
         meta = await encounter_here(interaction)
         done = await self.bot.service.override(meta.id, actor_of(interaction), action, target, change)
         await self._announce(interaction, meta, done)
+        if self.bot.announcer is not None:
+            await self.bot.announcer.override_done(meta, done)
 
     async def _announce(self, interaction: discord.Interaction, meta: Encounter, done: OverrideDone) -> None:
         locale = lang(interaction)
@@ -151,12 +190,27 @@ class DirectorCog(
         name=tr("damage", "cmd.director.damage.name"),
         description=tr("Damage a unit by hand", "cmd.director.damage.desc"),
     )
-    @app_commands.autocomplete(unit=any_unit_autocomplete)
+    @app_commands.autocomplete(unit=any_unit_autocomplete, location=location_autocomplete)
     async def damage(
-        self, interaction: discord.Interaction, unit: str, amount: app_commands.Range[str, 1, 20]
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        amount: app_commands.Range[str, 1, 20],
+        location: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
-        # as the ruleset takes it: a number (exo, skirmish), or a location and a number (mech: "ct 5")
-        await self._override(interaction, "damage", unit, lambda s: overrides.damage(s, unit, amount))
+        # as the ruleset takes it: a number (exo, skirmish), or a location and a number (mech: "ct 5"); a location
+        # chosen from the ruleset's list (Ruleset.damage_locations) is written before the amount
+        typed = f"{location} {amount}" if location else amount
+        await self._override(interaction, "damage", unit, lambda s: overrides.damage(s, unit, typed))
+
+    @app_commands.command(
+        name=tr("option", "cmd.director.option.name"),
+        description=tr("Turn an encounter option on or off", "cmd.director.option.desc"),
+    )
+    @app_commands.autocomplete(name=switch_autocomplete)
+    async def option(self, interaction: discord.Interaction, name: str, value: bool) -> None:
+        # the ruleset lists the options a director may switch (Ruleset.director_switches)
+        await self._override(interaction, "option", "", lambda s: overrides.set_option(s, name, value))
 
     @app_commands.command(
         name=tr("add-unit", "cmd.director.add_unit.name"),
@@ -297,13 +351,15 @@ class DirectorCog(
     ) -> None:
         meta = await encounter_here(interaction)
         when = await self.bot.service.director_deadline(meta.id, actor_of(interaction), minutes or None)
-        locale = lang(interaction)
+        locale = await channel_language(self.bot, meta)  # a public reply speaks the channel's language
         if when is None:
             await interaction.response.send_message(t("director.deadline_cleared", locale))
         else:
             await interaction.response.send_message(
                 t("director.deadline_set", locale, when=discord.utils.format_dt(when, "R"))
             )
+        if self.bot.announcer is not None:  # the status message shows the deadline (or no longer does)
+            await self.bot.announcer.refresh_status(meta.id)
 
     @app_commands.command(
         name=tr("pause", "cmd.director.pause.name"),
@@ -342,6 +398,16 @@ class DirectorCog(
         )
         if self.bot.announcer is not None:
             await self.bot.announcer.open_phase(meta.id)
+
+    @app_commands.command(
+        name=tr("reveal-at-end", "cmd.director.reveal_at_end.name"),
+        description=tr("Replays of the ended encounter show everything", "cmd.director.reveal_at_end.desc"),
+    )
+    async def reveal_at_end(self, interaction: discord.Interaction, on: bool) -> None:
+        meta = await encounter_here(interaction)
+        await self.bot.service.set_reveal_at_end(meta.id, actor_of(interaction), on)
+        key = "director.reveal_at_end_on" if on else "director.reveal_at_end_off"
+        await reply(interaction, t(key, lang(interaction)))
 
     @app_commands.command(
         name=tr("review", "cmd.director.review.name"),

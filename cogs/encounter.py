@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 from typing import Any
 
 import discord
@@ -16,6 +15,7 @@ from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
 from bot.results import refuse
 from bot.service import bundled_scenarios, parse_export
+from bot.service_records import export_blob
 from bot.service_replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
 from bot.translator import tr
 from cogs.common import (
@@ -258,6 +258,19 @@ class EncounterCog(
         await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(
+        name=tr("reminders", "cmd.encounter.reminders.name"),
+        description=tr("Reminder DMs before a deadline, for this encounter", "cmd.encounter.reminders.desc"),
+    )
+    @app_commands.describe(on=tr("On or off", "cmd.encounter.reminders.on"))
+    @app_commands.guild_only()
+    async def reminders(self, interaction: discord.Interaction, on: bool) -> None:
+        """A player's own choice, answered privately."""
+        meta = await encounter_here(interaction)
+        await self.bot.service.mute_reminders(meta.id, interaction.user.id, muted=not on)
+        key = "channel.reminders_on" if on else "channel.reminders_off"
+        await interaction.response.send_message(t(key, lang(interaction)), ephemeral=True)
+
+    @app_commands.command(
         name=tr("board", "cmd.encounter.board.name"),
         description=tr("Show the board", "cmd.encounter.board.desc"),
     )
@@ -324,7 +337,7 @@ class EncounterCog(
             raise refuse("encounter.guild_only", "Use this in the encounter's channel.")
         service = self.bot.service
         meta = await encounter_to_replay(service, interaction.guild_id, interaction.channel_id)
-        viewer = await viewer_for(service, meta, actor_of(interaction), view)
+        viewer = await viewer_for(service, meta, actor_of(interaction), view, replay=True)
         await check_replayable(service, meta.id)  # refusals before the defer stay private
         private = viewer != PUBLIC
         with self.bot.heavy.slot(interaction.guild_id):
@@ -360,10 +373,10 @@ class EncounterCog(
         with self.bot.heavy.slot(interaction.guild_id):
             await interaction.response.defer(ephemeral=True, thinking=True)
             data = await self.bot.service.export(meta.id, actor_of(interaction))
-            blob = await asyncio.to_thread(json.dumps, data, ensure_ascii=False)
+            blob, filename = await asyncio.to_thread(export_blob, data, meta.id)
         await interaction.followup.send(
             t("encounter.exported", lang(interaction), name=meta.name),
-            file=text_file(blob, f"encounter-{meta.id}.json"),
+            file=discord.File(io.BytesIO(blob), filename=filename),
             ephemeral=True,
         )
 

@@ -18,7 +18,7 @@ from bot.imaging import board_png
 from bot.results import refuse
 from bot.translator import tr
 from cogs.common import actor_of, bot_of, encounter_here, lang, png_file
-from data.i18n import t
+from data.i18n import has, t
 from rules.engine import visibility
 from rules.hexgrid import Hex
 from rules.registry import ruleset_for
@@ -54,6 +54,30 @@ async def any_unit_autocomplete(
         app_commands.Choice(name=f"{u.name} ({u.side})"[:100], value=u.id)
         for u in state.units.values()
         if u.id in seen and current.lower() in f"{u.id} {u.name}".lower()
+    ][:25]
+
+
+def arc_label(name: str, locale: str) -> str:
+    """A firing section by its name in the reader's words (``arc.<name>``), else as the ruleset names it."""
+    return t(f"arc.{name}", locale) if has(f"arc.{name}", "en") else name
+
+
+async def section_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The chosen unit's firing sections (mech: front, left arm, right arm, rear), for a caller who sees it."""
+    try:
+        _, state, viewer = await viewer_of(interaction)
+    except Exception:
+        return []
+    unit = str(getattr(interaction.namespace, "unit", "") or "")
+    if unit not in state.units or unit not in seen_by(state, viewer):
+        return []
+    locale = lang(interaction)
+    return [
+        app_commands.Choice(name=arc_label(name, locale)[:100], value=name)
+        for name in ruleset_for(state).firing_arcs(state, unit)
+        if current.lower() in f"{name} {arc_label(name, locale)}".lower()
     ][:25]
 
 
@@ -101,25 +125,32 @@ class UnitCog(
         name=tr("arcs", "cmd.unit.arcs.name"),
         description=tr("A unit's firing arcs and reachable hexes", "cmd.unit.arcs.desc"),
     )
-    @app_commands.autocomplete(unit=any_unit_autocomplete)
+    @app_commands.autocomplete(unit=any_unit_autocomplete, section=section_autocomplete)
     @app_commands.guild_only()
-    async def arcs(self, interaction: discord.Interaction, unit: str) -> None:
+    async def arcs(self, interaction: discord.Interaction, unit: str, section: str | None = None) -> None:
         _, state, viewer = await viewer_of(interaction)
         _visible_unit(state, viewer, unit)
         ruleset = ruleset_for(state)
         sections = ruleset.firing_arcs(state, unit)
         if not sections:  # before deferring: the refusal stays private
             raise refuse("unit.no_arcs", "This unit has no firing arcs to show.")
+        if section is not None and section not in sections:
+            raise refuse("unit.no_section", "The unit has no such firing section.", section=section[:30])
         await interaction.response.defer(ephemeral=True, thinking=True)
         hexes: set[Hex] = set()
-        for section in sections.values():
-            hexes.update(section)
-        hexes.update(ruleset.reachable(state, unit))
+        for name, covered in sections.items():
+            if section is None or name == section:  # one section alone, when the caller picked one
+                hexes.update(covered)
+        if section is None:
+            hexes.update(ruleset.reachable(state, unit))
         png = await board_png_highlight(state, viewer, lang(interaction), tuple(hexes))
         if png is None:
             raise refuse("render.failed", "The board could not be drawn right now.")
+        shown = t("unit.arcs", lang(interaction), unit=state.units[unit].name)
+        if section is not None:
+            shown += f" ({arc_label(section, lang(interaction))})"
         await interaction.followup.send(
-            t("unit.arcs", lang(interaction), unit=state.units[unit].name),
+            shown,
             file=png_file(png, "arcs.png"),
             ephemeral=True,
         )

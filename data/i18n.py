@@ -51,6 +51,18 @@ def has(key: str, locale: str | None = None) -> bool:
     return key in catalog(language_of(locale))
 
 
+def phase_text(ruleset: str, phase: str | None, locale: str | None = None) -> str:
+    """A phase as players read it: ``phase.<ruleset>.<phase>`` or ``phase.<phase>`` when a catalog names it
+    (pbw ``segment-2`` → "segmento 2", mech ``declare`` → "declaraciones"), else the phase id itself (exo's
+    phase numbers)."""
+    if not phase:
+        return ""
+    for key in (f"phase.{ruleset}.{phase}", f"phase.{phase}"):
+        if has(key, "en"):
+            return t(key, locale)
+    return phase
+
+
 def t(key: str, locale: str | None = None, /, **params: Any) -> str:
     """Translate ``key`` for ``locale`` and fill in ``params`` (missing params stay as ``{name}``)."""
     lang = language_of(locale)

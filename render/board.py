@@ -7,7 +7,8 @@ redraws everything in RGB instead. Fog (FOG-1, NGT-9): a unit the viewer cannot 
 no vector, no panel row, no trail, no firing line from or to it.
 
 What is common to every ruleset is drawn here: grid and terrain, fog, highlights, counters with their facing, '?'
-counters, firing lines (``ShotResolved``) and the order preview. The rest — exo vectors, trails, markers, lit
+counters, firing lines (``ShotResolved``, as arrows with their damage badges: ``render/shots.py``) and the order
+preview. The rest — exo vectors, trails, markers, lit
 areas, stat bars — is each ruleset's and layer's overlay (``render/rulesets/``); this module names none of them.
 """
 
@@ -15,25 +16,51 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from data.i18n import has, t
+from PIL import Image
+
+from data.i18n import has, phase_text, t
 from render import colors as C
 from render.board_palette import board_palette
 from render.canvas import Canvas
 from render.colors import RGB
-from render.counters import CounterLook, draw_counter, draw_unknown, radius_for
+from render.counters import CounterLook, draw_counter, draw_unknown, paint_counter, radius_for
 from render.fog import view_for
 from render.geometry import compass
 from render.layout import Layout, plan
 from render.options import BoardSnapshot, RenderOptions
-from render.overlays import ghost_vector, highlight_ring, preview_path, shot
-from render.panel import LegendItem, header, legend, panel, panel_need
+from render.overlays import ghost_vector, highlight_ring, preview_path
+from render.panel import LegendItem, header, legend, legend_height, panel, panel_need
 from render.phase import phase_title
 from render.png import encode_palette_png
 from render.rulesets import Overlay, overlays_for
 from render.scene import Scene, View
-from render.static_layer import draw_hex, hex_fill, static_layer
+from render.shots import (
+    Badge,
+    Box,
+    Shot,
+    ShotMark,
+    damage_symbol,
+    draw_badge,
+    draw_shot,
+    hit_symbol,
+    miss_symbol,
+    plan_badges,
+    plan_shots,
+    spent_symbol,
+)
+from render.static_layer import (
+    LABEL_MIN_SIZE,
+    board_area,
+    board_label,
+    draw_hex,
+    hex_fill,
+    label_box,
+    label_boxes,
+    label_fits,
+    static_layer,
+)
 from render.stats import health
 from render.viewport import Viewport
 from rules.hexgrid import Hex
@@ -43,6 +70,23 @@ from rules.state import EncounterState
 
 STACK_SCALE = 0.6
 CONCEALED = "concealed"  # a marker drawn as a '?' counter: something is there, identity unknown (NGT-2)
+
+
+@dataclass(slots=True)
+class BoardTrace:
+    """What one picture put where, in pixels: for tests and callers that must know (``trace_board``)."""
+
+    width: int = 0
+    height: int = 0
+    board_area: Box = (0.0, 0.0, 0.0, 0.0)
+    labels: list[tuple[Hex, Box]] = field(default_factory=lambda: list[tuple[Hex, Box]]())
+    shots: list[ShotMark] = field(default_factory=lambda: list[ShotMark]())
+    badges: list[Badge] = field(default_factory=lambda: list[Badge]())
+    counters: dict[str, tuple[tuple[float, float], float]] = field(
+        default_factory=lambda: dict[str, tuple[tuple[float, float], float]]()
+    )
+    legend: list[str] = field(default_factory=lambda: list[str]())  # the legend's entries, in order
+    legend_box: tuple[int, int, int, int] = (0, 0, 0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +113,13 @@ def render_board(
     return _render(snapshot, viewer, tuple(highlight), opts, None, use_cache=True, framing=tuple(framing))
 
 
+def trace_board(snapshot: BoardSnapshot, *, viewer: str, options: RenderOptions | None = None) -> BoardTrace:
+    """Where ``render_board`` puts the labels, counters, firing arrows and damage badges of this picture."""
+    trace = BoardTrace()
+    _render(snapshot, viewer, (), options or RenderOptions(), None, use_cache=True, trace=trace)
+    return trace
+
+
 def interest_hexes(snapshot: BoardSnapshot, *, viewer: str) -> list[Hex]:
     """The hexes ``render_board`` frames for this viewer: only what the viewer may see (FOG-1, NGT-9)."""
     view = View.of(snapshot, view_for(snapshot.state, viewer))
@@ -84,14 +135,16 @@ def render_order_preview(
     end_facing: int,
     ghost_vector: Hex | None = None,
     options: RenderOptions | None = None,
+    highlight: Iterable[Hex] = (),
 ) -> bytes:
-    """The private preview of one unit's order: projected path, ghost counter and (exo) its new vector.
+    """The private preview of one unit's order: projected path, ghost counter, (exo) its new vector and hexes
+    to light up (mech: the arcs of the weapons chosen).
 
     The caller computes the path (the renderer knows no rules). The viewer must see the unit, so a preview can
     never be drawn for someone else's hidden piece.
     """
     preview = Preview(unit_id, tuple(path), end_facing, ghost_vector)
-    return _render(snapshot, viewer, (), options or RenderOptions(), preview, use_cache=True)
+    return _render(snapshot, viewer, tuple(highlight), options or RenderOptions(), preview, use_cache=True)
 
 
 def viewport_for(
@@ -124,9 +177,10 @@ def _render(
     *,
     use_cache: bool,
     framing: tuple[Hex, ...] = (),
+    trace: BoardTrace | None = None,
 ) -> bytes:
-    """Fog and tints, highlights, the overlays' under layer, firing lines, counters, the overlays' over layer,
-    the preview; then the panel, header and legend around the board."""
+    """Fog and tints, highlights, the overlays' under layer, firing lines, counters, the arrows' heads, the
+    overlays' over layer, damage badges, the preview; then the panel, header and legend around the board."""
     state = snapshot.state
     vis = view_for(state, viewer)
     if preview is not None and not vis.sees(preview.unit_id):
@@ -150,33 +204,26 @@ def _render(
     else:
         cv = Canvas(static.image.copy(), cached=use_cache)
     vp = scene.viewport
-    fogged = _tint_hexes(cv, scene)
+    fogged = _tint_hexes(cv, scene, board_area(layout))
     for h in lights:
         if vp.shows(h):
             highlight_ring(cv, vp.center(h), vp.size)
     _place_counters(scene)
     for overlay in overlays:
         overlay.under(cv, scene)
-    for s in view.shots:
-        ends = (state.units[s.shooter].at, state.units[s.target].at)
-        if (
-            s.shooter in scene.centres
-            and s.target in scene.centres
-            and any(h is not None and vp.shows(h) for h in ends)
-        ):
-            shot(
-                cv,
-                scene.centres[s.shooter],
-                scene.centres[s.target],
-                vp.size,
-                scene.radius(s.target),
-                hit=s.hit,
-                spent=s.spent,
-                damage=s.damage,
-            )
+    marks = _plan_shots(scene)
+    for mark in marks:
+        draw_shot(cv, mark, vp.size, head=False)
     _draw_counters(cv, scene)
+    for mark in marks:  # heads over the counters' noses and faced edges, so the direction always shows
+        draw_shot(cv, mark, vp.size, shaft=False)
     for overlay in overlays:
         overlay.over(cv, scene)
+    area = board_area(layout)
+    counters = {k: (c, scene.radius(k)) for k, c in scene.centres.items()}
+    badges = plan_badges(marks, counters, _noses(scene), area, vp.size)
+    for badge in badges:  # over everything on the board: no counter hides a damage number
+        draw_badge(cv, badge)
     if preview is not None:
         _draw_preview(cv, scene, preview)
 
@@ -194,6 +241,7 @@ def _render(
             first_side=first,
             colour_of=scene.colour_of,
             bars_of=scene.stat_bars,
+            doll_of=scene.doll,
         )
     title = opts.title or snapshot.title or state.name
     header(
@@ -205,8 +253,73 @@ def _render(
         subtitle=_subtitle(state, viewer, preview, locale, snapshot.step),
         locale=locale,
     )
-    legend(cv, layout.legend, theme, _legend_items(scene, static.terrain_kinds, preview, fogged))
+    items = _legend_items(scene, static.terrain_kinds, preview, fogged, bool(badges))
+    box = layout.legend
+    extra = legend_height(items, layout.width) - (box[3] - box[1])
+    if extra > 0:  # every symbol gets its entry: the strip grows a row rather than drop one
+        cv = _taller(cv, extra, theme.panel)
+        box = (box[0], box[1], box[2], box[3] + extra)
+    legend(cv, box, theme, items)
+    if trace is not None:
+        trace.width, trace.height = cv.img.size
+        trace.board_area = area
+        trace.labels = [*label_boxes(state.board, layout), *scene_labels(scene, area)]
+        trace.shots, trace.badges, trace.counters = marks, badges, counters
+        trace.legend, trace.legend_box = [i.text for i in items], box
     return _encode(cv, opts)
+
+
+def _taller(cv: Canvas, extra: int, fill: RGB) -> Canvas:
+    w, h = cv.img.size
+    if cv.palette is not None:
+        img = Image.new("P", (w, h + extra), cv.palette.index(fill))
+        img.paste(cv.img, (0, 0))
+        return Canvas(img, palette=cv.palette)
+    img = Image.new("RGB", (w, h + extra), fill)
+    img.paste(cv.img, (0, 0))
+    return Canvas(img, cached=cv.cached)
+
+
+def _plan_shots(scene: Scene) -> list[ShotMark]:
+    """The firing arrows of this step between counters on the picture (FOG-1: the view holds only shots between
+    units the viewer sees)."""
+    vp, state = scene.viewport, scene.state
+    shots: list[Shot] = []
+    for s in scene.view.shots:
+        ends = (state.units[s.shooter].at, state.units[s.target].at)
+        if (
+            s.shooter in scene.centres
+            and s.target in scene.centres
+            and any(h is not None and vp.shows(h) for h in ends)
+        ):
+            frm, to = scene.centres[s.shooter], scene.centres[s.target]
+            r_from, r_to = scene.radius(s.shooter), scene.radius(s.target)
+            shots.append(Shot(s.shooter, s.target, s.hit, s.spent, s.damage, frm, to, r_from, r_to))
+    return plan_shots(shots, vp.size)
+
+
+def _noses(scene: Scene) -> dict[str, float]:
+    """The compass angle of each drawn counter's facing nose (HEX-2), for what must not cover it."""
+    out: dict[str, float] = {}
+    for u in scene.view.seen:
+        if u.id in scene.centres and not u.destroyed and scene.neutral_colour(u) is None:
+            out[u.id] = 60.0 * (u.facing % 6) + (30.0 if scene.vertex_facing else 0.0)
+    return out
+
+
+def scene_labels(scene: Scene, area: Box) -> list[tuple[Hex, Box]]:
+    """Labels redrawn on tinted hexes this step (fog, lights, fire), as ``_tint_hexes`` draws them."""
+    vp = scene.viewport
+    if vp.size < LABEL_MIN_SIZE:
+        return []
+    out: list[tuple[Hex, Box]] = []
+    for h in _tinted(scene):
+        text = board_label(h)
+        if text is not None and vp.shows(h):
+            box = label_box(vp.center(h), vp.size, text)
+            if label_fits(box, area):
+                out.append((h, box))
+    return out
 
 
 def _plan(
@@ -259,23 +372,28 @@ def _vertex_facing(state: EncounterState) -> bool:
         return False
 
 
-def _tint_hexes(cv: Canvas, scene: Scene) -> bool:
-    """Repaint hexes that changed colour this step: unseen (fog, FOG-1), then each overlay's tints (later ones
-    win). Returns whether any hex in view is fogged."""
+def _tinted(scene: Scene) -> dict[Hex, RGB]:
+    """Hexes that change colour this step: unseen (fog, FOG-1), then each overlay's tints (later ones win)."""
     vp, board, theme = scene.viewport, scene.state.board, scene.theme
     tints: dict[Hex, RGB] = {}
-    fogged = False
     visible = scene.view.vis.hexes
     if visible is not None:
         for h in vp.hexes(board):
             if h not in visible:
                 tints[h] = C.mix(hex_fill(theme, board, h), theme.fog, C.FOG_MIX)
-                fogged = True
     for overlay in scene.overlays:
         tints.update(overlay.tints(scene))
-    for h, fill in sorted(tints.items()):
+    return tints
+
+
+def _tint_hexes(cv: Canvas, scene: Scene, area: Box) -> bool:
+    """Repaint the hexes :func:`_tinted` lists. Returns whether any hex in view is fogged."""
+    vp, theme = scene.viewport, scene.theme
+    visible = scene.view.vis.hexes
+    fogged = visible is not None and any(h not in visible for h in vp.hexes(scene.state.board))
+    for h, fill in sorted(_tinted(scene).items()):
         if vp.shows(h):
-            draw_hex(cv, theme, vp.size, vp.center(h), fill, h.label)
+            draw_hex(cv, theme, vp.size, vp.center(h), fill, board_label(h), area)
     return fogged
 
 
@@ -375,7 +493,12 @@ def _subtitle(
         when = (
             t("render.start", locale)
             if state.step == 0
-            else t("render.round_phase", locale, round=state.round, phase=state.phase or "-")
+            else t(
+                "render.round_phase",
+                locale,
+                round=state.round,
+                phase=phase_text(state.ruleset, state.phase, locale) or "-",
+            )
         )
     else:
         when = phase_title(state, state.round, state.phase, locale)
@@ -386,7 +509,7 @@ def _subtitle(
 
 
 def _legend_items(
-    scene: Scene, kinds: Sequence[str], preview: Preview | None, fogged: bool
+    scene: Scene, kinds: Sequence[str], preview: Preview | None, fogged: bool, damage: bool
 ) -> list[LegendItem]:
     """Terrain in view, then each overlay's entries, then the common symbols this picture used."""
     theme, view, locale = scene.theme, scene.view, scene.locale
@@ -406,13 +529,29 @@ def _legend_items(
         items.append(
             LegendItem(t("render.legend.fog", locale), "hex", C.mix(theme.hex_fill, theme.fog, C.FOG_MIX))
         )
+    drawn = [u for u in view.seen if u.id in scene.centres]
+    if any(u.hidden for u in drawn):
+        items.append(LegendItem(t("render.legend.hidden", locale), "ring", C.HIDDEN_TAG))
+    if any(u.destroyed for u in drawn):
+        items.append(LegendItem(t("render.legend.destroyed", locale), "glyph", C.WRECK, glyph=wreck_symbol))
     if any(s.hit and not s.spent for s in view.shots):
-        items.append(LegendItem(t("render.legend.hit", locale), "line", C.HIT))
+        items.append(LegendItem(t("render.legend.hit", locale), "glyph", C.HIT, glyph=hit_symbol))
+    if damage:
+        items.append(LegendItem(t("render.legend.damage", locale), "glyph", C.HIT, glyph=damage_symbol))
     if any(not s.hit and not s.spent for s in view.shots):
-        items.append(LegendItem(t("render.legend.miss", locale), "dash", C.MISS))
+        items.append(LegendItem(t("render.legend.miss", locale), "glyph", C.MISS, glyph=miss_symbol))
+    if any(s.spent for s in view.shots):
+        items.append(LegendItem(t("render.legend.spent", locale), "glyph", C.SPENT, glyph=spent_symbol))
     if preview is not None:
         items.append(LegendItem(t("render.legend.path", locale), "dash", C.PREVIEW))
     return items
+
+
+def wreck_symbol(cv: Canvas, at: tuple[float, float], size: float, outline: RGB) -> None:
+    look = CounterLook(
+        colour=C.WRECK, outline=outline, label="", facing=None, vertex_facing=False, destroyed=True
+    )
+    paint_counter(cv, at, 17.0, look)
 
 
 def _known(key: str) -> bool:

@@ -78,6 +78,11 @@ def draw_counter(
     cv.img.paste(sprite, (round(center[0]) - half, round(center[1]) - half), mask)
 
 
+def paint_counter(cv: Canvas, center: Point, size: float, look: CounterLook) -> None:
+    """A lone counter drawn straight on ``cv`` (no sprite cache): legend symbols."""
+    _paint(cv, center, size, look, 1.0, None)
+
+
 def _sprite_half(size: float) -> int:
     """Half the side of a counter sprite: room for the nose, the faced hexside edge and the hidden ring."""
     return math.ceil(size + 12)

@@ -15,7 +15,7 @@ from render.counters import bar_colour
 from render.geometry import Point, hex_polygon
 from render.layout import HEADER_H
 from render.palette import Palette
-from render.stats import StatBar
+from render.stats import DollCell, StatBar
 from rules.state import EncounterState, Unit
 
 FULL_ROW = 46
@@ -68,6 +68,7 @@ def panel(
     first_side: str | None,
     colour_of: Callable[[Unit], RGB],
     bars_of: Callable[[Unit], tuple[StatBar, ...]],
+    doll_of: Callable[[Unit], tuple[DollCell, ...]] | None = None,
 ) -> None:
     """Sides and their units; each row in ``colour_of(unit)`` with the unit's stat bars (``bars_of``)."""
     x0, y0, x1, y1 = box
@@ -93,7 +94,7 @@ def panel(
         for u in units:
             if drawn >= fits:
                 break
-            data = RowData.of(u, colour_of(u), bars_of(u))
+            data = RowData.of(u, colour_of(u), bars_of(u), doll_of(u) if doll_of is not None else ())
             _row(cv, (x0 + PAD, y, x1 - PAD), data, theme, locale=locale, full=row_h == FULL_ROW)
             y += row_h
             drawn += 1
@@ -118,9 +119,12 @@ class RowData:
     hidden: bool
     stats: tuple[StatBar, ...]
     colour: RGB
+    doll: tuple[DollCell, ...] = ()
 
     @classmethod
-    def of(cls, unit: Unit, colour: RGB, stats: tuple[StatBar, ...]) -> RowData:
+    def of(
+        cls, unit: Unit, colour: RGB, stats: tuple[StatBar, ...], doll: tuple[DollCell, ...] = ()
+    ) -> RowData:
         return cls(
             short=unit.short,
             name=unit.name,
@@ -129,6 +133,7 @@ class RowData:
             hidden=unit.hidden,
             stats=stats,
             colour=colour,
+            doll=doll,
         )
 
 
@@ -156,6 +161,8 @@ def _paint_row(
     cv: Canvas, span: tuple[int, int, int], unit: RowData, theme: Theme, *, locale: str, full: bool
 ) -> None:
     x0, y, x1 = span
+    if full and unit.doll and not unit.destroyed:
+        x1 -= _paint_doll(cv, (x1, y + 2, FULL_ROW - 4), unit.doll, theme) + 8
     r = 10 if full else 7
     cx, cy = x0 + r, y + r + 2
     cv.draw.ellipse(
@@ -203,28 +210,87 @@ def _paint_row(
         stats_x += w + 12
 
 
+DOLL_GRID_H = 8  # grid units a doll is tall (an overlay lays its cells out on this scale)
+
+
+def _paint_doll(cv: Canvas, anchor: tuple[int, int, int], cells: tuple[DollCell, ...], theme: Theme) -> int:
+    """A damage doll right-aligned at ``anchor`` (right x, top y, height); returns the width it took."""
+    right, top, height = anchor
+    unit = height / DOLL_GRID_H
+    width = max(c.x + c.w for c in cells) * unit
+    left = right - width
+    for c in cells:
+        box = (
+            left + c.x * unit,
+            top + c.y * unit,
+            left + (c.x + c.w) * unit - 1,
+            top + (c.y + c.h) * unit - 1,
+        )
+        if c.destroyed:
+            cv.draw.rectangle(box, fill=cv.ink(theme.panel), outline=cv.ink(HIT))
+            continue
+        fill = bar_colour(c.armor) if c.armor > 0 else BAR_BG
+        cv.draw.rectangle(box, fill=cv.ink(fill), outline=cv.ink(theme.panel))
+        if c.armor <= 0 or c.structure < 1:  # the structure shows once it is hit
+            inset = max(1.0, min(box[2] - box[0], box[3] - box[1]) * 0.28)
+            inner = (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset)
+            if inner[2] > inner[0] and inner[3] > inner[1]:
+                cv.draw.rectangle(inner, fill=cv.ink(bar_colour(c.structure)))
+    return round(width)
+
+
+LEGEND_FONT = 18
+LEGEND_ROW = 34  # px per extra legend row
+LEGEND_FIRST = 46  # the first row: render.layout.LEGEND_H
+
+
+def _legend_rows(items: Sequence[LegendItem], width: int) -> list[list[tuple[LegendItem, float]]]:
+    """The legend's entries broken into rows that fit ``width``: every entry gets a place."""
+    rows: list[list[tuple[LegendItem, float]]] = [[]]
+    x = PAD
+    for item in items:
+        need = 32 + text_width(item.text, LEGEND_FONT) + 22
+        if rows[-1] and x + need > width - PAD:
+            rows.append([])
+            x = PAD
+        rows[-1].append((item, need))
+        x += need
+    return rows
+
+
+def legend_height(items: Sequence[LegendItem], width: int) -> int:
+    """The legend strip's height for these entries (one row, or more when they do not fit)."""
+    return LEGEND_FIRST + LEGEND_ROW * (len(_legend_rows(items, width)) - 1)
+
+
 def legend(cv: Canvas, box: tuple[int, int, int, int], theme: Theme, items: Sequence[LegendItem]) -> None:
     x0, y0, x1, y1 = box
     cv.draw.rectangle(box, fill=cv.ink(theme.panel))
-    x = x0 + PAD
-    cy = (y0 + y1) / 2
-    for item in items:
-        need = 30 + text_width(item.text, 15) + 20
-        if x + need > x1 - PAD:
-            break
-        sx = x + 12
-        if item.kind == "hex":
-            cv.draw.polygon(
-                hex_polygon((sx, cy), 12), fill=cv.ink(item.colour), outline=cv.ink(item.extra or theme.grid)
+    rows = _legend_rows(items, x1 - x0)
+    top = y0 + (y1 - y0 - LEGEND_FIRST - LEGEND_ROW * (len(rows) - 1)) / 2
+    for i, row in enumerate(rows):
+        cy = top + LEGEND_FIRST / 2 + i * LEGEND_ROW
+        x = x0 + PAD
+        for item, need in row:
+            _legend_symbol(cv, item, x, cy, theme)
+            cv.text(
+                (x + 32, cy), item.text, size=LEGEND_FONT, fill=theme.panel_text, anchor="lm", bg=theme.panel
             )
-        elif item.kind == "line":
-            cv.draw.line((x, cy, x + 24, cy), fill=cv.ink(item.colour), width=4)
-        elif item.kind == "dash":
-            for i in range(0, 24, 8):
-                cv.draw.line((x + i, cy, x + i + 5, cy), fill=cv.ink(item.colour), width=3)
-        elif item.kind == "ring":
-            cv.draw.ellipse((sx - 8, cy - 8, sx + 8, cy + 8), outline=cv.ink(item.colour), width=3)
-        elif item.glyph is not None:
-            item.glyph(cv, (sx, cy), 26, theme.outline)
-        cv.text((x + 30, cy), item.text, size=15, fill=theme.panel_text, anchor="lm", bg=theme.panel)
-        x += need
+            x += need
+
+
+def _legend_symbol(cv: Canvas, item: LegendItem, x: float, cy: float, theme: Theme) -> None:
+    sx = x + 12
+    if item.kind == "hex":
+        cv.draw.polygon(
+            hex_polygon((sx, cy), 12), fill=cv.ink(item.colour), outline=cv.ink(item.extra or theme.grid)
+        )
+    elif item.kind == "line":
+        cv.draw.line((x, cy, x + 24, cy), fill=cv.ink(item.colour), width=4)
+    elif item.kind == "dash":
+        for i in range(0, 24, 8):
+            cv.draw.line((x + i, cy, x + i + 5, cy), fill=cv.ink(item.colour), width=3)
+    elif item.kind == "ring":
+        cv.draw.ellipse((sx - 8, cy - 8, sx + 8, cy + 8), outline=cv.ink(item.colour), width=3)
+    elif item.glyph is not None:
+        item.glyph(cv, (sx, cy), 26, theme.outline)

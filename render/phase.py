@@ -23,7 +23,8 @@ def resolved_label(state: EncounterState, phase: str) -> PhaseLabel:
         return PhaseLabel(None, "")
     units = state.units
     params = tuple((k, units[v].name if k == "unit" and v in units else v) for k, v in label.params)
-    return PhaseLabel(label.number, label.key if has(label.key, "en") else "", params)
+    key = label.key if has(label.key, "en") else f"phase.{phase}" if has(f"phase.{phase}", "en") else ""
+    return PhaseLabel(label.number, key, params)
 
 
 def phase_title(state: EncounterState, round_no: int, phase: str, locale: str | None) -> str:

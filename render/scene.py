@@ -10,7 +10,7 @@ from render.colors import MISS, RGB, Theme
 from render.counters import radius_for
 from render.geometry import Point
 from render.options import BoardSnapshot
-from render.stats import StatBar
+from render.stats import DollCell, StatBar
 from render.viewport import Viewport
 from rules.events import ShotResolved, UnitMoved
 from rules.ruleset import Visibility
@@ -92,3 +92,11 @@ class Scene:
         if bars is None:
             bars = self._bars[unit.id] = tuple(b for o in self.overlays for b in o.stat_bars(unit))
         return bars
+
+    def doll(self, unit: Unit) -> tuple[DollCell, ...]:
+        """The first overlay's damage doll for ``unit`` (none when no overlay draws one)."""
+        for overlay in self.overlays:
+            cells = tuple(overlay.doll(unit))
+            if cells:
+                return cells
+        return ()

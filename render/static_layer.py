@@ -1,5 +1,9 @@
 """The part of the picture that does not change between steps: background, hex grid, terrain, CCRR labels.
 
+Labels (HEX-1): one style only, the ``CCRR`` label; a hex outside 01..99 (unbounded boards) has none rather than a
+"col,row" one. A label is drawn only when its whole box lies inside the board area (nothing cut by the image edge,
+the side panel, header or legend) and only from a size that still reads at Discord's preview width.
+
 Built once per (theme, board geometry, terrain, viewport, image size) and kept in a small LRU keyed by those
 values, not by object identity, so a state rebuilt from storage hits the same entry. The fast path keeps the layer
 drawn with each board palette's indexes (``indexed``), so a step starts from a cheap 1-byte-per-pixel copy.
@@ -9,11 +13,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image
 
 from render.canvas import Canvas
 from render.colors import RGB, Theme, label_color, terrain_color
+from render.fonts import font
 from render.geometry import hex_polygon
 from render.layout import Layout
 from render.palette import Palette
@@ -22,7 +28,12 @@ from rules.state import Board
 
 CACHE_SIZE = 8
 IMAGES_PER_LAYER = 4  # RGB plus a palette per set of side colours: one or two in practice
-LABEL_MIN_SIZE = 17.0  # px: below this CCRR labels would be noise
+LABEL_MIN_SIZE = 20.0  # px: below this a label is noise even in the full-size image
+LABEL_RATIO = 0.38  # label font / hex size
+LABEL_MAX_FONT = 24  # px: on zoomed-in boards a bigger label would only compete with the counters
+LABEL_RISE = 0.6  # label top this × hex size above the hex centre
+
+Box = tuple[float, float, float, float]
 GRID_MIN_SIZE = 6.0  # px: below this an empty grid is a grey blur; only terrain hexes are drawn
 
 
@@ -98,20 +109,79 @@ def hex_fill(theme: Theme, board: Board, h: Hex) -> RGB:
     return terrain_color(kind) if kind else theme.hex_fill
 
 
+def board_label(h: Hex) -> str | None:
+    """The label drawn on ``h``: its CCRR label (HEX-1), or none when the hex has no CCRR form."""
+    col, row = h.to_offset()
+    return h.label if 1 <= col <= 99 and 1 <= row <= 99 else None
+
+
+def label_font(vp_size: float) -> int:
+    return min(LABEL_MAX_FONT, round(vp_size * LABEL_RATIO))
+
+
+@lru_cache(maxsize=4096)
+def _label_extent(text: str, size: int) -> Box:
+    return font(size).getbbox(text, anchor="mt")
+
+
+def label_box(center: tuple[float, float], vp_size: float, text: str) -> Box:
+    """Where the label ``text`` of the hex centred at ``center`` goes, in pixels (x0, y0, x1, y1)."""
+    left, top, right, bottom = _label_extent(text, label_font(vp_size))
+    x, y = round(center[0]), round(center[1] - vp_size * LABEL_RISE)
+    return x + left, y + top, x + right, y + bottom
+
+
+def label_fits(box: Box, clip: Box | None) -> bool:
+    return clip is None or (
+        clip[0] <= box[0] and clip[1] <= box[1] and box[2] <= clip[2] and box[3] <= clip[3]
+    )
+
+
 def draw_hex(
-    cv: Canvas, theme: Theme, vp_size: float, center: tuple[float, float], fill: RGB, label: str | None
+    cv: Canvas,
+    theme: Theme,
+    vp_size: float,
+    center: tuple[float, float],
+    fill: RGB,
+    label: str | None,
+    clip: Box | None = None,
 ) -> None:
-    """One hex: fill, grid line and (when big enough) its CCRR label at the top."""
+    """One hex: fill, grid line and (when big enough, and inside ``clip`` when given) its label at the top."""
     cv.draw.polygon(hex_polygon(center, vp_size), fill=cv.ink(fill), outline=cv.ink(theme.grid))
-    if label is not None and vp_size >= LABEL_MIN_SIZE:
+    if (
+        label is not None
+        and vp_size >= LABEL_MIN_SIZE
+        and label_fits(label_box(center, vp_size, label), clip)
+    ):
         cv.text(
-            (center[0], center[1] - vp_size * 0.6),
+            (center[0], center[1] - vp_size * LABEL_RISE),
             label,
-            size=round(vp_size * 0.34),
+            size=label_font(vp_size),
             fill=label_color(fill),
             anchor="mt",
             bg=fill,
         )
+
+
+def board_area(layout: Layout) -> Box:
+    """The board's rectangle on the image: labels stay inside it."""
+    vp = layout.viewport
+    return vp.left, vp.top, vp.left + vp.width, min(vp.top + vp.height, layout.legend[1])
+
+
+def label_boxes(board: Board, layout: Layout) -> list[tuple[Hex, Box]]:
+    """Every hex label the static layer draws, with its box (for tests and callers)."""
+    vp, clip = layout.viewport, board_area(layout)
+    if vp.size < LABEL_MIN_SIZE:
+        return []
+    out: list[tuple[Hex, Box]] = []
+    for h in _hexes_to_draw(board, layout):
+        text = board_label(h)
+        if text is not None:
+            box = label_box(vp.center(h), vp.size, text)
+            if label_fits(box, clip):
+                out.append((h, box))
+    return out
 
 
 def _build(theme: Theme, board: Board, layout: Layout) -> StaticLayer:
@@ -132,9 +202,9 @@ def _draw(layer: StaticLayer, palette: Palette | None) -> Image.Image:
         cv = Canvas(Image.new("RGB", size, theme.background), cached=False)
     else:
         cv = Canvas(Image.new("P", size, palette.index(theme.background)), palette=palette)
-    vp = layout.viewport
+    vp, clip = layout.viewport, board_area(layout)
     for h in _hexes_to_draw(board, layout):
-        draw_hex(cv, theme, vp.size, vp.center(h), hex_fill(theme, board, h), h.label)
+        draw_hex(cv, theme, vp.size, vp.center(h), hex_fill(theme, board, h), board_label(h), clip)
     return cv.img
 
 

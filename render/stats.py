@@ -37,6 +37,21 @@ class StatBar:
         return frac if self.good_high else 1.0 - frac
 
 
+@dataclass(frozen=True, slots=True)
+class DollCell:
+    """One location of a unit's damage doll in the side panel (a mech's arm, a vehicle's front): a box on a small
+    grid (``x``, ``y``, ``w``, ``h`` in grid units; the doll is scaled to the row) filled by how much armour is
+    left, with an inner box for the structure once the armour is gone; ``destroyed`` draws it empty."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    armor: float  # 1.0 full … 0.0 none
+    structure: float
+    destroyed: bool = False
+
+
 def health(bars: Iterable[StatBar], *, destroyed: bool) -> float:
     """The worst of the damage bars: 1.0 undamaged; drives the damage bar on the counter."""
     if destroyed:

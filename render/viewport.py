@@ -6,9 +6,12 @@ coordinates scaled by ``size`` pixels and placed on the image's board area.
 
 - Bounded boards: the whole board when it fits at a readable size (or when asked), else a readable-size window
   centred on the area of interest and kept inside the board.
-- Unbounded boards (exo): the largest size from a fixed ladder at which every piece fits with a margin, and a
-  window position snapped to a coarse grid, so the scale and the picture stay put from step to step while the
-  ships allow it.
+- Unbounded boards (exo): the camera frames the action — the units, their vectors, last moves and shots — with a
+  margin of about a hex: the largest size from a fixed ladder at which all of it fits (never cutting a unit), no
+  larger than a window of ``MIN_SPAN`` unit lengths allows (a lone ship does not fill the picture), and a window
+  position snapped to a coarse grid, so the scale and the picture stay put from step to step while the ships
+  allow it. At Discord's preview width (~550 px for a 1280 px image) a duel at short range then shows hexes of
+  about 40 px, counters and labels that read, instead of a blob among ~200 empty hexes (issue 13 item 6).
 """
 
 from __future__ import annotations
@@ -23,10 +26,14 @@ from rules.state import Board
 SQRT3 = math.sqrt(3.0)
 MIN_READABLE = 24.0  # px centre-to-corner: counters ~30 px wide, labels ~11 px
 MAX_SIZE = 46.0
-LADDER = (46.0, 40.0, 34.0, 29.0, 25.0, 21.0, 18.0, 15.0, 13.0, 11.0, 9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0)
+LADDER = (
+    120.0, 104.0, 90.0, 78.0, 68.0, 59.0, 51.0,
+    46.0, 40.0, 34.0, 29.0, 25.0, 21.0, 18.0, 15.0, 13.0, 11.0, 9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0,
+)  # fmt: skip
+MIN_SPAN = 8.0  # unit lengths (about 5 hex columns): the narrowest window an unbounded board zooms to
 PAD = 10.0  # px between the board edge and the board area edge
 AOI_MARGIN = 1.6  # unit lengths around the area of interest (about one hex)
-SNAP_PARTS = 4  # unbounded windows move in quarters of their size
+SNAP_PARTS = 8  # unbounded windows move in eighths of their size
 
 
 Box = tuple[float, float, float, float]
@@ -135,7 +142,10 @@ def _fit_unbounded(interest: list[Hex], area: Area) -> Viewport:
     assert box is not None
     x0, y0, x1, y1 = box[0] - AOI_MARGIN, box[1] - AOI_MARGIN, box[2] + AOI_MARGIN, box[3] + AOI_MARGIN
     size = LADDER[-1]
+    cap = min(area.width, area.max_height) / MIN_SPAN
     for step in LADDER:
+        if step > cap:
+            continue
         if (x1 - x0) * step <= area.width and (y1 - y0) * step <= area.max_height:
             size = step
             break

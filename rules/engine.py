@@ -51,7 +51,9 @@ def visibility(ruleset: Ruleset, state: EncounterState, viewer: str) -> Visibili
             units &= v.units
             concealed |= v.concealed
         hexes: frozenset[Hex] | None = None
-        for v in views:
+        # the ruleset's own word on what is public whoever looks (night: lit hexes only, NGT-9), so the channel's
+        # picture never outlines where some side's (hidden) units are looking from
+        for v in (*views, ruleset.visible_to(state, PUBLIC)):
             if v.hexes is not None:
                 hexes = v.hexes if hexes is None else hexes & v.hexes
         concealed -= units

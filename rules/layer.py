@@ -16,7 +16,9 @@ from rules.events import Event
 from rules.hexgrid import Hex
 from rules.ruleset import (
     DiceFactory,
+    MoveIntent,
     Order,
+    OrderMode,
     PhaseLabel,
     PhaseResult,
     RoundSpec,
@@ -55,6 +57,32 @@ class Layer:
         return state
 
     # --- play ----------------------------------------------------------------------------------------------
+    def validate_order(self, base: Ruleset, state: EncounterState, actor: str, order: Order) -> None:
+        """The layer's own checks (night: only targets the side can see), then the base's."""
+        base.validate_order(state, actor, order)
+
+    def resolve(
+        self, base: Ruleset, state: EncounterState, orders: Mapping[str, Order], dice: Dice
+    ) -> PhaseResult:
+        """One resolution through the layer: its steps before, the base's resolution, its steps after. A layer
+        that changes orders (night straying) overrides this."""
+        before = state
+        state, first = self.before_resolve(state, dice)
+        result = base.resolve(state, orders, dice)
+        result = PhaseResult(result.state, (*first, *result.events), result.pending)
+        return self.after_resolve(before, result, dice)
+
+    def start_round(self, state: EncounterState, spec: RoundSpec) -> EncounterState:
+        """``hexdirector sim``: a ``[[rounds]]`` entry is about to be played (the layer reads its own keys)."""
+        return state
+
+    def rulings(self, base: Mapping[str, Ruling]) -> Mapping[str, Ruling]:
+        """The director's rulings with the layer's own added (night: flare, illuminate, nvr)."""
+        return base
+
+    def private_views(self, state: EncounterState, base: tuple[str, ...]) -> tuple[str, ...]:
+        return base
+
     def before_resolve(self, state: EncounterState, dice: Dice) -> tuple[EncounterState, tuple[Event, ...]]:
         return state, ()
 
@@ -102,20 +130,25 @@ class LayeredRuleset(Ruleset):
         return self.base.parse_order(state, unit_id, raw)
 
     def validate_order(self, state: EncounterState, actor: str, order: Order) -> None:
-        self.base.validate_order(state, actor, order)
+        self.layer.validate_order(self.base, state, actor, order)
+
+    def order_targets(self, state: EncounterState, order: Order) -> tuple[str, ...]:
+        return self.base.order_targets(state, order)
+
+    def sees_hex(self, state: EncounterState, unit_id: str, target: Hex) -> bool:
+        return self.base.sees_hex(state, unit_id, target)
 
     def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
-        before = state
-        state, first = self.layer.before_resolve(state, dice)
-        result = self.base.resolve(state, orders, dice)
-        result = PhaseResult(result.state, (*first, *result.events), result.pending)
-        return self.layer.after_resolve(before, result, dice)
+        return self.layer.resolve(self.base, state, orders, dice)
 
     def awaiting(self, state: EncounterState) -> tuple[str, ...]:
         return self.base.awaiting(state)
 
     def optional_orders(self, state: EncounterState) -> bool:
         return self.base.optional_orders(state)
+
+    def step_mode(self, state: EncounterState) -> OrderMode:
+        return self.base.step_mode(state)
 
     def auto_resolves(self, state: EncounterState) -> bool:
         return self.base.auto_resolves(state)
@@ -136,7 +169,33 @@ class LayeredRuleset(Ruleset):
         return self.base.damage_by_hand(state, unit_id, amount)
 
     def rulings(self) -> Mapping[str, Ruling]:
-        return self.base.rulings()
+        return self.layer.rulings(self.base.rulings())
+
+    def attackers(self, events: tuple[Event, ...]) -> frozenset[str]:
+        return self.base.attackers(events)
+
+    def move_intent(self, state: EncounterState, order: Order) -> MoveIntent | None:
+        return self.base.move_intent(state, order)
+
+    def enter_cost(self, state: EncounterState, unit_id: str, frm: Hex, to: Hex) -> int | None:
+        return self.base.enter_cost(state, unit_id, frm, to)
+
+    def stray_move(
+        self, state: EncounterState, unit_id: str, path: tuple[Hex, ...], spent: int
+    ) -> tuple[EncounterState, tuple[Event, ...]]:
+        return self.base.stray_move(state, unit_id, path, spent)
+
+    def private_views(self, state: EncounterState) -> tuple[str, ...]:
+        return self.layer.private_views(state, self.base.private_views(state))
+
+    def public_event(self, event: Event, seen: frozenset[str], known: frozenset[str]) -> Event | None:
+        return self.base.public_event(event, seen, known)
+
+    def damage_locations(self, state: EncounterState, unit_id: str) -> tuple[str, ...]:
+        return self.base.damage_locations(state, unit_id)
+
+    def director_switches(self) -> tuple[str, ...]:
+        return self.base.director_switches()
 
     def firing_arcs(self, state: EncounterState, unit_id: str) -> Mapping[str, frozenset[Hex]]:
         return self.base.firing_arcs(state, unit_id)
@@ -169,7 +228,7 @@ class LayeredRuleset(Ruleset):
     def simulate_round(
         self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
     ) -> Iterator[SimStep]:
-        return self.base.simulate_round(state, spec, dice_for)
+        return self.base.simulate_round(self.layer.start_round(state, spec), spec, dice_for)
 
     def phase_label(self, state: EncounterState, phase: str) -> PhaseLabel:
         return self.base.phase_label(state, phase)

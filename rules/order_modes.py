@@ -89,8 +89,9 @@ class OrderPolicy:
 
 _POLICIES: dict[OrderMode, OrderPolicy] = {
     OrderMode.SIMULTANEOUS: OrderPolicy(OrderMode.SIMULTANEOUS, one_order_per_step=False),
+    # a step per declaration: one status message, the newest, under the declarations posted so far
     OrderMode.SEQUENTIAL_OPEN: OrderPolicy(
-        OrderMode.SEQUENTIAL_OPEN, one_order_per_step=True, shows_acting=True
+        OrderMode.SEQUENTIAL_OPEN, one_order_per_step=True, shows_acting=True, one_status_message=True
     ),
     OrderMode.ACTIVATION: OrderPolicy(
         OrderMode.ACTIVATION, one_order_per_step=True, shows_acting=True, one_status_message=True
@@ -101,8 +102,10 @@ _POLICIES: dict[OrderMode, OrderPolicy] = {
 }
 
 
-def policy_for(ruleset: Ruleset) -> OrderPolicy:
-    return _POLICIES[ruleset.order_mode]
+def policy_for(ruleset: Ruleset, state: EncounterState | None = None) -> OrderPolicy:
+    """The policy of ``ruleset``'s order mode or, given a state, of how its current step collects orders
+    (``Ruleset.step_mode``: a sequential ruleset may gather a step's answers all at once)."""
+    return _POLICIES[ruleset.order_mode if state is None else ruleset.step_mode(state)]
 
 
 def policy_for_mode(mode: OrderMode) -> OrderPolicy:

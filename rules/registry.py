@@ -65,9 +65,10 @@ def layer(lid: str, *, applies_to: tuple[str, ...]) -> Plugin:
 PLUGINS: tuple[Plugin, ...] = (
     ruleset("exo"),
     ruleset("skirmish"),
-    ruleset("mech", in_discord=False),
+    ruleset("mech"),
     ruleset("ocs", in_discord=False),
-    ruleset("pbw", in_discord=False),
+    ruleset("pbw"),
+    layer("night", applies_to=("skirmish", "mech", "pbw", "ocs")),
 )
 # ------------------------------------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.dice import Dice
 from rules.errors import IllegalOrderError
-from rules.events import Event
+from rules.events import Event, Note, ShotResolved, UnitMoved
 from rules.hexgrid import Hex
 from rules.serial import serializable
 from rules.state import Board, Decision, EncounterState, Unit, replace_unit
@@ -81,6 +81,18 @@ class Visibility:
 
     def sees(self, unit_id: str) -> bool:
         return unit_id in self.units
+
+
+@dataclass(frozen=True, slots=True)
+class MoveIntent:
+    """An order that is about to move a unit (a layer's straying check, NGT-5): the unit, the movement points it
+    has for the move, whether it is a motor vehicle, and what is left of the order once its move is taken away
+    (None: nothing; a mech's declaration without its path)."""
+
+    unit: str
+    points: int
+    vehicle: bool = False
+    rest: Order | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +191,12 @@ class Ruleset(ABC):
         for the director, so an idle encounter never loops."""
         return not self.awaiting(state)
 
+    def step_mode(self, state: EncounterState) -> OrderMode:
+        """How the current step collects its orders: the ruleset's ``order_mode`` by default. A ruleset whose
+        steps differ says so per step (pbw: declarations one at a time, then before each segment every character's
+        change of intention at once, PBW-1/PBW-2)."""
+        return self.order_mode
+
     def optional_orders(self, state: EncounterState) -> bool:
         """True when the current phase's orders may be left out (no answer = nothing done): a phase that only
         awaits units nobody plays then resolves at once instead of waiting for the director."""
@@ -202,6 +220,17 @@ class Ruleset(ABC):
             f"{unit.name} has no stats that take damage.", code="director.no_damage", params={"unit": unit_id}
         )
 
+    def damage_locations(self, state: EncounterState, unit_id: str) -> tuple[str, ...]:
+        """Where ``/director damage`` may put damage on the unit (mech: head, ct, lt …); none by default, when
+        damage has no location. The cog offers them and writes the chosen one before the amount."""
+        return ()
+
+    def director_switches(self) -> tuple[str, ...]:
+        """Encounter options (``[options]`` keys, true or false) the director may turn on or off during play with
+        ``/director option`` (mech: ``secret_declarations``, MECH-1.1); each named by the i18n key
+        ``option.<name>``. None by default."""
+        return ()
+
     # --- what a unit can do, for pictures (``/unit arcs``) ------------------------------------------------
     def firing_arcs(self, state: EncounterState, unit_id: str) -> Mapping[str, frozenset[Hex]]:
         """The unit's firing sections by name (exo: bow, port, starboard, stern), each the hexes it covers
@@ -215,6 +244,72 @@ class Ruleset(ABC):
     def rulings(self) -> Mapping[str, Ruling]:
         """The rulings this ruleset leaves to the director, by id (none by default)."""
         return {}
+
+    # --- what a layer asks of the base (night: gunflashes, straying) -------------------------------------
+    def attackers(self, events: tuple[Event, ...]) -> frozenset[str]:
+        """Units that attacked in these events (NGT-4 gunflashes): shooters of every ``ShotResolved`` that
+        fired. Rulesets with their own attack events say so."""
+        return frozenset(e.shooter for e in events if isinstance(e, ShotResolved) and not e.spent)
+
+    def sees_hex(self, state: EncounterState, unit_id: str, target: Hex) -> bool:
+        """The base ruleset's own sight (facing arcs, blocking terrain) from a unit to a hex, which a layer's
+        sight rules (night, NGT-2) apply on top of; True by default (no sight rules of its own)."""
+        return True
+
+    def order_targets(self, state: EncounterState, order: Order) -> tuple[str, ...]:
+        """Units ``order`` attacks (a layer checks that its side can see them, NGT-2); none by default."""
+        return ()
+
+    def move_intent(self, state: EncounterState, order: Order) -> MoveIntent | None:
+        """The move ``order`` is about to make, or None when it moves nothing (NGT-5). None by default: a
+        ruleset that says nothing is never checked for straying."""
+        return None
+
+    def enter_cost(self, state: EncounterState, unit_id: str, frm: Hex, to: Hex) -> int | None:
+        """Movement points for ``unit_id`` to step from ``frm`` into the adjacent ``to``; None when it cannot
+        (off the board, impassable, occupied). Default: 1 point on the board, None off it."""
+        return 1 if state.board.contains(to) and not state.units_at(to) else None
+
+    def stray_move(
+        self, state: EncounterState, unit_id: str, path: tuple[Hex, ...], spent: int
+    ) -> tuple[EncounterState, tuple[Event, ...]]:
+        """Carry out a move the rules chose for the unit (a night stray, NGT-5): along ``path`` (hexes entered,
+        in order), paying ``spent`` points. Default: the unit is put on the last hex."""
+        unit = state.unit(unit_id)
+        if not path or unit.at is None:
+            return state, ()
+        moved = replace_unit(unit, at=path[-1])
+        event = UnitMoved(
+            rule="NGT-5",
+            unit=unit_id,
+            frm=unit.at,
+            to=path[-1],
+            facing_from=unit.facing,
+            facing_to=unit.facing,
+            path=(unit.at, *path),
+        )
+        return state.with_units([moved]), (event,)
+
+    def private_views(self, state: EncounterState) -> tuple[str, ...]:
+        """Sides that get their own board privately after every step (NGT-9); none by default: the channel's
+        board is everyone's."""
+        return ()
+
+    def public_event(self, event: Event, seen: frozenset[str], known: frozenset[str]) -> Event | None:
+        """``event`` as the public may read it (FOG-1), given the units it has ``seen`` of those ``known``:
+        unchanged when it names no unit the public cannot see; a shot at a seen target from an unseen shooter
+        becomes "a shot from the dark" (NGT-9); anything else naming an unseen unit is dropped (None)."""
+        hidden = [u for u in event.involved() if u in known and u not in seen]
+        if not hidden:
+            return event
+        if isinstance(event, ShotResolved) and hidden == [event.shooter] and not event.spent:
+            return Note(
+                rule=event.rule,
+                key="shot_from_dark",
+                unit=event.target,
+                args=(("hit", event.hit), ("damage", event.damage)),
+            )
+        return None
 
     # --- visibility (FOG-1) ------------------------------------------------------------------------------
     def visible_to(self, state: EncounterState, side: str) -> Visibility:

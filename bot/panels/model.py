@@ -9,7 +9,7 @@ in the reader's language when the panel is drawn.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from bot.panels.draft import Draft
 from data.i18n import t
@@ -121,6 +121,7 @@ class PanelModel:
     side: str
     round: int
     phase: str
+    ruleset: str = ""  # whose catalog names the phase (``phase.<ruleset>.<phase>``)
     draft: Draft = field(default_factory=Draft)
     step: str = WAIT
     lines: tuple[Text, ...] = ()
@@ -129,6 +130,9 @@ class PanelModel:
     controls: tuple[Control, ...] = ()
     summary: str = ""  # the draft in a few characters, on the panel's draft button
     when: Text | None = None  # "Ronda 4 · Fase 3 · Combate" (None: only the round and the phase id are known)
+    #: the raw order the draft amounts to, when the plug-in works it out while building the panel (its
+    #: ``raw_order`` may hand it back: a draft may need the board to be read, and ``raw_order`` gets no state)
+    order: Any = field(default=None, compare=False)
 
     @property
     def waiting(self) -> bool:
@@ -172,14 +176,16 @@ def blank_panel(state: EncounterState, unit_id: str) -> PanelModel:
         round=state.round,
         phase=state.phase,
         when=phase_text(state, state.round, state.phase),
+        ruleset=state.ruleset,
     )
 
 
 @dataclass(frozen=True, slots=True)
 class Preview:
-    """What the private preview image highlights: the projected path, the facing at its end and, when the
-    ruleset has one, the vector the unit will carry."""
+    """What the private preview image highlights: the projected path, the facing at its end, when the
+    ruleset has one, the vector the unit will carry, and hexes to light up (the arcs of the weapons chosen)."""
 
     path: tuple[Hex, ...]
     facing: int
     vector: Hex | None = None
+    highlight: tuple[Hex, ...] = ()

@@ -280,6 +280,7 @@ class Deadline:
     encounter_id: int
     phase_no: int
     due_at: datetime
+    remind_at: datetime | None = None  # when the players still missing get a reminder (None: sent, or none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -478,8 +479,27 @@ class Storage(abc.ABC):
 
     # timers
     @abc.abstractmethod
-    async def set_deadline(self, encounter_id: int, phase_no: int, when_utc: datetime | None) -> None:
-        """One pending deadline per encounter; ``None`` clears it."""
+    async def set_deadline(
+        self,
+        encounter_id: int,
+        phase_no: int,
+        when_utc: datetime | None,
+        *,
+        remind_at: datetime | None = None,
+    ) -> None:
+        """One pending deadline per encounter; ``None`` clears it. ``remind_at``: when to remind the missing."""
+
+    @abc.abstractmethod
+    async def deadline_of(self, encounter_id: int) -> Deadline | None:
+        """The encounter's pending deadline, if any (whatever its phase: callers compare ``phase_no``)."""
+
+    @abc.abstractmethod
+    async def due_reminders(self, now: datetime) -> list[Deadline]:
+        """Deadlines whose reminder time has come, of running encounters still in the deadline's phase."""
+
+    @abc.abstractmethod
+    async def clear_reminder(self, encounter_id: int, phase_no: int) -> bool:
+        """Take the reminder off (it is sent once); False when another process took it first."""
 
     @abc.abstractmethod
     async def due_deadlines(self, now: datetime) -> list[Deadline]:

@@ -118,7 +118,13 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         ) WITHOUT ROWID
         """,
     ),
+    # 2: a reminder time on each deadline (the players still missing get a DM then, once)
+    (
+        "ALTER TABLE deadlines ADD COLUMN remind_at TEXT",
+        "CREATE INDEX deadlines_remind ON deadlines (remind_at)",
+    ),
 )
+
 
 POSTGRES_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     # 1: as SQLite's step 1; Discord ids need BIGINT, JSON stays TEXT so exports keep their bytes
@@ -222,6 +228,11 @@ POSTGRES_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             PRIMARY KEY (encounter_id, kind, key)
         )
         """,
+    ),
+    # 2: a reminder time on each deadline (the players still missing get a DM then, once)
+    (
+        "ALTER TABLE deadlines ADD COLUMN remind_at TEXT",
+        "CREATE INDEX deadlines_remind ON deadlines (remind_at)",
     ),
 )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -60,12 +61,17 @@ class ControlRef:
         return cls(int(m["enc"]), int(phase) if phase else None, m["unit"], m["action"])
 
 
-def panel_embed(model: PanelModel, locale: str, *, submitted: bool) -> discord.Embed:
+def panel_embed(
+    model: PanelModel, locale: str, *, submitted: bool, deadline: datetime | None = None
+) -> discord.Embed:
     when = model.when.render(locale) if model.when is not None else f"{model.round} · {model.phase}"
-    title = t("panel.title", locale, unit=model.unit_name, when=when)
+    title = t("panel.title", locale, unit=model.unit_name, when=when)  # one phase number (issue 13 item 7)
+    lines = [line.render(locale) for line in model.lines]
+    if deadline is not None:  # a Discord timestamp: every reader sees it in their own time zone
+        lines.append(t("panel.deadline", locale, when=discord.utils.format_dt(deadline, "R")))
     embed = discord.Embed(
         title=title[:TITLE],
-        description="\n".join(line.render(locale) for line in model.lines)[:DESCRIPTION],
+        description="\n".join(lines)[:DESCRIPTION],
         colour=discord.Colour.dark_teal(),
     )
     for stat in model.stats:

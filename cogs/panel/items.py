@@ -65,7 +65,7 @@ def panel_view(panel: LoadedPanel, locale: str) -> ui.View:
 
 async def panel_message(panel: LoadedPanel, locale: str) -> dict[str, Any]:
     """Keyword arguments for send/edit: embed, view and ``files`` (the private preview image, when there is one)."""
-    embed = panel_embed(panel.model, locale, submitted=panel.submitted)
+    embed = panel_embed(panel.model, locale, submitted=panel.submitted, deadline=panel.deadline)
     preview = await preview_file(panel, locale)
     if preview is not None:
         embed.set_image(url=f"attachment://{PREVIEW_NAME}")
@@ -81,7 +81,7 @@ async def _show(interaction: discord.Interaction, clicked: Clicked) -> None:
         text = t(clicked.acknowledged, locale, unit=panel.model.unit_name)
         await interaction.followup.send(text, ephemeral=True)
         # the draft did not change: keep the preview image already on the panel, update the text and buttons
-        embed = panel_embed(panel.model, locale, submitted=True)
+        embed = panel_embed(panel.model, locale, submitted=True, deadline=panel.deadline)
         if message is not None and message.attachments:
             embed.set_image(url=f"attachment://{message.attachments[0].filename}")
         kwargs: dict[str, Any] = {"embed": embed, "view": panel_view(panel, locale)}

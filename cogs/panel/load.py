@@ -4,6 +4,7 @@ panel message carries (same phase) or the order the player already gave (reopene
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -30,6 +31,7 @@ class LoadedPanel:
     submitted: bool
     state: EncounterState
     plugin: PanelPlugin
+    deadline: datetime | None = None  # when the phase resolves by itself (shown on a panel that owes orders)
 
     def pressed(self, action: str, values: tuple[str, ...] | None) -> LoadedPanel:
         return replace(self, model=press(self.plugin, self.state, self.model, action, values))
@@ -65,7 +67,8 @@ async def load_panel(
                     raw = pending.order.get("raw")
         draft, submitted = plugin.draft_from_raw(state, unit_id, raw), raw is not None
     model = plugin.build_panel(state, unit_id, draft=draft, owing=owing)
-    return LoadedPanel(encounter_id, phase_no, model, submitted, state, plugin)
+    deadline = await service.deadline_of(encounter_id, phase_no) if owing else None
+    return LoadedPanel(encounter_id, phase_no, model, submitted, state, plugin, deadline)
 
 
 def stored_draft(message: discord.Message | None) -> tuple[int, Draft] | None:

@@ -20,6 +20,13 @@ async def preview_file(panel: LoadedPanel, locale: str) -> discord.File | None:
     if shown is None:
         return None
     png = await preview_png(
-        panel.state, model.unit_id, shown.path, shown.facing, shown.vector, viewer=model.side, locale=locale
+        panel.state,
+        model.unit_id,
+        shown.path,
+        shown.facing,
+        shown.vector,
+        viewer=model.side,
+        locale=locale,
+        highlight=shown.highlight,
     )
     return png_file(png, PREVIEW_NAME) if png is not None else None

@@ -1,10 +1,10 @@
 """Render overlays: each ruleset's and layer's own part of the board picture (DESIGN §5).
 
 The common renderer (``render/board.py``) draws what every ruleset has: the grid and terrain, fog, counters with
-their facing, '?' counters, firing lines from ``ShotResolved`` events, highlights and order previews. Everything
-else comes from the overlay of the state's ruleset, then of each of its layers, in that order: the module named
-by ``registry.plugin_module(id, "overlay")`` (``render/rulesets/<id>.py`` by convention), which holds
-``OVERLAY``, an :class:`Overlay`. A ruleset or layer with no overlay module, or one the registry does not know
+their facing, '?' counters, firing arrows and damage badges from ``ShotResolved`` events (``render/shots.py``),
+highlights and order previews. Everything else comes from the overlay of the state's ruleset, then of each of
+its layers, in that order: the module named by ``registry.plugin_module(id, "overlay")``
+(``render/rulesets/<id>.py`` by convention), which holds ``OVERLAY``, an :class:`Overlay`. A ruleset or layer with no overlay module, or one the registry does not know
 (the night layer before its engine lands), adds nothing. Only ``render/rulesets/<id>.py`` imports ``rules.<id>``.
 
 An overlay is asked, per picture (each hook has a do-nothing default):
@@ -12,11 +12,12 @@ An overlay is asked, per picture (each hook has a do-nothing default):
 - :meth:`Overlay.frame`: more hexes the viewport must show (exo: vector counters; moves' trails);
 - :meth:`Overlay.tints`: hexes repainted in another fill this step (night: lit areas; skirmish: burning hexes);
 - :meth:`Overlay.under`: what it draws over the board and under the counters (trails, vectors, marker glyphs);
-- :meth:`Overlay.over`: what it draws over the counters;
+- :meth:`Overlay.over`: what it draws over the counters (only arrow heads and damage badges go on top of it);
 - :meth:`Overlay.legend`: a legend entry for every symbol it drew;
 - :meth:`Overlay.palette`: colours it paints that the board palette must hold exactly;
 
-and per unit: :meth:`Overlay.stat_bars` (the side panel and the counter's damage bar),
+and per unit: :meth:`Overlay.stat_bars` (the side panel and the counter's damage bar), :meth:`Overlay.doll`
+(a damage doll by location in the side panel),
 :meth:`Overlay.neutral_colour` (a piece of no side: its own colour, no facing nose) and
 :meth:`Overlay.signature` (what else of a unit the picture shows, for :func:`board_signature`).
 
@@ -34,12 +35,12 @@ from render.canvas import Canvas
 from render.colors import RGB, Theme
 from render.panel import LegendItem
 from render.scene import Scene, View
-from render.stats import StatBar
+from render.stats import DollCell, StatBar
 from rules.hexgrid import Hex
 from rules.registry import plugin_module
 from rules.state import EncounterState, Unit
 
-__all__ = ["Overlay", "Scene", "StatBar", "View", "board_signature", "overlays_for"]
+__all__ = ["DollCell", "Overlay", "Scene", "StatBar", "View", "board_signature", "overlays_for"]
 
 
 class Overlay:
@@ -72,6 +73,11 @@ class Overlay:
 
     def stat_bars(self, unit: Unit) -> Sequence[StatBar]:
         """The unit's bars in the side panel; the damage ones also set the damage bar on its counter."""
+        return ()
+
+    def doll(self, unit: Unit) -> Sequence[DollCell]:
+        """The unit's damage doll in the side panel, location by location (mech armour is by location); none by
+        default."""
         return ()
 
     def neutral_colour(self, unit: Unit) -> RGB | None:

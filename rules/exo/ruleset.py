@@ -8,6 +8,7 @@ orders, except the answer to a piloting critical (EXO-4.1) asked through ``state
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -43,7 +44,7 @@ from rules.exo.state import CREW_STEP, ORDERS_STEP, ExoState, ext_of
 from rules.exo.turrets import turret_handler
 from rules.exo.weapons import PORT, STARBOARD, Mount
 from rules.hexgrid import Hex, HexSide
-from rules.registry import register
+from rules.registry import register, ruleset_for
 from rules.ruleset import (
     DiceFactory,
     FacingKind,
@@ -406,11 +407,13 @@ class ExoRuleset(Ruleset):
                 if isinstance(raw, Mapping):
                     table = cast(Mapping[str, Any], raw)
                     parse_crew_rolls(uid, table.get("crew_rolls", []))
-                    parse_ship_orders(uid, {k: v for k, v in table.items() if k != "crew_rolls"})
+                    parsed = parse_ship_orders(uid, {k: v for k, v in table.items() if k != "crew_rolls"})
                 else:
-                    parse_ship_orders(uid, raw)
+                    parsed = parse_ship_orders(uid, raw)
             except InvalidOrderError as exc:
                 ctx.error(where, str(exc))
+                continue
+            _check_references(parsed, unit, state, where, ctx)
 
     def simulate_round(
         self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
@@ -430,21 +433,22 @@ class ExoRuleset(Ruleset):
         ship_orders = _playable(state, ship_orders, skipped)
         for uid, order in crew_orders.items():
             self.validate_order(state, uid, order)
-        first = resolve_phase(self, state, crew_orders, dice_for=dice_for)
+        composed = ruleset_for(state)
+        first = resolve_phase(composed, state, crew_orders, dice_for=dice_for)
         for uid, order in ship_orders.items():
             self.validate_order(first.state, uid, order)
-        second = resolve_phase(self, first.state, ship_orders, dice_for=dice_for)
+        second = resolve_phase(composed, first.state, ship_orders, dice_for=dice_for)
         state = second.state
         yield SimStep(rnd, "1", state, (*skipped, *first.events, *second.events))
         for phase in ("2", "3", "4", "5"):
-            result = resolve_phase(self, state, {}, dice_for=dice_for)
+            result = resolve_phase(composed, state, {}, dice_for=dice_for)
             events = list(result.events)
             # EXO-4.1: offline, a critical without pilot_change in the orders keeps the written orders.
             while result.pending is not None:
                 answer = PilotChange(
                     unit=result.pending.unit, moves=result.pending.default.replace(EMPTY_MOVES, "")
                 )
-                result = resolve_phase(self, result.state, {answer.unit: answer}, dice_for=dice_for)
+                result = resolve_phase(composed, result.state, {answer.unit: answer}, dice_for=dice_for)
                 events.extend(result.events)
             state = result.state
             yield SimStep(rnd, phase, state, tuple(events))
@@ -512,3 +516,35 @@ class ExoRuleset(Ruleset):
             base["vector"] = unit.vector.label if unit.vector else None
         base["destroyed"] = unit.destroyed
         return base
+
+
+def _check_references(
+    orders: ShipOrders, ship: Ship, state: EncounterState, where: str, ctx: ScenarioContext
+) -> None:
+    """What a scripted round names must exist: the crew member or station that fires or repairs, the weapon
+    (1-based, EXO-2.4) and the target ship, so ``validate`` reports it instead of ``sim`` failing later."""
+    crew_names = sorted(c.name for c in ship.crew)
+
+    def crew_problem(ref: str) -> str | None:
+        if resolve_crew_ref(ship.crew, ref, 1) is not None or find_crew(ship.crew, ref) is not None:
+            return None
+        return f"{ref!r} is not in {ship.id}'s crew{_did_you_mean(ref, crew_names)} ({', '.join(crew_names)})"
+
+    others = sorted(u for u in state.units if u != ship.id)
+    for i, shot in enumerate(orders.fire):
+        spot = f"{where}.fire[{i}]"
+        if (problem := crew_problem(shot.by)) is not None:
+            ctx.error(f"{spot}.by", problem)
+        if not 1 <= shot.weapon <= len(ship.weapons):
+            ctx.error(f"{spot}.weapon", f"{ship.id} has weapons 1 to {len(ship.weapons)}, not {shot.weapon}")
+        if shot.target not in others:
+            hint = _did_you_mean(shot.target, others)
+            ctx.error(f"{spot}.target", f"{shot.target!r} is not another unit{hint} ({', '.join(others)})")
+    for i, repair in enumerate(orders.repairs):
+        if (problem := crew_problem(repair.by)) is not None:
+            ctx.error(f"{where}.repairs[{i}].by", problem)
+
+
+def _did_you_mean(wrong: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(wrong, known, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""

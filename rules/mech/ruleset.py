@@ -20,18 +20,29 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rules.dice import Dice
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.events import Event, RollMade
-from rules.hexgrid import HexSide
+from rules.hexgrid import Hex, HexSide
 from rules.mech import scenario_io, sim
-from rules.mech.events import DeclarationLocked, DeclarationOrder, InitiativeRolled
+from rules.mech.by_hand import arcs_by_mount, by_hand_damage
+from rules.mech.events import (
+    DeclarationLocked,
+    DeclarationOrder,
+    InitiativeRolled,
+    PhysicalAttackMade,
+    WeaponFired,
+)
+from rules.mech.geometry import sight
 from rules.mech.legality import check_declaration
+from rules.mech.model import MECH as MECH_KIND
 from rules.mech.model import Mech
-from rules.mech.orders import MechOrder, parse_order, stand_order
+from rules.mech.movement import mp_available, path_cost, step_problem
+from rules.mech.orders import CRUISE, WALK, MechOrder, parse_order, stand_order
 from rules.mech.resolution import resolve_turn
-from rules.mech.state import DECLARE, INITIATIVE, RESOLVE, MechState, ext_of, secret
-from rules.registry import register
+from rules.mech.state import DECLARE, INITIATIVE, RESOLVE, SECRET_DECLARATIONS, MechState, ext_of, secret
+from rules.registry import register, ruleset_for
 from rules.ruleset import (
     DiceFactory,
     FacingKind,
+    MoveIntent,
     Order,
     OrderMode,
     PhaseResult,
@@ -86,7 +97,8 @@ def roll_initiative(state: EncounterState, dice: Dice) -> tuple[EncounterState, 
         )
     order = tuple(uid for *_, uid in sorted(keys))
     events.append(DeclarationOrder(rule="MECH-1.1", units=order))
-    state = state.replace(phase=DECLARE, ext=MechState(initiative=totals, order=order))
+    turn_secret = bool(state.option(SECRET_DECLARATIONS, False))  # fixed for the turn (MECH-1.1)
+    state = state.replace(phase=DECLARE, ext=MechState(initiative=totals, order=order, secret=turn_secret))
     if not declarers(state):
         state = state.replace(phase=RESOLVE)
     return state, events
@@ -189,6 +201,33 @@ class MechRuleset(Ruleset):
             state = state.replace(phase=RESOLVE)
         return PhaseResult(state, (declaration_event(state, order),))
 
+    # --- the director's hand, pictures ----------------------------------------------------------------------
+    def director_switches(self) -> tuple[str, ...]:
+        """MECH-1.1: the director may switch an encounter to secret declarations (all revealed together)."""
+        return (SECRET_DECLARATIONS,)
+
+    def damage_locations(self, state: EncounterState, unit_id: str) -> tuple[str, ...]:
+        unit = state.units.get(unit_id)
+        return unit.locations if isinstance(unit, Mech) else ()
+
+    def damage_by_hand(
+        self, state: EncounterState, unit_id: str, amount: str
+    ) -> tuple[EncounterState, tuple[Event, ...]]:
+        """MECH-2.3 by hand: ``"ct 5"`` (a location and an amount, either order) goes on that location's armour,
+        then its structure, then inward, as a hit would (``damage.apply_damage``)."""
+        unit = state.units.get(unit_id)
+        if not isinstance(unit, Mech):
+            return super().damage_by_hand(state, unit_id, amount)
+        return by_hand_damage(state, unit, amount)
+
+    def firing_arcs(self, state: EncounterState, unit_id: str) -> Mapping[str, frozenset[Hex]]:
+        """MECH-1.3: each mount's arc (front, left arm, right arm, rear; a vehicle's hull sides and turret) from
+        the torso as it stands, out to the longest range of the weapons mounted there."""
+        unit = state.units.get(unit_id)
+        if not isinstance(unit, Mech) or not unit.active:
+            return {}
+        return arcs_by_mount(state, unit)
+
     # --- scenario files ----------------------------------------------------------------------------------
     def build_unit(
         self, raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioContext
@@ -207,10 +246,46 @@ class MechRuleset(Ruleset):
     def setup(self, state: EncounterState) -> EncounterState:
         return state.replace(phase=INITIATIVE, ext=MechState())
 
+    # --- a layer's straying (NGT-5: checked when a moving declaration is locked) and gunflashes (NGT-4) ------
+    def attackers(self, events: tuple[Event, ...]) -> frozenset[str]:
+        return frozenset(e.unit for e in events if isinstance(e, WeaponFired | PhysicalAttackMade))
+
+    def sees_hex(self, state: EncounterState, unit_id: str, target: Hex) -> bool:
+        """MECH-2.1 line of sight (elevation; a mech's height) from the unit to a mech-sized piece on ``target``."""
+        unit = state.units.get(unit_id)
+        if unit is None or unit.at is None:
+            return False
+        return unit.at == target or sight(state.board, unit.at, unit.kind, target, MECH_KIND).clear
+
+    def order_targets(self, state: EncounterState, order: Order) -> tuple[str, ...]:
+        if not isinstance(order, MechOrder):
+            return ()
+        return tuple(dict.fromkeys([*(f.target for f in order.fire), *(p.target for p in order.physical)]))
+
+    def move_intent(self, state: EncounterState, order: Order) -> MoveIntent | None:
+        """A declaration with a path; a stray replaces it with standing (no move, no fire)."""
+        if state.phase != DECLARE or not isinstance(order, MechOrder) or not order.moves or not order.path:
+            return None
+        unit = state.unit_as(order.unit, Mech)
+        points = mp_available(unit).get(order.mode, 0)
+        return MoveIntent(unit=unit.id, points=points, vehicle=not unit.is_mech, rest=stand_order(unit.id))
+
+    def enter_cost(self, state: EncounterState, unit_id: str, frm: Hex, to: Hex) -> int | None:
+        """MECH-1.2: the MP of one step (terrain, climb; turns are free to a straying unit); None off the board,
+        into terrain the kind cannot enter, or into a hex another unit holds."""
+        unit = state.unit_as(unit_id, Mech)
+        if not state.board.contains(to) or any(u.id != unit_id for u in state.units_at(to)):
+            return None
+        mode = WALK if unit.is_mech else CRUISE
+        cost = path_cost(state.board, unit, mode, (to,), start=frm, start_facing=frm_facing(frm, to))
+        if step_problem(state.board, unit, mode, cost, frm) is not None:
+            return None
+        return cost.total
+
     def simulate_round(
         self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
     ) -> Iterator[SimStep]:
-        return sim.play_round(self, state, spec, dice_for)
+        return sim.play_round(ruleset_for(state), state, spec, dice_for)
 
     def unit_summary(self, unit: Unit) -> dict[str, Any]:
         """DESIGN §7.1 ``phase_end`` fields: at, facing, torso, heat, armor, structure, destroyed, immobile,
@@ -230,3 +305,8 @@ class MechRuleset(Ruleset):
             "kind": unit.kind,
             "prone": unit.prone,
         }
+
+
+def frm_facing(frm: Hex, to: Hex) -> int:
+    """The hexside from ``frm`` toward ``to`` (a straying unit turns for free)."""
+    return next(s for s in range(6) if frm.neighbor(s) == to)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from rules.engine import resolve_phase
 from rules.errors import GameError, IllegalOrderError
@@ -22,17 +22,14 @@ from rules.mech.legality import check_declaration
 from rules.mech.model import Mech
 from rules.mech.orders import JUMP, STAND, WALK, FireEntry, MechOrder, PhysicalEntry, parse_order, stand_order
 from rules.mech.state import DECLARE, INITIATIVE, RESOLVE
-from rules.ruleset import DiceFactory, RoundSpec, SimStep
+from rules.ruleset import DiceFactory, RoundSpec, Ruleset, SimStep
 from rules.state import EncounterState
-
-if TYPE_CHECKING:
-    from rules.mech.ruleset import MechRuleset
 
 OnIllegal = Callable[[str, GameError], None]
 
 
 def play_round(
-    ruleset: MechRuleset,
+    ruleset: Ruleset,
     state: EncounterState,
     spec: RoundSpec,
     dice_for: DiceFactory,

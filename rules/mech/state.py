@@ -15,6 +15,7 @@ from rules.serial import serializable
 from rules.state import EncounterState, RulesetState
 
 INITIATIVE, DECLARE, RESOLVE = "initiative", "declare", "resolve"
+SECRET_DECLARATIONS = "secret_declarations"  # the [options] key (MECH-1.1), as rules/order_modes.py names it
 
 
 @serializable
@@ -26,6 +27,8 @@ class MechState(RulesetState):
     initiative: Mapping[str, int] = field(default_factory=lambda: dict[str, int]())
     order: tuple[str, ...] = ()
     locked: tuple[MechOrder, ...] = ()
+    #: whether this turn's declarations are secret, fixed when its initiative is rolled (None: not rolled yet)
+    secret: bool | None = None
 
     def declaration(self, unit_id: str) -> MechOrder | None:
         for order in self.locked:
@@ -43,5 +46,8 @@ def ext_of(state: EncounterState) -> MechState:
 
 
 def secret(state: EncounterState) -> bool:
-    """MECH-1.1: the director may switch an encounter to secret declarations (all revealed together)."""
-    return bool(state.option("secret_declarations", False))
+    """MECH-1.1: the director may switch an encounter to secret declarations (all revealed together). A switch
+    takes effect from the next turn's initiative: a turn half declared in secret never turns open (that would
+    show the later declarers where the earlier ones go), nor the other way round."""
+    turn = ext_of(state).secret
+    return bool(state.option(SECRET_DECLARATIONS, False)) if turn is None else turn

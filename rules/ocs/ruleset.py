@@ -17,7 +17,7 @@ from rules.ocs import flow, scenario_io, sim
 from rules.ocs.legality import check_order
 from rules.ocs.model import OcsState, OcsUnit
 from rules.ocs.orders import parse
-from rules.registry import register
+from rules.registry import register, ruleset_for
 from rules.ruleset import (
     DiceFactory,
     FacingKind,
@@ -85,7 +85,7 @@ class OcsRuleset(Ruleset):
     def simulate_round(
         self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
     ) -> Iterator[SimStep]:
-        return sim.simulate(self, state, spec, dice_for)
+        return sim.simulate(ruleset_for(state), state, spec, dice_for)
 
     def unit_summary(self, unit: Unit) -> dict[str, Any]:
         """DESIGN §7.2: ``at``, ``steps``, ``mode``, ``destroyed``."""

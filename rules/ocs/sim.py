@@ -16,7 +16,7 @@ Every order is checked with ``validate_order`` first, so an illegal one stops th
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from rules.engine import resolve_phase
 from rules.events import Event
@@ -24,15 +24,12 @@ from rules.ocs.model import ATTACKER, DEFENDER_LOSSES, OcsUnit, ext_of, find_com
 from rules.ocs.orders import ANSWER_OF
 from rules.ocs.queries import ar_candidates, loss_allocations, retreat_options
 from rules.ocs.scenario_io import SIM_KEYS
-from rules.ruleset import DIRECTOR, DiceFactory, RoundSpec, SimStep
+from rules.ruleset import DIRECTOR, DiceFactory, RoundSpec, Ruleset, SimStep
 from rules.state import EncounterState
-
-if TYPE_CHECKING:
-    from rules.ocs.ruleset import OcsRuleset
 
 
 def simulate(
-    ruleset: OcsRuleset, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
+    ruleset: Ruleset, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
 ) -> Iterator[SimStep]:
     orders = cast(Mapping[str, Any], spec.raw.get("orders", {}))
 

@@ -60,6 +60,9 @@ class Character(Unit):
     fatigue: int = 0  # PBW-3: the fatigue level now
     hp: int = 1  # PBW-4 Puntos de Vida
     resistance: Mapping[str, int] = field(default_factory=lambda: dict[str, int]())  # PBW-4, now
+    #: PBW-4 the hit points and resistances at full health, as the scenario gave them (for the board's bars)
+    max_hp: int = 0
+    max_resistance: Mapping[str, int] = field(default_factory=lambda: dict[str, int]())
     attributes: Mapping[str, int] = field(default_factory=lambda: dict[str, int]())
     skills: Mapping[str, int] = field(default_factory=lambda: dict[str, int]())
     weapons: tuple[Carried, ...] = ()  # always includes the fists

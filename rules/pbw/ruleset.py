@@ -8,16 +8,18 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.dice import Dice
 from rules.errors import InvalidOrderError
-from rules.hexgrid import HexSide
+from rules.hexgrid import Hex, HexSide
 from rules.pbw import scenario_io, sim, turn
+from rules.pbw.geometry import clear_line, enterable, step_limit
 from rules.pbw.legality import check_change, check_declaration, illegal
-from rules.pbw.model import Change, Character, Declaration, PbwState
+from rules.pbw.model import DEFEND_ACTION, MOVE, Change, Character, Declaration, PbwState
 from rules.pbw.orders import parse_order
 from rules.pbw.tables import LOCATIONS
-from rules.registry import register
+from rules.registry import register, ruleset_for
 from rules.ruleset import (
     DiceFactory,
     FacingKind,
+    MoveIntent,
     Order,
     OrderMode,
     PhaseResult,
@@ -66,6 +68,11 @@ class PbwRuleset(Ruleset):
     def awaiting(self, state: EncounterState) -> tuple[str, ...]:
         return turn.awaiting(state)
 
+    def step_mode(self, state: EncounterState) -> OrderMode:
+        """PBW-1: declarations one at a time, each posted when locked; PBW-2: before a segment every character
+        that may change its intention answers at once (keep or change), and the changes show when it resolves."""
+        return OrderMode.SEQUENTIAL_OPEN if state.phase == turn.DECLARE else OrderMode.SIMULTANEOUS
+
     def optional_orders(self, state: EncounterState) -> bool:
         """Before a segment the question is whether to change an intention: no answer keeps it (PBW-2)."""
         return state.phase != turn.DECLARE and not state.over
@@ -85,10 +92,49 @@ class PbwRuleset(Ruleset):
     def setup(self, state: EncounterState) -> EncounterState:
         return state.replace(phase=turn.DECLARE, ext=PbwState())
 
+    # --- what a layer asks (night: targets it must see, NGT-2; straying at a declaration with moves, NGT-5) ----
+    def order_targets(self, state: EncounterState, order: Order) -> tuple[str, ...]:
+        actions = (
+            order.segments
+            if isinstance(order, Declaration)
+            else (order.action,)
+            if isinstance(order, Change) and order.action is not None
+            else ()
+        )
+        return tuple(dict.fromkeys(a.target for a in actions if a.target))
+
+    def move_intent(self, state: EncounterState, order: Order) -> MoveIntent | None:
+        """A declaration with move segments; a stray takes them over (each becomes a defend)."""
+        if not isinstance(order, Declaration) or state.phase != turn.DECLARE:
+            return None
+        moves = [s for s in order.segments if s.action == MOVE and s.path]
+        if not moves:
+            return None
+        ch = state.unit_as(order.unit, Character)
+        rest = Declaration(
+            unit=order.unit,
+            segments=tuple(DEFEND_ACTION if s.action == MOVE else s for s in order.segments),
+            disengage=order.disengage,
+        )
+        return MoveIntent(unit=ch.id, points=step_limit(ch) * len(moves), rest=rest)
+
+    def enter_cost(self, state: EncounterState, unit_id: str, frm: Hex, to: Hex) -> int | None:
+        ch = state.unit_as(unit_id, Character)
+        return 1 if state.board.contains(to) and enterable(state, ch, to) else None
+
+    def sees_hex(self, state: EncounterState, unit_id: str, target: Hex) -> bool:
+        """The walls block sight (PBW terrain)."""
+        unit = state.units.get(unit_id)
+        return (
+            unit is not None
+            and unit.at is not None
+            and (unit.at == target or clear_line(state, unit.at, target))
+        )
+
     def simulate_round(
         self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
     ) -> Iterator[SimStep]:
-        return sim.simulate(self, state, spec, dice_for)
+        return sim.simulate(ruleset_for(state), state, spec, dice_for)
 
     def unit_summary(self, unit: Unit) -> dict[str, Any]:
         """DESIGN §7.4: ``at``, ``facing``, ``hp``, ``resistance`` by location, ``fatigue``, ``state``."""

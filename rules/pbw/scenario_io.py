@@ -38,6 +38,7 @@ def build_character(
     hand = ""
     if held is not None:
         hand = "both" if weapons[held].spec.hands == 2 else "ra"
+    hp = ctx.number(raw, "hp", path, default=1, low=1, high=999)
     return Character(
         id=common.id,
         side=common.side,
@@ -50,8 +51,10 @@ def build_character(
         initiative=ctx.number(raw, "initiative", path, default=0, low=0, high=30),
         movement=ctx.number(raw, "movement", path, default=1, low=1, high=20),
         fatigue_attribute=ctx.number(raw, "fatigue", path, default=1, low=1, high=30),
-        hp=ctx.number(raw, "hp", path, default=1, low=1, high=999),
+        hp=hp,
         resistance=resistance,
+        max_hp=hp,
+        max_resistance=dict(resistance),
         attributes=attributes,
         skills=skills,
         weapons=weapons,

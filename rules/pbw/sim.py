@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from rules.engine import resolve_phase
 from rules.errors import IllegalOrderError
@@ -23,15 +23,12 @@ from rules.pbw.legality import Outlook, advance, check_action, outlook
 from rules.pbw.model import DEFEND_ACTION, MOVE, Character, Declaration, SegmentAction
 from rules.pbw.orders import DECLARATION_KEYS, parse_change, parse_declaration
 from rules.pbw.turn import DECLARE, has_choice, segment_phase
-from rules.ruleset import DiceFactory, Order, RoundSpec, SimStep
+from rules.ruleset import DiceFactory, Order, RoundSpec, Ruleset, SimStep
 from rules.state import EncounterState
-
-if TYPE_CHECKING:
-    from rules.pbw.ruleset import PbwRuleset
 
 
 def simulate(
-    ruleset: PbwRuleset, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
+    ruleset: Ruleset, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
 ) -> Iterator[SimStep]:
     raw_orders = cast(Mapping[str, Mapping[str, Any]], spec.raw.get("orders", {}))
     start = state.round

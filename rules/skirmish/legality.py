@@ -165,7 +165,7 @@ def _enter(state: EncounterState, ch: Character, cell: Cell, facing: int) -> Non
         _on_board_and_open(state, ch, h)
     other = halfhex.halves_free(state, a, b, besides=ch.id)
     if other is not None:
-        _occupied(ch, other, _label(cell))
+        _occupied(state, ch, other, _label(cell))
     facings = halfhex.astride_facings(a, b)
     if facing not in facings:
         names = " or ".join(Vertex(f).label for f in facings)
@@ -207,8 +207,8 @@ def _on_board_and_open(state: EncounterState, ch: Character, h: Hex) -> None:
         )
 
 
-def _occupied(ch: Character, other: Character, where: str) -> None:
-    if other.hidden and other.side != ch.side:
+def _occupied(state: EncounterState, ch: Character, other: Character, where: str) -> None:
+    if other.side != ch.side and not _seen_by_side(state, ch.side, other.id):
         # the mover bumps into someone it cannot see: say so without naming them (FOG-1)
         raise illegal(ch, "occupied_unseen", "SK-2.4", f"{where} is occupied", hex=where)
     if other.astride is not None:
@@ -225,12 +225,20 @@ def _occupied(ch: Character, other: Character, where: str) -> None:
     )
 
 
+def _seen_by_side(state: EncounterState, side: str, unit_id: str) -> bool:
+    """Whether ``side`` sees the unit (FOG-1; a layer's sight too, such as the night's, NGT-2)."""
+    from rules.engine import visibility
+    from rules.registry import ruleset_for
+
+    return unit_id in visibility(ruleset_for(state), state, side).units
+
+
 def _enterable(state: EncounterState, ch: Character, h: Hex) -> None:
     if not state.board.contains(h):
         raise illegal(ch, "off_board", "SK-2.4", f"{h.label} is off the board", hex=h.label)
     other = next((o for o in halfhex.occupants(state, h) if o.id != ch.id), None)
     if other is not None:
-        _occupied(ch, other, h.label)
+        _occupied(state, ch, other, h.label)
     _on_board_and_open(state, ch, h)
 
 

@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rules.by_hand import damage_events, positive_amount
 from rules.dice import Dice
 from rules.events import Event
-from rules.hexgrid import Vertex
-from rules.registry import register
+from rules.hexgrid import Hex, Vertex
+from rules.registry import register, ruleset_for
 from rules.ruleset import (
     DiceFactory,
     FacingKind,
+    MoveIntent,
     Order,
     OrderMode,
     PhaseLabel,
@@ -24,9 +25,12 @@ from rules.ruleset import (
     SimStep,
 )
 from rules.skirmish import flow, scenario_io, sim
-from rules.skirmish.activation import ACTIVATION, DRAW, fresh_round, waiting_characters
+from rules.skirmish.activation import ACTIVATION, DRAW, ext_of, fresh_round, waiting_characters
+from rules.skirmish.events import SkApSpent
+from rules.skirmish.geometry import blocks_move, can_see, step_cost
+from rules.skirmish.halfhex import occupants
 from rules.skirmish.legality import action_cost
-from rules.skirmish.model import Character, SkReaction
+from rules.skirmish.model import Character, SkGrenade, SkirmishState, SkMelee, SkMove, SkReaction, SkShoot
 from rules.skirmish.orders import parse_action
 from rules.state import EncounterState, Marker, Unit, replace_unit
 
@@ -99,6 +103,45 @@ class SkirmishRuleset(Ruleset):
             return (state.pending.unit,)
         return waiting_characters(state)
 
+    # --- a layer's straying (NGT-5: per move action; the stray replaces it and spends its AP) -------------
+    def sees_hex(self, state: EncounterState, unit_id: str, target: Hex) -> bool:
+        """SK-3.2: the front arc and a clear line (its own hex is always seen)."""
+        ch = state.units.get(unit_id)
+        if not isinstance(ch, Character) or ch.at is None:
+            return False
+        return target == ch.at or can_see(state, ch, target)
+
+    def order_targets(self, state: EncounterState, order: Order) -> tuple[str, ...]:
+        if isinstance(order, SkShoot | SkMelee) or (isinstance(order, SkGrenade) and order.target):
+            return (order.target,)
+        return ()
+
+    def move_intent(self, state: EncounterState, order: Order) -> MoveIntent | None:
+        if not isinstance(order, SkMove):
+            return None
+        ch = state.unit_as(order.unit, Character)
+        return MoveIntent(unit=ch.id, points=ch.ap_left)
+
+    def enter_cost(self, state: EncounterState, unit_id: str, frm: Hex, to: Hex) -> int | None:
+        """SK-2.2/2.4: a forward step's AP; None off the board, into blocking terrain or an occupied hex."""
+        if not state.board.contains(to) or blocks_move(state, to) or occupants(state, to, besides=unit_id):
+            return None
+        return step_cost(state, to, backward=False)
+
+    def stray_move(
+        self, state: EncounterState, unit_id: str, path: tuple[Hex, ...], spent: int
+    ) -> tuple[EncounterState, tuple[Event, ...]]:
+        """The stray is the character's move action: its AP are paid (SK-1.2) and the activation goes on."""
+        ch = state.unit_as(unit_id, Character)
+        state, moved = super().stray_move(state, unit_id, path, spent)
+        ch = replace_unit(
+            state.unit_as(unit_id, Character), ap_left=ch.ap_left - spent, turn_from=None, turn_paid=0
+        )
+        ext = ext_of(state)
+        ext = SkirmishState(bag=ext.bag, draw_plan=ext.draw_plan, chit=ext.chit, active=ch.id, done=ext.done)
+        paid = SkApSpent(rule="SK-1.2", unit=ch.id, action="move", cost=spent, ap_left=ch.ap_left)
+        return state.with_units([ch]).replace(ext=ext), (paid, *moved)
+
     # --- scenario files ----------------------------------------------------------------------------------
     def build_unit(
         self, raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioContext
@@ -117,7 +160,7 @@ class SkirmishRuleset(Ruleset):
     def simulate_round(
         self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
     ) -> Iterator[SimStep]:
-        return sim.simulate(self, state, spec, dice_for)
+        return sim.simulate(ruleset_for(state), state, spec, dice_for)
 
     def unit_summary(self, unit: Unit) -> dict[str, Any]:
         if not isinstance(unit, Character):

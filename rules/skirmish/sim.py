@@ -10,21 +10,18 @@ a character with no actions left ends its activation. Overwatch questions are an
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from rules.engine import resolve_phase
 from rules.events import Event, Note
-from rules.ruleset import DiceFactory, Order, RoundSpec, SimStep
+from rules.ruleset import DiceFactory, Order, RoundSpec, Ruleset, SimStep
 from rules.skirmish.activation import DRAW, ext_of
 from rules.skirmish.model import Character, SkEnd, SkirmishState, SkReaction
 from rules.state import EncounterState
 
-if TYPE_CHECKING:
-    from rules.skirmish.ruleset import SkirmishRuleset
-
 
 def simulate(
-    ruleset: SkirmishRuleset, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
+    ruleset: Ruleset, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
 ) -> Iterator[SimStep]:
     raw = spec.raw
     plan = tuple(str(c) for c in cast(list[Any], raw.get("draw", [])))

@@ -116,3 +116,26 @@ def test_over_long_names_are_refused_by_the_scenario_validator(where: str, old: 
     with pytest.raises(ScenarioError) as err:
         load_scenario(text)
     assert any(p.path == where and "at most" in p.message for p in err.value.problems), err.value.problems
+
+
+def test_a_large_export_is_gzip_compressed_and_imports_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 15 item 3 (bench/heavy.py): an 800-ship export was 13 MB of JSON, over Discord's 10 MB upload limit,
+    and failed; a large export is sent compressed, and the import reads it back. A gzip bomb is refused."""
+    import gzip
+
+    from bot import service_records
+    from bot.results import Refused
+    from bot.service_records import export_blob
+
+    data = {"encounter": {"name": "Big fleet"}, "snapshots": [{"state": "x" * 5000}] * 20}
+    small, name = export_blob(data, 7)
+    assert name == "encounter-7.json" and parse_export(small) == data
+    monkeypatch.setattr(service_records, "EXPORT_INLINE_BYTES", 10_000)
+    packed, name = export_blob(data, 7)
+    assert name == "encounter-7.json.gz" and len(packed) < len(small) // 10
+    assert parse_export(packed) == data
+    monkeypatch.setattr(service_records, "MAX_EXPORT_BYTES", 1_000_000)
+    bomb = gzip.compress(b"{" + b" " * 5_000_000 + b"}")
+    with pytest.raises(Refused) as refused:
+        parse_export(bomb)
+    assert refused.value.code == "import.invalid"

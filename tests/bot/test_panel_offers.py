@@ -39,6 +39,9 @@ GAMES = {
     "exo-duel": ((SCENARIO_DIR / "exo-duel.toml").read_text(encoding="utf-8"), 45),
     "exo-patrol": ((SCENARIO_DIR / "exo-patrol.toml").read_text(encoding="utf-8"), 70),
     "skirmish-corridor": ((SCENARIO_DIR / "skirmish-corridor.toml").read_text(encoding="utf-8"), 60),
+    # mech (MECH-1.1 … MECH-2.2): one declarer a step; every mode, pad press, shot and attack checked
+    "mech-duel": ((SCENARIO_DIR / "mech-duel.toml").read_text(encoding="utf-8"), 40),
+    "mech-mixed": ((SCENARIO_DIR / "mech-mixed.toml").read_text(encoding="utf-8"), 40),
     **{rid: (TOY.format(ruleset=rid), 12) for rid in ("toy-sim", "toy-seq", "toy-act")},
 }
 LONGEST_PHASE = 9_999_999

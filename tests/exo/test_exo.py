@@ -38,6 +38,7 @@ from rules.exo.state import ExoState
 from rules.exo.weapons import Mount, parse_weapon
 from rules.hexgrid import Hex, rotate
 from rules.ruleset import DiceFactory, SimStep
+from rules.scenario import load_scenario
 from rules.serial import from_json, to_json
 from tests.exo_fixtures import (
     EXO,
@@ -935,3 +936,22 @@ def test_bundled_scenarios_play_to_the_end(name: str) -> None:
 def test_spanish_account_uses_the_seed_vocabulary() -> None:
     code, out, _ = _cli("sim", str(ROOT / "data/scenarios/exo-duel.toml"), "--lang", "es")
     assert code == 0 and "Manta" in out and "Maniobrabilidad" in out and "TA de Pilotar" in out
+
+
+def test_validate_names_unknown_crew_weapons_and_targets_in_scripted_rounds() -> None:
+    """Issue 13: ``validate`` said "ok" for crew "Kall", weapon 7 and target "pirat", and ``sim`` then blamed
+    "out of action"; each is now a problem with its path and the nearest right name."""
+    text = (ROOT / "data/scenarios/exo-duel.toml").read_text(encoding="utf-8")
+    broken = text.replace(
+        'by = "Kal", weapon = 1, target = "pirata"', 'by = "Kall", weapon = 7, target = "pirat"', 1
+    )
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(broken)
+    found = {(p.path, p.message) for p in err.value.problems}
+    assert (
+        "rounds[0].orders.halcon.fire[0].by",
+        "'Kall' is not in halcon's crew (did you mean 'Kal'?) (Kal, Rhea)",
+    ) in found
+    assert any(p.endswith("fire[0].weapon") and "weapons 1 to 3, not 7" in m for p, m in found)
+    assert any(p.endswith("fire[0].target") and "did you mean 'pirata'" in m for p, m in found)
+    assert all(p.startswith("rounds[0].") for p, _ in found), "only the round that is wrong"

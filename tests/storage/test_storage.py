@@ -557,6 +557,31 @@ async def test_deadlines_fire_only_for_running_encounters_still_in_that_phase(st
         await storage.set_deadline(encounter_id, 2, datetime(2026, 1, 1))
 
 
+async def test_a_reminder_is_due_once_in_its_phase_and_a_new_deadline_replaces_it(storage: Storage) -> None:
+    """Issue 13: the players still missing are reminded once, at a set point before the deadline."""
+    encounter_id = await new_encounter(storage)
+    await storage.set_encounter_status(encounter_id, "running")
+    t0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    await storage.set_deadline(
+        encounter_id, 1, t0 + timedelta(minutes=40), remind_at=t0 + timedelta(minutes=30)
+    )
+    pending = await storage.deadline_of(encounter_id)
+    assert pending is not None and pending.remind_at == t0 + timedelta(minutes=30)
+    assert await storage.due_reminders(t0 + timedelta(minutes=29)) == []
+    (due,) = await storage.due_reminders(t0 + timedelta(minutes=30))
+    assert (due.encounter_id, due.phase_no) == (encounter_id, 1)
+    assert await storage.clear_reminder(encounter_id, 1) is True
+    assert await storage.clear_reminder(encounter_id, 1) is False, "taken once, by one process"
+    assert await storage.due_reminders(t0 + timedelta(hours=2)) == []
+    assert (await storage.due_deadlines(t0 + timedelta(hours=2)))[0].remind_at is None  # the deadline stays
+    await storage.set_deadline(encounter_id, 1, t0 + timedelta(hours=3), remind_at=t0 + timedelta(hours=2))
+    assert len(await storage.due_reminders(t0 + timedelta(hours=2))) == 1
+    await storage.commit_resolution(encounter_id, 1, [], {"phase": 2})
+    assert await storage.due_reminders(t0 + timedelta(hours=2)) == [], "its phase is over"
+    await storage.set_deadline(encounter_id, 2, None)
+    assert await storage.deadline_of(encounter_id) is None
+
+
 async def test_message_refs_survive_as_bookkeeping(storage: Storage) -> None:
     encounter_id = await new_encounter(storage)
     await storage.set_message_ref(encounter_id, "status", "phase", 222, 9001)

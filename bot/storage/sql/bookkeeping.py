@@ -9,6 +9,7 @@ from typing import Any
 from ..base import UNSET, Deadline, GuildSettings, MessageRef, Unset
 from .codec import parse_time, timestamp
 from .core import SqlCore
+from .driver import Row
 
 
 class Bookkeeping(SqlCore):
@@ -68,27 +69,65 @@ class Bookkeeping(SqlCore):
 
     # --- timers ---------------------------------------------------------------------------------------------
 
-    async def set_deadline(self, encounter_id: int, phase_no: int, when_utc: datetime | None) -> None:
+    async def set_deadline(
+        self,
+        encounter_id: int,
+        phase_no: int,
+        when_utc: datetime | None,
+        *,
+        remind_at: datetime | None = None,
+    ) -> None:
         due = None if when_utc is None else timestamp(when_utc)
+        remind = None if remind_at is None or when_utc is None else timestamp(remind_at)
         async with self._write() as db:
             await self._head(db, encounter_id)
             if due is None:
                 await db.execute("DELETE FROM deadlines WHERE encounter_id = ?", (encounter_id,))
             else:
                 await db.execute(
-                    "INSERT INTO deadlines (encounter_id, phase_no, due_at) VALUES (?, ?, ?) "
-                    "ON CONFLICT (encounter_id) DO UPDATE SET phase_no = excluded.phase_no, due_at = excluded.due_at",
-                    (encounter_id, phase_no, due),
+                    "INSERT INTO deadlines (encounter_id, phase_no, due_at, remind_at) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (encounter_id) DO UPDATE SET phase_no = excluded.phase_no, "
+                    "due_at = excluded.due_at, remind_at = excluded.remind_at",
+                    (encounter_id, phase_no, due, remind),
                 )
+
+    async def deadline_of(self, encounter_id: int) -> Deadline | None:
+        async with self._read() as db:
+            rows = await db.fetch(
+                "SELECT encounter_id, phase_no, due_at, remind_at FROM deadlines WHERE encounter_id = ?",
+                (encounter_id,),
+            )
+        return _deadline(rows[0]) if rows else None
 
     async def due_deadlines(self, now: datetime) -> list[Deadline]:
         async with self._read() as db:
             rows = await db.fetch(
-                "SELECT d.encounter_id, d.phase_no, d.due_at FROM deadlines d JOIN encounters e ON e.id = d.encounter_id "
+                "SELECT d.encounter_id, d.phase_no, d.due_at, d.remind_at FROM deadlines d "
+                "JOIN encounters e ON e.id = d.encounter_id "
                 "WHERE d.due_at <= ? AND e.status = 'running' AND e.phase_no = d.phase_no ORDER BY d.due_at",
                 (timestamp(now),),
             )
-        return [Deadline(row["encounter_id"], row["phase_no"], parse_time(row["due_at"])) for row in rows]
+        return [_deadline(row) for row in rows]
+
+    async def due_reminders(self, now: datetime) -> list[Deadline]:
+        async with self._read() as db:
+            rows = await db.fetch(
+                "SELECT d.encounter_id, d.phase_no, d.due_at, d.remind_at FROM deadlines d "
+                "JOIN encounters e ON e.id = d.encounter_id "
+                "WHERE d.remind_at IS NOT NULL AND d.remind_at <= ? AND e.status = 'running' "
+                "AND e.phase_no = d.phase_no ORDER BY d.remind_at",
+                (timestamp(now),),
+            )
+        return [_deadline(row) for row in rows]
+
+    async def clear_reminder(self, encounter_id: int, phase_no: int) -> bool:
+        async with self._write() as db:
+            rows = await db.fetch(
+                "UPDATE deadlines SET remind_at = NULL WHERE encounter_id = ? AND phase_no = ? "
+                "AND remind_at IS NOT NULL RETURNING encounter_id",
+                (encounter_id, phase_no),
+            )
+        return bool(rows)
 
     # --- message bookkeeping --------------------------------------------------------------------------------
 
@@ -139,3 +178,13 @@ class Bookkeeping(SqlCore):
                 (encounter_id, kind, key),
             )
         return deleted > 0
+
+
+def _deadline(row: Row) -> Deadline:
+    remind = row["remind_at"]
+    return Deadline(
+        int(row["encounter_id"]),
+        int(row["phase_no"]),
+        parse_time(row["due_at"]),
+        None if remind is None else parse_time(remind),
+    )

@@ -3,6 +3,7 @@ its validation live in ``storage.export``)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
@@ -42,68 +43,73 @@ class Records(SqlCore):
                 "WHERE encounter_id = ? ORDER BY seq",
                 (encounter_id,),
             )
-        return export_format.seal(
-            {
-                "exported_at": timestamp(self._clock()),
-                "encounter": {
-                    "id": row["id"],
-                    "guild_id": row["guild_id"],
-                    "channel_id": row["channel_id"],
-                    "ruleset": row["ruleset"],
-                    "name": row["name"],
-                    "created_by": row["created_by"],
-                    "status": row["status"],
-                    "phase_no": row["phase_no"],
-                    "settings": loads(row["settings"]),
-                    "last_seq": row["last_seq"],
-                    "created_at": row["created_at"],
-                    "snapshot_seq": row["snapshot_seq"],
-                    "opened_seq": row["opened_seq"],
-                },
-                "participants": [
-                    {
-                        "user_id": p["user_id"],
-                        "role": p["role"],
-                        "side": p["side"] or None,
-                        "unit": p["unit"] or None,
-                        "joined_at": p["joined_at"],
-                    }
-                    for p in participants
-                ],
-                "events": [
-                    {
-                        "seq": e["seq"],
-                        "type": e["type"],
-                        "payload": loads(e["payload"]),
-                        "phase_no": e["phase_no"],
-                        "created_at": e["created_at"],
-                    }
-                    for e in events
-                ],
-                "orders": [
-                    {
-                        "seq": o["seq"],
-                        "phase_no": o["phase_no"],
-                        "unit_id": o["unit_id"],
-                        "user_id": o["user_id"],
-                        "order": loads(o["body"]),
-                        "accepted_at": o["accepted_at"],
-                    }
-                    for o in orders
-                ],
-                "snapshots": [
-                    {
-                        "seq": s["seq"],
-                        "phase_no": s["phase_no"],
-                        "opened_seq": s["opened_seq"],
-                        "parent_seq": s["parent_seq"],
-                        "state": loads(s["state"]),
-                        "created_at": s["created_at"],
-                    }
-                    for s in snapshots
-                ],
-            }
-        )
+        exported_at = timestamp(self._clock())
+
+        def build() -> JsonDict:  # decoding every snapshot and sealing is CPU work: off the event loop
+            return export_format.seal(
+                {
+                    "exported_at": exported_at,
+                    "encounter": {
+                        "id": row["id"],
+                        "guild_id": row["guild_id"],
+                        "channel_id": row["channel_id"],
+                        "ruleset": row["ruleset"],
+                        "name": row["name"],
+                        "created_by": row["created_by"],
+                        "status": row["status"],
+                        "phase_no": row["phase_no"],
+                        "settings": loads(row["settings"]),
+                        "last_seq": row["last_seq"],
+                        "created_at": row["created_at"],
+                        "snapshot_seq": row["snapshot_seq"],
+                        "opened_seq": row["opened_seq"],
+                    },
+                    "participants": [
+                        {
+                            "user_id": p["user_id"],
+                            "role": p["role"],
+                            "side": p["side"] or None,
+                            "unit": p["unit"] or None,
+                            "joined_at": p["joined_at"],
+                        }
+                        for p in participants
+                    ],
+                    "events": [
+                        {
+                            "seq": e["seq"],
+                            "type": e["type"],
+                            "payload": loads(e["payload"]),
+                            "phase_no": e["phase_no"],
+                            "created_at": e["created_at"],
+                        }
+                        for e in events
+                    ],
+                    "orders": [
+                        {
+                            "seq": o["seq"],
+                            "phase_no": o["phase_no"],
+                            "unit_id": o["unit_id"],
+                            "user_id": o["user_id"],
+                            "order": loads(o["body"]),
+                            "accepted_at": o["accepted_at"],
+                        }
+                        for o in orders
+                    ],
+                    "snapshots": [
+                        {
+                            "seq": s["seq"],
+                            "phase_no": s["phase_no"],
+                            "opened_seq": s["opened_seq"],
+                            "parent_seq": s["parent_seq"],
+                            "state": loads(s["state"]),
+                            "created_at": s["created_at"],
+                        }
+                        for s in snapshots
+                    ],
+                }
+            )
+
+        return await asyncio.to_thread(build)
 
     async def import_encounter(self, data: Mapping[str, Any], guild_id: int, channel_id: int) -> int:
         archive = export_format.parse_export(data)

@@ -1,0 +1,642 @@
+"""The mech declaration panel (RULES.md §3.1 MECH-1.1 … MECH-2.2): one declarer at a time, by initiative.
+
+The player picks a movement mode (stand/walk/run/jump; a vehicle stand/cruise/flank), drives a movement pad
+(forward, back, turn left, turn right, undo, clear) whose MP counter never passes what the mode gives, twists
+the torso, and picks weapons and targets and a physical attack among what is legal from the declared end hex,
+facing and twist, each labelled with the number it needs on 2d6 (``rules.mech.query``). A projected heat line
+says what the declaration does to next turn (MECH-3.2).
+
+Nothing here decides legality: every pad button, mode, shot and attack is offered only if the ruleset's own
+``parse_order`` and ``validate_order`` accept the declaration it leads to (:func:`bot.panels.accepted`), and
+Submit re-checks everything.
+
+Draft fields (short: the draft rides in a 100-character custom id): ``m`` the mode code (s/w/r/j/c/f), ``v`` the
+pad's moves (``F`` forward, ``B`` back, ``L``/``R`` turns; a run of turns is kept at its shortest), ``t`` the
+torso twist (``l``/``r``), ``w`` shots ``{weapon}{target}`` and ``x`` a physical attack ``{kind}{target}``, each
+number or unit written as one base-36 character (two past 36 units). A pad press that would not fit is
+disabled and the panel says why.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.panels import accepted
+from bot.panels.draft import Draft, fits, keep_fitting, most_that_fit
+from bot.panels.memo import per_state
+from bot.panels.model import (
+    MAX_OPTIONS,
+    Button,
+    Control,
+    Field,
+    Option,
+    PanelModel,
+    Preview,
+    Select,
+    Stat,
+    Text,
+    blank_panel,
+    submit_button,
+)
+from rules.hexgrid import Hex, HexSide, hexes_within
+from rules.mech.geometry import weapon_in_arc
+from rules.mech.model import Mech
+from rules.mech.orders import CRUISE, FLANK, JUMP, RUN, STAND, WALK, FireEntry, MechOrder, parse_order
+from rules.mech.query import cost_of_path, fire_options, heat_after, mp_by_mode, physical_options
+from rules.mech.state import DECLARE
+from rules.state import EncounterState
+
+MODE, MOVES, TWIST, FIRE, PHYSICAL = "m", "v", "t", "w", "x"  # draft fields
+MODE_CODES = {STAND: "s", WALK: "w", RUN: "r", JUMP: "j", CRUISE: "c", FLANK: "f"}
+MODE_OF = {code: mode for mode, code in MODE_CODES.items()}
+FORWARD, BACK, LEFT, RIGHT = "F", "B", "L", "R"
+PAD = (FORWARD, BACK, LEFT, RIGHT)
+UNDO, CLEAR, TWIST_LEFT, TWIST_RIGHT = "undo", "clear", "tl", "tr"
+PAD_ACTIONS = {"fwd": FORWARD, "back": BACK, "left": LEFT, "right": RIGHT}
+PAD_LABELS = {"fwd": "▲", "back": "▼", "left": "↺", "right": "↻"}
+#: physical attacks as one letter each (MECH-2.2): kind and limb
+PHYSICAL_CODES = {
+    ("punch", "la"): "a",
+    ("punch", "ra"): "b",
+    ("kick", "ll"): "c",
+    ("kick", "rl"): "d",
+    ("push", ""): "e",
+    ("melee", ""): "f",
+    ("charge", ""): "g",
+    ("dfa", ""): "h",
+}
+PHYSICAL_OF = {code: pair for pair, code in PHYSICAL_CODES.items()}
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+# --- the plug-in interface (bot.panels.PanelPlugin) ----------------------------------------------------------
+
+
+def build_panel(state: EncounterState, unit_id: str, *, draft: Draft, owing: bool) -> PanelModel:
+    unit = state.units[unit_id]
+    base = replace(blank_panel(state, unit_id), lines=(Text.of("panel.step.wait"),))
+    if not isinstance(unit, Mech) or unit.at is None:
+        return base
+    if not owing or state.phase != DECLARE or unit.destroyed:
+        return replace(base, stats=_unit_stats(unit))
+    return _declare(base, state, unit, draft)
+
+
+def apply(model: PanelModel, action: str, values: tuple[str, ...] | None) -> Draft:
+    draft = model.draft
+    if values is not None:
+        offered = {o.value for o in model.options(action)}
+        picked = [v for v in values if v in offered]
+        if action == FIRE:
+            return draft.replace(w=_one_per_weapon(picked))
+        if action == PHYSICAL:
+            return draft.replace(x=picked[:1])
+        return draft
+    control = model.control(action)
+    if not isinstance(control, Button) or not control.enabled:
+        return draft  # a forged or stale click: nothing changes
+    if action.startswith("m_") and action[2:] in MODE_OF:
+        return draft.replace(m="" if action[2:] == MODE_CODES[STAND] else action[2:])
+    if action in PAD_ACTIONS:
+        return draft.replace(v=_shortest(draft.text(MOVES) + PAD_ACTIONS[action]))
+    if action == UNDO:
+        return draft.replace(v=draft.text(MOVES)[:-1])
+    if action == CLEAR:
+        return Draft(m=draft.text(MODE))
+    if action in (TWIST_LEFT, TWIST_RIGHT):
+        twist = max(-1, min(1, _twist(draft) + (-1 if action == TWIST_LEFT else 1)))
+        return draft.replace(t={-1: "l", 0: "", 1: "r"}[twist])
+    return draft
+
+
+def raw_order(model: PanelModel) -> Any:
+    return json.loads(model.declaration) if isinstance(model, MechPanel) else None
+
+
+def draft_from_raw(state: EncounterState, unit_id: str, raw: Any) -> Draft:
+    unit = state.units.get(unit_id)
+    if not isinstance(unit, Mech) or unit.at is None or raw is None:
+        return Draft()
+    try:
+        order = parse_order(unit_id, raw, vehicle=not unit.is_mech)
+    except Exception:  # a stored order from an older panel: start afresh
+        return Draft()
+    moves = ""
+    heading, here = unit.facing, unit.at
+    for h in order.path:
+        direction = next((s for s in range(6) if here.neighbor(s) == h), None)
+        if direction is None:
+            return Draft(m=MODE_CODES.get(order.mode, "s"))
+        if order.mode != JUMP and direction == (heading + 3) % 6:
+            moves += BACK
+        else:
+            moves += _turns(heading, direction) + FORWARD
+            heading = direction
+        here = h
+    if order.facing is not None:
+        moves += _turns(heading, order.facing)
+    codes = _codes(state)
+    fire = [f"{_digit(f.weapon)}{codes[f.target]}" for f in order.fire if f.target in codes]
+    physical = [
+        f"{PHYSICAL_CODES[(p.kind, p.limb)]}{codes[p.target]}"
+        for p in order.physical
+        if (p.kind, p.limb) in PHYSICAL_CODES and p.target in codes
+    ]
+    return Draft(
+        m=MODE_CODES.get(order.mode, "s"),
+        v=_shortest(moves),
+        t={-1: "l", 1: "r"}.get(order.twist, ""),
+        w=fire,
+        x=physical[:1],
+    )
+
+
+def preview(state: EncounterState, model: PanelModel) -> Preview | None:
+    """The declared path hex by hex and the end facing (MECH-1.2)."""
+    unit = state.units.get(model.unit_id)
+    if model.waiting or not isinstance(unit, Mech) or unit.at is None:
+        return None
+    plan = _plan(unit, model.draft)
+    return Preview((unit.at, *plan.path), plan.facing, highlight=_fire_arcs(state, unit, plan, model.draft))
+
+
+def _fire_arcs(state: EncounterState, unit: Mech, plan: Plan, draft: Draft) -> tuple[Hex, ...]:
+    """MECH-1.3: the arcs of the weapons chosen, from the end hex with the end facing and twist, out to each
+    weapon's long range (MECH-2.1), and their targets' hexes."""
+    assert unit.at is not None
+    end = plan.path[-1] if plan.path else unit.at
+    lit: set[Hex] = set()
+    for value in draft.list(FIRE):
+        index = int(value[0], 36)
+        if not 1 <= index <= len(unit.weapons):
+            continue
+        w = unit.weapons[index - 1]
+        lit.update(
+            h
+            for h in hexes_within(end, w.spec.long)
+            if state.board.contains(h) and weapon_in_arc(unit, w, end, plan.facing, plan.twist, h)
+        )
+    return tuple(sorted(lit, key=lambda h: (h.q, h.r)))
+
+
+# --- the declaration as the pad draws it ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What the draft's movement means: the mode drafted, the one declared (a jump entering no hex yet declares
+    standing still), the hexes entered, the end facing and the torso twist."""
+
+    drafted: str
+    mode: str
+    moves: str
+    path: tuple[Hex, ...]
+    facing: int
+    twist: int
+
+
+def _plan(unit: Mech, draft: Draft) -> Plan:
+    assert unit.at is not None
+    drafted = MODE_OF.get(draft.text(MODE), STAND)
+    moves = "" if drafted == STAND else "".join(c for c in draft.text(MOVES) if c in PAD)
+    heading, here = unit.facing, unit.at
+    path: list[Hex] = []
+    for c in moves:
+        if c == LEFT:
+            heading = (heading - 1) % 6
+        elif c == RIGHT:
+            heading = (heading + 1) % 6
+        else:
+            here = here.neighbor(heading if c == FORWARD else (heading + 3) % 6)
+            path.append(here)
+    mode = STAND if drafted == JUMP and not path else drafted
+    twist = _twist(draft) if unit.is_mech else 0
+    return Plan(drafted, mode, moves, tuple(path), heading if mode != STAND else unit.facing, twist)
+
+
+def _raw(
+    state: EncounterState, plan: Plan, draft: Draft, *, fire: bool = True, physical: bool = True
+) -> dict[str, Any]:
+    """The declaration as the rules read it (DESIGN §7.1's raw form); a code naming no unit names nobody."""
+    raw: dict[str, Any] = {"mode": plan.mode, "path": [h.label for h in plan.path]}
+    if plan.mode != STAND:
+        raw["facing"] = HexSide(plan.facing).name
+    if plan.twist:
+        raw["twist"] = "L" if plan.twist < 0 else "R"
+    raw["fire"] = [_fire_entry(state, v) for v in draft.list(FIRE)] if fire else []
+    raw["physical"] = [_physical_entry(state, v) for v in draft.list(PHYSICAL)] if physical else []
+    return raw
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MechPanel(PanelModel):
+    """The panel model with the declaration its draft makes, as JSON (what Submit sends)."""
+
+    declaration: str = "{}"
+
+
+def _declare(base: PanelModel, state: EncounterState, unit: Mech, draft: Draft) -> PanelModel:
+    mps = mp_by_mode(state, unit.id)
+    mode_code = draft.text(MODE)
+    if MODE_OF.get(mode_code) not in mps:
+        mode_code = MODE_CODES[STAND]
+    twist = _twist(draft) if unit.is_mech else 0
+    kept = Draft(
+        m="" if mode_code == MODE_CODES[STAND] else mode_code,
+        t={-1: "l", 1: "r"}.get(twist, ""),
+        v=_legal_prefix(state, unit, draft, mode_code),
+    )
+    plan = _plan(unit, kept)
+    fire_opts = _fire_options(state, unit.id, plan.mode, plan.path, plan.facing, plan.twist)
+    physical_opts = _physical_options(state, unit.id, plan.mode, plan.path, plan.facing, plan.twist)
+    offered_fire = {o.value for o in fire_opts}
+    kept = keep_fitting(kept, FIRE, _one_per_weapon([v for v in draft.list(FIRE) if v in offered_fire]))
+    offered_physical = {o.value for o in physical_opts}
+    kept = keep_fitting(kept, PHYSICAL, [v for v in draft.list(PHYSICAL) if v in offered_physical][:1])
+    if (
+        accepted(state, unit.id, _raw(state, plan, kept)) is None
+    ):  # never offer a combination the rules refuse
+        kept = kept.replace(x="")
+        if accepted(state, unit.id, _raw(state, plan, kept)) is None:
+            kept = kept.replace(w="")
+    cost = _cost(state, unit, plan)
+    mp = mps.get(plan.drafted, 0)
+    controls: list[Control] = [*_mode_buttons(state, unit, kept, mps), *_pad(state, unit, kept, plan)]
+    room_left = all(fits(kept.replace(v=_shortest(kept.text(MOVES) + c))) for c in (FORWARD, LEFT))
+    if fire_opts:
+        controls.append(_multi(FIRE, "panel.mech.fire_placeholder", fire_opts, kept))
+    if physical_opts:
+        others = kept.replace(x="")
+        most = most_that_fit(others, PHYSICAL, [o.value for o in physical_opts])
+        controls.append(
+            Select(
+                PHYSICAL,
+                Text.of("panel.mech.physical_placeholder"),
+                physical_opts,
+                kept.list(PHYSICAL),
+                max_values=1,
+                enabled=most > 0,
+            )
+        )
+    jump_without_hex = plan.drafted == JUMP and not plan.path
+    controls.append(submit_button(enabled=not jump_without_hex))
+    order = MechOrder(unit=unit.id, mode=plan.mode, path=plan.path, facing=plan.facing, twist=plan.twist)
+    labels = {o.value: o.text for o in (*fire_opts, *physical_opts)}
+    lines = [Text.of("panel.mech.step")]
+    if jump_without_hex:
+        lines.append(Text.of("panel.mech.jump_needs_hex"))
+    if any(o.param("unknown") for o in fire_opts):
+        lines.append(Text.of("panel.mech.target_unknown"))
+    if not room_left:
+        lines.append(Text.of("panel.mech.no_room"))
+    fired = tuple(int(v[0], 36) for v in kept.list(FIRE))
+    heat = heat_after(state, replace(order, fire=tuple(FireEntry(weapon=w, target="") for w in fired)))
+    stats = (
+        Stat(
+            "mech_mp",
+            Text.of(
+                "panel.mech.mp", spent=str(cost), mp=str(mp), mode=Text.of(f"panel.mech.mode.{plan.drafted}")
+            ),
+        ),
+        *_unit_stats(unit),
+    )
+    blocks = [
+        Field(
+            Text.of("panel.mech.movement"),
+            (
+                Text.of(
+                    "panel.mech.path",
+                    mode=Text.of(f"panel.mech.mode.{plan.mode}"),
+                    path=" → ".join(h.label for h in (unit.at, *plan.path)) if unit.at else "—",
+                    facing=HexSide(plan.facing).name,
+                    torso=HexSide((plan.facing + plan.twist) % 6).name,
+                ),
+            ),
+        ),
+        Field(
+            Text.of("panel.mech.fire"),
+            _chosen_shots(state, unit, plan, kept, labels) or (Text.of("panel.mech.no_fire"),),
+        ),
+        Field(
+            Text.of("panel.mech.physical"),
+            tuple(labels[v] for v in kept.list(PHYSICAL)) or (Text.of("panel.mech.no_physical"),),
+        ),
+    ]
+    if unit.is_mech:
+        blocks.append(Field(Text.of("panel.mech.heat"), _heat_lines(heat, len(fired))))
+    summary = f"{MODE_CODES[plan.drafted].upper()} {plan.moves}".strip() if plan.drafted != STAND else ""
+    return MechPanel(
+        unit_id=base.unit_id,
+        unit_name=base.unit_name,
+        side=base.side,
+        round=base.round,
+        phase=base.phase,
+        step="orders",
+        lines=tuple(lines),
+        draft=kept,
+        stats=stats,
+        fields=tuple(blocks),
+        controls=tuple(controls),
+        summary=summary[:40],
+        declaration=json.dumps(_raw(state, plan, kept)),
+    )
+
+
+def _chosen_shots(
+    state: EncounterState, unit: Mech, plan: Plan, draft: Draft, labels: dict[str, Text]
+) -> tuple[Text, ...]:
+    """The shots chosen, as offered; one at another target than the first shot's is a secondary target
+    (MECH-2.1): its line gives the need with that modifier."""
+    chosen = draft.list(FIRE)
+    if not chosen:
+        return ()
+    primary = chosen[0][1:]
+    out: list[Text] = []
+    end = plan.path[-1] if plan.path else unit.at
+    for value in chosen:
+        target = _unit_of(state, value[1:])
+        if value[1:] == primary or target is None:
+            out.append(labels[value])
+            continue
+        weapon = int(value[0], 36)
+        odds = fire_options(
+            state,
+            unit.id,
+            target,
+            mode=plan.mode,
+            at=end,
+            facing=plan.facing,
+            twist=plan.twist,
+            primary=False,
+        )
+        need = next((min(12, max(2, w.need)) for w in odds if w.weapon == weapon), None)
+        name = state.units[target].name
+        out.append(
+            Text.of(
+                "panel.mech.fire_secondary",
+                weapon=Text.of(f"term.{unit.weapons[weapon - 1].type}"),
+                target=name,
+                need=str(need) if need is not None else "?",
+            )
+        )
+    return tuple(out)
+
+
+def _mode_buttons(state: EncounterState, unit: Mech, draft: Draft, mps: dict[str, int]) -> list[Button]:
+    modes = (STAND, WALK, RUN, JUMP) if unit.is_mech else (STAND, CRUISE, FLANK)
+    out: list[Button] = []
+    current = draft.text(MODE) or MODE_CODES[STAND]
+    for mode in modes:
+        code = MODE_CODES[mode]
+        enabled = mode in mps and code != current
+        if enabled:
+            trial = draft.replace(m=code, v=_legal_prefix(state, unit, draft, code))
+            enabled = (
+                accepted(state, unit.id, _raw(state, _plan(unit, trial), trial, fire=False, physical=False))
+                is not None
+            )
+        style = "primary" if code == current else "secondary"
+        out.append(Button(f"m_{code}", Text.of(f"panel.mech.mode.{mode}"), style, enabled=enabled))
+    return out
+
+
+def _pad(state: EncounterState, unit: Mech, draft: Draft, plan: Plan) -> list[Button]:
+    """The movement pad: each step enabled only if the declaration it leads to is legal (MP included) and the
+    draft still fits its custom id; undo and clear; the torso twist for a mech (MECH-1.3)."""
+    out: list[Button] = []
+    moving = plan.drafted != STAND
+    for action, letter in PAD_ACTIONS.items():
+        enabled = moving
+        if enabled:
+            trial = draft.replace(v=_shortest(draft.text(MOVES) + letter))
+            enabled = fits(trial) and _movement_ok(state, unit, trial)
+        out.append(Button(action, Text.plain(PAD_LABELS[action]), "primary", enabled=enabled))
+    out.append(Button(UNDO, Text.plain("⌫"), enabled=bool(draft.text(MOVES))))
+    out.append(Button(CLEAR, Text.of("panel.clear"), "danger", enabled=bool(draft)))
+    if unit.is_mech:
+        for action, step in ((TWIST_LEFT, -1), (TWIST_RIGHT, 1)):
+            twist = _twist(draft) + step
+            enabled = -1 <= twist <= 1
+            if enabled:
+                trial = draft.replace(t={-1: "l", 0: "", 1: "r"}[twist])
+                enabled = _movement_ok(state, unit, trial)
+            label = "panel.mech.twist_left" if step < 0 else "panel.mech.twist_right"
+            out.append(Button(action, Text.of(label), enabled=enabled))
+    return out
+
+
+def _movement_ok(state: EncounterState, unit: Mech, draft: Draft) -> bool:
+    """The draft's movement, mode and twist, with no fire or attack: do the rules take it?"""
+    return (
+        accepted(state, unit.id, _raw(state, _plan(unit, draft), draft, fire=False, physical=False))
+        is not None
+    )
+
+
+def _legal_prefix(state: EncounterState, unit: Mech, draft: Draft, mode_code: str) -> str:
+    """The longest start of the drafted moves the rules take in this mode (a mode change drops the rest)."""
+    if MODE_OF.get(mode_code, STAND) == STAND:
+        return ""
+    moves = _shortest(draft.text(MOVES))
+    trial = Draft(m=mode_code, t=draft.text(TWIST))
+    while moves and not _movement_ok(state, unit, trial.replace(v=moves)):
+        moves = moves[:-1]
+    return moves
+
+
+def _cost(state: EncounterState, unit: Mech, plan: Plan) -> int:
+    if plan.mode == STAND:
+        return 0
+    try:
+        return cost_of_path(state, unit.id, plan.mode, plan.path, plan.facing).total
+    except Exception:
+        return 0
+
+
+def _heat_lines(heat: Any, weapons: int) -> tuple[Text, ...]:
+    """MECH-3.1/3.2: ``calor 12 → +2 para impactar el próximo turno`` and the rolls it brings."""
+    to_hit = f"{heat.to_hit_next:+d}"
+    params = {
+        "now": str(heat.now),
+        "generated": str(heat.generated),
+        "sinks": str(heat.sinks),
+        "after": str(heat.after),
+        "to_hit": to_hit,
+        "mp": str(heat.mp_next),
+        "weapons": str(weapons),
+    }
+    if heat.automatic_shutdown:
+        lines = [Text.of("panel.mech.heat_auto", **params)]
+    elif heat.mp_next:
+        lines = [Text.of("panel.mech.heat_mp", **params)]
+    else:
+        lines = [Text.of("panel.mech.heat_line", **params)]
+    lines.append(Text.of("panel.mech.heat_sum", **params))
+    if heat.shutdown_rolls or heat.ammo_rolls:
+        shutdown = ", ".join(f"{n}+" for _, n in heat.shutdown_rolls) or "—"
+        ammo = ", ".join(f"{n}+" for _, n in heat.ammo_rolls) or "—"
+        lines.append(Text.of("panel.mech.heat_rolls", shutdown=shutdown, ammo=ammo))
+    return tuple(lines)
+
+
+def _unit_stats(unit: Mech) -> tuple[Stat, ...]:
+    out = [Stat("facing", f"{HexSide(unit.facing).name} / {HexSide(unit.torso).name}")]
+    if unit.is_mech:
+        out.append(Stat("mech_heat", f"{unit.heat} ({unit.heat_sinks})"))
+    armor = sum(unit.armor.values())
+    structure = sum(unit.structure.values())
+    out.append(Stat("armor", f"{armor}/{sum(unit.max_armor.values())}"))
+    out.append(Stat("structure", f"{structure}/{sum(unit.max_structure.values())}"))
+    return tuple(out)
+
+
+def _multi(action: str, placeholder: str, options: tuple[Option, ...], draft: Draft) -> Select:
+    others = draft.replace(**{action: ""})
+    most = most_that_fit(others, action, [o.value for o in options])
+    weapons = len({o.value[0] for o in options})
+    return Select(
+        action,
+        Text.of(placeholder),
+        options,
+        chosen=draft.list(action),
+        max_values=max(1, min(most, weapons)),
+        enabled=most > 0,
+    )
+
+
+# --- what the rules allow from the end position ---------------------------------------------------------------
+
+
+@per_state
+def _codes(state: EncounterState) -> dict[str, str]:
+    """Each unit's one- or two-character code in a draft (its place in the scenario)."""
+    width = 1 if len(state.units) <= len(DIGITS) else 2
+    out: dict[str, str] = {}
+    for i, uid in enumerate(state.units):
+        code = DIGITS[i % 36] if width == 1 else DIGITS[i // 36 % 36] + DIGITS[i % 36]
+        out[uid] = code
+    return out
+
+
+def _unit_of(state: EncounterState, code: str) -> str | None:
+    return next((uid for uid, c in _codes(state).items() if c == code), None)
+
+
+@per_state
+def _fire_options(
+    state: EncounterState, unit_id: str, mode: str, path: tuple[Hex, ...], facing: int, twist: int
+) -> tuple[Option, ...]:
+    """MECH-1.3, MECH-2.1: every weapon at every enemy in its arc and range with a line of sight from the end
+    position, labelled with what 2d6 must reach; best odds first, at most a select's worth."""
+    unit = state.unit_as(unit_id, Mech)
+    assert unit.at is not None
+    end = path[-1] if path else unit.at
+    codes = _codes(state)
+    found: list[tuple[int, int, Option]] = []
+    for target in state.units.values():
+        if not isinstance(target, Mech) or target.side == unit.side or not target.active or target.hidden:
+            continue
+        for w in fire_options(state, unit_id, target.id, mode=mode, at=end, facing=facing, twist=twist):
+            if not w.legal:
+                continue
+            need = min(12, max(2, w.need))
+            value = f"{_digit(w.weapon)}{codes[target.id]}"
+            key = "panel.mech.fire_option" if w.target_known else "panel.mech.fire_option_unknown"
+            params: tuple[tuple[str, str | Text], ...] = (
+                ("weapon", Text.of(f"term.{w.type}")),
+                ("need", str(need)),
+                ("n", str(w.weapon)),
+                ("unknown", "" if w.target_known else "1"),
+            )
+            found.append((w.weapon, need, Option(value, target.name, key, params)))
+    found.sort(key=lambda f: (f[0], f[1]))
+    return tuple(o for *_, o in found[:MAX_OPTIONS])
+
+
+@per_state
+def _physical_options(
+    state: EncounterState, unit_id: str, mode: str, path: tuple[Hex, ...], facing: int, twist: int
+) -> tuple[Option, ...]:
+    """MECH-2.2: the physical attacks open from the end hex, each accepted by the rules with this movement."""
+    codes = _codes(state)
+    unit = state.unit_as(unit_id, Mech)
+    draft_plan = Plan(mode, mode, "", path, facing, twist)
+    out: list[Option] = []
+    for p in physical_options(state, unit_id, mode=mode, path=path, facing=facing, twist=twist):
+        code = PHYSICAL_CODES.get((p.kind, p.limb))
+        target = state.units.get(p.target)
+        if code is None or target is None or target.hidden:
+            continue
+        value = f"{code}{codes[p.target]}"
+        if accepted(state, unit.id, _raw(state, draft_plan, Draft(x=[value]), fire=False)) is None:
+            continue
+        kind = (
+            Text.of("panel.mech.with_limb", kind=Text.of(f"term.{p.kind}"), limb=Text.of(f"term.{p.limb}"))
+            if p.limb
+            else Text.of(f"term.{p.kind}")
+        )
+        params: tuple[tuple[str, str | Text], ...] = (
+            ("kind", kind),
+            ("need", str(min(12, max(2, p.need)))),
+            ("damage", str(p.damage)),
+        )
+        out.append(Option(value, target.name, "panel.mech.physical_option", params))
+    return tuple(out[:MAX_OPTIONS])
+
+
+# --- small codecs --------------------------------------------------------------------------------------------
+
+
+def _digit(n: int) -> str:
+    return DIGITS[n] if 0 <= n < len(DIGITS) else "z"
+
+
+def _twist(draft: Draft) -> int:
+    return {"l": -1, "r": 1}.get(draft.text(TWIST), 0)
+
+
+def _turns(heading: int, to: int) -> str:
+    right = (to - heading) % 6
+    return RIGHT * right if right <= 3 else LEFT * (6 - right)
+
+
+def _shortest(moves: str) -> str:
+    """The pad's moves with every run of turns at its shortest (six turns right are none; four right are two
+    left), so no sequence of presses grows the draft past what it means."""
+    out: list[str] = []
+    run = 0
+    for c in (*moves, ""):
+        if c in (LEFT, RIGHT):
+            run += 1 if c == RIGHT else -1
+            continue
+        if run:
+            out.append(_turns(0, run % 6))
+            run = 0
+        if c:
+            out.append(c)
+    return "".join(out)
+
+
+def _one_per_weapon(values: list[str] | tuple[str, ...]) -> list[str]:
+    """A weapon fires once a turn (MECH-1.2): the first target picked for it is kept."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for v in values:
+        if v and v[0] not in seen:
+            seen.add(v[0])
+            out.append(v)
+    return out
+
+
+def _fire_entry(state: EncounterState, value: str) -> dict[str, Any]:
+    return {"weapon": int(value[0], 36), "target": _unit_of(state, value[1:]) or ""}
+
+
+def _physical_entry(state: EncounterState, value: str) -> dict[str, Any]:
+    kind, limb = PHYSICAL_OF.get(value[0], ("push", ""))
+    entry: dict[str, Any] = {"kind": kind, "target": _unit_of(state, value[1:]) or ""}
+    if limb:
+        entry["limb"] = limb
+    return entry

@@ -1,0 +1,154 @@
+"""The mech overlay (RULES.md §3.1): the torso twist drawn apart from the legs' facing (MECH-1.3), a heat gauge by
+each mech and a heat bar in the side panel (MECH-3.1/3.2), a damage doll by location per unit (MECH-2.3: armour
+and structure are kept per location), and marks for a shut-down or prone mech."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+
+from data.i18n import t
+from render import colors as C
+from render.canvas import Canvas
+from render.colors import RGB, Theme
+from render.counters import bar_colour
+from render.panel import LegendItem
+from render.rulesets import DollCell, Overlay, Scene, StatBar, View
+from render.trails import draw_trails, trail_hexes, trail_legend
+from rules.hexgrid import Hex
+from rules.mech.model import Mech
+from rules.mech.tables import tables
+from rules.state import Unit
+
+TORSO: RGB = (250, 250, 250)  # the torso tick: white over any side colour
+SHUTDOWN: RGB = (90, 90, 100)
+#: where each location sits on the doll (grid units, DOLL_GRID_H = 8 tall): a mech from the front, a vehicle
+#: from above (front at the top)
+MECH_DOLL = {
+    "head": (2.5, 0.0, 2.0, 1.5),
+    "la": (0.0, 1.5, 1.5, 3.5),
+    "lt": (1.5, 1.5, 1.5, 3.0),
+    "ct": (3.0, 1.5, 1.0, 3.0),
+    "rt": (4.0, 1.5, 1.5, 3.0),
+    "ra": (5.5, 1.5, 1.5, 3.5),
+    "ll": (1.5, 4.5, 1.75, 3.5),
+    "rl": (3.75, 4.5, 1.75, 3.5),
+}
+VEHICLE_DOLL = {
+    "front": (1.0, 0.0, 3.0, 1.5),
+    "left": (0.0, 1.5, 1.0, 5.0),
+    "turret": (1.5, 2.5, 2.0, 3.0),
+    "right": (4.0, 1.5, 1.0, 5.0),
+    "rear": (1.0, 6.5, 3.0, 1.5),
+}
+
+
+def _fraction(value: int, maximum: int) -> float:
+    return max(0.0, min(1.0, value / maximum)) if maximum > 0 else 0.0
+
+
+def heat_colour(heat: int) -> RGB:
+    """Cool to hot: green under the first MECH-3.2 effect, amber, then red from the MP loss on."""
+    return bar_colour(1.0 - _fraction(heat, tables().automatic_shutdown))
+
+
+class MechOverlay(Overlay):
+    __slots__ = ()
+
+    def frame(self, view: View) -> Iterator[Hex]:
+        yield from trail_hexes(view)
+
+    def under(self, cv: Canvas, scene: Scene) -> None:
+        draw_trails(cv, scene)
+
+    def over(self, cv: Canvas, scene: Scene) -> None:
+        """The torso's facing as a white tick where it differs from the legs' (the nose), and a heat gauge."""
+        vp = scene.viewport
+        for u in scene.view.seen:
+            if not isinstance(u, Mech) or u.at is None or u.destroyed or u.id not in scene.centres:
+                continue
+            cx, cy = scene.centres[u.id]
+            r = scene.radius(u.id)
+            if u.is_mech and u.twist:
+                angle = math.radians(60 * u.torso)  # hexside 0 = north, clockwise (HEX-2)
+                dx, dy = math.sin(angle), -math.cos(angle)
+                inner = (cx + dx * r * 0.2, cy + dy * r * 0.2)
+                outer = (cx + dx * (r + max(4.0, vp.size * 0.22)), cy + dy * (r + max(4.0, vp.size * 0.22)))
+                width = max(2, round(vp.size * 0.08))
+                cv.draw.line((inner, outer), fill=cv.ink(C.BLACK), width=width + 2)
+                cv.draw.line((inner, outer), fill=cv.ink(TORSO), width=width)
+            if u.is_mech and u.heat > 0:
+                top, bottom = cy - r, cy + r
+                x0 = cx - r - max(4.0, vp.size * 0.16)
+                w = max(3.0, vp.size * 0.1)
+                level = bottom - (bottom - top) * _fraction(u.heat, tables().automatic_shutdown)
+                cv.draw.rectangle((x0, top, x0 + w, bottom), fill=cv.ink(C.BAR_BG), outline=cv.ink(C.BLACK))
+                cv.draw.rectangle((x0, level, x0 + w, bottom), fill=cv.ink(heat_colour(u.heat)))
+            if u.shutdown or u.prone:
+                cv.draw.line((cx - r, cy - r, cx + r, cy + r), fill=cv.ink(SHUTDOWN), width=2)
+
+    def legend(self, scene: Scene) -> list[LegendItem]:
+        items: list[LegendItem] = []
+        mechs = [u for u in scene.view.seen if isinstance(u, Mech) and u.is_mech and not u.destroyed]
+        if any(u.twist for u in mechs):
+            items.append(LegendItem(t("render.legend.torso", scene.locale), "line", TORSO))
+        if any(u.heat for u in mechs):
+            items.append(LegendItem(t("render.legend.heat", scene.locale), "line", heat_colour(15)))
+        return items + trail_legend(scene)
+
+    def palette(self, theme: Theme) -> Sequence[RGB]:
+        return (TORSO, SHUTDOWN, C.BLACK, C.BAR_BG, C.HIT)
+
+    def stat_bars(self, unit: Unit) -> Sequence[StatBar]:
+        if not isinstance(unit, Mech):
+            return ()
+        bars = [
+            StatBar("render.stat.armor", sum(unit.armor.values()), sum(unit.max_armor.values())),
+            StatBar("render.stat.structure", sum(unit.structure.values()), sum(unit.max_structure.values())),
+        ]
+        if unit.is_mech:
+            cap = tables().automatic_shutdown
+            bars.insert(
+                0,
+                StatBar(
+                    "render.stat.heat",
+                    unit.heat,
+                    cap,
+                    good_high=False,
+                    damage=False,
+                    colour=heat_colour(unit.heat),
+                ),
+            )
+        return bars
+
+    def doll(self, unit: Unit) -> Sequence[DollCell]:
+        """MECH-2.3: armour and structure location by location."""
+        if not isinstance(unit, Mech):
+            return ()
+        layout = MECH_DOLL if unit.is_mech else VEHICLE_DOLL
+        cells: list[DollCell] = []
+        for loc in unit.locations:
+            box = layout.get(loc)
+            if box is None:
+                continue
+            armor = _fraction(unit.armor.get(loc, 0), unit.max_armor.get(loc, 0))
+            structure = _fraction(unit.structure.get(loc, 0), unit.max_structure.get(loc, 0))
+            cells.append(
+                DollCell(*box, armor=armor, structure=structure, destroyed=unit.location_destroyed(loc))
+            )
+        return cells
+
+    def signature(self, unit: Unit) -> tuple[object, ...]:
+        if not isinstance(unit, Mech):
+            return ()
+        return (
+            unit.twist,
+            unit.heat,
+            unit.shutdown,
+            unit.prone,
+            tuple(sorted(unit.armor.items())),
+            tuple(sorted(unit.structure.items())),
+        )
+
+
+OVERLAY = MechOverlay()
