@@ -56,7 +56,9 @@ def test_every_spanish_account_line_is_spanish(path: Path) -> None:
     assert len(lines) > 20
     bad: list[str] = []
     for line in lines:
-        if "[NGT-" in line:  # the night layer's own texts are its catalog's business (data/locales/*/night.toml)
+        if (
+            "[NGT-" in line
+        ):  # the night layer's own texts are its catalog's business (data/locales/*/night.toml)
             continue
         if "force the hatch" in line:  # a description the scenario file wrote (its own words)
             line = line.replace("force the hatch", "")
