@@ -305,7 +305,7 @@ class EncounterService(DirectorActions, RecordActions):
             raise refuse("phase.stale", "That panel belongs to a phase that is over; open /orders again.")
         if state.over:
             raise refuse("encounter.ended", "This encounter has ended.")
-        if unit_id != DIRECTOR and unit_id not in self.owing(state):
+        if unit_id != DIRECTOR and unit_id not in self.owing(state) and not ruleset.may_act(state, unit_id):
             raise refuse(
                 "unit.not_awaiting",
                 f"{state.units[unit_id].name} takes no orders now.",
@@ -517,12 +517,14 @@ class EncounterService(DirectorActions, RecordActions):
         parts: list[Participant],
     ) -> Resolution:
         decision_unit = state.pending.unit if state.pending is not None else None
+        # a director-run mode (ocs) opens every step for the director's own orders, even when no unit owes one
+        opens = bool(self.owing(state)) or policy_for(ruleset_for(state)).director_orders
         return Resolution(
             encounter_id,
             tuple(steps),
             decision_unit=decision_unit,
             decision_user=holder_of(decision_unit, parts) if decision_unit else None,
-            opened_phase_no=phase_no if self.owing(state) and not state.over else None,
+            opened_phase_no=phase_no if opens and not state.over else None,
             over=state.over,
             winner=state.winner,
         )

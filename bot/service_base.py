@@ -15,8 +15,9 @@ from bot.permissions import Actor, holder_of, is_director, units_of
 from bot.results import Missing, refuse
 from bot.storage import Deadline, Encounter, EncounterNotFoundError, GuildSettings, Participant, Storage
 from rules.engine import visibility
+from rules.order_modes import policy_for
 from rules.registry import ruleset_for
-from rules.ruleset import PUBLIC
+from rules.ruleset import DIRECTOR, PUBLIC
 from rules.serial import from_json
 from rules.state import EncounterState, Unit
 
@@ -202,6 +203,24 @@ class ServiceBase:
 
     async def my_units(self, encounter_id: int, user_id: int) -> list[str]:
         return units_of(user_id, (await self.seen(encounter_id)).parts)
+
+    async def panel_units(self, encounter_id: int, actor: Actor) -> list[str]:
+        """The panels ``/orders`` shows this person: in a director-run mode (ocs) a director's own procedure
+        panel first (the pseudo-unit :data:`DIRECTOR`), then the units they play."""
+        seen = await self.seen(encounter_id)
+        mine = units_of(actor.user_id, seen.parts)
+        if await self.may_use_panel(seen, DIRECTOR, actor):
+            return [DIRECTOR, *mine]
+        return mine
+
+    async def may_use_panel(self, seen: Seen, unit_id: str, actor: Actor) -> bool:
+        """Whether ``actor`` may see and use the panel of ``unit_id``: the unit's holder, or for the director's
+        pseudo-unit in a director-run mode, a director of the encounter (checked on every click)."""
+        if unit_id == DIRECTOR:
+            if not policy_for(ruleset_for(seen.state)).director_orders:
+                return False
+            return await self.is_director(seen.meta, actor, seen.parts)
+        return holder_of(unit_id, seen.parts) == actor.user_id
 
     async def player_unit(
         self, encounter_id: int, user_id: int, unit_id: str

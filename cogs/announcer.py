@@ -26,6 +26,8 @@ import discord
 from bot.account import describe, roll_purpose
 from bot.imaging import board_png
 from bot.logs import trace_id
+from bot.panels import panel_for, status_lines, step_cards
+from bot.panels.model import Card
 from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepReport
 from bot.rules_reference import cited
 from bot.service import Seen
@@ -37,7 +39,7 @@ from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
 from data.i18n import language_of, t
 from render.phase import phase_title
-from rules.events import RollMade
+from rules.events import Event, RollMade
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
 from rules.registry import get_ruleset, ruleset_for
 from rules.ruleset import DIRECTOR, OrderMode
@@ -325,7 +327,10 @@ class Announcer:
             embed.set_image(url="attachment://board.png")
         if ids := cited(lines):  # every rule the account cites can be read with /rule (issue 13 item 9)
             embed.set_footer(text=clip(t("channel.rules_footer", locale, ids=" · ".join(ids[:12])), 2048))
-        await chan.send(embed=embed, files=files, allowed_mentions=discord.AllowedMentions.none())
+        cards = [card_embed(c, locale) for c in _cards(step.state, step.public_events)]
+        await chan.send(
+            embeds=[embed, *cards[:MAX_CARDS]], files=files, allowed_mentions=discord.AllowedMentions.none()
+        )
 
     async def override_done(self, meta: Encounter, done: OverrideDone) -> None:
         """A director's override changed the board (a flare, a unit moved by hand): the private boards again."""
@@ -431,6 +436,14 @@ class Announcer:
         for missing in status.missing:
             if missing.user_id is not None:
                 await self.send_panel(seen.meta, missing.user_id, missing.unit, seen=seen)
+        if (
+            _policy(status.ruleset).director_orders
+            and status.status == "running"
+            and not status.over
+            and not seen.state.over
+        ):
+            # a director-run mode (ocs): the director's procedure panel for this step, by DM
+            await self.send_panel(seen.meta, seen.meta.created_by, DIRECTOR, seen=seen)
 
     def status_text(self, status: StatusView, locale: str, acting: str = "") -> str:
         head = t("status.head", locale, name=status.name, when=status.when_text(locale))
@@ -446,6 +459,10 @@ class Announcer:
         if status.waits_for_director:  # awaited units nobody plays: only /director resolve moves on
             return head + "\n" + t("status.waiting_director", locale)
         if not status.missing:
+            if _policy(
+                status.ruleset
+            ).director_orders:  # the director's turn: the ruleset's lines say what is open
+                return head
             return head + "\n" + t("status.all_in", locale)
         # a unit hidden from the public (unit_name "") is never named, nor is its player (FOG-1)
         names = ", ".join(f"<@{m.user_id}> ({m.unit_name})" for m in status.missing if m.unit_name)
@@ -459,7 +476,11 @@ class Announcer:
         meta = await self._meta(encounter_id)
         status = status or await self.bot.service.status(encounter_id)
         locale = await self.channel_lang(meta)
-        text = clip(self.status_text(status, locale, await self._acting(encounter_id, status)))
+        text = self.status_text(status, locale, await self._acting(encounter_id, status))
+        if status.status == "running" and not status.over:
+            extra = status_lines_of((await self.bot.service.seen(encounter_id)).state, locale)
+            text = "\n".join((text, *extra))
+        text = clip(text)
         key = str(status.phase_no)
         ref = await storage.get_message_ref(encounter_id, "status", key)
         chan = await self.channel(meta)
@@ -570,6 +591,36 @@ class Announcer:
             return False
         await storage.set_message_ref(meta.id, "panel", key, sent.channel.id, sent.id)
         return True
+
+
+MAX_CARDS = 9  # Discord: 10 embeds a message, the step's own first
+
+
+def card_embed(card: Card, locale: str) -> discord.Embed:
+    """A plug-in's summary (:class:`bot.panels.model.Card`) as an embed in ``locale``."""
+    embed = discord.Embed(title=clip(card.title.render(locale), 256), colour=discord.Colour.dark_gold())
+    if card.description is not None:
+        embed.description = clip(card.description.render(locale), 4096)
+    for name, value in card.fields[:25]:
+        embed.add_field(name=clip(name.render(locale), 256), value=clip(value.render(locale), 1024) or "-")
+    return embed
+
+
+def _cards(state: EncounterState, events: tuple[Event, ...]) -> tuple[Card, ...]:
+    try:
+        plugin = panel_for(state.ruleset)
+    except KeyError:
+        return ()
+    return step_cards(plugin, state, events)
+
+
+def status_lines_of(state: EncounterState, locale: str) -> tuple[str, ...]:
+    """The ruleset's own lines under the status (ocs: the open combats and what each waits for)."""
+    try:
+        plugin = panel_for(state.ruleset)
+    except KeyError:
+        return ()
+    return tuple(line.render(locale) for line in status_lines(plugin, state))
 
 
 def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str | None:

@@ -18,6 +18,7 @@ from bot.service import bundled_scenarios, parse_export
 from bot.service_records import export_blob
 from bot.service_replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
 from bot.translator import tr
+from cogs.announcer import status_lines_of
 from cogs.common import (
     ACCOUNT_INLINE_LIMIT,
     actor_of,
@@ -254,7 +255,10 @@ class EncounterCog(
     async def status(self, interaction: discord.Interaction) -> None:
         meta = await encounter_here(interaction)
         view = await self.bot.service.status(meta.id)
-        text = self.bot.announcer.status_text(view, lang(interaction)) if self.bot.announcer else meta.name
+        locale = lang(interaction)
+        text = self.bot.announcer.status_text(view, locale) if self.bot.announcer else meta.name
+        if view.status == "running" and not view.over:
+            text = "\n".join((text, *status_lines_of((await self.bot.service.seen(meta.id)).state, locale)))
         await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.client import HexBotCore
 from bot.results import refuse
 from bot.translator import tr
-from cogs.common import encounter_here, lang, remember_locale
+from cogs.common import actor_of, encounter_here, lang, remember_locale
 from cogs.panel.items import PanelItem, panel_message
 from cogs.panel.load import load_panel
 
@@ -27,14 +27,22 @@ class OrdersCog(commands.Cog):
     @app_commands.guild_only()
     async def orders(self, interaction: discord.Interaction) -> None:
         meta = await encounter_here(interaction)
-        units = await self.bot.service.my_units(meta.id, interaction.user.id)
+        units = await self.bot.service.panel_units(meta.id, actor_of(interaction))
         if not units:
             raise refuse("encounter.not_playing", "You have no unit in this encounter; use /encounter join.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         await remember_locale(interaction, meta.id)
         locale = lang(interaction)
         for unit in units[:5]:
-            panel = await load_panel(self.bot, meta.id, interaction.user.id, unit, None, interaction.guild_id)
+            panel = await load_panel(
+                self.bot,
+                meta.id,
+                interaction.user.id,
+                unit,
+                None,
+                interaction.guild_id,
+                actor=actor_of(interaction),
+            )
             kwargs = await panel_message(panel, locale)
             await interaction.followup.send(ephemeral=True, **kwargs)
 

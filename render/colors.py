@@ -92,6 +92,11 @@ TERRAIN: dict[str, RGB] = {
     "swamp": (140, 178, 156),
     "sand": (226, 206, 150),
     "clear": (232, 226, 208),
+    # ocs terrain classes (OCS-4): the closer, the darker
+    "open": (236, 224, 184),
+    "close": (204, 184, 132),
+    "very_close": (170, 150, 104),
+    "extra_close": (138, 120, 84),
 }
 
 MARKER: dict[str, RGB] = {

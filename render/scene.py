@@ -12,7 +12,7 @@ from render.geometry import Point
 from render.options import BoardSnapshot
 from render.stats import DollCell, StatBar
 from render.viewport import Viewport
-from rules.events import ShotResolved, UnitMoved
+from rules.events import Event, ShotResolved, UnitMoved
 from rules.ruleset import Visibility
 from rules.state import EncounterState, Marker, Unit
 
@@ -31,6 +31,8 @@ class View:
     markers: tuple[Marker, ...]  # on hexes the viewer sees
     moves: tuple[UnitMoved, ...]  # of units the viewer sees
     shots: tuple[ShotResolved, ...]  # between units the viewer sees
+    #: every event of the step about units the viewer sees (an overlay's own: ocs step losses)
+    events: tuple[Event, ...] = ()
 
     @classmethod
     def of(cls, snapshot: BoardSnapshot, vis: Visibility) -> View:
@@ -47,6 +49,9 @@ class View:
                 e
                 for e in snapshot.events
                 if isinstance(e, ShotResolved) and vis.sees(e.shooter) and vis.sees(e.target)
+            ),
+            events=tuple(
+                e for e in snapshot.events if all(vis.sees(u) for u in e.involved() if u in state.units)
             ),
         )
 

@@ -153,6 +153,9 @@ class LayeredRuleset(Ruleset):
     def auto_resolves(self, state: EncounterState) -> bool:
         return self.base.auto_resolves(state)
 
+    def may_act(self, state: EncounterState, unit_id: str) -> bool:
+        return self.base.may_act(state, unit_id)
+
     def stand_in_order(self, state: EncounterState, unit_id: str) -> Any | None:
         return self.base.stand_in_order(state, unit_id)
 

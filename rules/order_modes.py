@@ -64,9 +64,9 @@ class OrderPolicy:
         stand_in: bool,
     ) -> dict[str, Order]:
         """The orders one resolution takes. Simultaneous: all of them. One-per-step modes: the first awaited
-        unit's order (or the director's); when the director (or a deadline) forces the step and that player gave
-        nothing, the ruleset's stand-in order for the unit (SK-1.1: the activation ends; a held question takes
-        its default answer)."""
+        unit's order (or the director's, or one a unit gave unprompted: ``Ruleset.may_act``); when the director
+        (or a deadline) forces the step and that player gave nothing, the ruleset's stand-in order for the unit
+        (SK-1.1: the activation ends; a held question takes its default answer)."""
         if not self.one_order_per_step:
             return dict(orders)
         if self.director_orders and DIRECTOR in orders:
@@ -75,6 +75,9 @@ class OrderPolicy:
         pending = state.pending.unit if state.pending is not None else None
         for unit in (*awaited, *((pending,) if pending else ())):
             if unit in orders:
+                return {unit: orders[unit]}
+        for unit in sorted(orders):  # an order given unprompted (ocs: an owner's free move), first id first
+            if unit != DIRECTOR and ruleset.may_act(state, unit):
                 return {unit: orders[unit]}
         if not stand_in or not awaited:
             return {}
@@ -97,7 +100,11 @@ _POLICIES: dict[OrderMode, OrderPolicy] = {
         OrderMode.ACTIVATION, one_order_per_step=True, shows_acting=True, one_status_message=True
     ),
     OrderMode.DIRECTOR: OrderPolicy(
-        OrderMode.DIRECTOR, one_order_per_step=True, director_orders=True, shows_acting=True
+        OrderMode.DIRECTOR,
+        one_order_per_step=True,
+        director_orders=True,
+        shows_acting=True,
+        one_status_message=True,
     ),
 }
 

@@ -66,7 +66,7 @@ PLUGINS: tuple[Plugin, ...] = (
     ruleset("exo"),
     ruleset("skirmish"),
     ruleset("mech"),
-    ruleset("ocs", in_discord=False),
+    ruleset("ocs"),
     ruleset("pbw"),
     layer("night", applies_to=("skirmish", "mech", "pbw", "ocs")),
 )

@@ -185,6 +185,11 @@ class Ruleset(ABC):
             return pending.default
         return None
 
+    def may_act(self, state: EncounterState, unit_id: str) -> bool:
+        """True when ``unit_id`` may give an order now though it is not awaited (ocs: its owner moves it freely or
+        changes its mode, and opens a combat when the director allows players to). Default: only awaited units."""
+        return False
+
     def auto_resolves(self, state: EncounterState) -> bool:
         """True when the current step resolves by itself now (the bot chains it without waiting for anyone).
         Default: a step that awaits no orders. A director-run procedure (ocs) says False while it simply waits

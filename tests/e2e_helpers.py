@@ -7,7 +7,7 @@ import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -152,28 +152,42 @@ class Table:
     bea: Person
     db: str
     guild_id: int
+    lang: str = "en"  # the table's language when every member shares one (the ruleset e2e tests run both)
 
 
 @asynccontextmanager
-async def duel_table(tmp_path: Path) -> AsyncIterator[Table]:
-    """A guild with a channel, a director (Dora), Ana and Bea (Spanish), and the bot connected."""
+async def room(
+    tmp_path: Path,
+    *,
+    lang: str = "en",
+    guild_name: str = "Wargames",
+    channel_name: str = "table",
+    locales: tuple[str, str, str] | None = None,
+) -> AsyncIterator[Table]:
+    """A guild and a channel in ``lang``, a director (Dora), Ana and Bea (each in ``locales`` when given, else
+    ``lang``), and the bot connected to a fresh SQLite database."""
+    locale = "es-ES" if lang == "es" else "en-US"
     async with FakeDiscord() as fd:
-        guild = fd.create_guild("Wargames")
-        channel = guild.create_text_channel("duel")
+        guild = fd.create_guild(guild_name, locale=locale)
+        channel = guild.create_text_channel(channel_name)
         director, ana, bea = (
-            fd.create_user("dora"),
-            fd.create_user("ana"),
-            fd.create_user("bea", locale="es-ES"),
+            fd.create_user(name, locale=who)
+            for name, who in zip(("dora", "ana", "bea"), locales or (locale,) * 3, strict=True)
         )
         for person in (director, ana, bea):
             guild.add_member(person.user)
         db = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
         bot = await start_bot(fd, db, guild.id)
-        t = Table(fd, bot, channel, director, ana, bea, db, guild.id)
+        t = Table(fd, bot, channel, director, ana, bea, db, guild.id, lang)
         try:
             yield t
         finally:
             await t.bot.close()
+
+
+def duel_table(tmp_path: Path) -> AbstractAsyncContextManager[Table]:
+    """The exo duel's table: English guild, Dora and Ana in English, Bea in Spanish."""
+    return room(tmp_path, channel_name="duel", locales=("en-US", "en-US", "es-ES"))
 
 
 def everything_public(channel: Channel) -> str:

@@ -9,11 +9,13 @@ A panel module is the only place of the bot that imports its ruleset's engine (`
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Any, Protocol, cast
 
 from bot.panels.draft import Draft
-from bot.panels.model import PanelModel, Preview
+from bot.panels.model import Card, PanelModel, Preview, Text
 from rules.errors import GameError
+from rules.events import Event
 from rules.registry import plugin_module, ruleset_for
 from rules.ruleset import Order
 from rules.state import EncounterState
@@ -45,6 +47,29 @@ class PanelPlugin(Protocol):
     def preview(self, state: EncounterState, model: PanelModel) -> Preview | None:
         """What the private preview image highlights for the model's draft (None: no preview)."""
         ...
+
+
+# Optional plug-in functions (a module without them adds nothing):
+#   ``status_lines(state) -> tuple[Text, ...]``: lines the channel's status message adds (ocs: the open combats
+#   and what each waits for); public, so they name nothing a side may not see.
+#   ``step_cards(state, events) -> tuple[Card, ...]``: summaries posted with a step's public account (ocs: every
+#   figure of a combat, OCS-7); ``events`` are the step's public events, ``state`` the state after it.
+
+
+def status_lines(plugin: PanelPlugin, state: EncounterState) -> tuple[Text, ...]:
+    """The plug-in's own lines for the channel status (none when it has no ``status_lines``)."""
+    found: object = getattr(plugin, "status_lines", None)
+    if not callable(found):
+        return ()
+    return cast(Callable[[EncounterState], tuple[Text, ...]], found)(state)
+
+
+def step_cards(plugin: PanelPlugin, state: EncounterState, events: tuple[Event, ...]) -> tuple[Card, ...]:
+    """The plug-in's summaries of a step's public events (none when it has no ``step_cards``)."""
+    found: object = getattr(plugin, "step_cards", None)
+    if not callable(found):
+        return ()
+    return cast(Callable[[EncounterState, tuple[Event, ...]], tuple[Card, ...]], found)(state, events)
 
 
 def panel_for(ruleset_id: str) -> PanelPlugin:

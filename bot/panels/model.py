@@ -181,6 +181,16 @@ def blank_panel(state: EncounterState, unit_id: str) -> PanelModel:
 
 
 @dataclass(frozen=True, slots=True)
+class Card:
+    """A public summary a plug-in adds to a step's channel post (ocs: one combat with every figure, OCS-7): a
+    title and named figures, each an i18n :class:`Text`, shown in the channel's language."""
+
+    title: Text
+    fields: tuple[tuple[Text, Text], ...] = ()
+    description: Text | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Preview:
     """What the private preview image highlights: the projected path, the facing at its end, when the
     ruleset has one, the vector the unit will carry, and hexes to light up (the arcs of the weapons chosen)."""

@@ -10,10 +10,9 @@ from dataclasses import dataclass, replace
 import discord
 
 from bot.panels.model import Button, Select
-from bot.permissions import holder_of
 from bot.results import refuse
 from bot.service import Seen
-from cogs.common import bot_of
+from cogs.common import actor_of, bot_of
 from cogs.panel.components import ControlRef
 from cogs.panel.load import LoadedPanel, load_panel, stored_draft
 
@@ -42,6 +41,7 @@ async def click(interaction: discord.Interaction, ref: ControlRef, values: tuple
         stored_draft(interaction.message),
         interaction.guild_id,
         seen=seen,
+        actor=actor_of(interaction),
     )
     model = panel.model
     if model.waiting:
@@ -62,7 +62,7 @@ async def owns(interaction: discord.Interaction, ref: ControlRef) -> Seen:
     seen = await bot_of(interaction).service.seen(ref.encounter_id)
     if interaction.guild_id is not None and seen.meta.guild_id != interaction.guild_id:
         raise refuse("encounter.none", "There is no such encounter.")
-    if holder_of(ref.unit_id, seen.parts) != interaction.user.id:
+    if not await bot_of(interaction).service.may_use_panel(seen, ref.unit_id, actor_of(interaction)):
         log.info("panel refused user=%s encounter=%s", interaction.user.id, ref.encounter_id)
         raise refuse("unit.not_yours", "That is not one of your units.")
     return seen
@@ -79,6 +79,7 @@ async def submit(interaction: discord.Interaction, panel: LoadedPanel, seen: See
         panel.plugin.raw_order(panel.model),
         phase_no=panel.phase_no,
         seen=seen,
+        actor=actor_of(interaction),
     )
     if result.all_in:
         bot.spawn(

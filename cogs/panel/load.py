@@ -12,9 +12,11 @@ import discord
 from bot.panels import PanelPlugin, panel_for, press
 from bot.panels.draft import Draft, decode_draft
 from bot.panels.model import PanelModel
-from bot.permissions import holder_of
+from bot.permissions import Actor
 from bot.results import refuse
 from bot.service import Seen
+from rules.registry import ruleset_for
+from rules.ruleset import DIRECTOR
 from rules.state import EncounterState
 
 if TYPE_CHECKING:
@@ -46,17 +48,24 @@ async def load_panel(
     guild_id: int | None,
     *,
     seen: Seen | None = None,
+    actor: Actor | None = None,
 ) -> LoadedPanel:
-    """The panel of ``unit_id`` for ``user_id``, from storage; refuses a unit that is not theirs."""
+    """The panel of ``unit_id`` for ``user_id``, from storage; refuses a unit that is not theirs (the director's
+    pseudo-unit of a director-run mode is a director's: ``actor`` carries what Discord knows of the member)."""
     service = bot.service
     seen = seen or await service.seen(encounter_id)
     meta, state, phase_no = seen.meta, seen.state, seen.phase_no
     if guild_id is not None and meta.guild_id != guild_id:
         raise refuse("encounter.none", "There is no such encounter.")
-    if holder_of(unit_id, seen.parts) != user_id:
+    if not await service.may_use_panel(seen, unit_id, actor or Actor(user_id)):
         raise refuse("unit.not_yours", "That is not one of your units.")
     plugin = panel_for(state.ruleset)
-    owing = meta.status == "running" and not state.over and unit_id in service.owing(state)
+    running = meta.status == "running" and not state.over
+    # the director's pseudo-unit (director-run modes) may give an order of the procedure at any time, and a unit
+    # the ruleset lets act unprompted (ocs: free moves by the owner) has its controls too
+    owing = running and (
+        unit_id == DIRECTOR or unit_id in service.owing(state) or ruleset_for(state).may_act(state, unit_id)
+    )
     if stored is not None and stored[0] == phase_no:
         draft, submitted = stored[1], False
     else:

@@ -44,6 +44,8 @@ from rules.ruleset import DIRECTOR, Order
 from rules.state import EncounterState
 
 HEDGEHOG = "hedgehog"  # Board.features key (DESIGN §7.2)
+#: the encounter option (scenario ``[options]``) that lets a side's player open a combat with its own unit
+PLAYERS_OPEN_COMBATS = "players_open_combats"
 
 
 def illegal(code: str, message: str, rule: str, **params: object) -> IllegalOrderError:
@@ -107,7 +109,9 @@ def _enemy_in(state: EncounterState, h: Hex, side: str) -> bool:
 def check_open(state: EncounterState, actor: str, order: OpenCombat) -> None:
     """OCS-2 and DESIGN §7.2: attackers of one side, adjacent to the defender hex, not in strategic mode, with a
     strength; a defender hex held by the other side with a strength; nobody in another open combat."""
-    _director(actor, "director_opens", "open a combat")
+    if actor != DIRECTOR and not (state.option(PLAYERS_OPEN_COMBATS, False) and actor in order.attackers):
+        # OCS-2: the director opens combats; a side's player too when the director allows it, with its own unit
+        _director(actor, "director_opens", "open a combat")
     if not state.board.contains(order.at):
         raise illegal("off_board", f"{order.at.label} is off the board.", "OCS-1", hex=order.at.label)
     defenders = units_in(state, order.at)

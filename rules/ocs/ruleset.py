@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.dice import Dice
 from rules.ocs import flow, scenario_io, sim
-from rules.ocs.legality import check_order
-from rules.ocs.model import OcsState, OcsUnit
+from rules.ocs.legality import PLAYERS_OPEN_COMBATS, check_order
+from rules.ocs.model import OcsState, OcsUnit, combat_of
 from rules.ocs.orders import parse
 from rules.registry import register, ruleset_for
 from rules.ruleset import (
@@ -45,6 +45,7 @@ class OcsRuleset(Ruleset):
     phases: ClassVar[tuple[PhaseSpec, ...]] = (PhaseSpec(PHASE, takes_orders=True),)
     unit_keys: ClassVar[frozenset[str]] = scenario_io.UNIT_KEYS
     board_keys: ClassVar[frozenset[str]] = scenario_io.BOARD_KEYS
+    option_keys: ClassVar[frozenset[str]] = frozenset({PLAYERS_OPEN_COMBATS})
 
     # --- orders ------------------------------------------------------------------------------------------
     def parse_order(self, state: EncounterState, unit_id: str, raw: Any) -> Order:
@@ -58,6 +59,18 @@ class OcsRuleset(Ruleset):
 
     def awaiting(self, state: EncounterState) -> tuple[str, ...]:
         return flow.awaiting(state)
+
+    def director_switches(self) -> tuple[str, ...]:
+        """OCS-2: the director may let a side's player open a combat with its own unit (``/director option``)."""
+        return (PLAYERS_OPEN_COMBATS,)
+
+    def may_act(self, state: EncounterState, unit_id: str) -> bool:
+        """OCS-1: a unit's owner may move it freely or change its mode (and open a combat with it, when the
+        director allows players to) whenever it takes part in no open combat."""
+        unit = state.units.get(unit_id)
+        return (
+            not state.over and isinstance(unit, OcsUnit) and unit.active and combat_of(state, unit_id) is None
+        )
 
     def auto_resolves(self, state: EncounterState) -> bool:
         """True only when a resolution is due without anyone's answer (a combat ready to roll); an idle

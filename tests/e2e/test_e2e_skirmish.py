@@ -12,15 +12,14 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from rules.registry import get_ruleset
 from rules.skirmish.model import Character
-from tests.e2e_helpers import BotUnderTest, draft_in, panel_for_phase, retargeted, start_bot
-from tests.fakediscord import Channel, FakeDiscord, Message, Person
+from tests.e2e_helpers import Table, draft_in, panel_for_phase, retargeted, room
+from tests.fakediscord import Channel, Message, Person
 
 pytestmark = pytest.mark.slow
 
@@ -43,32 +42,10 @@ TEXT = {
 }
 
 
-@dataclass
-class Table:
-    fd: FakeDiscord
-    bot: BotUnderTest
-    channel: Channel
-    director: Person
-    ana: Person
-    bea: Person
-    lang: str
-
-
 @pytest.fixture(params=["en", "es"])
 async def table(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Table]:
-    lang: str = request.param
-    locale = "es-ES" if lang == "es" else "en-US"
-    async with FakeDiscord() as fd:
-        guild = fd.create_guild("Wargames", locale=locale)
-        channel = guild.create_text_channel("corridor")
-        people = [fd.create_user(name, locale=locale) for name in ("dora", "ana", "bea")]
-        for person in people:
-            guild.add_member(person.user)
-        bot = await start_bot(fd, f"sqlite:///{tmp_path / 'bot.sqlite3'}", guild.id)
-        try:
-            yield Table(fd, bot, channel, *people, lang=lang)
-        finally:
-            await bot.close()
+    async with room(tmp_path, lang=request.param, channel_name="corridor") as t:
+        yield t
 
 
 def everything_public(channel: Channel) -> str:

@@ -16,15 +16,14 @@ import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from rules.mech.state import DECLARE, ext_of
 from rules.registry import get_ruleset
-from tests.e2e_helpers import BotUnderTest, draft_in, panel_for_phase, start_bot
-from tests.fakediscord import Channel, FakeDiscord, Message, Person
+from tests.e2e_helpers import Table, draft_in, panel_for_phase, room
+from tests.fakediscord import Channel, Message, Person
 
 pytestmark = pytest.mark.slow
 
@@ -33,29 +32,10 @@ RED = ("hunter", "centurion")
 BLUE = ("wolverine", "griffin")
 
 
-@dataclass
-class Table:
-    fd: FakeDiscord
-    bot: BotUnderTest
-    channel: Channel
-    director: Person
-    ana: Person
-    bea: Person
-
-
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    async with FakeDiscord() as fd:
-        guild = fd.create_guild("Mechs", locale="es-ES")
-        channel = guild.create_text_channel("kessel")
-        people = [fd.create_user(name, locale="es-ES") for name in ("dora", "ana", "bea")]
-        for person in people:
-            guild.add_member(person.user)
-        bot = await start_bot(fd, f"sqlite:///{tmp_path / 'bot.sqlite3'}", guild.id)
-        try:
-            yield Table(fd, bot, channel, *people)
-        finally:
-            await bot.close()
+    async with room(tmp_path, lang="es", guild_name="Mechs", channel_name="kessel") as t:
+        yield t
 
 
 def public_text(channel: Channel) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,8 +19,8 @@ from render import BoardSnapshot, RenderOptions
 from render.board import viewport_for
 from rules.night.events import NightStraying
 from rules.registry import ruleset_for
-from tests.e2e_helpers import BotUnderTest, draft_in, panel_for_phase, start_bot
-from tests.fakediscord import Channel, FakeDiscord, Message, Person
+from tests.e2e_helpers import Table, draft_in, panel_for_phase, room
+from tests.fakediscord import Channel, Message, Person
 from tests.night_fixtures import decode, select_of
 
 pytestmark = pytest.mark.slow
@@ -107,29 +106,10 @@ TYR = ("raider", "ghost")
 HIDDEN = {"shade": "Shade", "ghost": "Ghost"}
 
 
-@dataclass
-class Table:
-    fd: FakeDiscord
-    bot: BotUnderTest
-    channel: Channel
-    director: Person
-    ana: Person
-    bea: Person
-
-
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    async with FakeDiscord() as fd:
-        guild = fd.create_guild("Wargames", locale="en-US")
-        channel = guild.create_text_channel("night")
-        people = [fd.create_user(name, locale="en-US") for name in ("dora", "ana", "bea")]
-        for person in people:
-            guild.add_member(person.user)
-        bot = await start_bot(fd, f"sqlite:///{tmp_path / 'bot.sqlite3'}", guild.id)
-        try:
-            yield Table(fd, bot, channel, *people)
-        finally:
-            await bot.close()
+    async with room(tmp_path, channel_name="night") as t:
+        yield t
 
 
 def channel_text(channel: Channel) -> str:

@@ -13,15 +13,14 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from bot.panels.draft import Draft
 from data.i18n import t as t_
-from tests.e2e_helpers import BotUnderTest, draft_in, panel_for_phase, start_bot
-from tests.fakediscord import Channel, FakeDiscord, Message, Person
+from tests.e2e_helpers import Table, draft_in, panel_for_phase, room
+from tests.fakediscord import Channel, Message, Person
 from tests.pbw_fixtures import person, scenario_text
 
 pytestmark = pytest.mark.slow
@@ -52,33 +51,10 @@ TEXT = {
 }
 
 
-@dataclass
-class Table:
-    fd: FakeDiscord
-    bot: BotUnderTest
-    channel: Channel
-    director: Person
-    ana: Person
-    bea: Person
-    lang: str
-    guild_id: int
-
-
 @pytest.fixture(params=["es", "en"])
 async def table(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Table]:
-    lang: str = request.param
-    locale = "es-ES" if lang == "es" else "en-US"
-    async with FakeDiscord() as fd:
-        guild = fd.create_guild("Rol", locale=locale)
-        channel = guild.create_text_channel("taberna")
-        people = [fd.create_user(name, locale=locale) for name in ("dora", "ana", "bea")]
-        for p in people:
-            guild.add_member(p.user)
-        bot = await start_bot(fd, f"sqlite:///{tmp_path / 'bot.sqlite3'}", guild.id)
-        try:
-            yield Table(fd, bot, channel, *people, lang=lang, guild_id=guild.id)
-        finally:
-            await bot.close()
+    async with room(tmp_path, lang=request.param, guild_name="Rol", channel_name="taberna") as t:
+        yield t
 
 
 def public_text(channel: Channel) -> str:
