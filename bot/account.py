@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import enum
 import json
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
 from data.i18n import has, t
 from rules.events import UNIT_FIELDS, DirectorOverride, Event, Note, RollMade, ShotResolved
-from rules.hexgrid import Hex
-from rules.state import EncounterState
+from rules.hexgrid import Hex, HexSide
+from rules.state import EncounterState, Unit
 
 
 def _plain(value: Any, names: Mapping[str, str]) -> Any:
@@ -30,6 +31,49 @@ def _plain(value: Any, names: Mapping[str, str]) -> Any:
     return value
 
 
+#: event fields that name a crew member: an NPC crew member is named by its station ("gunner", "pilot-2") and
+#: is shown by the station's name in the reader's language ("artillero", "piloto 2")
+CREW_FIELDS = ("crew", "lead")
+_NPC_NAME = re.compile(r"^([a-z_]+?)(?:-(\d+))?$")
+
+
+def crew_name(name: str, locale: str | None) -> str:
+    """A crew member's name for a reader: NPC crew (named after their station) get the station's local name."""
+    m = _NPC_NAME.match(name)
+    if m is None or not has(f"term.{m.group(1)}", "en"):
+        return name
+    station = t(f"term.{m.group(1)}", locale)
+    return f"{station} {m.group(2)}" if m.group(2) else station
+
+
+def value_text(key: str, value: str, locale: str | None) -> str | None:
+    """A keyword value in the reader's language: ``value.<field>.<value>`` first, then ``term.<value>``."""
+    if not value:
+        return None
+    if has(f"value.{key}.{value}", "en"):
+        return t(f"value.{key}.{value}", locale)
+    if has(f"term.{value}", "en"):
+        return t(f"term.{value}", locale)
+    return None
+
+
+def display_value(key: str, value: object, locale: str | None) -> str:
+    """A unit stat for a reader (``/unit info``): yes/no for flags, keyword values translated."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return t("value.yes" if value else "value.no", locale)
+    if isinstance(value, enum.Enum):
+        value = value.name.lower()
+    if isinstance(value, str):
+        if key == "facing":  # a side ("SW") or a vertex ("S-SW") in the reader's spelling (HEX-2: SO, NO)
+            parts = value.split("-")
+            if all(has(f"hexside.{p}", "en") for p in parts):
+                return "-".join(t(f"hexside.{p}", locale) for p in parts)
+        return value_text(key, value, locale) or value
+    return str(value)
+
+
 SIDE_FIELDS = (
     "side",
     "winner",
@@ -40,39 +84,64 @@ def template_params(
     event: Event, names: Mapping[str, str], locale: str | None, sides: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
     params: dict[str, Any] = {}
+    fields: list[tuple[str, object]] = []
     for key, value in event.params().items():
         if key == "modifiers" and isinstance(value, tuple):
             params["modifiers_text"] = modifiers_text(event, cast(tuple[Any, ...], value), locale)
         if key in ("detail", "args") and isinstance(value, tuple):
-            for k, v in cast(tuple[tuple[object, object], ...], value):
-                params[str(k)] = _plain(v, names)
-            continue
+            fields.extend((str(k), v) for k, v in cast(tuple[tuple[object, object], ...], value))
+        else:
+            fields.append((key, cast(object, value)))
+    for key, value in fields:
         params[key] = _plain(value, names)
-        if key == "units" and isinstance(value, tuple):  # a list of units (an order of play) by their names
-            units = cast(tuple[object, ...], value)
-            params[key] = ", ".join(names.get(u, u) if isinstance(u, str) else str(u) for u in units)
         if key in UNIT_FIELDS and isinstance(value, str):
             params[f"{key}_name"] = names.get(value, value)
         elif key in SIDE_FIELDS and isinstance(value, str):
             params[f"{key}_name"] = (sides or {}).get(value, value)
+        elif key == "units" and isinstance(value, tuple):
+            # unit ids are never shown: a list of units reads as their names
+            units = cast(tuple[object, ...], value)
+            params[key] = ", ".join(names.get(u, u) if isinstance(u, str) else str(u) for u in units)
+        elif isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):  # type: ignore[misc]
+            # a list of keywords (hit locations) reads in the reader's language
+            words = cast(tuple[str, ...], value)
+            params[f"{key}_text"] = ", ".join(value_text(key, w, locale) or w for w in words)
+        if (
+            key.startswith("facing")
+            and isinstance(value, int)
+            and not isinstance(value, bool)
+            and 0 <= value < 6
+        ):
+            params[f"{key}_side"] = t(f"hexside.{HexSide(value).name}", locale)
     if isinstance(event, ShotResolved):
         params["hit_text"] = t(
             "shot.spent" if event.spent else "shot.hit" if event.hit else "shot.miss", locale
         )
+    for key in CREW_FIELDS:
+        value = params.get(key)
+        if isinstance(value, str) and value:
+            params[key] = crew_name(value, locale)
     if isinstance(event, RollMade):
         params["dice_text"] = ", ".join(str(d) for d in event.dice)
         params["total"] = event.get("total", sum(event.dice))
+        _roll_params(event, params, locale)
         quality = event.get("quality")
         if quality is not None:
             params["quality_text"] = t(f"quality.{quality}", locale)
     elif isinstance(params.get("quality"), str) and has(f"quality.{params['quality']}", "en"):
         # any event that carries a roll quality shows it in the reader's language
         params["quality_text"] = t(f"quality.{params['quality']}", locale)
+    if isinstance(event, DirectorOverride) and isinstance(params.get("stat"), str):
+        stat = str(params["stat"])
+        params["stat_text"] = t(f"stat.{stat}", locale) if has(f"stat.{stat}", "en") else stat
+        if "value" in params:
+            params["value_text"] = display_value(stat, params["value"], locale)
     for key, value in list(params.items()):
         # keyword values (a station, a location, a reason) get a translated "<key>_text" when the catalog has one
         if isinstance(value, str):
-            translated = has(f"term.{value}", "en") if value else False
-            params.setdefault(f"{key}_text", t(f"term.{value}", locale) if translated else value)
+            params.setdefault(f"{key}_text", value_text(key, value, locale) or value)
+        elif isinstance(value, bool):
+            params.setdefault(f"{key}_text", t("value.yes" if value else "value.no", locale))
     return params
 
 
@@ -97,20 +166,82 @@ def modifiers_text(event: Event, pairs: tuple[Any, ...], locale: str | None) -> 
     return ", ".join(parts)
 
 
+def dice_sum_text(sides: int, dice: tuple[int, ...]) -> str:
+    """``3d10 7+1+5 = 13``; one die: ``1d10 7`` (the dice in the order rolled, DICE-1)."""
+    faces = "+".join(str(d) for d in dice)
+    head = f"{len(dice)}d{sides} {faces}"
+    return f"{head} = {sum(dice)}" if len(dice) > 1 else head
+
+
+def roll_modifiers_text(modifiers: Iterable[tuple[str, int]], total: int, locale: str | None) -> str:
+    """``, +3 (alcance medio) +2 (arma) = 18``: each modifier with its reason, then the total; "" for none."""
+    parts: list[str] = []
+    for reason, value in modifiers:
+        key, _, arg = reason.partition(":")
+        label = t(f"rolls.mod.{key}", locale, name=crew_name(arg, locale), value=arg)
+        parts.append(f"{value:+d} ({label})" if label else f"{value:+d}")
+    return f", {' '.join(parts)} = {total}" if parts else ""
+
+
+def _roll_params(event: RollMade, params: dict[str, Any], locale: str | None) -> None:
+    """What a structured roll line needs (DICE-1/2): purpose, dice, modifiers with reasons, target, direction."""
+    if not event.get("purpose_key"):
+        return
+    for key, value in event.detail:
+        if isinstance(value, str) and has(f"rolls.{key}.{value}", "en"):
+            params[f"{key}_text"] = t(f"rolls.{key}.{value}", locale)
+    params["dice_text"] = dice_sum_text(event.sides, event.dice)
+    raw = cast(tuple[tuple[str, int], ...], event.get("modifiers", ()))
+    params["mods_text"] = roll_modifiers_text(raw, int(params["total"]), locale)
+    need = event.get("need")
+    if need:
+        target = event.get("target_number", event.get("skill"))
+        params["need_text"] = t(f"rolls.need.{need}", locale, target=target)
+
+
+def unit_name(unit: Unit, locale: str | None) -> str:
+    """A unit's name for a reader; a kind the catalogs name (``unitname.<kind>``: exo debris) wraps it."""
+    key = f"unitname.{unit.kind}"
+    return t(key, locale, name=unit.name) if has(key, "en") else unit.name
+
+
 def describe(event: Event, state: EncounterState | None = None, locale: str | None = None) -> str:
-    names = {u.id: u.name for u in state.units.values()} if state else {}
+    names = {u.id: unit_name(u, locale) for u in state.units.values()} if state else {}
     sides = {s.id: s.name for s in state.sides} if state else {}
     params = template_params(event, names, locale, sides)
     key = f"event.{event.type}"
     if isinstance(event, RollMade):
+        if event.get("purpose_key"):
+            params["purpose_text"] = t(f"rolls.purpose.{event.get('purpose_key')}", locale, **params)
+            return _tidy(t("rolls.line" if "need_text" in params else "rolls.plain", locale, **params))
         key = "event.RollMade.quality" if "quality_text" in params else key
     elif isinstance(event, Note | DirectorOverride):
         specific = f"note.{event.key}" if isinstance(event, Note) else f"override.{event.action}"
         key = specific if has(specific, "en") else key
     if has(key, "en"):
-        return t(key, locale, **params)
+        return _tidy(t(key, locale, **params))
     fields = ", ".join(f"{k}={v}" for k, v in params.items() if k != "rule" and v not in ("", (), None))
     return f"[{event.rule}] {event.type}: {fields}"
+
+
+_SPACES = re.compile(r"(?<=[^\]\s]) {2,}(?=\S)")
+
+
+def _tidy(text: str) -> str:
+    """An empty optional field leaves no double space, empty brackets or trailing blank (an indent right after
+    the rule id, as pbw's segments use, stays)."""
+    return _SPACES.sub(" ", text.replace(" ()", "")).rstrip()
+
+
+def roll_purpose(event: RollMade, state: EncounterState | None, locale: str | None) -> str:
+    """What a roll is for, in the reader's language (the engine's English ``purpose`` for a roll without a
+    ``purpose_key``)."""
+    key = event.get("purpose_key")
+    if not key:
+        return event.purpose
+    names = {u.id: unit_name(u, locale) for u in state.units.values()} if state else {}
+    sides = {s.id: s.name for s in state.sides} if state else {}
+    return t(f"rolls.purpose.{key}", locale, **template_params(event, names, locale, sides))
 
 
 def account(
@@ -124,6 +255,9 @@ def event_json(event: Event, **extra: Any) -> str:
     out: dict[str, Any] = {"type": event.type, **extra}
     for key, value in event.params().items():
         out[key] = _jsonable(value)
+    detail = out.get("detail")
+    if isinstance(detail, dict) and cast(dict[str, Any], detail).get("modifiers") == []:
+        cast(dict[str, Any], detail)["modifiers"] = {}  # always {reason: value}, even with no modifier
     return json.dumps(out, ensure_ascii=False, sort_keys=False)
 
 

@@ -12,6 +12,7 @@ from typing import TextIO
 from bot.account import describe, event_json
 from data import SCENARIO_DIR
 from data.i18n import t
+from render.phase import phase_title
 from rules.errors import GameError, ScenarioError
 from rules.registry import ruleset_for
 from rules.ruleset import DiceFactory, Ruleset, SimStep
@@ -50,6 +51,7 @@ def _parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="run every bundled scenario into ./demo-out/")
     demo.add_argument("--out", type=Path, default=Path("demo-out"))
+    demo.add_argument("--lang", default="en", help="language of the accounts and images (en, es)")
     demo.set_defaults(func=_cmd_demo)
 
     val = sub.add_parser("validate", help="check a scenario file and report every problem")
@@ -120,7 +122,7 @@ def simulate(
     """Play every ``[[rounds]]`` entry; print the account; write images to ``out``. Exit code as the CLI."""
     ruleset = ruleset_for(scenario.state)
     state = scenario.state
-    writer = _image_writer(out)
+    writer = _image_writer(out, lang)
     if writer is not None:
         writer(SimStep(round=0, phase="start", state=state, events=()))
     for spec in scenario.rounds:
@@ -156,12 +158,12 @@ def _print_step(step: SimStep, ruleset: Ruleset, *, as_json: bool, lang: str, st
         record.update(ruleset.board_summary(step.state))  # board-level fields (skirmish markers)
         print(json.dumps(record, ensure_ascii=False), file=stream)
         return
-    print(t("cli.step", lang, round=step.round, phase=step.phase), file=stream)
+    print(t("cli.step", lang, when=phase_title(step.state, step.round, step.phase, lang)), file=stream)
     for ev in step.events:
         print(f"  {describe(ev, step.state, lang)}", file=stream)
 
 
-def _image_writer(out: Path | None):  # type: ignore[no-untyped-def]
+def _image_writer(out: Path | None, lang: str = "en"):  # type: ignore[no-untyped-def]
     if out is None:
         return None
     from render.files import write_step_images
@@ -169,7 +171,7 @@ def _image_writer(out: Path | None):  # type: ignore[no-untyped-def]
     out.mkdir(parents=True, exist_ok=True)
 
     def write(step: SimStep) -> None:
-        write_step_images(out, step)
+        write_step_images(out, step, lang)
 
     return write
 
@@ -185,7 +187,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         target = out / path.stem
         target.mkdir(parents=True, exist_ok=True)
         with (target / "account.log").open("w", encoding="utf-8") as log:
-            code = simulate(load_scenario(path), out=target, stream=log)
+            code = simulate(load_scenario(path), out=target, lang=args.lang, stream=log)
         print(f"{path.name}: {'ok' if code == 0 else 'failed'} → {target}/")
         status = max(status, code)
     return status

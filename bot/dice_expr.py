@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from rules.dice import Dice
+from rules.dice import Dice, Roll
 from rules.errors import InvalidOrderError
 
 MAX_DICE = 100
@@ -117,6 +117,15 @@ def _parse_sum(raw: str) -> SumExpr:
     return SumExpr(tuple(terms), constant, compact)
 
 
+def _arithmetic(roll: Roll, modifier: int, total: int) -> dict[str, Any]:
+    """``dice_text`` ``3d10 2+6+4 = 12`` and ``mods_text`` ``, +2 = 14`` (or ""): checkable with a pencil."""
+    faces = "+".join(str(d) for d in roll.dice)
+    return {
+        "dice_text": f"{len(roll.dice)}d{roll.sides} {faces} = {sum(roll.dice)}",
+        "mods_text": f", {modifier:+d} = {total}" if modifier else "",
+    }
+
+
 def roll_expression(expr: Expr, dice: Dice) -> RollOutcome:
     if isinstance(expr, SombraExpr):
         r = dice.sombra(expr.skill, expr.modifier, rule="DICE-2", purpose="/roll sombra")
@@ -130,6 +139,7 @@ def roll_expression(expr: Expr, dice: Dice) -> RollOutcome:
                 "total": r.total,
                 "skill": expr.skill,
                 "quality": r.quality.name.lower(),
+                **_arithmetic(r.roll, expr.modifier, r.total),
             },
         )
     if isinstance(expr, CheckExpr):
@@ -146,7 +156,7 @@ def roll_expression(expr: Expr, dice: Dice) -> RollOutcome:
         return RollOutcome(
             "roll.check",
             {
-                "dice_text": f"{a}, {b}",
+                **_arithmetic(roll, expr.modifier, total),
                 "modifier": f"{expr.modifier:+d}",
                 "total": total,
                 "difficulty": expr.difficulty,

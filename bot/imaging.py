@@ -169,10 +169,17 @@ async def _run(fn: Callable[..., T], *args: Any, priority: int = PREVIEW) -> T:
     return await _queue.run(priority, fn, *args)
 
 
-def _board(state: EncounterState, events: Sequence[Event], viewer: str, locale: str, title: str) -> bytes:
+def _board(
+    state: EncounterState,
+    events: Sequence[Event],
+    viewer: str,
+    locale: str,
+    title: str,
+    step: tuple[int, str] | None = None,
+) -> bytes:
     from render import BoardSnapshot, RenderOptions, render_board
 
-    snapshot = BoardSnapshot(state, tuple(events), title=title)
+    snapshot = BoardSnapshot(state, tuple(events), title=title, step=step)
     return render_board(snapshot, viewer=viewer, options=RenderOptions(locale=locale))
 
 
@@ -207,9 +214,11 @@ async def board_png(
     viewer: str = "public",
     locale: str = "en",
     title: str = "",
+    step: tuple[int, str] | None = None,
 ) -> bytes | None:
+    """``step``: the (round, phase) just resolved, named in the subtitle (else the state's current phase)."""
     try:
-        return await _run(_board, state, tuple(events), viewer, locale, title, priority=BOARD)
+        return await _run(_board, state, tuple(events), viewer, locale, title, step, priority=BOARD)
     except Exception:
         log.exception("board render failed trace=%s encounter=%s", trace_id(), state.name)
         return None

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.panels.model import Text
 from data.i18n import t
 from rules.errors import GameError
 from rules.events import Event
@@ -80,6 +81,13 @@ class StatusView:
     deadline: str | None = None
     #: the phase awaits units nobody plays and no player owes anything: the director must resolve it
     waits_for_director: bool = False
+    #: "Ronda 4 · Fase 3 · Combate" (issue 13 item 7); None: only the round and the phase id are known
+    when: Text | None = None
+
+    def when_text(self, locale: str) -> str:
+        if self.when is not None:
+            return self.when.render(locale)
+        return t("render.round_phase", locale, round=self.round, phase=self.phase)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +121,10 @@ class HeldRolls:
     encounter_id: int
     phase_no: int
     rolls: tuple[tuple[int, str, str, tuple[int, ...]], ...]  # (index, rule, purpose, dice)
+    #: the roll events themselves and the state they were rolled in, so the director reads each roll's purpose
+    #: in their own language (issue 13 item 3); empty for results built without them
+    events: tuple[Event, ...] = ()
+    state: EncounterState | None = None
 
 
 @dataclass(frozen=True, slots=True)

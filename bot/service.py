@@ -18,6 +18,7 @@ from functools import cache, partial
 from itertools import pairwise
 from typing import Any
 
+from bot.panels.model import phase_text
 from bot.permissions import Actor, holder_of, units_of
 from bot.results import (
     Created,
@@ -273,6 +274,7 @@ class EncounterService(DirectorActions, RecordActions):
             state.winner,
             deadline=await self._deadline_text(encounter_id, phase_no, meta.status),
             waits_for_director=waits_for_director,
+            when=phase_text(state, state.round, state.phase),
         )
 
     async def _deadline_text(self, encounter_id: int, phase_no: int, status: str) -> str | None:
@@ -430,7 +432,11 @@ class EncounterService(DirectorActions, RecordActions):
                 rolls = [e for e in result.events if isinstance(e, RollMade)]
                 if review and rolls and not (first and approved):
                     held = HeldRolls(
-                        encounter_id, phase_no, tuple((e.index, e.rule, e.purpose, e.dice) for e in rolls)
+                        encounter_id,
+                        phase_no,
+                        tuple((e.index, e.rule, e.purpose, e.dice) for e in rolls),
+                        events=tuple(rolls),
+                        state=state,
                     )
                     return Resolution(encounter_id, tuple(steps), held=held)
                 outcome = await self.storage.commit_resolution(

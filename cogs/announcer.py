@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.account import describe
+from bot.account import describe, roll_purpose
 from bot.imaging import board_png
 from bot.logs import trace_id
 from bot.panels import panel_for, status_lines, step_cards
@@ -37,8 +37,9 @@ from bot.storage import Deadline, Encounter
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
-from data.i18n import language_of, phase_text, t
-from rules.events import Event
+from data.i18n import language_of, t
+from render.phase import phase_title
+from rules.events import Event, RollMade
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
 from rules.registry import get_ruleset, ruleset_for
 from rules.ruleset import DIRECTOR, OrderMode
@@ -295,8 +296,8 @@ class Announcer:
     ) -> None:
         if not step.public_events:
             return  # nothing happened that the channel may see: no image to repeat
-        phase = phase_text(step.state.ruleset, step.phase, locale)
-        header = t("channel.step", locale, name=meta.name, round=step.round, phase=phase)
+        when = phase_title(step.state, step.round, step.phase, locale)  # one phase number (issue 13 item 7)
+        header = t("channel.step", locale, name=meta.name, when=when)
         if len(step.public_events) > LONG_ACCOUNT:  # a fleet's account is CPU work: off the event loop
             lines = await asyncio.to_thread(
                 lambda: [describe(e, step.state, locale) for e in step.public_events]
@@ -307,7 +308,12 @@ class Announcer:
         png = None
         if step.board_changed:  # a phase that moved nothing gets its account without repeating the picture
             png = await board_png(
-                step.state, step.public_events, viewer="public", locale=locale, title=header
+                step.state,
+                step.public_events,
+                viewer="public",
+                locale=locale,
+                title=meta.name,
+                step=(step.round, step.phase),
             )
         files: list[discord.File] = []
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
@@ -364,8 +370,11 @@ class Announcer:
                 continue
             locale = await self.user_lang(meta, user)
             who = t("render.viewer.director", locale) if viewer == DIRECTOR else state.side(viewer).name
-            header = t("private.step", locale, name=meta.name, round=step.round, phase=step.phase, viewer=who)
-            png = await board_png(state, events, viewer=viewer, locale=locale, title=header)
+            when = phase_title(state, step.round, step.phase, locale)  # one phase number (issue 13 item 7)
+            header = t("private.step", locale, name=meta.name, when=when, viewer=who)
+            png = await board_png(
+                state, events, viewer=viewer, locale=locale, title=meta.name, step=(step.round, step.phase)
+            )
             account = "\n".join(describe(e, state, locale) for e in events)
             files: list[discord.File] = []
             embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_purple())
@@ -402,13 +411,16 @@ class Announcer:
     async def send_held(self, meta: Encounter, held: HeldRolls) -> None:
         """'Director reviews rolls': the director sees the rolls before they are applied (never the channel)."""
         locale = await self.user_lang(meta, meta.created_by)
+        purposes = {
+            e.index: roll_purpose(e, held.state, locale) for e in held.events if isinstance(e, RollMade)
+        }
         lines = [
             t(
                 "director.held_roll",
                 locale,
                 index=i,
                 rule=rule,
-                purpose=purpose,
+                purpose=purposes.get(i, purpose),
                 dice=", ".join(map(str, dice)),
             )
             for i, rule, purpose, dice in held.rolls
@@ -434,8 +446,7 @@ class Announcer:
             await self.send_panel(reading.meta, reading.meta.created_by, DIRECTOR, reading=reading)
 
     def status_text(self, status: StatusView, locale: str, acting: str = "") -> str:
-        phase = phase_text(status.ruleset, status.phase, locale)
-        head = t("status.head", locale, name=status.name, round=status.round, phase=phase)
+        head = t("status.head", locale, name=status.name, when=status.when_text(locale))
         if status.deadline and not status.over and status.status == "running":
             when = discord.utils.format_dt(datetime.fromisoformat(status.deadline), "R")
             head += "\n" + t("status.deadline", locale, when=when)

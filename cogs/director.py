@@ -22,6 +22,7 @@ from bot.translator import tr
 from cogs.common import HexTransformer, actor_of, bot_of, channel_language, encounter_here, lang, reply
 from cogs.units import any_unit_autocomplete
 from data.i18n import has, t
+from render.phase import phase_title
 from rules.errors import GameError
 from rules.hexgrid import Hex, HexSide
 from rules.registry import ruleset_for
@@ -389,7 +390,11 @@ class DirectorCog(
         await interaction.response.defer()
         _, state = await self.bot.service.undo(meta.id, actor_of(interaction))
         await interaction.followup.send(
-            t("director.undone", lang(interaction), round=state.round, phase=state.phase)
+            t(
+                "director.undone",
+                lang(interaction),
+                when=phase_title(state, state.round, state.phase, lang(interaction)),
+            )
         )
         if self.bot.announcer is not None:
             await self.bot.announcer.open_phase(meta.id)

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.account import display_value
 from bot.client import HexBotCore
 from bot.imaging import board_png
 from bot.results import refuse
@@ -114,7 +115,8 @@ class UnitCog(
         for key, value in summary.items():
             if isinstance(value, dict | list | tuple):
                 continue
-            embed.add_field(name=t(f"stat.{key}", locale)[:256], value=str(value)[:1024], inline=True)
+            shown = display_value(key, value, locale)
+            embed.add_field(name=t(f"stat.{key}", locale)[:256], value=shown[:1024], inline=True)
             if len(embed.fields) >= 24:
                 break
         await interaction.response.send_message(embed=embed, ephemeral=True)

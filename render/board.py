@@ -32,6 +32,7 @@ from render.layout import Layout, plan
 from render.options import BoardSnapshot, RenderOptions
 from render.overlays import ghost_vector, highlight_ring, preview_path
 from render.panel import LegendItem, header, legend, legend_height, panel, panel_need
+from render.phase import phase_title
 from render.png import encode_palette_png
 from render.rulesets import Overlay, overlays_for
 from render.scene import Scene, View
@@ -249,7 +250,7 @@ def _render(
         theme,
         width=layout.width,
         title=title,
-        subtitle=_subtitle(state, viewer, preview, locale),
+        subtitle=_subtitle(state, viewer, preview, locale, snapshot.step),
         locale=locale,
     )
     items = _legend_items(scene, static.terrain_kinds, preview, fogged, bool(badges))
@@ -472,14 +473,23 @@ def _draw_preview(cv: Canvas, scene: Scene, preview: Preview) -> None:
     draw_counter(cv, vp.center(end), vp.size, look, hex_center=vp.center(end))
 
 
-def _subtitle(state: EncounterState, viewer: str, preview: Preview | None, locale: str) -> str:
+def _subtitle(
+    state: EncounterState,
+    viewer: str,
+    preview: Preview | None,
+    locale: str,
+    step: tuple[int, str] | None = None,
+) -> str:
     if viewer == DIRECTOR:
         who = t("render.viewer.director", locale)
     elif viewer == PUBLIC:
         who = t("render.viewer.public", locale)
     else:
         who = t("render.viewer.side", locale, side=state.side(viewer).name)
-    if state.round == 0 or state.phase in ("", "start"):
+    if step is not None:  # the step just resolved, as its account names it
+        round_no, phase = step
+        when = t("render.start", locale) if phase == "start" else phase_title(state, round_no, phase, locale)
+    elif state.round == 0 or state.phase in ("", "start"):
         when = (
             t("render.start", locale)
             if state.step == 0
@@ -491,8 +501,7 @@ def _subtitle(state: EncounterState, viewer: str, preview: Preview | None, local
             )
         )
     else:
-        phase = phase_text(state.ruleset, state.phase, locale)
-        when = t("render.round_phase", locale, round=state.round, phase=phase)
+        when = phase_title(state, state.round, state.phase, locale)
     parts = [when, who]
     if preview is not None:
         parts.append(t("render.preview", locale, unit=state.units[preview.unit_id].name))

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from render.board import render_board
-from render.options import BoardSnapshot
+from render.options import BoardSnapshot, RenderOptions
 from rules.ruleset import DIRECTOR, PUBLIC, SimStep
 
 
@@ -18,14 +18,15 @@ def step_stem(step: SimStep) -> str:
     return f"r{step.round:02d}-p{phase}"
 
 
-def write_step_images(out_dir: Path, step: SimStep) -> list[Path]:
-    """Write the public view and the director view of one simulated step; return the paths written."""
+def write_step_images(out_dir: Path, step: SimStep, locale: str = "en") -> list[Path]:
+    """Write the public view and the director view of one simulated step, in ``locale`` (the CLI's ``--lang``);
+    return the paths written."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    snapshot = BoardSnapshot(state=step.state, events=step.events)
+    snapshot = BoardSnapshot(state=step.state, events=step.events, step=(step.round, step.phase))
     stem = step_stem(step)
     written: list[Path] = []
     for suffix, viewer in (("", PUBLIC), ("-director", DIRECTOR)):
         path = out_dir / f"{stem}{suffix}.png"
-        path.write_bytes(render_board(snapshot, viewer=viewer))
+        path.write_bytes(render_board(snapshot, viewer=viewer, options=RenderOptions(locale=locale)))
         written.append(path)
     return written

@@ -18,6 +18,9 @@ class BoardSnapshot:
     state: EncounterState
     events: tuple[Event, ...] = ()
     title: str = ""
+    #: (round, phase) the picture shows, when it is the step just resolved rather than the state's current phase
+    #: (the channel board after phase 2 shows "Fase 2", as its account does: one phase number, issue 13 item 7)
+    step: tuple[int, str] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -30,6 +30,7 @@ from render.colors import RGB
 from render.fonts import font
 from render.layout import HEADER_H
 from render.options import BoardSnapshot, RenderOptions
+from render.phase import phase_title
 from rules.events import DirectorOverride
 from rules.hexgrid import Hex
 
@@ -134,7 +135,15 @@ def _draw_frames(frames: Sequence[BoardSnapshot], viewer: str, opts: RenderOptio
     opts = dataclasses.replace(
         opts, palette=True
     )  # palette frames: what a GIF holds, and one palette for all
-    boards = [render_board(snap, viewer=viewer, options=opts, framing=framing) for snap in frames]
+    # each frame names the step it shows (the one resolved since the frame before), as its caption does: one
+    # phase number per image (issue 13 item 7)
+    named = [
+        dataclasses.replace(snap, step=(frames[i - 1].state.round, frames[i - 1].state.phase or "-"))
+        if i and snap.step is None
+        else snap
+        for i, snap in enumerate(frames)
+    ]
+    boards = [render_board(snap, viewer=viewer, options=opts, framing=framing) for snap in named]
     height = max(Image.open(io.BytesIO(png)).height for png in boards)  # reads the PNG header only
     out: list[_Packed] = []
     for i, (snap, png) in enumerate(zip(frames, boards, strict=True)):
@@ -158,9 +167,10 @@ def _caption(before: BoardSnapshot | None, snap: BoardSnapshot, locale: str) -> 
     if before is None:
         return t("render.replay.start", locale)
     rnd, phase = before.state.round, before.state.phase or "-"
+    when = phase_title(before.state, rnd, phase, locale)
     if any(isinstance(e, DirectorOverride) for e in snap.events):
-        return t("render.replay.override", locale, round=rnd, phase=phase)
-    return t("render.replay.caption", locale, round=rnd, phase=phase)
+        return t("render.replay.override", locale, when=when)
+    return t("render.replay.caption", locale, when=when)
 
 
 def _with_caption(

@@ -94,6 +94,10 @@ class Hex:
         raise ValueError(f"bad hex {text!r}: expected a CCRR label such as '0507' or 'col,row' such as '5,7'")
 
 
+#: Spanish side names typed by players (HEX-2): SO is SW (sudoeste), NO is NW (noroeste); N, NE, SE, S are shared
+SPANISH_SIDES = {"SO": "SW", "NO": "NW"}
+
+
 class HexSide(IntEnum):
     """Hex sides, clockwise from north (HEX-2)."""
 
@@ -106,13 +110,13 @@ class HexSide(IntEnum):
 
     @classmethod
     def parse(cls, value: int | str) -> HexSide:
-        """Accept 0-5 (int or digit string) or a side name, any case (``"ne"``)."""
+        """Accept 0-5 (int or digit string) or a side name, any case (``"ne"``), Spanish SO/NO too."""
         if isinstance(value, str):
             cleaned = value.strip().upper()
             if cleaned.isdigit():
                 return cls.parse(int(cleaned))
             try:
-                return cls[cleaned]
+                return cls[SPANISH_SIDES.get(cleaned, cleaned)]
             except KeyError:
                 pass
         elif not isinstance(value, bool) and 0 <= value <= 5:
@@ -137,12 +141,12 @@ class Vertex(IntEnum):
 
     @classmethod
     def parse(cls, value: int | str) -> Vertex:
-        """Accept 0-5 or a vertex name such as ``"N-NE"``, ``"n_ne"`` or ``"NE-N"``, any case."""
+        """Accept 0-5 or a vertex name such as ``"N-NE"``, ``"n_ne"`` or ``"NE-N"``, any case (``"SO-NO"`` too)."""
         if isinstance(value, str):
             cleaned = value.strip().upper()
             if cleaned.isdigit():
                 return cls.parse(int(cleaned))
-            parts = tuple(p for p in re.split(r"[-_\s/]+", cleaned) if p)
+            parts = tuple(SPANISH_SIDES.get(p, p) for p in re.split(r"[-_\s/]+", cleaned) if p)
             for vertex in cls:
                 names = tuple(vertex.name.split("_"))
                 if parts in (names, names[::-1]):

@@ -19,6 +19,7 @@ from rules.ruleset import (
     MoveIntent,
     Order,
     OrderMode,
+    PhaseLabel,
     PhaseResult,
     RoundSpec,
     Ruleset,
@@ -231,6 +232,9 @@ class LayeredRuleset(Ruleset):
         self, state: EncounterState, spec: RoundSpec, dice_for: DiceFactory
     ) -> Iterator[SimStep]:
         return self.base.simulate_round(self.layer.start_round(state, spec), spec, dice_for)
+
+    def phase_label(self, state: EncounterState, phase: str) -> PhaseLabel:
+        return self.base.phase_label(state, phase)
 
     def unit_summary(self, unit: Unit) -> dict[str, Any]:
         return self.layer.unit_summary(unit, self.base.unit_summary(unit))

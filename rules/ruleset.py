@@ -45,6 +45,17 @@ class PhaseSpec:
     secret: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class PhaseLabel:
+    """How players call a phase (issue 13 item 7): its 1-based number in the round (None when it is none of the
+    ruleset's phases) and the i18n key of its name, with the key's parameters (unit ids are given as ``unit``
+    and shown by name)."""
+
+    number: int | None
+    key: str
+    params: tuple[tuple[str, str], ...] = ()
+
+
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Order:
@@ -347,6 +358,13 @@ class Ruleset(ABC):
     def board_summary(self, state: EncounterState) -> dict[str, Any]:
         """Board-level fields ``sim --json`` adds to each ``phase_end`` (markers and the like); none by default."""
         return {}
+
+    def phase_label(self, state: EncounterState, phase: str) -> PhaseLabel:
+        """The number and name players use for ``phase`` (an id of :attr:`phases`, or a step label such as the
+        ``sim`` one): by default its place in :attr:`phases` and the key ``phase.<ruleset>.<phase id>``."""
+        ids = [p.id for p in self.phases]
+        number = ids.index(phase) + 1 if phase in ids else None
+        return PhaseLabel(number, f"phase.{self.innermost().id}.{phase}")
 
     def unit_summary(self, unit: Unit) -> dict[str, Any]:
         """What ``sim --json`` prints per unit after every phase."""

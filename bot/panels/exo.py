@@ -186,11 +186,19 @@ def _crew_rolls(model: PanelModel, state: EncounterState, ship: Ship, draft: Dra
         options.append(Option("navigator", "navigator", "panel.crew.navigator"))
     if roster(ship.crew, "captain", state.round):
         gunners = roster(ship.crew, "gunner", state.round)
-        helped = ["engineer", "navigator", *(f"gunner{i + 1}" for i in range(len(gunners)))]
-        options.extend(Option(f"captain:{h}", h, "panel.crew.captain") for h in helped)
+        helped: list[tuple[str, str, Text]] = [
+            ("engineer", "panel.crew.captain_station", Text.of("station.engineer")),
+            ("navigator", "panel.crew.captain_station", Text.of("station.navigator")),
+            *(
+                (f"gunner{i + 1}", "panel.crew.captain", _shooter_text(g, "gunner", i + 1))
+                for i, g in enumerate(gunners)
+            ),
+        ]
+        options.extend(Option(f"captain:{h}", h, key, (("target", text),)) for h, key, text in helped)
     offered = tuple(options[:MAX_OPTIONS])
     draft = keep_fitting(Draft(), CREW, _offered(offered, draft.list(CREW)))
-    chosen = ", ".join(draft.list(CREW))
+    texts = {o.value: o.text for o in offered}
+    chosen = tuple(texts[v] for v in draft.list(CREW) if v in texts)
     controls: list[Control] = []
     if offered:
         controls.append(_multi(CREW, "panel.crew_placeholder", offered, Draft(), draft))
@@ -202,7 +210,7 @@ def _crew_rolls(model: PanelModel, state: EncounterState, ship: Ship, draft: Dra
         fields=(
             Field(
                 Text.of("panel.crew_rolls"),
-                (Text.plain(chosen) if chosen else Text.of("panel.no_crew_rolls"),),
+                chosen or (Text.of("panel.no_crew_rolls"),),
             ),
         ),
         controls=(*controls, submit_button()),
@@ -309,6 +317,26 @@ def _movement(state: EncounterState, ship: Ship) -> tuple[int, bool]:
     return ship.manta, True
 
 
+def crew_text(member: Crew) -> str | Text:
+    """A crew member's name for a reader: an NPC crew member is named by its station (EXO-1.5b), shown in the
+    reader's language ("artillero", "artillero 2")."""
+    if not member.npc:
+        return member.name
+    base, _, n = member.name.partition("-")
+    if base not in STATIONS:
+        return member.name
+    return Text.plain("{station}{n}", station=Text.of(f"station.{base}"), n=f" {n}" if n else "")
+
+
+def _shooter_text(member: Crew, station: str, n: int) -> Text:
+    """ "Kal (artillero 1)", "Rhea (piloto)"; an NPC is its station alone: "artillero 1", "piloto" (EXO-3.2)."""
+    if member.npc:
+        return Text.plain("{station}{n}", station=Text.of(f"station.{station}"), n=f" {n}" if n else "")
+    if station == "pilot":
+        return Text.of("panel.shooter.pilot", name=member.name)
+    return Text.of("panel.shooter.gunner", name=member.name, n=str(n))
+
+
 @per_state
 def _fire_options(state: EncounterState, ship_id: str) -> tuple[Option, ...]:
     """Every (shooter, weapon, target) the rules allow now: able gunners and the pilot at the controls as
@@ -319,13 +347,13 @@ def _fire_options(state: EncounterState, ship_id: str) -> tuple[Option, ...]:
     if ship.at is None:
         return ()
     gunners = roster(ship.crew, "gunner", state.round)
-    shooters = [(f"gunner{i + 1}", g.name) for i, g in enumerate(gunners)]
+    shooters = [(f"gunner{i + 1}", g.name, _shooter_text(g, "gunner", i + 1)) for i, g in enumerate(gunners)]
     pilot = station_one(ship.crew, "pilot", state.round)
     if pilot is not None:
-        shooters.append(("pilot", pilot.name))
+        shooters.append(("pilot", pilot.name, _shooter_text(pilot, "pilot", 0)))
     names = {u.id: u.name for u in state.units.values()}
     out: list[Option] = []
-    for ref, crew_name in shooters:
+    for ref, crew_name, shooter in shooters:
         for index in range(1, len(ship.weapons) + 1):
             for target in legal_targets(state, ship.id, index, by=crew_name):
                 entry = _fire_entry(f"{ref}.{index}.{target}")
@@ -333,8 +361,9 @@ def _fire_options(state: EncounterState, ship_id: str) -> tuple[Option, ...]:
                     state, ship.id, {"move": "-", "fire": [entry]}
                 ):
                     continue
-                label = f"{ref} · {ship.weapon_label(index - 1)} → {names.get(target, target)}"
-                out.append(Option(f"{ref}.{index}.{target}", label))
+                params = (("shooter", shooter), ("weapon", ship.weapon_label(index - 1)))
+                label = names.get(target, target)
+                out.append(Option(f"{ref}.{index}.{target}", label, "panel.fire_option", params))
     return tuple(out[:MAX_OPTIONS])
 
 
@@ -368,7 +397,11 @@ def _repair_options(state: EncounterState, ship_id: str) -> tuple[Option, ...]:
                 code, what = f"k.{patient}", work.patient
             else:
                 code, what = REPAIR_CODES[work.item], work.item
-            params = (("crew", crew[i].name), ("skill", str(crew[i].skill(skill))))
+            params = (
+                ("crew", crew[i].name),
+                ("who", crew_text(crew[i])),
+                ("skill", str(crew[i].skill(skill))),
+            )
             option = Option(f"r{i}.{code}", what, f"panel.repair.{work.item}", params)
             if _offerable(
                 state, ship.id, {"repairs": _repairs_order((option,), (option.value,)), "stations": []}
@@ -397,7 +430,12 @@ def _station_options(state: EncounterState, ship_id: str, step: str) -> tuple[Op
                 target = Text.of(f"station.{s}")
                 code = f"s{i}.{STATIONS.index(s)}"
                 stations.append(
-                    Option(code, s, "panel.station", (("crew", crew[i].name), ("target", target)))
+                    Option(
+                        code,
+                        s,
+                        "panel.station",
+                        (("crew", crew[i].name), ("who", crew_text(crew[i])), ("target", target)),
+                    )
                 )
     return tuple(stations)
 

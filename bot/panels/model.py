@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from bot.panels.draft import Draft
 from data.i18n import t
+from render.phase import resolved_label
 from rules.hexgrid import Hex
 from rules.state import EncounterState
 
@@ -128,6 +129,7 @@ class PanelModel:
     fields: tuple[Field, ...] = ()
     controls: tuple[Control, ...] = ()
     summary: str = ""  # the draft in a few characters, on the panel's draft button
+    when: Text | None = None  # "Ronda 4 · Fase 3 · Combate" (None: only the round and the phase id are known)
     #: the raw order the draft amounts to, when the plug-in works it out while building the panel (its
     #: ``raw_order`` may hand it back: a draft may need the board to be read, and ``raw_order`` gets no state)
     order: Any = field(default=None, compare=False)
@@ -148,6 +150,22 @@ class PanelModel:
         return next((s.value for s in self.stats if s.name == name), None)
 
 
+def phase_text(state: EncounterState, round_no: int, phase: str) -> Text:
+    """``Ronda 4 · Fase 3 · Combate`` in the reader's language: one phase number, with the phase's name
+    (issue 13 item 7; the same words as ``render.phase.phase_title``)."""
+    label = resolved_label(state, phase)
+    if label.key:
+        name = Text.of(label.key, **dict(label.params))
+        if label.number is not None:
+            return Text.of(
+                "render.round_phase_named", round=str(round_no), number=str(label.number), name=name
+            )
+        return Text.of("render.round_named", round=str(round_no), name=name)
+    if not phase:
+        return Text.of("render.round_only", round=str(round_no))
+    return Text.of("render.round_phase", round=str(round_no), phase=phase)
+
+
 def blank_panel(state: EncounterState, unit_id: str) -> PanelModel:
     """The header of ``unit_id``'s panel, waiting with an empty draft; a plug-in fills in the rest."""
     unit = state.units[unit_id]
@@ -157,6 +175,7 @@ def blank_panel(state: EncounterState, unit_id: str) -> PanelModel:
         side=unit.side,
         round=state.round,
         phase=state.phase,
+        when=phase_text(state, state.round, state.phase),
         ruleset=state.ruleset,
     )
 

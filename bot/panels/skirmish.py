@@ -204,7 +204,9 @@ def legal_actions(state: EncounterState, unit_id: str) -> dict[str, tuple[Option
         for text, label, key in candidates:
             cost = action_cost_of(board, ch.id, text) if fits(Draft(action=text)) else None
             if cost is not None and len(found) < MAX_OPTIONS:
-                found.append(Option(text, label, key, (("cost", str(cost)),)))
+                shown = _shown(label)
+                extra = (("target", shown),) if shown is not None else ()
+                found.append(Option(text, label, key, (("cost", str(cost)), *extra)))
         out[group] = tuple(found)
     return out
 
@@ -254,6 +256,22 @@ def _moves(ch: Character) -> list[tuple[str, str, str]]:
     return out
 
 
+def vertex_text(vertex: int) -> Text:
+    """A vertex in the reader's spelling: "S-SW" reads "S-SO" in Spanish (HEX-2)."""
+    a, b = Vertex(vertex % 6).name.split("_")
+    return Text.plain("{a}-{b}", a=Text.of(f"hexside.{a}"), b=Text.of(f"hexside.{b}"))
+
+
+def _shown(label: str) -> Text | None:
+    """A candidate's label with its vertex in the reader's spelling ("1107 · SW-NW", "N-NE"); None: as it is."""
+    hex_part, sep, vertex = label.rpartition(" · ")
+    try:
+        v = Vertex.parse(vertex)
+    except ValueError:
+        return None
+    return Text.plain("{hex}{sep}{vertex}", hex=hex_part, sep=sep, vertex=vertex_text(v))
+
+
 def _turns(ch: Character) -> list[tuple[str, str, str]]:
     return [(f"turn {Vertex(v).label}", Vertex(v).label, "panel.sk.turn") for v in range(6) if v != ch.facing]
 
@@ -277,7 +295,11 @@ def _others() -> list[tuple[str, str, str]]:
 
 
 def _stats(ch: Character) -> tuple[Stat, ...]:
-    where = f"{ch.at.label} · {Vertex(ch.facing % 6).label}" if ch.at is not None else "-"
+    where = (
+        Text.plain("{hex} · {vertex}", hex=ch.at.label, vertex=vertex_text(ch.facing))
+        if ch.at is not None
+        else "-"
+    )
     policy = ch.overwatch
     return (
         Stat("ap", f"{ch.ap_left}/{ch.ap}"),

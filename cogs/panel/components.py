@@ -15,7 +15,7 @@ from discord import ui
 
 from bot.panels.draft import CUSTOM_ID_LIMIT, encode_draft
 from bot.panels.model import Button, Control, PanelModel, Select, Style
-from data.i18n import phase_text, t
+from data.i18n import t
 
 #: every control of every panel; ``phase`` is missing only from panels sent before it was carried (stale)
 TEMPLATE = (
@@ -64,8 +64,8 @@ class ControlRef:
 def panel_embed(
     model: PanelModel, locale: str, *, submitted: bool, deadline: datetime | None = None
 ) -> discord.Embed:
-    phase = phase_text(model.ruleset, model.phase, locale)
-    title = t("panel.title", locale, unit=model.unit_name, round=model.round, phase=phase)
+    when = model.when.render(locale) if model.when is not None else f"{model.round} · {model.phase}"
+    title = t("panel.title", locale, unit=model.unit_name, when=when)  # one phase number (issue 13 item 7)
     lines = [line.render(locale) for line in model.lines]
     if deadline is not None:  # a Discord timestamp: every reader sees it in their own time zone
         lines.append(t("panel.deadline", locale, when=discord.utils.format_dt(deadline, "R")))

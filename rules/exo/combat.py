@@ -11,7 +11,7 @@ from rules.exo.arcs import bears
 from rules.exo.crew import Crew, resolve_crew_ref
 from rules.exo.events import FireDeclared, HitScored, ShotSpent
 from rules.exo.legality import shooter_rank, turret_gunners
-from rules.exo.rolls import roll_event
+from rules.exo.rolls import reasons, roll_event
 from rules.exo.ship import Ship
 from rules.exo.state import ExoState, PendingHit
 from rules.exo.tables import tables
@@ -141,14 +141,29 @@ def resolve_combat(state: EncounterState, ext: ExoState, dice: Dice) -> tuple[Ex
         assert band is not None
         effects = ext.effects.get(ship.id)
         captain = effects.gunner if effects is not None and effects.gunner_name == shot.crew.name else 0
-        modifier = t.range_modifier[band] + wtype.modifier - captain
+        modifiers = reasons(
+            (f"range.{band}", t.range_modifier[band]), ("weapon", wtype.modifier), ("captain", -captain)
+        )
+        modifier = sum(v for _, v in modifiers)
         roll = dice.sombra(
             shot.crew.skill("gunnery"),
             modifier,
             rule="EXO-3.4",
             purpose=f"EXO-3.4 hit roll, {ship.name} {label} → {target.name} ({band}, {shot.distance} hexes)",
         )
-        events.append(roll_event(roll, ship, shot.crew, target=target.id, band=band, distance=shot.distance))
+        events.append(
+            roll_event(
+                roll,
+                ship,
+                shot.crew,
+                target=target.id,
+                band=band,
+                distance=shot.distance,
+                weapon=label,
+                purpose_key="exo.hit",
+                modifiers=modifiers,
+            )
+        )
         if not roll.success:
             events.append(
                 ShotResolved(rule="EXO-3.4", shooter=ship.id, target=target.id, weapon=label, hit=False)

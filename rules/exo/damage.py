@@ -29,7 +29,7 @@ def _casualty(ship: Ship, dice: Dice, events: list[Event]) -> Ship:
     index = dice.choice(standing)
     member = ship.crew[index]
     roll = dice.d10(rule="EXO-5.2", purpose=f"EXO-5.2 injury, {ship.name} {member.name}")
-    events.append(RollMade.of(roll, actor=ship.id, crew=member.name))
+    events.append(RollMade.of(roll, actor=ship.id, crew=member.name, purpose_key="exo.injury"))
     injury = tables().injuries[roll.total]
     # EXO-5.3: "le aplicará inmediatamente una tirada de daño": [HOUSE] d10s by injury, recorded
     count = tables().injury_damage_dice[injury]
@@ -38,7 +38,9 @@ def _casualty(ship: Ship, dice: Dice, events: list[Event]) -> Ship:
         hurt = dice.roll(
             count, 10, rule="EXO-5.3", purpose=f"EXO-5.3 damage roll, {ship.name} {member.name} ({injury})"
         )
-        events.append(RollMade.of(hurt, actor=ship.id, crew=member.name, injury=injury))
+        events.append(
+            RollMade.of(hurt, actor=ship.id, crew=member.name, injury=injury, purpose_key="exo.injury_damage")
+        )
         damage = hurt.total
     events.append(
         CrewCasualty(
@@ -113,7 +115,7 @@ def _debris(ship: Ship) -> SpaceObject:
     return SpaceObject(
         id=f"{ship.id}-debris",
         side="",
-        name=f"{ship.name} debris",
+        name=ship.name,  # the wreck of that ship: readers see "restos de <name>" (catalog unitname.debris)
         at=ship.at,
         kind="debris",
         vector=vector,

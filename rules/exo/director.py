@@ -131,7 +131,7 @@ def rule_collision(
         locations: list[str] = []
         for n in range(internal):
             roll = dice.d10(rule=rule, purpose=f"{rule} collision location {n + 1}, {piece.name}")
-            events.append(RollMade.of(roll, actor=piece.id))
+            events.append(RollMade.of(roll, actor=piece.id, purpose_key="exo.collision_location", n=n + 1))
             locations.append(t.locations[roll.total])
         others = [p.id for p in pieces if p.id != piece.id]
         by = others[0] if len(others) == 1 else ""

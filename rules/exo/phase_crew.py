@@ -11,7 +11,7 @@ from rules.exo.crew import resolve_crew_ref
 from rules.exo.events import MantaSet
 from rules.exo.legality import check_crew_rolls
 from rules.exo.orders import CrewRolls
-from rules.exo.rolls import effect_event, station_roll
+from rules.exo.rolls import effect_event, reasons, station_roll
 from rules.exo.ship import Ship
 from rules.exo.state import ORDERS_STEP, CrewEffects, ext_of
 from rules.exo.tables import tables
@@ -44,10 +44,11 @@ def _effect_roll(
         ship,
         station,
         skill,
-        -bonus,
+        reasons(("captain", -bonus)),
         round_no,
         rule="EXO-2.1",
         purpose=f"{station}'s {skill} roll",
+        purpose_key="exo.station",
         events=events,
     )
     if done is None:

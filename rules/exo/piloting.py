@@ -9,7 +9,7 @@ from rules.events import Event, Note, RollMade, UnitMoved
 from rules.exo.events import CollisionFlagged, ManeuverExecuted, PilotingResolved, Yawed
 from rules.exo.movement import TURN_LEFT, TURN_RIGHT, change_options, execute_orders, inertial_move
 from rules.exo.orders import EMPTY_MOVES
-from rules.exo.rolls import station_roll
+from rules.exo.rolls import reasons, station_roll
 from rules.exo.ship import Ship, SpaceObject
 from rules.exo.state import ExoState, PilotOutcome
 from rules.exo.tables import tables
@@ -37,10 +37,11 @@ def roll_piloting(state: EncounterState, ext: ExoState, dice: Dice) -> tuple[Exo
             unit,
             "pilot",
             "piloting",
-            -navigator,
+            reasons(("navigator", -navigator)),
             state.round,
             rule="EXO-4.1",
             purpose="piloting roll",
+            purpose_key="exo.piloting",
             events=events,
         )
         if done is None:  # EXO-4.1: no piloting roll, all written orders ignored
@@ -64,7 +65,7 @@ def roll_piloting(state: EncounterState, ext: ExoState, dice: Dice) -> tuple[Exo
             d = dice.d10(
                 rule="EXO-4.1", purpose=f"EXO-4.1 yaw direction, {unit.name} (even port, odd starboard)"
             )
-            events.append(RollMade.of(d, actor=unit.id))
+            events.append(RollMade.of(d, actor=unit.id, purpose_key="exo.yaw"))
             yaw = TURN_LEFT if d.total % 2 == 0 else TURN_RIGHT
         wants_change = result.change and orders is not None and orders.pilot_change is None
         if result.change and orders is not None and orders.pilot_change is not None:

@@ -129,7 +129,7 @@ def _repair(
     roll = dice.sombra(
         member.skill(skill), 0, rule=rule, purpose=f"{rule} {rep.item} repair, {ship.name} {member.name}"
     )
-    events.append(roll_event(roll, ship, member, item=rep.item))
+    events.append(roll_event(roll, ship, member, item=rep.item, purpose_key="exo.repair"))
     ship, result, detail = _fix(ship, rep, roll.quality)
     events.append(
         RepairResolved(rule=rule, unit=ship.id, crew=member.name, item=rep.item, result=result, detail=detail)

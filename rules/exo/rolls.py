@@ -9,9 +9,28 @@ from rules.exo.events import CrewEffect
 from rules.exo.ship import Ship
 from rules.exo.tables import tables
 
+Modifiers = tuple[tuple[str, int], ...]
 
-def roll_event(roll: SombraRoll, ship: Ship, crew: Crew, *, target: str = "", **extra: object) -> RollMade:
-    """A Sombra roll as an event with what the account prints: dE, d+, d− → total vs skill: quality."""
+
+def reasons(*pairs: tuple[str, int]) -> Modifiers:
+    """The modifiers of a roll with their reasons (language-free keys), the zero ones left out (DICE-2)."""
+    return tuple((reason, value) for reason, value in pairs if value)
+
+
+def roll_event(
+    roll: SombraRoll,
+    ship: Ship,
+    crew: Crew,
+    *,
+    target: str = "",
+    purpose_key: str,
+    modifiers: Modifiers = (),
+    **extra: object,
+) -> RollMade:
+    """A Sombra roll as an event with what a reader needs to check it with a pencil (DICE-2): the dice, each
+    modifier with its reason (``modifiers``, summing to ``modifier``), the total, the skill, and ``need = "le"``
+    (a Sombra roll succeeds when the total is at most the skill)."""
+    assert sum(v for _, v in modifiers) == roll.modifier, (modifiers, roll.modifier)
     return RollMade.of(
         roll.roll,
         actor=ship.id,
@@ -21,6 +40,9 @@ def roll_event(roll: SombraRoll, ship: Ship, crew: Crew, *, target: str = "", **
         modifier=roll.modifier,
         total=roll.total,
         quality=roll.quality.name.lower(),
+        purpose_key=purpose_key,
+        modifiers=modifiers,
+        need="le",
         **extra,
     )
 
@@ -45,23 +67,25 @@ def station_roll(
     ship: Ship,
     station: str,
     skill: str,
-    modifier: int,
+    modifiers: Modifiers,
     round_no: int,
     *,
     rule: str,
     purpose: str,
+    purpose_key: str,
     events: list[Event],
 ) -> tuple[Crew, SombraRoll] | None:
     """Station 1 rolls ``skill``; its assistants roll first and shift its total (EXO-1.5, [HOUSE] table).
 
-    Returns None when nobody able is at the station.
+    ``modifiers`` are (reason, value) pairs; each assistant adds its own. Returns None when nobody able is at
+    the station.
     """
     members = roster(ship.crew, station, round_no)
     if not members:
         return None
     lead, assistants = members[0], members[1:]
     effect_table = tables().assistant_effect
-    total_mod = modifier
+    mods = list(modifiers)
     for helper in assistants:
         r = dice.sombra(
             helper.skill(skill),
@@ -69,12 +93,23 @@ def station_roll(
             rule="EXO-1.5",
             purpose=f"EXO-1.5 assistant roll, {ship.name} {helper.name} helps {lead.name} ({station})",
         )
-        events.append(roll_event(r, ship, helper))
+        events.append(roll_event(r, ship, helper, purpose_key="exo.assist", lead=lead.name, station=station))
         effect = effect_table[r.quality]
-        total_mod += effect
+        mods.extend(reasons((f"assistant:{helper.name}", effect)))
         events.append(effect_event("EXO-1.5", ship, helper, station, r, -effect, lead.name))
+    total_mod = sum(v for _, v in mods)
     roll = dice.sombra(
         lead.skill(skill), total_mod, rule=rule, purpose=f"{rule} {purpose}, {ship.name} {lead.name}"
     )
-    events.append(roll_event(roll, ship, lead))
+    events.append(
+        roll_event(
+            roll,
+            ship,
+            lead,
+            purpose_key=purpose_key,
+            modifiers=tuple(mods),
+            station=station,
+            skill_name=skill,
+        )
+    )
     return lead, roll

@@ -376,7 +376,11 @@ class ExoRuleset(Ruleset):
                     )
                     side = PORT if roll.total % 2 == 0 else STARBOARD
                     weapons[i] = w.with_side(side)
-                    events.append(RollMade.of(roll, actor=unit.id))
+                    events.append(
+                        RollMade.of(
+                            roll, actor=unit.id, purpose_key="exo.broadside", weapon=f"{w.code}#{i + 1}"
+                        )
+                    )
                     events.append(
                         BroadsideSideRolled(
                             rule="EXO-1.3", unit=unit.id, weapon=f"{weapons[i].code}#{i + 1}", side=side

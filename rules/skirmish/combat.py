@@ -22,9 +22,23 @@ def wounds_for(damage: int, resistance: int) -> int:
 
 
 def sombra(
-    dice: Dice, skill: int, modifier: int, *, rule: str, purpose: str, actor: str, target: str = ""
+    dice: Dice,
+    skill: int,
+    modifiers: tuple[tuple[str, int], ...],
+    *,
+    rule: str,
+    purpose: str,
+    purpose_key: str,
+    actor: str,
+    target: str = "",
+    **extra: object,
 ) -> tuple[SombraRoll, RollMade]:
-    """A Sombra roll and its event. Skirmish knows only success (total ≤ skill) and failure (SK-3.3)."""
+    """A Sombra roll and its event. Skirmish knows only success (total ≤ skill) and failure (SK-3.3).
+
+    ``modifiers`` are (reason, value) pairs (zero ones left out), so the account shows each with its reason;
+    ``need = "le"``: the roll succeeds at or under the skill (DICE-2)."""
+    modifiers = tuple((reason, value) for reason, value in modifiers if value)
+    modifier = sum(v for _, v in modifiers)
     sr = dice.sombra(skill, modifier, rule=rule, purpose=purpose)
     event = RollMade.of(
         sr.roll,
@@ -34,6 +48,10 @@ def sombra(
         modifier=modifier,
         total=sr.total,
         quality="success" if sr.success else "failure",
+        purpose_key=purpose_key,
+        modifiers=modifiers,
+        need="le",
+        **extra,
     )
     return sr, event
 
@@ -83,7 +101,14 @@ def ranged_attack(
     modifier = long_range_modifier(state, shooter, target)
     purpose = f"{rule} {weapon} shot, {shooter.name} → {target.name}"
     sr, roll_event = sombra(
-        dice, shooter.ranged, modifier, rule=rule, purpose=purpose, actor=shooter.id, target=target.id
+        dice,
+        shooter.ranged,
+        (("long_range", modifier),),
+        rule=rule,
+        purpose=purpose,
+        purpose_key=f"sk.{weapon}",
+        actor=shooter.id,
+        target=target.id,
     )
     events: list[Event] = [roll_event]
     damage = sr.damage if sr.success else 0
@@ -120,7 +145,14 @@ def melee_attack(state: EncounterState, dice: Dice, attacker_id: str, defender_i
         state = state.with_units([defender])
     purpose = f"SK-5.1 melee, {attacker.name} → {defender.name}"
     sr, roll_event = sombra(
-        dice, attacker.melee, 0, rule="SK-5.1", purpose=purpose, actor=attacker.id, target=defender.id
+        dice,
+        attacker.melee,
+        (),
+        rule="SK-5.1",
+        purpose=purpose,
+        purpose_key="sk.melee",
+        actor=attacker.id,
+        target=defender.id,
     )
     events.append(roll_event)
     damage = max(0, sr.high + attacker.melee_bonus) if sr.success else 0  # SK-3.3: d+ plus the C/C modifier
@@ -144,7 +176,16 @@ def other_action(state: EncounterState, dice: Dice, actor_id: str, description: 
     """SK-6.1: Sombra roll ≤ Action skill."""
     actor = state.unit_as(actor_id, Character)
     purpose = f"SK-6.1 {actor.name}: {description}"
-    sr, roll_event = sombra(dice, actor.action, 0, rule="SK-6.1", purpose=purpose, actor=actor.id)
+    sr, roll_event = sombra(
+        dice,
+        actor.action,
+        (),
+        rule="SK-6.1",
+        purpose=purpose,
+        purpose_key="sk.action",
+        actor=actor.id,
+        description=description,
+    )
     return state, [
         roll_event,
         SkActionResolved(rule="SK-6.1", actor=actor.id, description=description, success=sr.success),
@@ -167,7 +208,15 @@ def grenade(
     tab = tables()
     purpose = f"SK-6.2 grenade, {thrower.name} → {aimed}"
     sr, roll_event = sombra(
-        dice, thrower.action, 0, rule="SK-6.2", purpose=purpose, actor=thrower.id, target=target_id
+        dice,
+        thrower.action,
+        (),
+        rule="SK-6.2",
+        purpose=purpose,
+        purpose_key="sk.grenade",
+        actor=thrower.id,
+        target=target_id,
+        at=center,
     )
     events: list[Event] = [roll_event]
     hexes = [center, *center.neighbors()]

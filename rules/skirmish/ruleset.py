@@ -17,6 +17,7 @@ from rules.ruleset import (
     MoveIntent,
     Order,
     OrderMode,
+    PhaseLabel,
     PhaseResult,
     PhaseSpec,
     RoundSpec,
@@ -59,6 +60,15 @@ class SkirmishRuleset(Ruleset):
     unit_keys: ClassVar[frozenset[str]] = scenario_io.UNIT_KEYS
     round_keys: ClassVar[frozenset[str]] = scenario_io.ROUND_KEYS
     option_keys: ClassVar[frozenset[str]] = scenario_io.OPTION_KEYS
+
+    def phase_label(self, state: EncounterState, phase: str) -> PhaseLabel:
+        """SK-1.1: the chit draw is phase 1, a character's activation phase 2; a ``sim`` step is labelled
+        ``<chit>-<character id>``, the activation of that character."""
+        if phase not in (DRAW, ACTIVATION):
+            who = next((u for u in state.units if phase.endswith(f"-{u}")), None)
+            if who is not None:
+                return PhaseLabel(2, "phase.skirmish.activation_of", (("unit", who),))
+        return super().phase_label(state, phase)
 
     # --- orders ------------------------------------------------------------------------------------------
     def parse_order(self, state: EncounterState, unit_id: str, raw: Any) -> Order:

@@ -61,7 +61,7 @@ async def test_the_toy_panel_loads_through_the_registry_and_draws_through_the_ge
     assert plugin.draft_from_raw(state, "a", "move 0303") == chosen.draft
 
     embed = panel_embed(chosen, "en", submitted=False)
-    assert (embed.title or "").startswith("Alfa · round 1") and embed.fields[0].value == "move 0303"
+    assert (embed.title or "").startswith("Alfa · Round 1") and embed.fields[0].value == "move 0303"
     view = panel_view(LoadedPanel(7, 3, chosen, False, state, plugin), "en")
     items = list(view.children)
     assert [type(i) for i in items] == [PanelItem, PanelItem, ui.Button], (

@@ -222,7 +222,7 @@ async def test_spanish_players_read_spanish_and_commands_are_localized(table: Ta
     help_en = await (await t.ana.run_command(t.channel, "help")).response()
     assert help_en is not None and help_en.embeds[1]["title"] == "Your first encounter"
     roll = await (await t.bea.run_command(t.channel, "roll", {"expression": "sombra 30"})).response()
-    assert roll is not None and "contra 30" in roll.content
+    assert roll is not None and "necesita ≤ 30" in roll.content
 
 
 async def test_autocomplete_and_unit_info_never_show_a_hidden_unit(table: Table) -> None:
@@ -276,7 +276,7 @@ async def test_the_channel_tools_status_board_arcs_log_export_import_end(table: 
     info = await (await t.ana.run_command(t.channel, "unit info", {"unit": "pirata"})).response()
     assert info is not None and info.embeds and "Pirata" in info.embeds[0]["title"]
     roll = await (await t.ana.run_command(t.channel, "roll", {"expression": "2d6+5 vs 15"})).response()
-    assert roll is not None and "vs 15" in roll.content
+    assert roll is not None and "+5 = " in roll.content and "needs ≥ 15" in roll.content
     await play_phase(t, enc)
     log = await (await t.ana.run_command(t.channel, "encounter log", {"round": 1})).final_response(timeout=60)
     assert log.ephemeral and ("EXO-" in log.content or log.attachments)
@@ -323,13 +323,13 @@ async def test_a_spanish_server_reads_the_channel_in_spanish(tmp_path: Path) -> 
             await fd.wait_for(lambda: any("Faltan órdenes de" in m.content for m in channel.messages()))
             enc = (await encounter_of(t)).id
             panel = await current_panel_dm(t, ana, "halcon", (await bot.service.status(enc)).phase_no)
-            assert panel.embeds[0]["title"].endswith("ronda 1 · fase 1") and "Enviar" in json.dumps(
-                panel.components, ensure_ascii=False
-            )
+            assert panel.embeds[0]["title"].endswith(
+                "Ronda 1 · Fase 1 · Tripulación y órdenes"
+            ) and "Enviar" in json.dumps(panel.components, ensure_ascii=False)
             await play_phase(t, enc, ana_moves="D", bea_moves="I")
             await fd.wait_for(
                 lambda: any(
-                    m.embeds and "ronda 1 · fase 2" in str(m.embeds[0].get("title"))
+                    m.embeds and "Ronda 1 · Fase 2 · Combate" in str(m.embeds[0].get("title"))
                     for m in channel.messages()
                 ),
                 what="a Spanish account of phase 2",

@@ -29,8 +29,8 @@ PostStep = Callable[[discord.abc.Messageable, Encounter, StepReport, str], Await
 @pytest.mark.parametrize(
     ("server_locale", "lang", "in_file", "title_word"),
     [
-        ("en-US", "en", "The account ({count} lines) is in the attached file.", "round"),
-        ("es-ES", "es", "El relato ({count} líneas) va en el archivo adjunto.", "ronda"),
+        ("en-US", "en", "The account ({count} lines) is in the attached file.", "Round"),
+        ("es-ES", "es", "El relato ({count} líneas) va en el archivo adjunto.", "Ronda"),
     ],
 )
 async def test_a_long_account_is_posted_as_a_text_file(

@@ -158,7 +158,7 @@ async def test_the_channel_language_follows_the_setting_at_once(server: Server) 
 
     post = await s.fd.wait_for(board_post, what="the next board post", timeout=60)
     title = str(post.embeds[0].get("title"))
-    assert "ronda 1 · fase" in title, title
+    assert "Ronda 1 · Fase" in title, title
     account = str(post.embeds[0].get("description"))
     assert account and "round" not in account.lower()
     after = [m for m in s.channel.messages()[posts_before:] if m.embeds]
