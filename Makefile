@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-run
 
-.PHONY: run test lint check bench demo clean
+.PHONY: run test lint pytest check bench demo clean
 
 # `make run` installs what running needs (the bot, SQLite, and asyncpg for the PostgreSQL option); `make test`
 # adds the test and lint tools.
@@ -28,7 +28,11 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/pyright
 
-test: $(STAMP) lint
+# lint (ruff, pyright) runs beside pytest: two cores, two jobs; either failing fails the target
+test: $(STAMP)
+	@$(MAKE) --no-print-directory -j2 lint pytest
+
+pytest: $(STAMP)
 	$(PY) -m pytest
 
 bench: $(STAMP)

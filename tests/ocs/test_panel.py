@@ -112,7 +112,7 @@ def replace_draft(state: EncounterState, unit: str, draft: Draft) -> PanelModel:
     return PLUGIN.build_panel(state, unit, draft=draft, owing=True)
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), start=st.sampled_from(["gazala", "two", "players"]))
 def test_every_offered_choice_validates(data: st.DataObject, start: str) -> None:
     """OCS-2..6: along random plays made only of what the panels offer, every complete order they lead to is
