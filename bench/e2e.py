@@ -85,7 +85,7 @@ async def give_orders(
         value = panel.custom_ids()[fire_id]["options"][0]["value"]
         start = time.perf_counter()
         await tm.timed(start, await person.select(panel, fire_id, [value]), "select")
-        await fd.wait_for(lambda: (d := draft_in(panel)) is not None and d[1].fire == (value,), timeout=30)
+        await fd.wait_for(lambda: (d := draft_in(panel)) is not None and d[1].list("fire") == (value,), timeout=30)
     start = time.perf_counter()
     handle = await tm.timed(start, await person.click(panel, button_id(panel, unit, "submit")), "submit")
     await handle.wait_for_followups(1, timeout=30)
@@ -129,7 +129,7 @@ async def duel(fd: FakeDiscord, tm: Timings, channel: Channel, people: list[Pers
             cid = button_id(panel, unit, "decide")
             await players[unit].select(panel, cid, [panel.custom_ids()[cid]["options"][0]["value"]])
             await fd.wait_for(
-                lambda p=panel: (d := draft_in(p)) is not None and d[1].choice != "", timeout=30
+                lambda p=panel: (d := draft_in(p)) is not None and d[1].text("choice") != "", timeout=30
             )
             handle = await players[unit].click(panel, button_id(panel, unit, "submit"))
             await handle.wait_for_followups(1, timeout=30)
