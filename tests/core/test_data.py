@@ -95,3 +95,25 @@ def test_every_spanish_text_is_neutral_spanish() -> None:
         if word in path.read_text(encoding="utf-8").lower()
     ]
     assert not found, found
+
+
+def test_cached_templates_format_like_the_formatter_did() -> None:
+    """Issue 20: ``t`` keeps each (key, locale) template and formats with ``str.format_map``; the text is what
+    ``string.Formatter().vformat`` gave, for every template of both catalogs, with and without params."""
+    from string import Formatter
+
+    from data.i18n import _Safe  # pyright: ignore[reportPrivateUsage]
+
+    def before(template: str, params: dict[str, object]) -> str:
+        try:
+            return Formatter().vformat(template, (), _Safe(params))
+        except (ValueError, IndexError, AttributeError, KeyError):
+            return template
+
+    for lang in ("en", "es"):
+        for key, template in catalog(lang).items():
+            for params in ({}, {"unit": "x", "n": 3, "name": "Ana", "side": "a"}):
+                assert t(key, lang, **params) == before(template, params), key
+                assert t(key, lang, **params) == t(key, lang, **params)  # the cached path, twice
+    assert t("no.such.{key}", "es", key="x") == "no.such.x"
+    assert t("plain {{braces}}", "en") == "plain {braces}"
