@@ -85,7 +85,9 @@ async def give_orders(
         value = panel.custom_ids()[fire_id]["options"][0]["value"]
         start = time.perf_counter()
         await tm.timed(start, await person.select(panel, fire_id, [value]), "select")
-        await fd.wait_for(lambda: (d := draft_in(panel)) is not None and d[1].list("fire") == (value,), timeout=30)
+        await fd.wait_for(
+            lambda: (d := draft_in(panel)) is not None and d[1].list("fire") == (value,), timeout=30
+        )
     start = time.perf_counter()
     handle = await tm.timed(start, await person.click(panel, button_id(panel, unit, "submit")), "submit")
     await handle.wait_for_followups(1, timeout=30)

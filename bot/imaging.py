@@ -20,7 +20,7 @@ import itertools
 import logging
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -41,8 +41,20 @@ def _warm() -> None:
     import render  # noqa: F401  # pyright: ignore[reportUnusedImport]  (Pillow, fonts, renderer: once per worker)
 
 
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def render_workers() -> int:
-    return max(0, int(os.environ.get("HEXD_RENDER_WORKERS", "1") or 0))
+    """``HEXD_RENDER_WORKERS``, else one per core and at least two (issue 20): previews never take the last one,
+    so a channel's board never waits behind a preview being drawn."""
+    configured = os.environ.get("HEXD_RENDER_WORKERS", "").strip()
+    if configured:
+        return max(0, int(configured))
+    return max(2, cores())
 
 
 def _spawn_pool(workers: int) -> Executor:
@@ -88,9 +100,17 @@ async def warm_up() -> None:
 BOARD, PREVIEW, LONG = 0, 1, 2  # render priorities: lower goes first
 
 
+class Superseded(Exception):
+    """A preview replaced in the queue by a newer one for the same panel before it was drawn (newest wins)."""
+
+
 class _Queue:
     """Feeds the pool in priority order (then first come, first served), at most ``slots`` jobs in it at once,
-    so a job queued later with a higher priority does not wait behind the pool's own FIFO."""
+    so a job queued later with a higher priority does not wait behind the pool's own FIFO. With two slots or
+    more, jobs other than boards leave one slot free: a board never waits for a preview being drawn.
+
+    A job given a ``key`` (a panel) replaces the job with the same key still waiting: a player clicking faster
+    than previews are drawn gets only the newest drawn; the replaced caller gets :class:`Superseded`."""
 
     def __init__(self, pool: Executor, slots: int) -> None:
         # one queue per event loop: a job in flight when its loop closed (a bot stopped mid-render) never
@@ -101,17 +121,25 @@ class _Queue:
         self._running = 0
         self._waiting: list[tuple[int, int, Callable[[], None]]] = []
         self._tickets = itertools.count()
+        self._keyed: dict[Hashable, asyncio.Future[Any]] = {}  # the waiting job of each key
 
     def serves(self, pool: Executor) -> bool:
         """Whether this queue feeds ``pool`` for the running event loop."""
         return self._pool is pool and self._loop is asyncio.get_running_loop()
 
-    async def run(self, priority: int, fn: Callable[..., T], *args: Any) -> T:
+    async def run(self, priority: int, fn: Callable[..., T], *args: Any, key: Hashable | None = None) -> T:
         loop = asyncio.get_running_loop()
         result: asyncio.Future[T] = loop.create_future()
+        if key is not None:
+            older = self._keyed.get(key)
+            if older is not None and not older.done():  # still waiting: the newest wins
+                older.set_exception(Superseded())
+            self._keyed[key] = result
 
         def start() -> None:
-            if result.done():  # the caller went away while it waited: skip the work
+            if key is not None and self._keyed.get(key) is result:
+                del self._keyed[key]  # started: a newer job with this key waits its turn
+            if result.done():  # the caller went away (or was superseded) while it waited: skip the work
                 self._release()
                 return
             try:
@@ -128,6 +156,8 @@ class _Queue:
 
     def _pump(self) -> None:
         while self._running < self._slots and self._waiting:
+            if self._waiting[0][0] != BOARD and 1 < self._slots <= self._running + 1:
+                break  # the last slot is kept for a board
             self._running += 1
             heapq.heappop(self._waiting)[2]()
 
@@ -152,7 +182,7 @@ _queue: _Queue | None = None
 _long_queue: _Queue | None = None
 
 
-async def _run(fn: Callable[..., T], *args: Any, priority: int = PREVIEW) -> T:
+async def _run(fn: Callable[..., T], *args: Any, priority: int = PREVIEW, key: Hashable | None = None) -> T:
     global _queue, _long_queue
     if priority == LONG:
         pool = long_pool()
@@ -166,7 +196,7 @@ async def _run(fn: Callable[..., T], *args: Any, priority: int = PREVIEW) -> T:
         return await asyncio.to_thread(fn, *args)
     if _queue is None or not _queue.serves(pool):
         _queue = _Queue(pool, render_workers())
-    return await _queue.run(priority, fn, *args)
+    return await _queue.run(priority, fn, *args, key=key)
 
 
 def _board(
@@ -234,9 +264,16 @@ async def preview_png(
     viewer: str,
     locale: str = "en",
     highlight: tuple[Hex, ...] = (),
+    coalesce: Hashable | None = None,
 ) -> bytes | None:
+    """``coalesce``: a key for the panel this preview is for; a newer preview with the same key that comes while
+    this one still waits replaces it, and this call raises :class:`Superseded` (the newer one shows)."""
     try:
-        return await _run(_preview, state, unit_id, path, facing, vector, viewer, locale, highlight)
+        return await _run(
+            _preview, state, unit_id, path, facing, vector, viewer, locale, highlight, key=coalesce
+        )
+    except Superseded:
+        raise
     except Exception:
         log.exception("preview render failed trace=%s unit=%s", trace_id(), unit_id)
         return None

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord import ui
 
+from bot.imaging import Superseded
 from bot.results import Refused
 from cogs.common import bot_of, lang
 from cogs.panel.components import TEMPLATE, ControlRef, panel_components, panel_embed
@@ -63,10 +64,11 @@ def panel_view(panel: LoadedPanel, locale: str) -> ui.View:
     return view
 
 
-async def panel_message(panel: LoadedPanel, locale: str) -> dict[str, Any]:
-    """Keyword arguments for send/edit: embed, view and ``files`` (the private preview image, when there is one)."""
+async def panel_message(panel: LoadedPanel, locale: str, coalesce: int | None = None) -> dict[str, Any]:
+    """Keyword arguments for send/edit: embed, view and ``files`` (the private preview image, when there is one).
+    ``coalesce``: the id of the panel message being edited (see :func:`preview_file`)."""
     embed = panel_embed(panel.model, locale, submitted=panel.submitted, deadline=panel.deadline)
-    preview = await preview_file(panel, locale)
+    preview = await preview_file(panel, locale, None if coalesce is None else ("panel", coalesce))
     if preview is not None:
         embed.set_image(url=f"attachment://{PREVIEW_NAME}")
     return {"embed": embed, "view": panel_view(panel, locale), "files": [preview] if preview else []}
@@ -86,7 +88,10 @@ async def _show(interaction: discord.Interaction, clicked: Clicked) -> None:
             embed.set_image(url=f"attachment://{message.attachments[0].filename}")
         kwargs: dict[str, Any] = {"embed": embed, "view": panel_view(panel, locale)}
     else:
-        kwargs = await panel_message(panel, locale)
+        try:
+            kwargs = await panel_message(panel, locale, None if message is None else message.id)
+        except Superseded:  # a newer click on this panel came before its preview was drawn: that one shows it
+            return
         kwargs["attachments"] = kwargs.pop("files")
     if message is None:
         await interaction.edit_original_response(**kwargs)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import discord
 
 from bot.imaging import preview_png
@@ -11,8 +13,12 @@ from cogs.panel.load import LoadedPanel
 PREVIEW_NAME = "preview.png"
 
 
-async def preview_file(panel: LoadedPanel, locale: str) -> discord.File | None:
-    """The preview for the panel's draft (None: the plug-in shows none now, or it could not be drawn)."""
+async def preview_file(
+    panel: LoadedPanel, locale: str, coalesce: Hashable | None = None
+) -> discord.File | None:
+    """The preview for the panel's draft (None: the plug-in shows none now, or it could not be drawn).
+    ``coalesce``: the panel message's key; raises :class:`bot.imaging.Superseded` when a newer click on the same
+    panel asked for a preview before this one was drawn (that click shows the panel)."""
     model = panel.model
     if model.waiting:
         return None
@@ -28,5 +34,6 @@ async def preview_file(panel: LoadedPanel, locale: str) -> discord.File | None:
         viewer=model.side,
         locale=locale,
         highlight=shown.highlight,
+        coalesce=coalesce,
     )
     return png_file(png, PREVIEW_NAME) if png is not None else None

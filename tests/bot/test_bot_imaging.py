@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.imaging import BOARD, LONG, PREVIEW, _Queue
+from bot.imaging import BOARD, LONG, PREVIEW, Superseded, _Queue, render_workers
 
 
 async def test_a_board_queued_after_previews_is_drawn_before_them() -> None:
@@ -113,3 +113,69 @@ def test_a_job_left_in_flight_by_a_closed_loop_never_blocks_the_next_loops_image
     finally:
         gate.set()
         pool.shutdown(wait=True)
+
+
+async def test_previews_leave_one_worker_free_so_a_board_never_waits_behind_one() -> None:
+    """Issue 20: with two workers busy drawing previews a board would wait for one to finish; previews never
+    take the last slot, so the board starts at once while the previews behind it still wait."""
+    ran: list[str] = []
+    gate = threading.Event()
+
+    def job(name: str) -> str:
+        if name.startswith("slow"):
+            gate.wait(10)
+        ran.append(name)
+        return name
+
+    with ThreadPoolExecutor(2) as pool:
+        queue = _Queue(pool, slots=2)
+        slow = asyncio.create_task(queue.run(PREVIEW, job, "slow"))
+        waiting = asyncio.create_task(queue.run(PREVIEW, job, "preview"))
+        await asyncio.sleep(0)
+        assert await queue.run(BOARD, job, "board") == "board"  # while "slow" still holds a worker
+        assert ran == ["board"] and not waiting.done()
+        gate.set()
+        assert await asyncio.gather(slow, waiting) == ["slow", "preview"]
+
+
+async def test_a_newer_preview_of_the_same_panel_replaces_the_waiting_one() -> None:
+    """Issue 20: a player clicking faster than previews are drawn gets only the newest drawn (newest wins); the
+    replaced caller learns it was superseded; other panels' previews are untouched."""
+    ran: list[str] = []
+    gate = threading.Event()
+
+    def job(name: str) -> str:
+        if name == "first":
+            gate.wait(10)
+        ran.append(name)
+        return name
+
+    with ThreadPoolExecutor(1) as pool:
+        queue = _Queue(pool, slots=1)
+        first = asyncio.create_task(queue.run(PREVIEW, job, "first", key="panel-1"))  # started: kept
+        await asyncio.sleep(0)
+        older = asyncio.create_task(queue.run(PREVIEW, job, "older", key="panel-1"))
+        other = asyncio.create_task(queue.run(PREVIEW, job, "other", key="panel-2"))
+        await asyncio.sleep(0)
+        newest = asyncio.create_task(queue.run(PREVIEW, job, "newest", key="panel-1"))
+        await asyncio.sleep(0)
+        gate.set()
+        assert await first == "first"
+        with pytest.raises(Superseded):
+            await older
+        assert await asyncio.gather(other, newest) == ["other", "newest"]
+    assert ran == ["first", "other", "newest"]
+
+
+def test_the_render_pool_is_sized_to_the_cores_unless_configured(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot import imaging
+
+    monkeypatch.delenv("HEXD_RENDER_WORKERS", raising=False)
+    monkeypatch.setattr(imaging, "cores", lambda: 8)
+    assert render_workers() == 8
+    monkeypatch.setattr(imaging, "cores", lambda: 1)
+    assert render_workers() == 2  # one may always draw a board
+    monkeypatch.setenv("HEXD_RENDER_WORKERS", "0")
+    assert render_workers() == 0
+    monkeypatch.setenv("HEXD_RENDER_WORKERS", "3")
+    assert render_workers() == 3
