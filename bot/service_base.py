@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bot.bounded import Bounded
 from bot.permissions import Actor, holder_of, is_director, units_of
 from bot.results import Missing, refuse
 from bot.storage import Deadline, Encounter, EncounterNotFoundError, GuildSettings, Participant, Storage
@@ -23,6 +24,8 @@ from rules.state import EncounterState, Unit
 
 NOT_ORDERABLE = frozenset({"debris", "asteroid", "marker"})
 READ_CACHE_SIZE = 512  # encounters whose last read is kept (each holds one decoded state)
+#: encounters (or guilds) whose small cached rows (deadline, settings) are kept: idle ones fall out (issue 20)
+SMALL_CACHE_SIZE = 4096
 GUILD_SETTINGS_TTL = 30.0  # seconds a guild's settings are reused between reads
 #: how far towards a deadline the players still missing get their reminder DM
 REMIND_AT = 0.75
@@ -63,10 +66,11 @@ class ServiceBase:
         self.clock = clock
         self.director_role_name = director_role_name
         self._locks: dict[int, asyncio.Lock] = {}
-        self._states: dict[int, tuple[int, EncounterState]] = {}
+        self._states: Bounded[int, tuple[int, EncounterState]] = Bounded(READ_CACHE_SIZE)
         self._reads: OrderedDict[int, Reading] = OrderedDict()  # newest read per encounter, LRU-bounded
-        self._deadlines: dict[int, tuple[float, Deadline | None]] = {}  # (read at, pending deadline)
-        self._guilds: dict[int, tuple[float, GuildSettings]] = {}
+        # (read at, pending deadline)
+        self._deadlines: Bounded[int, tuple[float, Deadline | None]] = Bounded(SMALL_CACHE_SIZE)
+        self._guilds: Bounded[int, tuple[float, GuildSettings]] = Bounded(SMALL_CACHE_SIZE)
 
     # --- loading and checks --------------------------------------------------------------------------------
     def _lock(self, encounter_id: int) -> asyncio.Lock:

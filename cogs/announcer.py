@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.account import describe, roll_purpose
+from bot.bounded import Bounded
 from bot.imaging import board_png
 from bot.logs import trace_id
 from bot.panels import panel_for, status_lines, step_cards
@@ -59,6 +60,8 @@ LONG_ACCOUNT = 200
 ANNOUNCED = "announced_seq"
 #: seconds before each retry of a post Discord refused; after the last one, the next restart resumes it
 RETRY_BACKOFF: tuple[float, ...] = (2.0, 10.0, 30.0, 120.0, 600.0)
+#: encounters whose row and announced step are kept between posts (the busy ones; idle ones are read again)
+ANNOUNCER_CACHE_SIZE = 2048
 
 
 class Announcer:
@@ -69,9 +72,11 @@ class Announcer:
         self.bot = bot
         self._queues: dict[int, asyncio.Queue[Job]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
-        self._queued: set[int] = set()
-        self._metas: dict[int, Encounter] = {}  # ids of StepReports already queued through step_done
-        self._announced: dict[int, int | None] = {}  # ANNOUNCED per encounter, as last read or written
+        self._queued: set[int] = set()  # ids of StepReports already queued through step_done
+        # the rows of the encounters posted to lately, and ANNOUNCED per encounter as last read or written: both
+        # are read again from storage once an idle encounter has fallen out (issue 20)
+        self._metas: Bounded[int, Encounter] = Bounded(ANNOUNCER_CACHE_SIZE)
+        self._announced: Bounded[int, int | None] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._retries: dict[int, int] = {}  # failed catch-ups in a row, per encounter
         self._retry_tasks: set[asyncio.Task[None]] = set()
         self.retry_backoff = RETRY_BACKOFF
@@ -98,6 +103,8 @@ class Announcer:
         finally:  # cancelled too (the bot closing): a finished worker never stays listed
             if self._workers.get(encounter_id) is asyncio.current_task():
                 self._workers.pop(encounter_id, None)
+                if queue.empty():  # nothing left: an idle encounter keeps no queue (issue 20)
+                    self._queues.pop(encounter_id, None)
 
     async def drain(self) -> None:
         """Wait for every queued announcement (tests, shutdown); retries waiting for their time are dropped (the

@@ -1,0 +1,60 @@
+"""Issue 20: idle encounters are not held in memory forever. The per-encounter caches of the service and the
+announcer keep only the newest entries, and an announcer queue goes once it is drained."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from bot import service_base
+from bot.bounded import Bounded
+from cogs.announcer import Announcer
+from tests.bot_fixtures import sqlite_service
+
+
+def test_a_bounded_cache_keeps_the_newest_written_entries() -> None:
+    cache: Bounded[int, str] = Bounded(2)
+    cache[1], cache[2] = "a", "b"
+    cache[1] = "a again"  # written again: now the newest
+    cache[3] = "c"
+    assert list(cache.items()) == [(1, "a again"), (3, "c")]
+    with pytest.raises(ValueError):
+        Bounded[int, int](0)
+
+
+async def test_reading_many_encounters_keeps_only_the_newest_few(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(service_base, "READ_CACHE_SIZE", 2)
+    async with sqlite_service(tmp_path / "db.sqlite3") as service:
+        ids = [
+            (await service.create(10, 100 + i, 1, ruleset="exo", scenario="exo-duel")).encounter_id
+            for i in range(5)
+        ]
+        for encounter_id in ids:
+            await service.read(encounter_id)
+            await service.deadline_of(encounter_id, 1)
+        kept = cast(Any, service)
+        assert list(kept._reads) == ids[-2:]
+        assert list(kept._states) == ids[-2:]
+        assert (await service.read(ids[0])).meta.id == ids[0]  # fell out: read again from storage
+
+
+async def test_an_announcer_keeps_no_queue_for_an_encounter_with_nothing_to_post() -> None:
+    announcer = Announcer(cast(Any, None))  # plain jobs: the bot is never used
+    done: list[int] = []
+    for encounter_id in range(50):
+
+        async def job(eid: int = encounter_id) -> None:
+            done.append(eid)
+
+        announcer.enqueue(encounter_id, job)
+    await announcer.drain()
+    await asyncio.sleep(0)
+    assert sorted(done) == list(range(50))
+    state = cast(Any, announcer)
+    assert state._queues == {} and state._workers == {}
+    assert isinstance(state._metas, Bounded) and isinstance(state._announced, Bounded)
