@@ -1,5 +1,6 @@
-"""Issue 20: idle encounters are not held in memory forever. The per-encounter caches of the service and the
-announcer keep only the newest entries, and an announcer queue goes once it is drained."""
+"""Issue 20: idle encounters are not held in memory forever (the per-encounter caches of the service and the
+announcer keep only the newest entries, an announcer queue goes once it is drained), and a click's panel costs
+less (a select's size is added up, not searched for)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot import service_base
 from bot.bounded import Bounded
+from bot.panels.draft import Draft, _most_that_fit_by_trying, most_that_fit  # pyright: ignore[reportPrivateUsage]
 from cogs.announcer import Announcer
 from tests.bot_fixtures import sqlite_service
 
@@ -58,3 +62,23 @@ async def test_an_announcer_keeps_no_queue_for_an_encounter_with_nothing_to_post
     state = cast(Any, announcer)
     assert state._queues == {} and state._workers == {}
     assert isinstance(state._metas, Bounded) and isinstance(state._announced, Bounded)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    others=st.dictionaries(
+        st.sampled_from(["move", "stations", "crew", "choice"]),
+        st.text(st.characters(min_codepoint=0x21, max_codepoint=0x17F), min_size=1, max_size=30),
+        max_size=3,
+    ),
+    values=st.lists(
+        st.text(st.characters(min_codepoint=0x21, max_codepoint=0x17F, exclude_characters=","), min_size=1),
+        max_size=40,
+    ),
+)
+def test_most_that_fit_counts_as_trying_each_count_did(others: dict[str, str], values: list[str]) -> None:
+    """Issue 20: a select's size is added up from its values' quoted lengths, no longer found by building and
+    encoding a draft per count; the answer is the same."""
+    draft = Draft(**others)
+    longest = sorted(values, key=len, reverse=True)
+    assert most_that_fit(draft, "fire", values) == _most_that_fit_by_trying(draft, "fire", longest)
