@@ -241,7 +241,7 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
 
 
 async def spawn_bot(
-    fd: FakeDiscord, database_url: str, guild_id: int
+    fd: FakeDiscord, database_url: str, guild_id: int, *, report_resume: bool = False
 ) -> tuple[asyncio.subprocess.Process, float]:
     """The bot in a child process pointed at this process's local Discord; returns once it is ready, with the
     CPU seconds it had used by then."""
@@ -252,6 +252,7 @@ async def spawn_bot(
             "token": fd.bot_token,
             "database_url": database_url,
             "guild_id": guild_id,
+            "report_resume": report_resume,
         }
     )
     child = await asyncio.create_subprocess_exec(
@@ -267,6 +268,14 @@ async def spawn_bot(
 def cpu_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+def rss_kb() -> int:
+    """This process's resident memory now (Linux), in kB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
 
 
 def serve_bot(spec: dict[str, object]) -> None:
@@ -295,6 +304,14 @@ def serve_bot(spec: dict[str, object]) -> None:
 
         async def announce_ready() -> None:
             print("ready", cpu_seconds(), flush=True)
+            if spec.get(
+                "report_resume"
+            ):  # bench/idle.py: when every running encounter is resumed, and the RSS
+                announcer = bot.announcer
+                assert announcer is not None
+                await announcer.resumed.wait()
+                await announcer.drain()
+                print("resumed", cpu_seconds(), rss_kb(), flush=True)
 
         bot.add_listener(announce_ready, "on_ready")
         return await serve(bot, config.token, stop)

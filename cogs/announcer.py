@@ -60,6 +60,8 @@ LONG_ACCOUNT = 200
 ANNOUNCED = "announced_seq"
 #: seconds before each retry of a post Discord refused; after the last one, the next restart resumes it
 RETRY_BACKOFF: tuple[float, ...] = (2.0, 10.0, 30.0, 120.0, 600.0)
+#: running encounters resumed at the same time after a start
+RESUME_AT_ONCE = 8
 #: encounters whose row and announced step are kept between posts (the busy ones; idle ones are read again)
 ANNOUNCER_CACHE_SIZE = 2048
 
@@ -235,10 +237,19 @@ class Announcer:
                 await self.send_panel(meta, missing.user_id, missing.unit)
 
     async def resume_all(self) -> int:
-        """Resume every running encounter (one queue each, so their posts keep their order)."""
+        """Resume every running encounter (one queue each, so their posts keep their order). Each resume is queued
+        at once, ahead of anything else for its encounter, but only :data:`RESUME_AT_ONCE` run at a time: with
+        thousands of running encounters the clicks that come meanwhile wait behind a few resumes, not all of
+        them, and only those few encounters' rows and states are in memory at once (issue 20)."""
         running = await self.bot.service.storage.running_encounters()
+        gate = asyncio.Semaphore(RESUME_AT_ONCE)
+
+        async def resume(encounter_id: int) -> None:
+            async with gate:
+                await self.resume(encounter_id)
+
         for meta in running:
-            self.enqueue(meta.id, lambda eid=meta.id: self.resume(eid))
+            self.enqueue(meta.id, lambda eid=meta.id: resume(eid))
         return len(running)
 
     # --- where and in which language ------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import importlib
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, cast, overload
 
@@ -140,6 +141,25 @@ def from_json(data: Any) -> Any:
 
 def _decode_class(name: str) -> Any:
     cls = _lookup(name)
+    if cls is None and _import_owner(name):
+        cls = _lookup(name)
     if cls is None:
         raise TypeError(f"unknown serialized type {name!r} (is its ruleset imported?)")
     return cls
+
+
+def _import_owner(tag: str) -> bool:
+    """Import the package that owns ``tag`` (``exo.Ship`` → ``rules.exo``; a bare legacy tag: the legacy
+    namespaces), so a fresh process decodes a stored state before anything else imported its ruleset (a bot
+    resuming its encounters at start-up). True when something was imported."""
+    namespaces = (tag.split(".", 1)[0],) if "." in tag else LEGACY_NAMESPACES
+    imported = False
+    for ns in namespaces:
+        if not ns.isidentifier():
+            continue
+        try:
+            importlib.import_module(f"rules.{ns}")
+        except ImportError:
+            continue
+        imported = True
+    return imported

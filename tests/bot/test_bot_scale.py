@@ -82,3 +82,26 @@ def test_most_that_fit_counts_as_trying_each_count_did(others: dict[str, str], v
     draft = Draft(**others)
     longest = sorted(values, key=len, reverse=True)
     assert most_that_fit(draft, "fire", values) == _most_that_fit_by_trying(draft, "fire", longest)
+
+
+async def test_a_fresh_process_decodes_a_stored_state_before_its_ruleset_was_imported(tmp_path: Path) -> None:
+    """Found by bench/idle.py (issue 20): a bot restarted on running encounters resumes them first, and decoding
+    their states failed ("unknown serialized type 'exo.Ship'") because nothing had imported rules.exo yet."""
+    import json
+    import subprocess
+    import sys
+
+    from rules.serial import to_json
+
+    async with sqlite_service(tmp_path / "db.sqlite3") as service:
+        created = await service.create(10, 100, 1, ruleset="exo", scenario="exo-duel")
+        state = (await service.read(created.encounter_id)).state
+    stored = tmp_path / "state.json"
+    stored.write_text(json.dumps(to_json(state)))
+    code = (
+        "import json, sys; from rules.serial import from_json; assert 'rules.exo' not in sys.modules;"
+        f" s = from_json(json.loads(open({str(stored)!r}).read())); print(sorted(set(type(u).__name__ for u in s.units.values())))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "Ship" in done.stdout
