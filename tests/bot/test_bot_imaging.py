@@ -172,9 +172,9 @@ def test_the_render_pool_is_sized_to_the_cores_unless_configured(monkeypatch: py
 
     monkeypatch.delenv("HEXD_RENDER_WORKERS", raising=False)
     monkeypatch.setattr(imaging, "cores", lambda: 8)
-    assert render_workers() == 8
+    assert render_workers() == 7  # one core is the bot's own
     monkeypatch.setattr(imaging, "cores", lambda: 1)
-    assert render_workers() == 2  # one may always draw a board
+    assert render_workers() == 1
     monkeypatch.setenv("HEXD_RENDER_WORKERS", "0")
     assert render_workers() == 0
     monkeypatch.setenv("HEXD_RENDER_WORKERS", "3")
