@@ -61,6 +61,10 @@ def panel_view(panel: LoadedPanel, locale: str) -> ui.View:
     )
     for component in components:
         view.add_item(PanelItem(component) if ControlRef.parse(component.custom_id) else component)
+    # nothing to listen for: every control is a PanelItem, dispatched by its custom id whatever the message. A
+    # view still listening is kept by discord.py's view store for its message, forever (one per panel sent or
+    # edited, issue 20); a stopped one only lays out the components
+    view.stop()
     return view
 
 
