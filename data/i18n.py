@@ -7,6 +7,7 @@ Discord locales (``es-ES``, ``es-419``, ``en-US``, ``en-GB``) map to their langu
 
 from __future__ import annotations
 
+import re
 import tomllib
 from functools import cache
 from string import Formatter
@@ -75,7 +76,18 @@ class _Safe(dict[str, Any]):
         return "{" + key + "}"
 
 
+#: ``{count|one|other}``: the word for one or for any other count of the parameter ``count``
+_PLURAL = re.compile(r"\{(\w+)\|([^|{}]*)\|([^|{}]*)\}")
+
+
+def _plural(match: re.Match[str], params: dict[str, Any]) -> str:
+    value = params.get(match.group(1))
+    return match.group(2) if str(value).strip() in ("1", "-1") else match.group(3)
+
+
 def _format(template: str, params: dict[str, Any]) -> str:
+    if "|" in template:
+        template = _PLURAL.sub(lambda m: _plural(m, params), template)
     try:
         return Formatter().vformat(template, (), _Safe(params))
     except (ValueError, IndexError, AttributeError, KeyError):
