@@ -66,7 +66,11 @@ def only_in(state: EncounterState, found: Mapping[str, frozenset[Hex]], name: st
     assert ship.at is not None
     taken = {u.at for u in state.units.values()}
     for h in sorted(found[name]):
-        if ship.at.distance(h) == distance and sections(ship.at, ship.facing, h) == frozenset({name}) and h not in taken:
+        if (
+            ship.at.distance(h) == distance
+            and sections(ship.at, ship.facing, h) == frozenset({name})
+            and h not in taken
+        ):
             return h
     raise AssertionError(f"no hex of {name} alone at {distance}")
 
