@@ -181,16 +181,16 @@ class UnitCog(
             raise refuse("unit.no_section", "The unit has no such firing section.", section=section[:30])
         await interaction.response.defer(ephemeral=True, thinking=True)
         reach = ruleset.reachable(state, unit)
+        # one section alone when the caller picked one; a section keeps its colour in every picture of the unit
+        drawn = [name for name in sections if section is None or name == section]
+        order = [*ruleset.firing_arcs(state, unit), *sections]
         picture = ArcPicture(
             unit,
-            tuple(
-                (arc_label(name, locale), covered)
-                for name, covered in sections.items()
-                if section is None or name == section  # one section alone, when the caller picked one
-            ),
+            tuple((arc_label(name, locale), sections[name]) for name in drawn),
             tuple((band_label(b.name, b.first, b.last, locale), b.first, b.last) for b in bands),
             # where it can move, when neither a section nor a weapon narrows the picture
             (t("unit.arcs_reach", locale), reach if section is None and weapon is None else frozenset()),
+            tuple(order.index(name) for name in drawn),
         )
         png = await arcs_png(state, viewer, locale, picture)
         if png is None:

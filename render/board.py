@@ -95,12 +95,19 @@ class ArcPicture:
     """What :func:`render_arcs` draws for one unit (``/unit arcs``): its firing sections as (legend text, hexes),
     each in its own colour (``colors.ARC``, in this order; a hex in two sections shows both, halved), and the
     range bands of a chosen weapon as (legend text, first, last distance), nearest first, each a shade; ``reach``:
-    (legend text, hexes) the unit can move to, ringed."""
+    (legend text, hexes) the unit can move to, ringed; ``colours``: each section's place in ``colors.ARC`` (by
+    default its place here), so a section keeps its colour when a weapon or a choice shows fewer. A section with no
+    hex on the board gets no legend entry."""
 
     unit_id: str
     sections: tuple[tuple[str, frozenset[Hex]], ...]
     bands: tuple[tuple[str, int, int], ...] = ()
     reach: tuple[str, frozenset[Hex]] = ("", frozenset())
+    colours: tuple[int, ...] = ()
+
+    def colour_of(self, index: int) -> RGB:
+        """The colour of the ``index``-th section here."""
+        return arc_colour(self.colours[index] if index < len(self.colours) else index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,10 +366,10 @@ def _draw_arcs(cv: Canvas, scene: Scene, arcs: ArcPicture, area: Box) -> None:
         if state.board.terrain_at(h):  # terrain keeps its own colour readable under the section's
             shade *= C.ARC_TERRAIN
         centre = vp.center(h)
-        draw_hex(cv, theme, vp.size, centre, C.mix(base, arc_colour(idx[0]), shade), board_label(h), area)
+        draw_hex(cv, theme, vp.size, centre, C.mix(base, arcs.colour_of(idx[0]), shade), board_label(h), area)
         if len(idx) > 1:  # the lower half (under the label) in the second section's colour
             corners = hex_polygon(centre, vp.size)
-            cv.draw.polygon(corners[1:5], fill=cv.ink(C.mix(base, arc_colour(idx[1]), shade)))
+            cv.draw.polygon(corners[1:5], fill=cv.ink(C.mix(base, arcs.colour_of(idx[1]), shade)))
     lasts = {last for _, _, last in arcs.bands}
     width = line_width(vp.size, 0.08, 2)
     for h in sorted(where):
@@ -381,14 +388,15 @@ def _draw_arcs(cv: Canvas, scene: Scene, arcs: ArcPicture, area: Box) -> None:
 
 def _arc_legend(scene: Scene, arcs: ArcPicture) -> list[LegendItem]:
     """Every section in its colour, then every band as a shade of the first section's colour."""
-    fill = scene.theme.hex_fill
+    fill, board = scene.theme.hex_fill, scene.state.board
     shade = C.ARC_MIX[0] if arcs.bands else C.ARC_MIX_ALL
     items = [
-        LegendItem(text, "hex", C.mix(fill, arc_colour(i), shade))
-        for i, (text, _) in enumerate(arcs.sections)
+        LegendItem(text, "hex", C.mix(fill, arcs.colour_of(i), shade))
+        for i, (text, covered) in enumerate(arcs.sections)
+        if any(board.contains(h) for h in covered)
     ]
     for i, (text, _, _) in enumerate(arcs.bands):
-        colour = C.mix(fill, arc_colour(0), C.ARC_MIX[min(i, len(C.ARC_MIX) - 1)])
+        colour = C.mix(fill, arcs.colour_of(0), C.ARC_MIX[min(i, len(C.ARC_MIX) - 1)])
         items.append(LegendItem(text, "hex", colour, _band_line(scene.theme)))
     if arcs.reach[1]:
         items.append(LegendItem(arcs.reach[0], "ring", C.HIGHLIGHT))

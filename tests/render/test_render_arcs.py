@@ -42,11 +42,15 @@ Picture = tuple[Image.Image, BoardTrace, Viewport, Mapping[str, frozenset[Hex]]]
 
 
 def picture(state: EncounterState, unit: str, weapon: str | None, viewer: str = "director") -> Picture:
-    found, bands = ruleset_for(state).weapon_reach(state, unit, weapon)
+    """As ``/unit arcs`` draws it: each section keeps the colour of its place among all the unit's sections."""
+    ruleset = ruleset_for(state)
+    found, bands = ruleset.weapon_reach(state, unit, weapon)
+    order = list(ruleset.firing_arcs(state, unit))
     arcs = ArcPicture(
         unit,
         tuple((NAMES.get(name, name), hexes) for name, hexes in found.items()),
         tuple((f"{b.name} {b.first}-{b.last}", b.first, b.last) for b in bands),
+        colours=tuple(order.index(name) for name in found),
     )
     trace = BoardTrace()
     png = render_arcs(BoardSnapshot(state), viewer=viewer, arcs=arcs, options=RenderOptions(), trace=trace)
@@ -125,10 +129,13 @@ def test_the_chosen_weapons_sections_and_range_bands_are_drawn_EXO_3_4() -> None
     assert share_of(img, edge, 1, WHITE) > 0.5
 
 
-def test_a_broadside_weapon_draws_only_its_side_EXO_1_4() -> None:
+def test_a_broadside_weapon_draws_only_its_side_each_section_in_its_own_colour_EXO_1_4() -> None:
+    """A starboard weapon covers SFD and SPD; SPD keeps the colour it has in the whole picture (the third)."""
     state = armed()
-    _, trace, _, found = picture(state, "halcon", "2")
+    img, trace, vp, found = picture(state, "halcon", "2")
     assert list(found) == [SFD, SPD]
+    h = only_in(state, found, SPD, 3)
+    assert share_of(img, lower(vp, h), 2, mix(SPACE.hex_fill, arc_colour(2), ARC_MIX[0])) > 0.9
     assert trace.legend[:2] == [NAMES[SFD], NAMES[SPD]]
     assert [t for t in trace.legend if t.startswith(("short", "medium", "long"))] == [
         "short 1-5",
@@ -173,3 +180,11 @@ def test_skirmish_vertex_arc_in_sight_and_blocked_in_distinct_colours_SK_3_2() -
         assert d <= 12
         assert share_of(img, lower(vp, h), 2, mix((232, 226, 208), arc_colour(i), shade)) > 0.9, (name, h)
     assert trace.legend[:3] == ["in_sight", "blocked", "range 2-12"]
+
+
+def test_a_section_with_no_hex_gets_no_legend_entry_SK_5_1() -> None:
+    """Melee reaches the adjacent hexes of the arc: none hidden there, so only the seen part is named."""
+    state = skirmish_state()
+    _, trace, _, found = picture(state, "kara", "melee")
+    assert found["in_sight"] and not found["blocked"]
+    assert trace.legend[:2] == ["in_sight", "melee 1-1"]
