@@ -8,7 +8,8 @@ no vector, no panel row, no trail, no firing line from or to it.
 
 What is common to every ruleset is drawn here: grid and terrain, fog, highlights, counters with their facing, '?'
 counters, firing lines (``ShotResolved``, as arrows with their damage badges: ``render/shots.py``) and the order
-preview. The rest — exo vectors, trails, markers, lit
+preview, and ``/unit arcs`` pictures (``render_arcs``: the sections and range bands a ruleset names, each section
+in its own colour). The rest — exo vectors, trails, markers, lit
 areas, stat bars — is each ruleset's and layer's overlay (``render/rulesets/``); this module names none of them.
 """
 
