@@ -64,7 +64,9 @@ def test_templates_name_only_fields_their_events_have() -> None:
         for lang in LANGS:
             template = catalog(lang)[f"event.{name}"]
             used = {
-                field.split("|")[0].split(".")[0].split("[")[0] for _, field, _, _ in Formatter().parse(template) if field
+                field.split("|")[0].split(".")[0].split("[")[0]
+                for _, field, _, _ in Formatter().parse(template)
+                if field
             }
             assert used <= allowed, (lang, name, used - allowed)
 
