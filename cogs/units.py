@@ -63,8 +63,13 @@ def arc_label(name: str, locale: str) -> str:
 
 
 def weapon_label(key: str, label: str, locale: str) -> str:
-    """A weapon for ``/unit arcs`` in the reader's words (``arc.weapon.<key>``), else in the ruleset's notation."""
-    return t(f"arc.weapon.{key}", locale) if has(f"arc.weapon.{key}", "en") else label
+    """A weapon for ``/unit arcs`` in the reader's words (``arc.weapon.<key>``), else in the ruleset's notation
+    with each word the catalogs name (``term.<word>``: mech's ``medium_laser`` → "Láser Medio") translated."""
+    if has(f"arc.weapon.{key}", "en"):
+        return t(f"arc.weapon.{key}", locale)
+    return " ".join(
+        t(f"term.{word}", locale) if has(f"term.{word}", "en") else word for word in label.split()
+    )
 
 
 def band_label(name: str, first: int, last: int, locale: str) -> str:
