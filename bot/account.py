@@ -142,6 +142,9 @@ def template_params(
             params.setdefault(f"{key}_text", value_text(key, value, locale) or value)
         elif isinstance(value, bool):
             params.setdefault(f"{key}_text", t("value.yes" if value else "value.no", locale))
+    for key in [k for k in params if k.endswith("_text")]:
+        # an event logged before its "<x>_named" text (names instead of ids) existed reads with "<x>_text"
+        params.setdefault(key.removesuffix("_text") + "_named", params[key])
     return params
 
 

@@ -123,8 +123,20 @@ def declaration_event(state: EncounterState, order: MechOrder) -> DeclarationLoc
         ("physical", raw["physical"]),
         ("fire_text", fire_text or "—"),
         ("physical_text", physical_text or "—"),
+        # the same with the targets' names, as the channel reads it (the ids above stay for sim --json readers)
+        ("fire_named", _named(state, fire_text) or "—"),
+        ("physical_named", _named(state, physical_text) or "—"),
     )
     return DeclarationLocked(rule="MECH-1.2", key="mech.declared", unit=order.unit, args=args)
+
+
+def _named(state: EncounterState, text: str) -> str:
+    """``#1→wolverine`` with each target id replaced by the unit's name."""
+    return ", ".join(
+        f"{head}→{state.units[tid].name}" if tid in state.units else part
+        for part in filter(None, text.split(", "))
+        for head, _, tid in (part.rpartition("→"),)
+    )
 
 
 @register
