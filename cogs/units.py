@@ -17,7 +17,7 @@ from bot.client import HexBotCore
 from bot.imaging import board_png
 from bot.results import refuse
 from bot.translator import tr
-from cogs.common import actor_of, bot_of, encounter_here, lang, png_file
+from cogs.common import actor_of, bot_of, choices, encounter_here, lang, png_file
 from data.i18n import has, t
 from render.board import ArcPicture
 from rules.engine import visibility
@@ -79,42 +79,39 @@ def band_label(name: str, first: int, last: int, locale: str) -> str:
     return t("unit.arcs_band", locale, band=shown, span=span)
 
 
+async def _chosen_unit(interaction: discord.Interaction) -> tuple[EncounterState, str] | None:
+    """The state and the unit typed in the ``unit`` option, when the caller may see that unit (else None)."""
+    try:
+        _, state, viewer = await viewer_of(interaction)
+    except Exception:
+        return None
+    unit = str(getattr(interaction.namespace, "unit", "") or "")
+    return (state, unit) if unit in state.units and unit in seen_by(state, viewer) else None
+
+
 async def weapon_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The chosen unit's weapons (exo: ``L#1``; skirmish: ranged, melee), for a caller who sees it."""
-    try:
-        _, state, viewer = await viewer_of(interaction)
-    except Exception:
+    if (chosen := await _chosen_unit(interaction)) is None:
         return []
-    unit = str(getattr(interaction.namespace, "unit", "") or "")
-    if unit not in state.units or unit not in seen_by(state, viewer):
-        return []
+    state, unit = chosen
     locale = lang(interaction)
-    return [
-        app_commands.Choice(name=weapon_label(key, label, locale)[:100], value=key)
-        for key, label in ruleset_for(state).arc_weapons(state, unit).items()
-        if current.lower() in f"{key} {weapon_label(key, label, locale)}".lower()
-    ][:25]
+    weapons = ruleset_for(state).arc_weapons(state, unit).items()
+    return choices(((weapon_label(key, label, locale), key) for key, label in weapons), current)
 
 
 async def section_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The chosen unit's firing sections (mech: front, left arm, right arm, rear), for a caller who sees it."""
-    try:
-        _, state, viewer = await viewer_of(interaction)
-    except Exception:
+    if (chosen := await _chosen_unit(interaction)) is None:
         return []
-    unit = str(getattr(interaction.namespace, "unit", "") or "")
-    if unit not in state.units or unit not in seen_by(state, viewer):
-        return []
+    state, unit = chosen
     locale = lang(interaction)
-    return [
-        app_commands.Choice(name=arc_label(name, locale)[:100], value=name)
-        for name in ruleset_for(state).firing_arcs(state, unit)
-        if current.lower() in f"{name} {arc_label(name, locale)}".lower()
-    ][:25]
+    return choices(
+        ((arc_label(name, locale), name) for name in ruleset_for(state).firing_arcs(state, unit)), current
+    )
 
 
 def _visible_unit(state: EncounterState, viewer: str, unit_id: str) -> Any:
