@@ -43,6 +43,7 @@ demo: $(RUN_STAMP)
 	$(VENV)/bin/hexdirector demo
 	cp demo-out/exo-patrol/r05-p2-director.png docs/images/exo-round-director.png
 	cp demo-out/skirmish-corridor/r02-palpha-veddio-director.png docs/images/skirmish-corridor.png
+	cp demo-out/exo-ambush/r02-p2-red.png docs/images/exo-fogged-red-view.png
 
 clean:
 	rm -rf $(VENV) demo-out .pytest_cache .ruff_cache

@@ -142,6 +142,9 @@ def template_params(
             params.setdefault(f"{key}_text", value_text(key, value, locale) or value)
         elif isinstance(value, bool):
             params.setdefault(f"{key}_text", t("value.yes" if value else "value.no", locale))
+    for key in [k for k in params if k.endswith("_text")]:
+        # an event logged before its "<x>_named" text (names instead of ids) existed reads with "<x>_text"
+        params.setdefault(key.removesuffix("_text") + "_named", params[key])
     return params
 
 
@@ -214,6 +217,12 @@ def describe(event: Event, state: EncounterState | None = None, locale: str | No
         if event.get("purpose_key"):
             params["purpose_text"] = t(f"rolls.purpose.{event.get('purpose_key')}", locale, **params)
             return _tidy(t("rolls.line" if "need_text" in params else "rolls.plain", locale, **params))
+        # a roll the engine did not describe for readers: who rolled (and at whom) and the dice, in no language;
+        # its English ``purpose`` stays in the JSON log (``sim --json``)
+        who = params.get("actor_name") or ""
+        target = params.get("target_name") or ""
+        params["purpose"] = f"{who} → {target}" if who and target else who or event.rule
+        params["dice_text"] = dice_sum_text(event.sides, event.dice)
         key = "event.RollMade.quality" if "quality_text" in params else key
     elif isinstance(event, Note | DirectorOverride):
         specific = f"note.{event.key}" if isinstance(event, Note) else f"override.{event.action}"

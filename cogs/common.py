@@ -4,6 +4,7 @@ transformers, and replies that respect Discord's limits. Not an extension (no ``
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -13,7 +14,9 @@ from bot.permissions import Actor
 from bot.results import refuse
 from bot.storage import Encounter
 from data.i18n import language_of, t
+from rules.errors import GameError
 from rules.hexgrid import Hex
+from rules.state import EncounterState
 
 if TYPE_CHECKING:
     from bot.client import HexBotCore
@@ -112,3 +115,26 @@ async def channel_language(bot: HexBotCore, meta: Encounter) -> str:
         return language_of(fixed)
     guild = bot.get_guild(meta.guild_id)
     return language_of(guild.preferred_locale.value if guild else None)
+
+
+MAX_CHOICES = 25  # Discord: choices in one autocomplete answer
+
+
+def choices(options: Iterable[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete choices from (shown name, value) pairs: those whose name or value contains what was typed,
+    names clipped to Discord's 100 characters, at most 25."""
+    wanted = current.strip().lower()
+    return [
+        app_commands.Choice(name=name[:100], value=value)
+        for name, value in options
+        if wanted in f"{value} {name}".lower()
+    ][:MAX_CHOICES]
+
+
+async def state_here(interaction: discord.Interaction) -> EncounterState | None:
+    """The channel's encounter state for an autocomplete (None when there is none: the answer is empty)."""
+    try:
+        meta = await encounter_here(interaction)
+        return (await bot_of(interaction).service.read(meta.id)).state
+    except GameError:
+        return None

@@ -19,7 +19,16 @@ from bot.client import HexBotCore, Refusal
 from bot.results import OverrideDone, refuse
 from bot.storage import Encounter
 from bot.translator import tr
-from cogs.common import HexTransformer, actor_of, bot_of, channel_language, encounter_here, lang, reply
+from cogs.common import (
+    HexTransformer,
+    actor_of,
+    channel_language,
+    choices,
+    encounter_here,
+    lang,
+    reply,
+    state_here,
+)
 from cogs.units import any_unit_autocomplete
 from data.i18n import has, t
 from render.phase import phase_title
@@ -48,12 +57,7 @@ async def terrain_autocomplete(
         for k in overrides.terrain_kinds(meta.ruleset)
     ]
     options.append((t("director.terrain_clear_choice", locale), CLEAR_TERRAIN))
-    wanted = current.strip().lower()
-    return [
-        app_commands.Choice(name=f"{name} ({value})"[:100], value=value)
-        for name, value in options
-        if wanted in f"{name} {value}".lower()
-    ][:25]
+    return choices(((f"{name} ({value})", value) for name, value in options), current)
 
 
 Change = Callable[[EncounterState], tuple[EncounterState, Any]]  # a pure edit from bot/overrides.py
@@ -63,54 +67,34 @@ async def ruling_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The rulings this encounter's ruleset leaves to the director (exo: collision, dock, board)."""
-    try:
-        meta = await encounter_here(interaction)
-        _, state, _ = await bot_of(interaction).service.load(meta.id)
-    except GameError:
+    if (state := await state_here(interaction)) is None:
         return []
     locale = lang(interaction)
-    return [
-        app_commands.Choice(name=f"{t(r.usage, locale)}"[:100], value=r.id)
-        for r in ruleset_for(state).rulings().values()
-        if current.strip().lower() in f"{r.id} {t(r.usage, locale)}".lower()
-    ][:25]
+    return choices(((t(r.usage, locale), r.id) for r in ruleset_for(state).rulings().values()), current)
 
 
 async def switch_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The encounter options this encounter's ruleset lets the director switch (mech: secret declarations)."""
-    try:
-        meta = await encounter_here(interaction)
-        _, state, _ = await bot_of(interaction).service.load(meta.id)
-    except GameError:
+    if (state := await state_here(interaction)) is None:
         return []
     locale = lang(interaction)
-    return [
-        app_commands.Choice(name=t(f"option.{n}", locale)[:100], value=n)
-        for n in ruleset_for(state).director_switches()
-        if current.strip().lower() in f"{n} {t(f'option.{n}', locale)}".lower()
-    ][:25]
+    return choices(((t(f"option.{n}", locale), n) for n in ruleset_for(state).director_switches()), current)
 
 
 async def location_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """Where the chosen unit takes damage, when its ruleset has locations (mech: head, ct, lt …)."""
-    try:
-        meta = await encounter_here(interaction)
-        _, state, _ = await bot_of(interaction).service.load(meta.id)
-    except GameError:
+    if (state := await state_here(interaction)) is None:
         return []
     unit = str(getattr(interaction.namespace, "unit", "") or "")
     if unit not in state.units:
         return []
     locale = lang(interaction)
-    return [
-        app_commands.Choice(name=f"{t(f'term.{loc}', locale)} ({loc})"[:100], value=loc)
-        for loc in ruleset_for(state).damage_locations(state, unit)
-        if current.strip().lower() in f"{loc} {t(f'term.{loc}', locale)}".lower()
-    ][:25]
+    locations = ruleset_for(state).damage_locations(state, unit)
+    return choices(((f"{t(f'term.{loc}', locale)} ({loc})", loc) for loc in locations), current)
 
 
 class DirectorCog(

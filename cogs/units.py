@@ -17,10 +17,10 @@ from bot.client import HexBotCore
 from bot.imaging import board_png
 from bot.results import refuse
 from bot.translator import tr
-from cogs.common import actor_of, bot_of, encounter_here, lang, png_file
+from cogs.common import actor_of, bot_of, choices, encounter_here, lang, png_file
 from data.i18n import has, t
+from render.board import ArcPicture
 from rules.engine import visibility
-from rules.hexgrid import Hex
 from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR, PUBLIC
 from rules.state import EncounterState
@@ -62,23 +62,56 @@ def arc_label(name: str, locale: str) -> str:
     return t(f"arc.{name}", locale) if has(f"arc.{name}", "en") else name
 
 
+def weapon_label(key: str, label: str, locale: str) -> str:
+    """A weapon for ``/unit arcs`` in the reader's words (``arc.weapon.<key>``), else in the ruleset's notation
+    with each word the catalogs name (``term.<word>``: mech's ``medium_laser`` → "Láser Medio") translated."""
+    if has(f"arc.weapon.{key}", "en"):
+        return t(f"arc.weapon.{key}", locale)
+    return " ".join(
+        t(f"term.{word}", locale) if has(f"term.{word}", "en") else word for word in label.split()
+    )
+
+
+def band_label(name: str, first: int, last: int, locale: str) -> str:
+    """A range band in the legend: ``alcance corto 1-3``."""
+    shown = t(f"arc.band.{name}", locale) if has(f"arc.band.{name}", "en") else name
+    span = str(first) if first == last else f"{first}-{last}"
+    return t("unit.arcs_band", locale, band=shown, span=span)
+
+
+async def _chosen_unit(interaction: discord.Interaction) -> tuple[EncounterState, str] | None:
+    """The state and the unit typed in the ``unit`` option, when the caller may see that unit (else None)."""
+    try:
+        _, state, viewer = await viewer_of(interaction)
+    except Exception:
+        return None
+    unit = str(getattr(interaction.namespace, "unit", "") or "")
+    return (state, unit) if unit in state.units and unit in seen_by(state, viewer) else None
+
+
+async def weapon_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The chosen unit's weapons (exo: ``L#1``; skirmish: ranged, melee), for a caller who sees it."""
+    if (chosen := await _chosen_unit(interaction)) is None:
+        return []
+    state, unit = chosen
+    locale = lang(interaction)
+    weapons = ruleset_for(state).arc_weapons(state, unit).items()
+    return choices(((weapon_label(key, label, locale), key) for key, label in weapons), current)
+
+
 async def section_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The chosen unit's firing sections (mech: front, left arm, right arm, rear), for a caller who sees it."""
-    try:
-        _, state, viewer = await viewer_of(interaction)
-    except Exception:
+    if (chosen := await _chosen_unit(interaction)) is None:
         return []
-    unit = str(getattr(interaction.namespace, "unit", "") or "")
-    if unit not in state.units or unit not in seen_by(state, viewer):
-        return []
+    state, unit = chosen
     locale = lang(interaction)
-    return [
-        app_commands.Choice(name=arc_label(name, locale)[:100], value=name)
-        for name in ruleset_for(state).firing_arcs(state, unit)
-        if current.lower() in f"{name} {arc_label(name, locale)}".lower()
-    ][:25]
+    return choices(
+        ((arc_label(name, locale), name) for name in ruleset_for(state).firing_arcs(state, unit)), current
+    )
 
 
 def _visible_unit(state: EncounterState, viewer: str, unit_id: str) -> Any:
@@ -125,30 +158,50 @@ class UnitCog(
         name=tr("arcs", "cmd.unit.arcs.name"),
         description=tr("A unit's firing arcs and reachable hexes", "cmd.unit.arcs.desc"),
     )
-    @app_commands.autocomplete(unit=any_unit_autocomplete, section=section_autocomplete)
+    @app_commands.autocomplete(
+        unit=any_unit_autocomplete, section=section_autocomplete, weapon=weapon_autocomplete
+    )
     @app_commands.guild_only()
-    async def arcs(self, interaction: discord.Interaction, unit: str, section: str | None = None) -> None:
+    async def arcs(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        section: str | None = None,
+        weapon: str | None = None,
+    ) -> None:
         _, state, viewer = await viewer_of(interaction)
         _visible_unit(state, viewer, unit)
         ruleset = ruleset_for(state)
-        sections = ruleset.firing_arcs(state, unit)
-        if not sections:  # before deferring: the refusal stays private
+        locale = lang(interaction)
+        weapons = ruleset.arc_weapons(state, unit)
+        if weapon is not None and weapon not in weapons:  # before deferring: the refusals stay private
+            raise refuse("unit.no_weapon", "The unit has no such weapon.", weapon=weapon[:30])
+        sections, bands = ruleset.weapon_reach(state, unit, weapon)
+        if not any(sections.values()):
             raise refuse("unit.no_arcs", "This unit has no firing arcs to show.")
         if section is not None and section not in sections:
             raise refuse("unit.no_section", "The unit has no such firing section.", section=section[:30])
         await interaction.response.defer(ephemeral=True, thinking=True)
-        hexes: set[Hex] = set()
-        for name, covered in sections.items():
-            if section is None or name == section:  # one section alone, when the caller picked one
-                hexes.update(covered)
-        if section is None:
-            hexes.update(ruleset.reachable(state, unit))
-        png = await board_png_highlight(state, viewer, lang(interaction), tuple(hexes))
+        reach = ruleset.reachable(state, unit)
+        # one section alone when the caller picked one; a section keeps its colour in every picture of the unit
+        drawn = [name for name in sections if section is None or name == section]
+        order = [*ruleset.firing_arcs(state, unit), *sections]
+        picture = ArcPicture(
+            unit,
+            tuple((arc_label(name, locale), sections[name]) for name in drawn),
+            tuple((band_label(b.name, b.first, b.last, locale), b.first, b.last) for b in bands),
+            # where it can move, when neither a section nor a weapon narrows the picture
+            (t("unit.arcs_reach", locale), reach if section is None and weapon is None else frozenset()),
+            tuple(order.index(name) for name in drawn),
+        )
+        png = await arcs_png(state, viewer, locale, picture)
         if png is None:
             raise refuse("render.failed", "The board could not be drawn right now.")
-        shown = t("unit.arcs", lang(interaction), unit=state.units[unit].name)
+        shown = t("unit.arcs", locale, unit=state.units[unit].name)
         if section is not None:
-            shown += f" ({arc_label(section, lang(interaction))})"
+            shown += f" ({arc_label(section, locale)})"
+        if weapon is not None:
+            shown += f" · {weapon_label(weapon, weapons[weapon], locale)}"
         await interaction.followup.send(
             shown,
             file=png_file(png, "arcs.png"),
@@ -156,16 +209,15 @@ class UnitCog(
         )
 
 
-async def board_png_highlight(
-    state: EncounterState, viewer: str, locale: str, hexes: tuple[Hex, ...]
-) -> bytes | None:
+async def arcs_png(state: EncounterState, viewer: str, locale: str, picture: ArcPicture) -> bytes | None:
+    """The arcs picture, drawn off the event loop; the plain board if it cannot be drawn."""
     import asyncio
 
     def draw() -> bytes:
-        from render import BoardSnapshot, RenderOptions, render_board
+        from render import BoardSnapshot, RenderOptions, render_arcs
 
-        return render_board(
-            BoardSnapshot(state, ()), viewer=viewer, highlight=hexes, options=RenderOptions(locale=locale)
+        return render_arcs(
+            BoardSnapshot(state, ()), viewer=viewer, arcs=picture, options=RenderOptions(locale=locale)
         )
 
     try:

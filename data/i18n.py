@@ -7,8 +7,9 @@ Discord locales (``es-ES``, ``es-419``, ``en-US``, ``en-GB``) map to their langu
 
 from __future__ import annotations
 
+import re
 import tomllib
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, cast
 
 from data import LOCALE_DIR
@@ -73,11 +74,11 @@ def t(key: str, locale: str | None = None, /, **params: Any) -> str:
     return _format(template, params)
 
 
-@cache
+@lru_cache(maxsize=16384)
 def _template(key: str, locale: str | None) -> tuple[str, bool]:
     """The template for ``key`` in ``locale``'s language (Spanish falls back to English, English to the key),
     and whether it is plain text (no ``{`` or ``}``: formatting would return it unchanged). Bounded by the
-    catalogs' keys times the locales Discord sends (a few dozen)."""
+    catalogs' keys times the locales Discord sends (a few dozen); bounded anyway, should a caller build keys."""
     lang = language_of(locale)
     template = catalog(lang).get(key) or catalog(DEFAULT).get(key) or key
     return template, "{" not in template and "}" not in template
@@ -88,8 +89,20 @@ class _Safe(dict[str, Any]):
         return "{" + key + "}"
 
 
+#: ``{count|one|other}``: the word for one or for any other count of the parameter ``count``
+_PLURAL = re.compile(r"\{(\w+)\|([^|{}]*)\|([^|{}]*)\}")
+
+
+def _plural(match: re.Match[str], params: dict[str, Any]) -> str:
+    value = params.get(match.group(1))
+    return match.group(2) if str(value).strip() in ("1", "-1") else match.group(3)
+
+
 def _format(template: str, params: dict[str, Any]) -> str:
-    """``str.format_map`` does what ``string.Formatter().vformat`` does (same parser, same errors), in C."""
+    """``str.format_map`` does what ``string.Formatter().vformat`` does (same parser, same errors), in C; plural
+    words (``{n|one|other}``) are chosen first."""
+    if "|" in template:
+        template = _PLURAL.sub(lambda m: _plural(m, params), template)
     try:
         return template.format_map(_Safe(params))
     except (ValueError, IndexError, AttributeError, KeyError):

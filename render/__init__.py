@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from render.board import render_board, render_order_preview
+from render.board import ArcPicture, render_arcs, render_board, render_order_preview
 from render.options import BoardSnapshot, RenderOptions
 from render.replay import Replay, render_replay
 
 __all__ = [
+    "ArcPicture",
     "BoardSnapshot",
     "RenderOptions",
     "Replay",
+    "render_arcs",
     "render_board",
     "render_order_preview",
     "render_replay",

@@ -8,7 +8,8 @@ no vector, no panel row, no trail, no firing line from or to it.
 
 What is common to every ruleset is drawn here: grid and terrain, fog, highlights, counters with their facing, '?'
 counters, firing lines (``ShotResolved``, as arrows with their damage badges: ``render/shots.py``) and the order
-preview. The rest — exo vectors, trails, markers, lit
+preview, and ``/unit arcs`` pictures (``render_arcs``: the sections and range bands a ruleset names, each section
+in its own colour). The rest — exo vectors, trails, markers, lit
 areas, stat bars — is each ruleset's and layer's overlay (``render/rulesets/``); this module names none of them.
 """
 
@@ -27,10 +28,10 @@ from render.canvas import Canvas
 from render.colors import RGB
 from render.counters import CounterLook, draw_counter, draw_unknown, paint_counter, radius_for
 from render.fog import view_for
-from render.geometry import compass
+from render.geometry import compass, hex_polygon
 from render.layout import Layout, plan
 from render.options import BoardSnapshot, RenderOptions
-from render.overlays import ghost_vector, highlight_ring, preview_path
+from render.overlays import ghost_vector, highlight_ring, line_width, preview_path
 from render.panel import LegendItem, header, legend, legend_height, panel, panel_need
 from render.phase import phase_title
 from render.png import encode_palette_png
@@ -87,6 +88,27 @@ class BoardTrace:
     )
     legend: list[str] = field(default_factory=lambda: list[str]())  # the legend's entries, in order
     legend_box: tuple[int, int, int, int] = (0, 0, 0, 0)
+    viewport: Viewport | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ArcPicture:
+    """What :func:`render_arcs` draws for one unit (``/unit arcs``): its firing sections as (legend text, hexes),
+    each in its own colour (``colors.ARC``, in this order; a hex in two sections shows both, halved), and the
+    range bands of a chosen weapon as (legend text, first, last distance), nearest first, each a shade; ``reach``:
+    (legend text, hexes) the unit can move to, ringed; ``colours``: each section's place in ``colors.ARC`` (by
+    default its place here), so a section keeps its colour when a weapon or a choice shows fewer. A section with no
+    hex on the board gets no legend entry."""
+
+    unit_id: str
+    sections: tuple[tuple[str, frozenset[Hex]], ...]
+    bands: tuple[tuple[str, int, int], ...] = ()
+    reach: tuple[str, frozenset[Hex]] = ("", frozenset())
+    colours: tuple[int, ...] = ()
+
+    def colour_of(self, index: int) -> RGB:
+        """The colour of the ``index``-th section here."""
+        return arc_colour(self.colours[index] if index < len(self.colours) else index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +133,21 @@ def render_board(
     """
     opts = options or RenderOptions()
     return _render(snapshot, viewer, tuple(highlight), opts, None, use_cache=True, framing=tuple(framing))
+
+
+def render_arcs(
+    snapshot: BoardSnapshot,
+    *,
+    viewer: str,
+    arcs: ArcPicture,
+    options: RenderOptions | None = None,
+    trace: BoardTrace | None = None,
+) -> bytes:
+    """``/unit arcs``: the board framed on the unit and its sections, each section in a distinct colour, the range
+    bands as shades with their outer edges drawn, and a legend naming each section and band. The viewer must see
+    the unit (FOG-1). Drawn in RGB: the section blends are not in the board palette."""
+    opts = options or RenderOptions()
+    return _render(snapshot, viewer, (), opts, None, use_cache=True, trace=trace, arcs=arcs)
 
 
 def trace_board(snapshot: BoardSnapshot, *, viewer: str, options: RenderOptions | None = None) -> BoardTrace:
@@ -178,6 +215,7 @@ def _render(
     use_cache: bool,
     framing: tuple[Hex, ...] = (),
     trace: BoardTrace | None = None,
+    arcs: ArcPicture | None = None,
 ) -> bytes:
     """Fog and tints, highlights, the overlays' under layer, firing lines, counters, the arrows' heads, the
     overlays' over layer, damage badges, the preview; then the panel, header and legend around the board."""
@@ -185,18 +223,30 @@ def _render(
     vis = view_for(state, viewer)
     if preview is not None and not vis.sees(preview.unit_id):
         raise ValueError(f"viewer {viewer!r} cannot see unit {preview.unit_id!r}: no preview")
+    if arcs is not None and not vis.sees(arcs.unit_id):
+        raise ValueError(f"viewer {viewer!r} cannot see unit {arcs.unit_id!r}: no arcs")
     view = View.of(snapshot, vis)
     overlays = overlays_for(state)
     lights = {h: h for h in _highlight_hexes(state, vis, highlight)}
 
-    layout = _plan(view, overlays, preview, [*lights, *framing], opts)
+    if arcs is None:
+        layout = _plan(view, overlays, preview, [*lights, *framing], opts)
+    else:  # framed on the unit and its sections alone
+        layout = plan(
+            state.board,
+            _arc_frame(state, arcs),
+            width=opts.width,
+            show_panel=opts.show_panel,
+            whole_board=False,
+            panel_need=panel_need(state, view.seen),
+        )
     theme = C.theme_for(state)
     static = static_layer(theme, state.board, layout, use_cache=use_cache)
     scene = Scene(
         view, overlays, theme, layout.viewport, C.side_colors(state), _vertex_facing(state), opts.locale
     )
 
-    if opts.palette:
+    if opts.palette and arcs is None:
         sides = tuple(scene.side_colours[s.id] for s in state.sides)
         extra = tuple(c for o in overlays for c in o.palette(theme))
         pal = board_palette(theme, sides, static.fills, extra)
@@ -205,6 +255,8 @@ def _render(
         cv = Canvas(static.image.copy(), cached=use_cache)
     vp = scene.viewport
     fogged = _tint_hexes(cv, scene, board_area(layout))
+    if arcs is not None:
+        _draw_arcs(cv, scene, arcs, board_area(layout))
     for h in lights:
         if vp.shows(h):
             highlight_ring(cv, vp.center(h), vp.size)
@@ -254,6 +306,8 @@ def _render(
         locale=locale,
     )
     items = _legend_items(scene, static.terrain_kinds, preview, fogged, bool(badges))
+    if arcs is not None:
+        items = [*_arc_legend(scene, arcs), *items]
     box = layout.legend
     extra = legend_height(items, layout.width) - (box[3] - box[1])
     if extra > 0:  # every symbol gets its entry: the strip grows a row rather than drop one
@@ -266,7 +320,88 @@ def _render(
         trace.labels = [*label_boxes(state.board, layout), *scene_labels(scene, area)]
         trace.shots, trace.badges, trace.counters = marks, badges, counters
         trace.legend, trace.legend_box = [i.text for i in items], box
+        trace.viewport = vp
     return _encode(cv, opts)
+
+
+def _arc_frame(state: EncounterState, arcs: ArcPicture) -> list[Hex]:
+    at = state.units[arcs.unit_id].at
+    covers = (*(covered for _, covered in arcs.sections), arcs.reach[1])
+    hexes = sorted({h for covered in covers for h in covered if state.board.contains(h)})
+    return [at, *hexes] if at is not None else hexes
+
+
+def _arc_shade(arcs: ArcPicture, distance: int) -> float:
+    """How much of a section's colour a hex at ``distance`` takes: by band, nearest strongest."""
+    for i, (_, first, last) in enumerate(arcs.bands):
+        if first <= distance <= last:
+            return C.ARC_MIX[min(i, len(C.ARC_MIX) - 1)]
+    return C.ARC_MIX_ALL if not arcs.bands else C.ARC_MIX[-1]
+
+
+def arc_colour(index: int) -> RGB:
+    """The colour of the ``index``-th section (they repeat past the sixth)."""
+    return C.ARC[index % len(C.ARC)]
+
+
+def _band_line(theme: C.Theme) -> RGB:
+    return C.WHITE if theme.name == "space" else theme.outline
+
+
+def _draw_arcs(cv: Canvas, scene: Scene, arcs: ArcPicture, area: Box) -> None:
+    """Each section's hexes in its colour (a hex on a boundary: the first section above, the second below), then
+    the outer edge of every range band."""
+    state, vp, theme = scene.state, scene.viewport, scene.theme
+    origin = state.units[arcs.unit_id].at
+    if origin is None:
+        return
+    tinted = _tinted(scene)
+    where: dict[Hex, list[int]] = {}
+    for i, (_, covered) in enumerate(arcs.sections):
+        for h in covered:
+            if state.board.contains(h) and vp.shows(h):
+                where.setdefault(h, []).append(i)
+    for h, idx in sorted(where.items()):
+        base = tinted.get(h) or hex_fill(theme, state.board, h)
+        shade = _arc_shade(arcs, origin.distance(h))
+        if state.board.terrain_at(h):  # terrain keeps its own colour readable under the section's
+            shade *= C.ARC_TERRAIN
+        centre = vp.center(h)
+        draw_hex(cv, theme, vp.size, centre, C.mix(base, arcs.colour_of(idx[0]), shade), board_label(h), area)
+        if len(idx) > 1:  # the lower half (under the label) in the second section's colour
+            corners = hex_polygon(centre, vp.size)
+            cv.draw.polygon(corners[1:5], fill=cv.ink(C.mix(base, arcs.colour_of(idx[1]), shade)))
+    lasts = {last for _, _, last in arcs.bands}
+    width = line_width(vp.size, 0.08, 2)
+    for h in sorted(where):
+        d = origin.distance(h)
+        if d not in lasts:
+            continue
+        corners = hex_polygon(vp.center(h), vp.size)
+        for side in range(6):
+            if origin.distance(h.neighbor(side)) > d:  # HEX-2: side k lies between corners k-1 and k
+                a, b = corners[(side - 1) % 6], corners[side]
+                cv.draw.line((a, b), fill=cv.ink(_band_line(theme)), width=width)
+    for h in sorted(arcs.reach[1]):
+        if vp.shows(h):
+            highlight_ring(cv, vp.center(h), vp.size)
+
+
+def _arc_legend(scene: Scene, arcs: ArcPicture) -> list[LegendItem]:
+    """Every section in its colour, then every band as a shade of the first section's colour."""
+    fill, board = scene.theme.hex_fill, scene.state.board
+    shade = C.ARC_MIX[0] if arcs.bands else C.ARC_MIX_ALL
+    items = [
+        LegendItem(text, "hex", C.mix(fill, arcs.colour_of(i), shade))
+        for i, (text, covered) in enumerate(arcs.sections)
+        if any(board.contains(h) for h in covered)
+    ]
+    for i, (text, _, _) in enumerate(arcs.bands):
+        colour = C.mix(fill, arcs.colour_of(0), C.ARC_MIX[min(i, len(C.ARC_MIX) - 1)])
+        items.append(LegendItem(text, "hex", colour, _band_line(scene.theme)))
+    if arcs.reach[1]:
+        items.append(LegendItem(arcs.reach[0], "ring", C.HIGHLIGHT))
+    return items
 
 
 def _taller(cv: Canvas, extra: int, fill: RGB) -> Canvas:

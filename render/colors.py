@@ -129,6 +129,20 @@ BAR_GOOD: RGB = (60, 190, 90)
 BAR_MID: RGB = (240, 190, 40)
 BAR_BAD: RGB = (230, 60, 50)
 
+# /unit arcs: one distinct colour per firing section, in the ruleset's order (orange, cyan, violet, green, pink,
+# yellow), blended into the hex fill: strongest in the nearest range band, fainter band by band.
+ARC: tuple[RGB, ...] = (
+    (255, 128, 0),
+    (0, 190, 255),
+    (190, 90, 255),
+    (40, 200, 90),
+    (255, 70, 150),
+    (235, 215, 30),
+)
+ARC_MIX: tuple[float, ...] = (0.8, 0.6, 0.42, 0.28)
+ARC_MIX_ALL = 0.65  # no weapon picked: one shade for the whole reach
+ARC_TERRAIN = 0.5  # a hex with terrain takes half as much, so its terrain still reads
+
 # Blends painted per step (lit area, fire glow, fog), as fractions of the overlay colour.
 LIT_MIX = 0.45
 FIRE_MIX = 0.35

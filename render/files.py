@@ -20,12 +20,16 @@ def step_stem(step: SimStep) -> str:
 
 def write_step_images(out_dir: Path, step: SimStep, locale: str = "en") -> list[Path]:
     """Write the public view and the director view of one simulated step, in ``locale`` (the CLI's ``--lang``);
-    return the paths written."""
+    return the paths written. While a unit is hidden (FOG-1), also each side's own view (``-<side>.png``): what a
+    player of that side sees."""
     out_dir.mkdir(parents=True, exist_ok=True)
     snapshot = BoardSnapshot(state=step.state, events=step.events, step=(step.round, step.phase))
     stem = step_stem(step)
     written: list[Path] = []
-    for suffix, viewer in (("", PUBLIC), ("-director", DIRECTOR)):
+    views = [("", PUBLIC), ("-director", DIRECTOR)]
+    if any(u.hidden for u in step.state.units.values()):
+        views.extend((f"-{side.id}", side.id) for side in step.state.sides)
+    for suffix, viewer in views:
         path = out_dir / f"{stem}{suffix}.png"
         path.write_bytes(render_board(snapshot, viewer=viewer, options=RenderOptions(locale=locale)))
         written.append(path)

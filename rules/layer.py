@@ -21,6 +21,7 @@ from rules.ruleset import (
     OrderMode,
     PhaseLabel,
     PhaseResult,
+    RangeBand,
     RoundSpec,
     Ruleset,
     Ruling,
@@ -202,6 +203,14 @@ class LayeredRuleset(Ruleset):
 
     def firing_arcs(self, state: EncounterState, unit_id: str) -> Mapping[str, frozenset[Hex]]:
         return self.base.firing_arcs(state, unit_id)
+
+    def arc_weapons(self, state: EncounterState, unit_id: str) -> Mapping[str, str]:
+        return self.base.arc_weapons(state, unit_id)
+
+    def weapon_reach(
+        self, state: EncounterState, unit_id: str, weapon: str | None
+    ) -> tuple[Mapping[str, frozenset[Hex]], tuple[RangeBand, ...]]:
+        return self.base.weapon_reach(state, unit_id, weapon)
 
     def reachable(self, state: EncounterState, unit_id: str) -> frozenset[Hex]:
         return self.base.reachable(state, unit_id)

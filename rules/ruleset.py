@@ -131,6 +131,16 @@ class Ruling:
     apply: Callable[[EncounterState, tuple[str, ...]], Change]
 
 
+@dataclass(frozen=True, slots=True)
+class RangeBand:
+    """One range band of a weapon for ``/unit arcs`` (exo short/medium/long, EXO-3.4): its name (the catalogs'
+    ``arc.band.<name>``) and its first and last distance in hexes from the unit."""
+
+    name: str
+    first: int
+    last: int
+
+
 class Ruleset(ABC):
     id: ClassVar[str]
     facing: ClassVar[FacingKind]
@@ -241,6 +251,20 @@ class Ruleset(ABC):
         """The unit's firing sections by name (exo: bow, port, starboard, stern), each the hexes it covers
         within reach; empty for a ruleset without arcs."""
         return {}
+
+    def arc_weapons(self, state: EncounterState, unit_id: str) -> Mapping[str, str]:
+        """The weapons ``/unit arcs`` may draw one at a time, by key (what :meth:`weapon_reach` takes) with a label
+        in the ruleset's notation (exo ``"L#1"``; the cog shows ``arc.weapon.<key>`` instead when the catalogs
+        have it). None by default."""
+        return {}
+
+    def weapon_reach(
+        self, state: EncounterState, unit_id: str, weapon: str | None
+    ) -> tuple[Mapping[str, frozenset[Hex]], tuple[RangeBand, ...]]:
+        """What ``/unit arcs`` draws: the firing sections (as :meth:`firing_arcs`, in order; a hex on a boundary
+        lies in two) that ``weapon`` (a key of :meth:`arc_weapons`, or None for the whole unit) covers, out to its
+        reach, and its range bands nearest first (none when no weapon is picked). By default the unit's arcs."""
+        return self.firing_arcs(state, unit_id), ()
 
     def reachable(self, state: EncounterState, unit_id: str) -> frozenset[Hex]:
         """Hexes the unit can end its next move on (empty when the ruleset does not say)."""

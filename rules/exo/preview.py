@@ -9,6 +9,7 @@ from rules.exo.ship import Ship
 from rules.exo.tables import tables
 from rules.exo.turrets import GUNNER, turret_handler
 from rules.hexgrid import Hex, hexes_within
+from rules.ruleset import RangeBand
 from rules.state import EncounterState
 
 
@@ -44,6 +45,25 @@ def arcs(state: EncounterState, ship_id: str) -> dict[str, list[Hex]]:
         for s in sections(ship.at, ship.facing, h):
             out[s].append(h)
     return out
+
+
+def weapon_reach(
+    state: EncounterState, ship_id: str, weapon_index: int
+) -> tuple[dict[str, list[Hex]], tuple[RangeBand, ...]]:
+    """EXO-1.4, EXO-3.4: the sections weapon ``weapon_index`` (1-based) covers (a turret all of them when a
+    gunner mans it, else as bow, EXO-1.3), each out to the weapon's maximum range, and its range bands."""
+    ship = state.unit_as(ship_id, Ship)
+    weapon = ship.weapons[weapon_index - 1]
+    kind = tables().weapon_type(weapon.type)
+    covered = coverage(weapon, manned=turret_handler(ship.weapons, ship.crew, weapon_index - 1) is not None)
+    out: dict[str, list[Hex]] = {s: [] for s in SECTIONS if s in covered}
+    if ship.at is not None:
+        for h in hexes_within(ship.at, kind.max_range):
+            if h != ship.at:
+                for s in sections(ship.at, ship.facing, h) & covered:
+                    out[s].append(h)
+    bands = tuple(RangeBand(name, first, min(last, kind.max_range)) for name, first, last in kind.bands)
+    return out, bands
 
 
 def legal_targets(

@@ -35,7 +35,7 @@ from rules.exo.orders import (
 )
 from rules.exo.phase_crew import resolve_crew_step
 from rules.exo.piloting import answer_decision, execute_movement, next_decision, roll_piloting
-from rules.exo.preview import arcs, reachable
+from rules.exo.preview import arcs, reachable, weapon_reach
 from rules.exo.repairs import repair_work, resolve_repairs
 from rules.exo.rulings import RULINGS
 from rules.exo.scenario_io import SHIP_KEYS, build_exo_unit
@@ -52,6 +52,7 @@ from rules.ruleset import (
     OrderMode,
     PhaseResult,
     PhaseSpec,
+    RangeBand,
     RoundSpec,
     Ruleset,
     Ruling,
@@ -461,6 +462,22 @@ class ExoRuleset(Ruleset):
         if not isinstance(state.units.get(unit_id), Ship):
             return {}
         return {name: frozenset(hexes) for name, hexes in arcs(state, unit_id).items()}
+
+    def arc_weapons(self, state: EncounterState, unit_id: str) -> Mapping[str, str]:
+        """EXO-1.3: each usable weapon by its 1-based place, labelled ``"Pl(D)#2"``."""
+        ship = state.units.get(unit_id)
+        if not isinstance(ship, Ship):
+            return {}
+        return {str(i + 1): ship.weapon_label(i) for i, w in enumerate(ship.weapons) if w.usable}
+
+    def weapon_reach(
+        self, state: EncounterState, unit_id: str, weapon: str | None
+    ) -> tuple[Mapping[str, frozenset[Hex]], tuple[RangeBand, ...]]:
+        """EXO-1.4, EXO-3.4: the sections the weapon covers, out to its maximum range, and its bands."""
+        if weapon is None or weapon not in self.arc_weapons(state, unit_id):
+            return self.firing_arcs(state, unit_id), ()
+        found, bands = weapon_reach(state, unit_id, int(weapon))
+        return {name: frozenset(hexes) for name, hexes in found.items()}, bands
 
     def reachable(self, state: EncounterState, unit_id: str) -> frozenset[Hex]:
         ship = state.units.get(unit_id)

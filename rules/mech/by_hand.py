@@ -56,21 +56,21 @@ def by_hand_damage(state: EncounterState, unit: Mech, text: str) -> tuple[Encoun
     return new_state, (record, *events)
 
 
-def arcs_by_mount(state: EncounterState, unit: Mech) -> dict[str, frozenset[Hex]]:
+def arcs_by_mount(state: EncounterState, unit: Mech, *, only: int | None = None) -> dict[str, frozenset[Hex]]:
     """Each mount's arc out to the longest range of its usable weapons (a mech's front, left arm, right arm and
-    rear from the torso; a vehicle's hull sides and turret from the hull). A mount with no weapon is left out,
-    but a mech always shows its front."""
+    rear from the torso; a vehicle's hull sides and turret from the hull), or of the weapon at index ``only``. A
+    mount with no weapon is left out, but a mech always shows its front."""
     assert unit.at is not None
     reach: dict[str, int] = {}
     for index, w in enumerate(unit.weapons):
-        if not unit.weapon_usable(index):
+        if not unit.weapon_usable(index) or (only is not None and index != only):
             continue
         if unit.is_mech:
             section = "rear" if w.rear else SECTION_OF_LOC.get(w.loc, "front")
         else:
             section = w.loc
         reach[section] = max(reach.get(section, 0), w.spec.long)
-    if unit.is_mech:
+    if unit.is_mech and only is None:
         reach.setdefault("front", max(reach.values(), default=1))
     out: dict[str, frozenset[Hex]] = {}
     for section, distance in reach.items():

@@ -22,7 +22,7 @@ from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.events import Event, RollMade
 from rules.hexgrid import Hex, HexSide
 from rules.mech import scenario_io, sim
-from rules.mech.by_hand import arcs_by_mount, by_hand_damage
+from rules.mech.by_hand import SECTION_OF_LOC, arcs_by_mount, by_hand_damage
 from rules.mech.events import (
     DeclarationLocked,
     DeclarationOrder,
@@ -47,6 +47,7 @@ from rules.ruleset import (
     OrderMode,
     PhaseResult,
     PhaseSpec,
+    RangeBand,
     RoundSpec,
     Ruleset,
     SimStep,
@@ -122,8 +123,20 @@ def declaration_event(state: EncounterState, order: MechOrder) -> DeclarationLoc
         ("physical", raw["physical"]),
         ("fire_text", fire_text or "—"),
         ("physical_text", physical_text or "—"),
+        # the same with the targets' names, as the channel reads it (the ids above stay for sim --json readers)
+        ("fire_named", _named(state, fire_text) or "—"),
+        ("physical_named", _named(state, physical_text) or "—"),
     )
     return DeclarationLocked(rule="MECH-1.2", key="mech.declared", unit=order.unit, args=args)
+
+
+def _named(state: EncounterState, text: str) -> str:
+    """``#1→wolverine`` with each target id replaced by the unit's name."""
+    return ", ".join(
+        f"{head}→{state.units[tid].name}" if tid in state.units else part
+        for part in filter(None, text.split(", "))
+        for head, _, tid in (part.rpartition("→"),)
+    )
 
 
 @register
@@ -227,6 +240,37 @@ class MechRuleset(Ruleset):
         if not isinstance(unit, Mech) or not unit.active:
             return {}
         return arcs_by_mount(state, unit)
+
+    def arc_weapons(self, state: EncounterState, unit_id: str) -> Mapping[str, str]:
+        """Each usable weapon by its 1-based place (the number a declaration fires), labelled ``"#2 medium_laser"``."""
+        unit = state.units.get(unit_id)
+        if not isinstance(unit, Mech) or not unit.active:
+            return {}
+        return {str(i + 1): f"#{i + 1} {w.type}" for i, w in enumerate(unit.weapons) if unit.weapon_usable(i)}
+
+    def weapon_reach(
+        self, state: EncounterState, unit_id: str, weapon: str | None
+    ) -> tuple[Mapping[str, frozenset[Hex]], tuple[RangeBand, ...]]:
+        """MECH-1.3, MECH-2.1: the mount's arc the weapon fires into, out to its long range, and its short, medium
+        and long bands (data/mech/weapons.toml; a hex inside the minimum range is in the short band, MECH-2.1)."""
+        if weapon is None or weapon not in self.arc_weapons(state, unit_id):
+            return self.firing_arcs(state, unit_id), ()
+        unit = state.unit_as(unit_id, Mech)
+        index = int(weapon) - 1
+        w = unit.weapons[index]
+        section = ("rear" if w.rear else SECTION_OF_LOC.get(w.loc, "front")) if unit.is_mech else w.loc
+        spec = w.spec
+        arcs = arcs_by_mount(state, unit, only=index)
+        bands = tuple(
+            RangeBand(name, first, last)
+            for name, first, last in (
+                ("short", 1, spec.short),
+                ("medium", spec.short + 1, spec.medium),
+                ("long", spec.medium + 1, spec.long),
+            )
+            if first <= last
+        )
+        return {section: arcs.get(section, frozenset())}, bands
 
     # --- scenario files ----------------------------------------------------------------------------------
     def build_unit(

@@ -164,14 +164,34 @@ def roll_combat(state: EncounterState, cid: int, dice: Dice) -> Outcome:
     hedgehog = hedgehog_of(state, combat.at)
     where = f"combat {cid} on {combat.at.label}"
     surprise_roll = dice.two_d6(rule="OCS-5", purpose=f"OCS-5 surprise, {where}")
-    events.append(RollMade.of(surprise_roll, actor=att_unit.id, target=def_unit.id))
+    at = combat.at.label
+    events.append(
+        RollMade.of(
+            surprise_roll,
+            actor=att_unit.id,
+            target=def_unit.id,
+            purpose_key="ocs.surprise",
+            combat=cid,
+            at=at,
+        )
+    )
     modified = ar.surprise_modified(surprise_roll.total, drm, hedgehog)
     thresholds = tab.surprise[combat.kind]
     who = ar.surprise(modified, thresholds)
     shift_roll: int | None = None
     if who is not None:
         roll = dice.d6(rule="OCS-5", purpose=f"OCS-5 column shift ({who} surprise), {where}")
-        events.append(RollMade.of(roll, actor=att_unit.id, target=def_unit.id))
+        events.append(
+            RollMade.of(
+                roll,
+                actor=att_unit.id,
+                target=def_unit.id,
+                purpose_key="ocs.shift",
+                combat=cid,
+                at=at,
+                by=who,
+            )
+        )
         shift_roll = roll.total
     shift = ar.signed_shift(who, shift_roll or 0)
     final = ar.shifted(column, shift, tab.width)
@@ -195,7 +215,11 @@ def roll_combat(state: EncounterState, cid: int, dice: Dice) -> Outcome:
         )
     )
     combat_roll = dice.two_d6(rule="OCS-6", purpose=f"OCS-6 combat roll, {where}")
-    events.append(RollMade.of(combat_roll, actor=att_unit.id, target=def_unit.id))
+    events.append(
+        RollMade.of(
+            combat_roll, actor=att_unit.id, target=def_unit.id, purpose_key="ocs.combat", combat=cid, at=at
+        )
+    )
     unclamped = ar.combat_modified(combat_roll.total, drm, hedgehog)
     clamped = ar.clamp_roll(unclamped)
     result = tab.result(clamped, final)

@@ -23,6 +23,7 @@ from rules.ruleset import (
     FacingKind,
     Order,
     OrderMode,
+    PhaseLabel,
     PhaseResult,
     PhaseSpec,
     RoundSpec,
@@ -53,6 +54,16 @@ class OcsRuleset(Ruleset):
 
     def validate_order(self, state: EncounterState, actor: str, order: Order) -> None:
         check_order(state, actor, order)
+
+    def phase_label(self, state: EncounterState, phase: str) -> PhaseLabel:
+        """A ``sim`` step is one part of the procedure: ``combat-<n>`` (one combat, OCS-2 to OCS-6), ``move`` (free
+        moves) or ``mode`` (mode changes, OCS-1); the encounter's single phase is the combats."""
+        head, _, number = phase.partition("-")
+        if head == PHASE and number.isdigit():
+            return PhaseLabel(None, "phase.ocs.combat_n", (("n", number),))
+        if phase in ("move", "mode"):
+            return PhaseLabel(None, f"phase.ocs.{phase}")
+        return super().phase_label(state, phase)
 
     def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
         return flow.resolve(state, orders, dice)

@@ -169,7 +169,9 @@ def hit_location(dice: Dice, kind: str, *, actor: str, target: Character) -> tup
     column = "ranged" if kind == SHOOT else "melee"
     roll = dice.d10(rule="PBW-4", purpose=f"PBW-4 hit location ({column}), {target.name}")
     location = tables().locations[column][roll.total]
-    return location, roll_event(roll, actor=actor, target=target.id, column=column, location=location)
+    return location, roll_event(
+        roll, actor=actor, target=target.id, column=column, location=location, purpose_key="pbw.location"
+    )
 
 
 def damage_roll(dice: Dice, weapon: WeaponType, *, actor: str, target: Character) -> tuple[int, RollMade]:
@@ -178,7 +180,18 @@ def damage_roll(dice: Dice, weapon: WeaponType, *, actor: str, target: Character
         d.count, d.sides, rule="PBW-4", purpose=f"PBW-4 damage {d.text} ({weapon.key}), {target.name}"
     )
     amount = max(0, roll.total + d.bonus)
-    return amount, roll_event(roll, actor=actor, target=target.id, bonus=d.bonus, damage=amount)
+    return amount, roll_event(
+        roll,
+        actor=actor,
+        target=target.id,
+        bonus=d.bonus,
+        damage=amount,
+        total=amount,
+        weapon=weapon.key,
+        formula=d.text,
+        modifiers=(("pbw.weapon_bonus", d.bonus),) if d.bonus else (),
+        purpose_key="pbw.damage",
+    )
 
 
 def worse(a: str, b: str) -> str:

@@ -178,7 +178,13 @@ def athletics(state: EncounterState, dice: Dice, ch: Character) -> tuple[Encount
         purpose=f"PBW-2 Athletics for another move, {ch.name}",
     )
     events: list[Event] = [
-        roll_event(check.roll, actor=ch.id, bonus=check.bonus, difficulty=check.difficulty),
+        roll_event(
+            check.roll,
+            actor=ch.id,
+            bonus=check.bonus,
+            difficulty=check.difficulty,
+            purpose_key="pbw.athletics",
+        ),
         PbwAthletics(
             rule="PBW-2",
             unit=ch.id,
@@ -243,8 +249,21 @@ def attack(state: EncounterState, dice: Dice, ch: Character, act: SegmentAction)
             result.critical,
             result.fumble,
         )
-        events.append(roll_event(roll, actor=ch.id, target=target.id, bonus=total - roll.total))
-        events.append(roll_event(d_roll, actor=target.id, target=ch.id, bonus=defence - d_roll.total))
+        events.append(
+            roll_event(
+                roll,
+                actor=ch.id,
+                target=target.id,
+                bonus=total - roll.total,
+                weapon=weapon.key,
+                purpose_key=f"pbw.{act.action}",
+            )
+        )
+        events.append(
+            roll_event(
+                d_roll, actor=target.id, target=ch.id, bonus=defence - d_roll.total, purpose_key="pbw.defence"
+            )
+        )
         events.append(PbwDefence(rule="PBW-2", unit=target.id, attacker=ch.id, left=left))
     else:
         check = unopposed(roll, th)
@@ -256,7 +275,15 @@ def attack(state: EncounterState, dice: Dice, ch: Character, act: SegmentAction)
             check.fumble,
         )
         events.append(
-            roll_event(roll, actor=ch.id, target=target.id, bonus=th.bonus, difficulty=th.difficulty)
+            roll_event(
+                roll,
+                actor=ch.id,
+                target=target.id,
+                bonus=th.bonus,
+                difficulty=th.difficulty,
+                weapon=weapon.key,
+                purpose_key=f"pbw.{act.action}",
+            )
         )
     location: str | None = None
     damage = 0

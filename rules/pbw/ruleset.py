@@ -22,6 +22,7 @@ from rules.ruleset import (
     MoveIntent,
     Order,
     OrderMode,
+    PhaseLabel,
     PhaseResult,
     PhaseSpec,
     RoundSpec,
@@ -67,6 +68,13 @@ class PbwRuleset(Ruleset):
 
     def awaiting(self, state: EncounterState) -> tuple[str, ...]:
         return turn.awaiting(state)
+
+    def phase_label(self, state: EncounterState, phase: str) -> PhaseLabel:
+        """PBW-1: a ``sim`` step ``declare-<id>`` is that character's declaration (phase 1 of the turn)."""
+        prefix = f"{turn.DECLARE}-"
+        if phase.startswith(prefix) and phase[len(prefix) :] in state.units:
+            return PhaseLabel(1, "phase.pbw.declare_of", (("unit", phase[len(prefix) :]),))
+        return super().phase_label(state, phase)
 
     def step_mode(self, state: EncounterState) -> OrderMode:
         """PBW-1: declarations one at a time, each posted when locked; PBW-2: before a segment every character

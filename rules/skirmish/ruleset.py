@@ -20,11 +20,12 @@ from rules.ruleset import (
     PhaseLabel,
     PhaseResult,
     PhaseSpec,
+    RangeBand,
     RoundSpec,
     Ruleset,
     SimStep,
 )
-from rules.skirmish import flow, scenario_io, sim
+from rules.skirmish import arcs, flow, scenario_io, sim
 from rules.skirmish.activation import ACTIVATION, DRAW, ext_of, fresh_round, waiting_characters
 from rules.skirmish.events import SkApSpent
 from rules.skirmish.geometry import blocks_move, can_see, step_cost
@@ -110,6 +111,27 @@ class SkirmishRuleset(Ruleset):
         if not isinstance(ch, Character) or ch.at is None:
             return False
         return target == ch.at or can_see(state, ch, target)
+
+    # --- pictures (``/unit arcs``) -------------------------------------------------------------------------
+    def firing_arcs(self, state: EncounterState, unit_id: str) -> Mapping[str, frozenset[Hex]]:
+        """SK-3.2: the vertex arc out to the ranged maximum, seen or hidden by obstacles (rules/skirmish/arcs.py)."""
+        ch = state.units.get(unit_id)
+        if not isinstance(ch, Character) or not ch.acting:
+            return {}
+        return arcs.weapon_reach(state, ch, None)[0]
+
+    def arc_weapons(self, state: EncounterState, unit_id: str) -> Mapping[str, str]:
+        ch = state.units.get(unit_id)
+        return arcs.attacks(ch) if isinstance(ch, Character) and ch.acting else {}
+
+    def weapon_reach(
+        self, state: EncounterState, unit_id: str, weapon: str | None
+    ) -> tuple[Mapping[str, frozenset[Hex]], tuple[RangeBand, ...]]:
+        """SK-3.1, SK-3.5, SK-5.1: the arc out to the attack's reach, and its bands."""
+        ch = state.units.get(unit_id)
+        if not isinstance(ch, Character) or not ch.acting:
+            return {}, ()
+        return arcs.weapon_reach(state, ch, weapon)
 
     def order_targets(self, state: EncounterState, order: Order) -> tuple[str, ...]:
         if isinstance(order, SkShoot | SkMelee) or (isinstance(order, SkGrenade) and order.target):

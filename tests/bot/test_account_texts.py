@@ -32,6 +32,8 @@ SCENARIOS = [
     *sorted(SCENARIO_DIR.glob("skirmish-*.toml")),
     GOLDEN / "exo-golden.toml",
 ]
+#: the other rulesets' accounts, checked with the same scan (their panels have tests of their own)
+OTHER_RULESETS = [p for rid in ("mech", "pbw", "ocs") for p in sorted(SCENARIO_DIR.glob(f"{rid}-*.toml"))]
 
 #: English words an engine text used to leak into a Spanish account (purposes, keywords, phase ids)
 ENGLISH = re.compile(
@@ -48,7 +50,7 @@ def spanish_account(path: Path) -> list[str]:
     return out.getvalue().splitlines()
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", SCENARIOS + OTHER_RULESETS, ids=lambda p: p.stem)
 def test_every_spanish_account_line_is_spanish(path: Path) -> None:
     """Issue 13 item 3: "hit roll", "(medium, 10 hexes)", "engines, weapon", "fase activation", NPC crew named
     "gunner", "(1 disparo(s))" and "True/False" never reach a Spanish account."""

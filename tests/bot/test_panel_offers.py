@@ -38,6 +38,7 @@ from tests.toy_ruleset import TOY
 GAMES = {
     "exo-duel": ((SCENARIO_DIR / "exo-duel.toml").read_text(encoding="utf-8"), 45),
     "exo-patrol": ((SCENARIO_DIR / "exo-patrol.toml").read_text(encoding="utf-8"), 70),
+    "exo-ambush": ((SCENARIO_DIR / "exo-ambush.toml").read_text(encoding="utf-8"), 40),
     "skirmish-corridor": ((SCENARIO_DIR / "skirmish-corridor.toml").read_text(encoding="utf-8"), 60),
     # mech (MECH-1.1 … MECH-2.2): one declarer a step; every mode, pad press, shot and attack checked
     "mech-duel": ((SCENARIO_DIR / "mech-duel.toml").read_text(encoding="utf-8"), 40),

@@ -102,9 +102,11 @@ def test_cached_templates_format_like_the_formatter_did() -> None:
     ``string.Formatter().vformat`` gave, for every template of both catalogs, with and without params."""
     from string import Formatter
 
-    from data.i18n import _Safe  # pyright: ignore[reportPrivateUsage]
+    from data.i18n import _PLURAL, _plural, _Safe  # pyright: ignore[reportPrivateUsage]
 
     def before(template: str, params: dict[str, object]) -> str:
+        if "|" in template:
+            template = _PLURAL.sub(lambda m: _plural(m, params), template)
         try:
             return Formatter().vformat(template, (), _Safe(params))
         except (ValueError, IndexError, AttributeError, KeyError):

@@ -71,3 +71,32 @@ def test_mech_1_3_unit_arcs_are_the_mounts_arcs_from_the_torso() -> None:
     assert ahead in arcs["front"] and ahead in arcs["left_arm"] and ahead in arcs["right_arm"]
     assert behind in arcs["rear"] and behind not in arcs["front"]
     assert not arcs["left_arm"] & arcs["rear"] and not arcs["right_arm"] & arcs["rear"]
+
+
+def test_unit_arcs_for_one_weapon_draw_its_mount_and_its_range_bands() -> None:
+    """Issue 16: ``/unit arcs`` for the selected weapon shows the arc it fires into (MECH-1.3) and its short,
+    medium and long bands from the weapon table (MECH-2.1)."""
+    from rules.mech.tables import tables
+    from rules.registry import ruleset_for
+    from rules.scenario import load_scenario
+    from tests.paths import ROOT
+
+    state = load_scenario((ROOT / "data/scenarios/mech-duel.toml").read_text(encoding="utf-8")).state
+    ruleset = ruleset_for(state)
+    mech = next(u for u in state.units.values() if getattr(u, "weapons", ()))
+    weapons = ruleset.arc_weapons(state, mech.id)
+    assert weapons and all(label.startswith(f"#{key} ") for key, label in weapons.items())
+    whole, no_bands = ruleset.weapon_reach(state, mech.id, None)
+    assert no_bands == () and "front" in whole
+    for key in weapons:
+        w = mech.weapons[int(key) - 1]  # type: ignore[attr-defined]
+        spec = tables().weapons[w.type]
+        sections, bands = ruleset.weapon_reach(state, mech.id, key)
+        assert len(sections) == 1
+        (hexes,) = sections.values()
+        assert hexes and max(mech.at.distance(h) for h in hexes) <= spec.long  # type: ignore[union-attr]
+        assert [(b.name, b.first, b.last) for b in bands] == [
+            ("short", 1, spec.short),
+            ("medium", spec.short + 1, spec.medium),
+            ("long", spec.medium + 1, spec.long),
+        ]

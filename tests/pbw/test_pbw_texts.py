@@ -39,7 +39,7 @@ def test_every_event_class_has_a_template(lang: str) -> None:
 
 def note_keys() -> set[str]:
     source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "rules" / "pbw").glob("*.py"))
-    keys = set(re.findall(r'key="(pbw\.[a-z_.]+)"', source))
+    keys = set(re.findall(r'(?<![a-z_])key="(pbw\.[a-z_.]+)"', source))
     keys |= {f"pbw.plan.{a}" for a in (*ACTIONS, LOST)} | {f"pbw.plan.{a}_aimed" for a in ("shoot", "melee")}
     keys |= {"pbw.changed.spare", "pbw.changed.forfeit"} | {
         f"pbw.hands.{a}" for a in ("draw", "stow", "reload")

@@ -227,7 +227,13 @@ def test_palette_keeps_every_listed_colour_exact() -> None:
 def test_step_images_are_named_per_round_and_phase(tmp_path: Path) -> None:
     state = exo_state()
     written = write_step_images(tmp_path, SimStep(round=1, phase="2", state=state, events=()))
-    assert [p.name for p in written] == ["r01-p2.png", "r01-p2-director.png"]
+    # Sombra is hidden (FOG-1): each side's own view too
+    assert [p.name for p in written] == [
+        "r01-p2.png",
+        "r01-p2-director.png",
+        "r01-p2-red.png",
+        "r01-p2-blue.png",
+    ]
     assert all(Image.open(p).width == 1280 for p in written)
     assert step_stem(SimStep(round=0, phase="start", state=state, events=())) == "r00-start"
     assert step_stem(SimStep(round=3, phase="a3/x y", state=state, events=())) == "r03-pa3_x_y"
