@@ -8,6 +8,7 @@ Random delays here only choose *when* to kill; nothing asserts on timing.
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import sqlite3
@@ -27,7 +28,8 @@ from tests.storage_fixtures import database_url
 from tests.storage_worker import CHANNEL_ID, GUILD_ID
 
 WORKER = TESTS / "storage_worker.py"
-KILLS = 200
+#: SIGKILLs of the SQLite writer per run: 100 keep `make test` quick; CI sets HEXD_CRASH_KILLS=300
+KILLS = int(os.environ.get("HEXD_CRASH_KILLS", "100"))
 POSTGRES_KILLS = 60  # PostgreSQL's own durability is not ours to prove; this checks our transaction edges
 SEED = 20261122
 
