@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -83,6 +84,9 @@ class Announcer:
         self._retry_tasks: set[asyncio.Task[None]] = set()
         self.retry_backoff = RETRY_BACKOFF
         self.resumed = asyncio.Event()  # set once the running encounters are queued for resuming (tests)
+        # one sender at a time per encounter for what is sent once and recorded (status message, DM panels, the
+        # winner): two senders that both found nothing recorded yet both sent it (issue 20, bench/faults.py)
+        self._senders: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def enqueue(self, encounter_id: int, job: Job) -> None:
         queue = self._queues.setdefault(encounter_id, asyncio.Queue())
@@ -107,6 +111,25 @@ class Announcer:
                 self._workers.pop(encounter_id, None)
                 if queue.empty():  # nothing left: an idle encounter keeps no queue (issue 20)
                     self._queues.pop(encounter_id, None)
+
+    def _sending(self, encounter_id: int) -> asyncio.Lock:
+        """The lock held while checking, sending and recording a once-only message of ``encounter_id``."""
+        lock = self._senders.get(encounter_id)
+        if lock is None:
+            lock = self._senders[encounter_id] = asyncio.Lock()
+        return lock
+
+    def status_changed(self, encounter_id: int) -> None:
+        """An order came in: edit the phase's status message, in turn with the encounter's other posts (a
+        refused edit is retried like any refused post)."""
+        self.enqueue(encounter_id, lambda: self._refresh_or_retry(encounter_id))
+
+    async def _refresh_or_retry(self, encounter_id: int) -> None:
+        try:
+            await self.refresh_status(encounter_id)
+        except (discord.HTTPException, ChannelUnavailable):
+            log.warning("status refresh refused, retrying later encounter=%s", encounter_id, exc_info=True)
+            self._retry_later(encounter_id)
 
     async def drain(self) -> None:
         """Wait for every queued announcement (tests, shutdown); retries waiting for their time are dropped (the
@@ -223,14 +246,19 @@ class Announcer:
             self._retry_later(encounter_id)
 
     async def _reopen(self, encounter_id: int) -> None:
-        """The open phase's status message and panels, if they never went out (a crash, a refused post)."""
+        """The open phase's status message (sent, or brought up to date) and panels, if they never went out (a
+        crash, a refused post); or the end of the game, if it was never told."""
         status = await self.bot.service.status(encounter_id)
-        if status.status != "running" or status.over:
+        if status.over:
+            await self.announce_end(encounter_id)
+            return
+        if status.status != "running":
             return
         storage = self.bot.service.storage
         if await storage.get_message_ref(encounter_id, "status", str(status.phase_no)) is None:
             await self.open_phase(encounter_id)
             return
+        await self.refresh_status(encounter_id, status=status)  # a refused edit
         meta = await self._meta(encounter_id)
         for missing in status.missing:  # panels are recorded: only the ones never sent go out
             if missing.user_id is not None:
@@ -291,23 +319,37 @@ class Announcer:
 
     async def _conclude_now(self, result: Resolution) -> None:
         meta = await self._meta(result.encounter_id)
-        locale = await self.channel_lang(meta)
-        chan = await self.channel(meta)
-        if chan is not None and result.over:
-            names = {s.id: s.name for s in result.steps[-1].state.sides} if result.steps else {}
-            winner = result.winner
-            text = (
-                t("channel.winner", locale, winner=names.get(winner, winner))
-                if winner
-                else t("channel.draw", locale)
-            )
-            await chan.send(f"🏁 **{meta.name}** — {text}")
+        if result.over:
+            await self.announce_end(meta.id)
         if result.held is not None:
             await self.send_held(meta, result.held)
         if result.opened_phase_no is not None and not result.over:
             await self.open_phase(meta.id)  # panels for whoever owes orders, the pilot's decision included
         elif result.decision_user is not None and result.decision_unit is not None:
             await self.send_panel(meta, result.decision_user, result.decision_unit)
+
+    async def announce_end(self, encounter_id: int) -> None:
+        """The winner (or a draw) in the channel, once: recorded, so a retry after a refused post or a second
+        resolution reporting the end sends it no second time."""
+        async with self._sending(encounter_id):
+            storage = self.bot.service.storage
+            if await storage.get_message_ref(encounter_id, "end", "") is not None:
+                return
+            meta = await self._meta(encounter_id)
+            chan = await self.channel(meta)
+            if chan is None:
+                raise ChannelUnavailable(meta.channel_id)
+            state = (await self.bot.service.read(encounter_id)).state
+            locale = await self.channel_lang(meta)
+            names = {s.id: s.name for s in state.sides}
+            winner = state.winner
+            text = (
+                t("channel.winner", locale, winner=names.get(winner, winner))
+                if winner
+                else t("channel.draw", locale)
+            )
+            sent = await chan.send(f"🏁 **{meta.name}** — {text}")
+            await storage.set_message_ref(encounter_id, "end", "", sent.channel.id, sent.id)
 
     async def post_step(
         self, chan: discord.abc.Messageable, meta: Encounter, step: StepReport, locale: str
@@ -489,7 +531,13 @@ class Announcer:
         return head + "\n" + t("status.waiting", locale, names=names)
 
     async def refresh_status(self, encounter_id: int, *, status: StatusView | None = None) -> None:
-        """One status message per phase, edited as orders come in: who is missing, never what was ordered."""
+        """One status message per phase, edited as orders come in: who is missing, never what was ordered. A new
+        one is sent only when the phase has none or its message was deleted; an edit Discord refuses otherwise (a
+        429, a 5xx) raises, for the caller to retry."""
+        async with self._sending(encounter_id):
+            await self._refresh_status(encounter_id, status)
+
+    async def _refresh_status(self, encounter_id: int, status: StatusView | None) -> None:
         storage = self.bot.service.storage
         meta = await self._meta(encounter_id)
         status = status or await self.bot.service.status(encounter_id)
@@ -509,7 +557,7 @@ class Announcer:
             try:
                 await chan.get_partial_message(ref.message_id).edit(content=text, allowed_mentions=mentions)
                 return
-            except discord.HTTPException:
+            except discord.NotFound:  # deleted; any other refusal is not a reason for a second message
                 log.info("status message gone, sending a new one encounter=%s", encounter_id)
         sent = await chan.send(text, allowed_mentions=mentions)
         await storage.set_message_ref(encounter_id, "status", key, sent.channel.id, sent.id)
@@ -586,6 +634,10 @@ class Announcer:
         self, meta: Encounter, user_id: int, unit_id: str, *, reading: Reading | None = None
     ) -> bool:
         """DM the unit's panel for the current phase once; on closed DMs tell the channel (mention only)."""
+        async with self._sending(meta.id):
+            return await self._send_panel(meta, user_id, unit_id, reading)
+
+    async def _send_panel(self, meta: Encounter, user_id: int, unit_id: str, reading: Reading | None) -> bool:
         storage = self.bot.service.storage
         reading = (
             reading

@@ -88,7 +88,7 @@ async def submit(interaction: discord.Interaction, panel: LoadedPanel, reading: 
             ),
             what="resolution",
         )
-    elif bot.announcer is not None:
-        bot.spawn(bot.announcer.refresh_status(panel.encounter_id), what="status")
+    elif bot.announcer is not None:  # in turn with the encounter's posts, retried if Discord refuses it
+        bot.announcer.status_changed(panel.encounter_id)
     key = "orders.amended" if result.amended else "orders.received"
     return Clicked(replace(panel, submitted=True), key)

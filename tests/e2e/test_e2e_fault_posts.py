@@ -1,0 +1,115 @@
+"""Issue 20 (a load test with faults): what bench/faults.py found when Discord refuses requests at random, each
+reproduced on its own.
+
+- A status edit that Discord refuses (a 503, a 429 without Via) is not a deleted message: the bot sent a second
+  status message for the phase. It now sends a new one only when the old one is gone (404), and the refused edit
+  is retried.
+- Status refreshes racing each other or the phase's opening (a Submit refreshes the status in the background while
+  the last Submit opens the next phase) each found no status message yet and sent one: two status messages for a
+  phase. The same went for DM panels. Each encounter's status and panels are now sent one at a time.
+- The winner's announcement refused by Discord was never retried: the table never heard that the game was over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.permissions import Actor
+from tests.e2e_helpers import (
+    Table,
+    current_panel_dm,
+    fill_and_submit,
+    open_duel,
+    play_phase,
+    wait_phase_after,
+)
+from tests.fakediscord import Message
+
+pytestmark = pytest.mark.slow
+
+STATUS_HEAD = "**Duelo en el cinturón de Kessel** · "
+
+
+def status_messages(t: Table) -> list[Message]:
+    return [m for m in t.channel.messages() if m.content.startswith(STATUS_HEAD)]
+
+
+async def test_a_refused_status_edit_sends_no_second_status_message_and_is_retried(table: Table) -> None:
+    t = table
+    enc = await open_duel(t)
+    assert t.bot.announcer is not None
+    t.bot.announcer.retry_backoff = (0.05, 0.05, 0.05)  # type: ignore[attr-defined]
+    await t.bot.settle()
+    status = await t.bot.service.status(enc)
+    assert len(status_messages(t)) == 1
+    # the status edit after Ana's Submit: a 503 (discord.py does not retry it), then Cloudflare's 429
+    t.fd.fail_next("PATCH", rf"^/channels/{t.channel.id}/messages/\d+$", status=503)
+    t.fd.fail_next("PATCH", rf"^/channels/{t.channel.id}/messages/\d+$", status=429, via=False)
+    panel = await current_panel_dm(t, t.ana, "halcon", status.phase_no)
+    ack = await fill_and_submit(t.fd, t.ana, panel, "halcon", moves="D", fire=1)
+    assert "received" in ack.content
+    shown = status_messages(t)
+    # the refused edit is made again: the one status message drops Ana
+    await t.fd.wait_for(
+        lambda: f"<@{t.ana.id}>" not in shown[0].content, what="the status to drop Ana", timeout=30
+    )
+    await t.bot.settle()
+    assert len(status_messages(t)) == 1, [m.content for m in status_messages(t)]
+
+
+async def test_racing_status_refreshes_and_the_phase_opening_send_one_status_and_one_panel(
+    table: Table,
+) -> None:
+    t = table
+    enc = await open_duel(t)
+    announcer = t.bot.announcer
+    assert announcer is not None
+    await t.bot.settle()
+    status = await t.bot.service.status(enc)
+    storage = t.bot.service.storage
+    # the phase as it is the moment it opens: nothing sent for it yet
+    await storage.delete_message_ref(enc, "status", str(status.phase_no))
+    await storage.delete_message_ref(enc, "panel", f"{status.phase_no}:halcon")
+    before, dms_before = len(status_messages(t)), len(t.ana.dms())
+    await asyncio.gather(
+        announcer.open_phase(enc),
+        announcer.refresh_status(enc),
+        announcer.refresh_status(enc),
+        announcer.open_phase(enc),
+    )
+    assert len(status_messages(t)) == before + 1
+    assert len(t.ana.dms()) == dms_before + 1, "one DM panel for Ana's unit"
+
+
+async def test_a_refused_winner_announcement_is_retried(table: Table) -> None:
+    t = table
+    enc = await open_duel(t)
+    assert t.bot.announcer is not None
+    t.bot.announcer.retry_backoff = (0.05, 0.05, 0.05)  # type: ignore[attr-defined]
+    # the director takes the corsairs' prey off the board: the next resolution ends the game
+    removed = await (
+        await t.director.run_command(t.channel, "director remove-unit", {"unit": "pirata"})
+    ).final_response()
+    assert removed is not None
+    await t.bot.settle()
+    for _ in range(20):
+        seen = await t.bot.service.read(enc)
+        if seen.state.over:
+            break
+        # every post of the channel is refused once (Cloudflare's 429): boards and the winner alike
+        for _ in range(3):
+            t.fd.fail_next("POST", rf"^/channels/{t.channel.id}/messages$", status=429, via=False)
+        await play_phase(t, enc)
+        await wait_phase_after(t, enc, seen.phase_no)
+    assert (await t.bot.service.read(enc)).state.over
+    winner = await t.fd.wait_for(
+        lambda: next((m for m in t.channel.messages() if m.content.startswith("🏁")), None),
+        what="the winner's announcement",
+        timeout=30,
+    )
+    assert "Corsarios" in winner.content
+    await t.bot.settle()
+    assert sum(1 for m in t.channel.messages() if m.content.startswith("🏁")) == 1
+    await t.bot.service.end(enc, Actor(t.director.id))
