@@ -8,7 +8,8 @@ The bot runs in its own process by default (bench/e2e.py's ``spawn_bot``); ``--i
 When the time is up the faults stop, every table finishes the phase it is in, and the bench waits until every
 committed step was shown. Then it prints JSON lines:
 
-* ``faults``: the seed, faults scheduled by kind, served by HTTP status, gateway IDENTIFYs and RESUMEs;
+* ``faults``: the seed, the bot's requests, those refused by kind, gateway faults by kind, IDENTIFYs and RESUMEs,
+  interactions acknowledged too late;
 * ``ack``: from a person's click or command to its acknowledgement, p50/p99 ms;
 * ``verdict``: orders acknowledged vs lost, phases expected vs resolved, double posts (a step's account and board,
   a phase's status message, the winner, a DM panel), tables stuck, retries, games;
@@ -61,7 +62,7 @@ async def main(args: argparse.Namespace) -> int:
             fd.world.poll_interval = 1.0  # waits are on the fake's own state (see bench/e2e.py)
             tables = seats(fd, args.encounters, seed)
             run = FaultRun(fd)
-            injector = FaultInjector(fd, seed, rest_every=args.rest_every, gateway_every=args.gateway_every)
+            injector = FaultInjector(fd, seed, rest_rate=args.rest_rate, gateway_every=args.gateway_every)
             guild_id = tables[0].guild.id
             child: asyncio.subprocess.Process | None = None
             bot = None
@@ -125,7 +126,7 @@ if __name__ == "__main__":
     parser.add_argument("--encounters", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=300)
     parser.add_argument("--seed", type=int, help="the fault sequence to replay (default: a new one, printed)")
-    parser.add_argument("--rest-every", type=float, default=0.5, help="mean seconds between REST faults")
+    parser.add_argument("--rest-rate", type=float, default=0.03, help="share of the bot's requests refused")
     parser.add_argument("--gateway-every", type=float, default=20, help="mean seconds between gateway faults")
     parser.add_argument("--in-process", action="store_true", help="run the bot on the local Discord's loop")
     sys.exit(asyncio.run(main(parser.parse_args())))

@@ -59,7 +59,7 @@ Job = Callable[[], Awaitable[None]]
 LONG_ACCOUNT = 200
 #: encounter setting: the snapshot of the newest step shown in the channel (absent on encounters from before it)
 ANNOUNCED = "announced_seq"
-#: seconds before each retry of a post Discord refused; after the last one, the next restart resumes it
+#: seconds before each retry of a post Discord refused; the last one repeats for as long as Discord refuses
 RETRY_BACKOFF: tuple[float, ...] = (2.0, 10.0, 30.0, 120.0, 600.0)
 #: running encounters resumed at the same time after a start
 RESUME_AT_ONCE = 8
@@ -82,6 +82,7 @@ class Announcer:
         self._announced: Bounded[int, int | None] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._retries: dict[int, int] = {}  # failed catch-ups in a row, per encounter
         self._retry_tasks: set[asyncio.Task[None]] = set()
+        self._retry_pending: set[int] = set()  # encounters with a retry waiting for its time
         self.retry_backoff = RETRY_BACKOFF
         self.resumed = asyncio.Event()  # set once the running encounters are queued for resuming (tests)
         # one sender at a time per encounter for what is sent once and recorded (status message, DM panels, the
@@ -203,17 +204,27 @@ class Announcer:
         return len(owed)
 
     def _retry_later(self, encounter_id: int) -> None:
-        attempt = self._retries.get(encounter_id, 0)
-        if attempt >= len(self.retry_backoff):
-            log.error("posts still refused, left for the next start encounter=%s", encounter_id)
-            self._retries.pop(encounter_id, None)
+        """Post what the encounter is owed again after the next delay of :attr:`retry_backoff`, then every last
+        delay for as long as Discord refuses: giving up left the table stuck until a restart (issue 20). One retry
+        is pending at a time per encounter (it posts everything owed)."""
+        if encounter_id in self._retry_pending:
             return
+        attempt = self._retries.get(encounter_id, 0)
+        if attempt == len(self.retry_backoff):
+            log.error(
+                "posts still refused, retrying every %s s encounter=%s", self.retry_backoff[-1], encounter_id
+            )
         self._retries[encounter_id] = attempt + 1
+        delay = self.retry_backoff[min(attempt, len(self.retry_backoff) - 1)]
 
         async def later() -> None:
-            await asyncio.sleep(self.retry_backoff[attempt])
+            try:
+                await asyncio.sleep(delay)
+            finally:
+                self._retry_pending.discard(encounter_id)
             self.enqueue(encounter_id, lambda: self._retry(encounter_id))
 
+        self._retry_pending.add(encounter_id)
         task = asyncio.create_task(later(), name=f"hexd-repost-{encounter_id}")
         self._retry_tasks.add(task)
         task.add_done_callback(self._retry_tasks.discard)

@@ -34,33 +34,13 @@ from typing import Any
 from data.i18n import t
 from tests.e2e_helpers import draft_in, step_of
 from tests.fakediscord import Channel, FakeDiscord, Guild, Message, NoResponse, Person
+from tests.fakediscord.errors import RandomFaults
 
 SCENARIO = {"ruleset": "exo", "scenario": "exo-duel"}
 ENCOUNTER_NAME = "Duelo en el cinturón de Kessel"  # data/scenarios/exo-duel.toml
 LANG = "en"  # the guild's and every person's language
 
-#: (name, status, global, Via): what Discord answers instead of doing the request
-REST_FAULTS: tuple[tuple[str, int, bool, bool], ...] = (
-    ("429", 429, False, True),  # discord.py waits retry_after and retries
-    ("429-global", 429, True, True),  # every request of the bot waits
-    ("429-no-via", 429, False, False),  # Cloudflare's: discord.py raises at once
-    ("500", 500, False, True),  # 500, 502, 504: discord.py retries after 1 s, 3 s...
-    ("502", 502, False, True),
-    ("503", 503, False, True),  # not retried by discord.py's client (its webhook adapter retries it)
-    ("504", 504, False, True),
-)
-#: (method, path regex): the requests a fault may hit
-TARGETS: tuple[tuple[str, str], ...] = (
-    ("POST", r"^/channels/\d+/messages$"),  # boards and accounts, status messages, DM panels, the winner
-    ("PATCH", r"^/channels/\d+/messages/\d+$"),  # status edits
-    ("POST", r"^/users/@me/channels$"),  # opening a DM
-    ("POST", r"^/interactions/\d+/[^/]+/callback$"),  # acknowledging a click or a command
-    ("POST", r"^/webhooks/\d+/[^/]+$"),  # follow-ups: "orders received"
-    ("PATCH", r"^/webhooks/\d+/[^/]+/messages/"),  # panel edits, deferred answers
-    ("*", r"."),  # whatever comes next
-)
 GATEWAY_FAULTS = ("reconnect", "invalidate")
-FAULT_STATUSES = frozenset({429, 500, 502, 503, 504})
 
 
 class Stuck(Exception):
@@ -68,85 +48,62 @@ class Stuck(Exception):
 
 
 class FaultInjector:
-    """Injects a REST fault every ``rest_every`` seconds and a gateway fault every ``gateway_every`` seconds on
-    average (exponential gaps), each stream from its own RNG seeded from ``seed`` (the same seed gives the same
-    faults in the same order; when each lands depends on the run)."""
+    """Makes every request of the bot fail with probability ``rest_rate`` (a 429 with or without Via, global or
+    not, or a 500, 502, 503 or 504: ``fd.fail_randomly``) and drops its gateway every ``gateway_every`` seconds on
+    average (RECONNECT or INVALID_SESSION, exponential gaps). Both streams are drawn from RNGs seeded from ``seed``:
+    the same seed gives the same sequence of draws (which request or moment each lands on depends on the run)."""
 
-    def __init__(
-        self,
-        fd: FakeDiscord,
-        seed: int,
-        *,
-        rest_every: float,
-        gateway_every: float,
-        max_pending: int = 6,
-        retry_after: tuple[float, float] = (0.05, 0.5),
-    ) -> None:
+    def __init__(self, fd: FakeDiscord, seed: int, *, rest_rate: float, gateway_every: float) -> None:
         self.fd = fd
         self.seed = seed
-        self.rest_every = rest_every
+        self.rest_rate = rest_rate
         self.gateway_every = gateway_every
-        self.max_pending = max_pending
-        self.retry_after = retry_after
-        self.scheduled: Counter[str] = Counter()
+        self.gateway: Counter[str] = Counter()
+        self.served: Counter[str] = Counter()
         self._stop = asyncio.Event()
-        self._tasks: list[asyncio.Task[None]] = []
+        self._task: asyncio.Task[None] | None = None
+        self._random: RandomFaults | None = None
         self._log_start = len(fd.requests)
+        self._identify, self._resume = fd.gateway.identify_count, fd.gateway.resume_count
 
     def start(self) -> None:
-        self._tasks = [
-            asyncio.create_task(self._rest(random.Random(f"{self.seed}:rest")), name="faults-rest"),
-            asyncio.create_task(self._gateway(random.Random(f"{self.seed}:gateway")), name="faults-gateway"),
-        ]
+        self._random = self.fd.fail_randomly(self.rest_rate, seed=f"{self.seed}:rest")
+        rng = random.Random(f"{self.seed}:gateway")
+        self._task = asyncio.create_task(self._gateway(rng), name="faults-gateway")
 
     async def stop(self) -> None:
-        """No more faults; the ones scheduled and not yet served are taken back."""
+        """No more faults."""
         self._stop.set()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        self.fd.rest.faults.clear()
-
-    async def _pause(self, rng: random.Random, mean: float) -> bool:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._stop.wait(), rng.expovariate(1 / mean))
-        return not self._stop.is_set()
-
-    async def _rest(self, rng: random.Random) -> None:
-        while await self._pause(rng, self.rest_every):
-            name, status, is_global, via = rng.choice(REST_FAULTS)
-            method, path = rng.choice(TARGETS)
-            retry_after = round(rng.uniform(*self.retry_after), 2)
-            if len(self.fd.rest.faults) >= self.max_pending:
-                continue  # the draw is made anyway, so the sequence does not depend on timing
-            self.fd.fail_next(
-                method, path, status=status, retry_after=retry_after, is_global=is_global, via=via
-            )
-            self.scheduled[name] += 1
+        if self._task is not None:
+            await asyncio.gather(self._task, return_exceptions=True)
+        if self._random is not None:
+            self.served.update(self._random.served)
+            self._random = None
+        self.fd.fail_randomly(0)
 
     async def _gateway(self, rng: random.Random) -> None:
-        while await self._pause(rng, self.gateway_every):
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), rng.expovariate(1 / self.gateway_every))
+            if self._stop.is_set():
+                return
             kind = rng.choice(GATEWAY_FAULTS)
             if kind == "reconnect":
                 self.fd.force_reconnect()
             else:
                 self.fd.invalidate_session()
-            self.scheduled[kind] += 1
+            self.gateway[kind] += 1
 
     def figures(self) -> dict[str, Any]:
-        served = Counter(
-            str(r.status) for r in self.fd.requests[self._log_start :] if r.status in FAULT_STATUSES
-        )
-        late = sum(
-            1
-            for r in self.fd.requests[self._log_start :]
-            if r.status == 404 and r.path.startswith("/interactions/")
-        )
+        requests = self.fd.requests[self._log_start :]
+        late = sum(1 for r in requests if r.status == 404 and r.path.startswith("/interactions/"))
         return {
-            "scheduled": dict(sorted(self.scheduled.items())),
-            "served_by_status": dict(sorted(served.items())),
-            "gateway": {
-                "identify": self.fd.gateway.identify_count,
-                "resume": self.fd.gateway.resume_count,
-            },
+            "requests": len(requests),
+            "rest_refused": dict(sorted(self.served.items())),
+            "rest_refused_total": sum(self.served.values()),
+            "gateway": dict(sorted(self.gateway.items())),
+            "identify": self.fd.gateway.identify_count - self._identify,
+            "resume": self.fd.gateway.resume_count - self._resume,
             "acks_too_late": late,  # interactions the bot answered after Discord's 3 s (404 / 10062)
         }
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -103,3 +106,51 @@ def invalid_form_body(errors: dict[str, Any]) -> DiscordAPIError:
 def field_error(code: str, message: str) -> dict[str, Any]:
     """The leaf of Discord's nested `errors` object."""
     return {"_errors": [{"code": code, "message": message}]}
+
+
+@dataclass(frozen=True)
+class FaultKind:
+    """A refusal Discord may answer any request with: a 429 (``retry_after`` seconds, ``is_global``, ``via``: a 429
+    without ``Via`` comes from Cloudflare and discord.py does not retry it) or a 5xx."""
+
+    name: str
+    status: int
+    is_global: bool = False
+    via: bool = True
+
+
+#: every refusal ``FakeDiscord.fail_randomly`` draws from by default
+FAULT_KINDS: tuple[FaultKind, ...] = (
+    FaultKind("429", 429),
+    FaultKind("429-global", 429, is_global=True),
+    FaultKind("429-no-via", 429, via=False),
+    FaultKind("500", 500),
+    FaultKind("502", 502),
+    FaultKind("503", 503),
+    FaultKind("504", 504),
+)
+
+
+@dataclass
+class RandomFaults:
+    """Each API request fails with probability ``rate``, with a kind drawn from ``kinds``; the draws come from a
+    ``random.Random(seed)`` (the n-th request's fate is the same for the same seed). ``served`` counts them."""
+
+    rate: float
+    seed: int | str
+    kinds: tuple[FaultKind, ...] = FAULT_KINDS
+    retry_after: tuple[float, float] = (0.05, 0.5)
+    served: Counter[str] = field(default_factory=lambda: Counter[str]())
+
+    def __post_init__(self) -> None:
+        self._rng = random.Random(self.seed)
+
+    def draw(self) -> tuple[FaultKind, float] | None:
+        """The refusal for the next request, with its ``retry_after``, or None to serve it."""
+        fails = self._rng.random() < self.rate
+        kind = self._rng.choice(self.kinds)
+        retry_after = round(self._rng.uniform(*self.retry_after), 2)
+        if not fails:
+            return None
+        self.served[kind.name] += 1
+        return kind, retry_after

@@ -121,6 +121,7 @@ class RestApi:
         self.rules = rules
         self.token = token
         self.faults: list[Fault] = []
+        self.random_faults: errors.RandomFaults | None = None
         self.log: list[RequestRecord] = []
         self.message_size_limit = DEFAULT_ATTACHMENT_SIZE_LIMIT
         self.gateway_url = ""
@@ -140,6 +141,11 @@ class RestApi:
                 if fault.matches(request.method, path):
                     self.faults.remove(fault)
                     return fault.response()
+            if self.random_faults is not None and (drawn := self.random_faults.draw()) is not None:
+                kind, retry_after = drawn
+                return Fault(
+                    "*", re.compile(""), kind.status, retry_after, kind.is_global, kind.via
+                ).response()
             if not self._public(path) and request.headers.get("Authorization") != f"Bot {self.token}":
                 return json_response(errors.unauthorized().body(), 401)
         try:

@@ -16,6 +16,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from .commands import CommandRegistry
+from .errors import RandomFaults
 from .gateway import INVALID_SESSION, RECONNECT, Gateway
 from .ids import new_token
 from .interactions import InteractionRules
@@ -207,6 +208,13 @@ class FakeDiscord:
         self.rest.faults.append(
             Fault(method.upper(), re.compile(path_regex), status, retry_after, is_global, via)
         )
+
+    def fail_randomly(self, rate: float, *, seed: int | str = 0, **options: Any) -> RandomFaults | None:
+        """From now on every API request fails with probability ``rate`` (a refusal drawn from
+        ``errors.FAULT_KINDS`` by a ``random.Random(seed)``; ``options``: ``kinds``, ``retry_after``); ``rate`` 0
+        stops it. Returns the draws' record (``served`` counts the refusals by kind)."""
+        self.rest.random_faults = RandomFaults(rate, seed, **options) if rate > 0 else None
+        return self.rest.random_faults
 
     @property
     def requests(self) -> list[RequestRecord]:
