@@ -83,6 +83,7 @@ class Announcer:
         self._retries: dict[int, int] = {}  # failed catch-ups in a row, per encounter
         self._retry_tasks: set[asyncio.Task[None]] = set()
         self._retry_pending: set[int] = set()  # encounters with a retry waiting for its time
+        self._openings_owed: dict[int, int] = {}  # encounter → the phase its refused opening board showed
         self.retry_backoff = RETRY_BACKOFF
         self.resumed = asyncio.Event()  # set once the running encounters are queued for resuming (tests)
         # one sender at a time per encounter for what is sent once and recorded (status message, DM panels, the
@@ -231,6 +232,12 @@ class Announcer:
 
     async def _retry(self, encounter_id: int) -> None:
         try:
+            owed = self._openings_owed.get(encounter_id)
+            if owed is not None:  # the opening board, while the encounter is still where it started
+                reading = await self.bot.service.read(encounter_id)
+                if reading.phase_no == owed:
+                    await self._post_opening(reading, private=False)
+                self._openings_owed.pop(encounter_id, None)
             await self.catch_up(encounter_id)
             await self._reopen(encounter_id)
         except (discord.HTTPException, ChannelUnavailable):
@@ -460,16 +467,32 @@ class Announcer:
             await self.dm(user, None, embed=embed, files=files)
 
     async def post_opening_board(self, encounter_id: int) -> None:
-        """The board as the encounter starts (public view), so the table sees the field before any move."""
-        meta = await self._meta(encounter_id)
+        """The board as the encounter starts (public view), so the table sees the field before any move. Queued
+        with the encounter's posts, ahead of the first phase's status and panels; a refused post is retried while
+        the encounter is still at the phase it started in (issue 20: it was lost, and the start's announcements
+        with it)."""
+        self.enqueue(encounter_id, lambda: self._opening(encounter_id))
+
+    async def _opening(self, encounter_id: int) -> None:
+        reading = await self.bot.service.read(encounter_id)
+        try:
+            await self._post_opening(reading, private=True)
+        except (discord.HTTPException, ChannelUnavailable):
+            log.warning("opening board refused, retrying later encounter=%s", encounter_id, exc_info=True)
+            self._openings_owed[encounter_id] = reading.phase_no
+            self._retry_later(encounter_id)
+
+    async def _post_opening(self, reading: Reading, *, private: bool) -> None:
+        meta = await self._meta(reading.meta.id)
         chan = await self.channel(meta)
         if chan is None:
-            return
-        reading = await self.bot.service.read(encounter_id)
+            raise ChannelUnavailable(meta.channel_id)
         state = reading.state
-        # NGT-9: each side (and the director) also gets its own opening board, where the ruleset says so
-        opening = StepReport(encounter_id, reading.phase_no, state.round, state.phase, (), state, (), True)
-        await self.post_private_views(meta, opening)
+        if (
+            private
+        ):  # NGT-9: each side (and the director) also gets its own opening board, where the ruleset says so
+            opening = StepReport(meta.id, reading.phase_no, state.round, state.phase, (), state, (), True)
+            await self.post_private_views(meta, opening)
         locale = await self.channel_lang(meta)
         header = t("channel.opening", locale, name=meta.name)
         png = await board_png(state, (), viewer="public", locale=locale, title=header)

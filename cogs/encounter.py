@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 from typing import Any
 
 import discord
@@ -36,6 +37,8 @@ from cogs.help import tutorial_embed
 from data.i18n import language_of, t
 from rules.registry import discord_ruleset_ids
 from rules.ruleset import DIRECTOR, PUBLIC
+
+log = logging.getLogger(__name__)
 
 MAX_SCENARIO_BYTES = 256 * 1024
 MAX_IMPORT_BYTES = 8 * 1024 * 1024
@@ -172,7 +175,11 @@ class EncounterCog(
         )
         settings = await service.storage.get_guild_settings(interaction.guild_id)
         if not settings.tutorial_shown:
-            await interaction.followup.send(embed=tutorial_embed(locale))
+            try:
+                await interaction.followup.send(embed=tutorial_embed(locale))
+            except discord.HTTPException:  # a nicety: the encounter was made and said so (issue 20)
+                log.warning("tutorial refused guild=%s", interaction.guild_id)
+                return
             await service.storage.set_guild_settings(interaction.guild_id, tutorial_shown=True)
 
     @app_commands.command(

@@ -179,6 +179,11 @@ def _received(text: str) -> bool:
     return False
 
 
+def _went_wrong(text: str) -> bool:
+    head, _, _ = t("errors.internal", LANG, trace="\x00").partition("\x00")
+    return text.startswith(head)
+
+
 async def command(
     run: FaultRun, person: Person, channel: Channel, name: str, options: dict[str, Any]
 ) -> Message:
@@ -193,9 +198,18 @@ async def command(
             continue
         run.ack_ms.append((time.perf_counter() - start) * 1000)
         try:
-            return await handle.final_response(timeout=run.answer_wait)
+            answer = await handle.final_response(timeout=run.answer_wait)
         except TimeoutError:
             run.retries["command: no reply"] += 1
+            continue
+        if _went_wrong(answer.content):  # what a person does then: try again
+            run.retries["command: something went wrong"] += 1
+            continue
+        if (
+            answer.ephemeral
+        ):  # a refusal: a retry of one that did its work, or a real one (then no game starts)
+            run.refused[f"/{name}: {answer.content[:60]}"] += 1
+        return answer
     raise Stuck(f"/{name} by {person.name} never answered")
 
 
@@ -358,7 +372,8 @@ async def play_game(run: FaultRun, seat: Seat, channel: Channel) -> bool:
                 if ref[1] > last[person.id]:
                     return "panel", person, m, ref
                 break
-        if run.stopping(seat) and (not acked or max(acked) < newest):
+        # stopping: once this game's first panel came (it started), and no phase a player acted on is unresolved
+        if run.stopping(seat) and newest and (not acked or max(acked) < newest):
             return "done", None, None, None
         return None
 

@@ -29,11 +29,9 @@ from tests.fakediscord import Message
 
 pytestmark = pytest.mark.slow
 
-STATUS_HEAD = "**Duelo en el cinturón de Kessel** · "
 
-
-def status_messages(t: Table) -> list[Message]:
-    return [m for m in t.channel.messages() if m.content.startswith(STATUS_HEAD)]
+def status_messages(t: Table, name: str = "Duelo en el cinturón de Kessel") -> list[Message]:
+    return [m for m in t.channel.messages() if m.content.startswith(f"**{name}")]
 
 
 async def test_a_refused_status_edit_sends_no_second_status_message_and_is_retried(table: Table) -> None:
@@ -113,3 +111,35 @@ async def test_a_refused_winner_announcement_is_retried(table: Table) -> None:
     await t.bot.settle()
     assert sum(1 for m in t.channel.messages() if m.content.startswith("🏁")) == 1
     await t.bot.service.end(enc, Actor(t.director.id))
+
+
+async def test_a_refused_opening_board_is_retried_and_the_first_phase_still_opens(table: Table) -> None:
+    t = table
+    assert t.bot.announcer is not None
+    t.bot.announcer.retry_backoff = (0.05, 0.05, 0.05)  # type: ignore[attr-defined]
+    # exo-patrol's start resolves no step: the opening board is its first post
+    scenario = {"ruleset": "exo", "scenario": "exo-patrol"}
+    await (await t.director.run_command(t.channel, "encounter new", scenario)).final_response()
+    await (await t.ana.run_command(t.channel, "encounter join")).final_response()
+    # the opening board, the start's first post in the channel, is refused for good (Cloudflare's 429)
+    t.fd.fail_next("POST", rf"^/channels/{t.channel.id}/messages$", status=429, via=False)
+    started = await (await t.director.run_command(t.channel, "encounter start")).final_response()
+    assert "starts" in started.content
+    meta = await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id)
+    assert meta is not None
+    # the first phase opened all the same: its status message and a DM panel
+    await t.fd.wait_for(
+        lambda: status_messages(t, "Patrulla en el cinturón") or None, what="the status", timeout=30
+    )
+    await t.fd.wait_for(
+        lambda: any(":unit:" in cid for m in t.ana.dms() for cid in m.custom_ids()) or None,
+        what="a DM panel",
+        timeout=30,
+    )
+    opening = await t.fd.wait_for(
+        lambda: [m for m in t.channel.messages() if m.embeds and "as the encounter starts" in str(m.embeds)],
+        what="the opening board",
+        timeout=30,
+    )
+    await t.bot.settle()
+    assert len(opening) == 1
