@@ -7,6 +7,7 @@ rule lives here.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
@@ -22,6 +23,8 @@ from cogs.panel.load import LoadedPanel
 from cogs.panel.preview import PREVIEW_NAME, preview_file
 from data.i18n import t
 from rules.errors import GameError
+
+log = logging.getLogger(__name__)
 
 
 class PanelItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
@@ -85,7 +88,10 @@ async def _show(interaction: discord.Interaction, clicked: Clicked) -> None:
     message = interaction.message
     if clicked.acknowledged:
         text = t(clicked.acknowledged, locale, unit=panel.model.unit_name)
-        await interaction.followup.send(text, ephemeral=True)
+        try:
+            await interaction.followup.send(text, ephemeral=True)
+        except discord.HTTPException:  # the order is stored: the panel below says so all the same (issue 20)
+            log.warning("order acknowledgement refused user=%s", interaction.user.id)
         # the draft did not change: keep the preview image already on the panel, update the text and buttons
         embed = panel_embed(panel.model, locale, submitted=True, deadline=panel.deadline)
         if message is not None and message.attachments:

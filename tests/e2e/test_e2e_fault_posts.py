@@ -8,6 +8,12 @@ reproduced on its own.
   the last Submit opens the next phase) each found no status message yet and sent one: two status messages for a
   phase. The same went for DM panels. Each encounter's status and panels are now sent one at a time.
 - The winner's announcement refused by Discord was never retried: the table never heard that the game was over.
+- A refused opening board raised out of ``/encounter start`` and skipped the first phase's status and DM panels:
+  the game never began. It is now queued with the encounter's posts and retried.
+- A refused "orders received" follow-up left the panel as it was (the order stored, the player not told): the
+  panel now shows the order submitted all the same.
+- The announcer gave up after its last retry (five, the last after 10 minutes), leaving the table stuck until a
+  restart: it now keeps retrying at its longest delay.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import pytest
 from bot.permissions import Actor
 from tests.e2e_helpers import (
     Table,
+    button_id,
     current_panel_dm,
     fill_and_submit,
     open_duel,
@@ -31,7 +38,12 @@ pytestmark = pytest.mark.slow
 
 
 def status_messages(t: Table, name: str = "Duelo en el cinturón de Kessel") -> list[Message]:
-    return [m for m in t.channel.messages() if m.content.startswith(f"**{name}")]
+    """The bot's status messages (not answers to commands): '**name** · round · phase', then who is missing."""
+    return [
+        m
+        for m in t.channel.messages()
+        if m.content.startswith(f"**{name}** · ") and m.interaction_metadata is None
+    ]
 
 
 async def test_a_refused_status_edit_sends_no_second_status_message_and_is_retried(table: Table) -> None:
@@ -143,3 +155,39 @@ async def test_a_refused_opening_board_is_retried_and_the_first_phase_still_open
     )
     await t.bot.settle()
     assert len(opening) == 1
+
+
+async def test_a_refused_received_still_shows_the_order_stored_on_the_panel(table: Table) -> None:
+    t = table
+    enc = await open_duel(t)
+    await t.bot.settle()
+    status = await t.bot.service.status(enc)
+    panel = await current_panel_dm(t, t.ana, "halcon", status.phase_no)
+    # the "orders received" follow-up is refused for good (Cloudflare's 429 on the interaction's webhook)
+    t.fd.fail_next("POST", r"^/webhooks/\d+/[^/]+$", status=429, via=False)
+    handle = await t.ana.click(panel, button_id(panel, "halcon", "submit"))
+    await handle.acknowledged()
+    await t.fd.wait_for(
+        lambda: "Submitted" in str(panel.embeds[0].get("footer")) or None,
+        what="the panel to show the order stored",
+        timeout=30,
+    )
+    assert [m.unit for m in (await t.bot.service.status(enc)).missing] == ["pirata"]
+
+
+async def test_a_post_refused_more_times_than_the_backoff_has_delays_is_still_made(table: Table) -> None:
+    t = table
+    enc = await open_duel(t)
+    assert t.bot.announcer is not None
+    t.bot.announcer.retry_backoff = (0.05, 0.05)  # type: ignore[attr-defined]
+    await t.bot.settle()
+    status = await t.bot.service.status(enc)
+    # the status edit after Ana's Submit, then each retry, up to two past the last delay: refused
+    for _ in range(4):
+        t.fd.fail_next("PATCH", rf"^/channels/{t.channel.id}/messages/\d+$", status=503)
+    panel = await current_panel_dm(t, t.ana, "halcon", status.phase_no)
+    await fill_and_submit(t.fd, t.ana, panel, "halcon", moves="D", fire=1)
+    shown = status_messages(t)
+    await t.fd.wait_for(
+        lambda: f"<@{t.ana.id}>" not in shown[0].content, what="the status to drop Ana", timeout=30
+    )
