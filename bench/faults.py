@@ -36,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from e2e import spawn_bot
+from e2e import pct, spawn_bot
 
 from tests.e2e_helpers import start_bot
 from tests.fakediscord import FakeDiscord
@@ -44,7 +44,6 @@ from tests.faults_fixtures import (
     FaultInjector,
     FaultRun,
     failures,
-    percentile,
     play_table,
     seats,
     verdict,
@@ -98,8 +97,8 @@ async def main(args: argparse.Namespace) -> int:
                 "figure": "ack",
                 "encounters": args.encounters,
                 "samples": len(run.ack_ms),
-                "p50_ms": percentile(run.ack_ms, 0.5),
-                "p99_ms": percentile(run.ack_ms, 0.99),
+                "p50_ms": pct(run.ack_ms, 0.5),
+                "p99_ms": pct(run.ack_ms, 0.99),
             }
         )
     )

@@ -4,7 +4,7 @@ in-process).
 
 Exo duels are played through the local Discord (tests/fakediscord) by people acting as people do, on their DM
 panels, while a fault task driven by a seeded RNG makes Discord refuse the bot's requests (429 with and without
-``Via``, global or not; 500, 502, 503, 504, through ``fd.fail_next``) and drops its gateway (``force_reconnect``,
+``Via``, global or not; 500, 502, 503, 504: ``fd.fail_randomly``) and drops its gateway (``force_reconnect``,
 ``invalidate_session``). A click that gets no answer is clicked again, a Submit whose "received" never comes is
 submitted again, a game that ends is followed by a new one in a new channel.
 
@@ -541,10 +541,3 @@ def failures(found: dict[str, Any]) -> list[str]:
     if found["stuck"]:
         bad.append(f"stuck: {found['stuck']}")
     return bad
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
