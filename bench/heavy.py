@@ -150,7 +150,9 @@ async def main(ships: int, in_process: bool) -> None:
                     *[("director resolve", {})] * 3,  # a few resolved steps to replay
                 ]:
                     handle = await director.run_command(channel, command, options)
-                    await handle.final_response(timeout=600)
+                    answer = await handle.final_response(timeout=600)
+                    if answer.visible_to is not None or "⚠" in answer.content:  # a refusal: say it, stop
+                        raise SystemExit(f"{command} was refused: {answer.content[:1500]}")
                 posted = len(channel.messages())
 
                 async def settle() -> None:  # the channel is quiet: no post for half a second
