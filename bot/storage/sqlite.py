@@ -117,10 +117,10 @@ class SqliteDriver(Driver):
     def transaction(
         self, *, write: bool, durable: bool = True, bulk: bool = False
     ) -> AbstractAsyncContextManager[Session]:
-        if bulk and not write:
-            # megabytes of snapshots read inline held the loop for half a second at 800 ships (issue 15 item 3):
-            # a bulk read goes through aiosqlite's thread
-            return self._threaded("BEGIN DEFERRED")
+        if bulk:
+            # megabytes of snapshots read or written inline held the loop for half a second at 800 ships (issue 15
+            # item 3): a bulk transaction goes through aiosqlite's thread
+            return self._threaded("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
         return self._transaction(
             "BEGIN IMMEDIATE" if write else "BEGIN DEFERRED", write=write, durable=durable
         )

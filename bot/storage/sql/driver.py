@@ -50,7 +50,7 @@ class Driver(abc.ABC):
         """Writes take the database's write lock (or row locks); reads see one consistent snapshot.
         ``durable=False`` (bookkeeping only, never game state or orders): the commit survives a crash of the
         bot but may be lost with a power cut, and costs no disk sync. ``bulk``: a read of many large rows (every
-        snapshot of an encounter), which must not run on the event loop's thread."""
+        snapshot of an encounter, or an import's), which must not run on the event loop's thread."""
 
     @abc.abstractmethod
     async def close(self) -> None: ...
