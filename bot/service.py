@@ -25,6 +25,7 @@ from bot.results import (
     HeldRolls,
     Joined,
     Missing,
+    ProblemLines,
     Resolution,
     StatusView,
     StepReport,
@@ -116,7 +117,7 @@ class EncounterService(DirectorActions, RecordActions):
         try:
             loaded = await asyncio.to_thread(load_scenario, toml_text, seed=seed)
         except ScenarioError as exc:
-            lines = "\n".join(p.text() for p in exc.problems[:20])
+            lines = ProblemLines(tuple(exc.problems))
             raise refuse("scenario.invalid", f"The scenario has problems:\n{lines}", problems=lines) from None
         state = loaded.state
         if state.ruleset != ruleset:
