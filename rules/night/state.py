@@ -70,7 +70,11 @@ def read_top(raw: Mapping[str, Any], state: EncounterState, ctx: ScenarioContext
     discipline: list[tuple[str, str]] = []
     motorized: list[str] = []
     tracked: list[str] = []
-    for i, u in enumerate(cast(list[Mapping[str, Any]], raw.get("units", []))):
+    listed: object = raw.get("units", [])
+    for i, entry in enumerate(cast(list[object], listed) if isinstance(listed, list) else []):
+        if not isinstance(entry, Mapping):
+            continue  # the base ruleset reports a [[units]] entry that is not a table
+        u = cast(Mapping[str, Any], entry)
         uid = str(u.get("id", ""))
         d = u.get("discipline")
         if d is not None:

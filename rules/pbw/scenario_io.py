@@ -97,7 +97,8 @@ def _weapons(
     held: int | None = None
     first: int | None = None
     shape = "problem.pbw.weapon_table"
-    for i, where, entry in ctx.table_entries(raw, "weapons", path, WEAPON_KEYS, not_a_table=shape):
+    for _, where, entry in ctx.table_entries(raw, "weapons", path, WEAPON_KEYS, not_a_table=shape):
+        i = len(carried)  # its place among the weapons read (an unreadable entry before it is skipped)
         kind = ctx.take(entry, "type", str, where, required=True)
         if kind is None:
             continue
