@@ -131,7 +131,9 @@ class EncounterCog(
             raise refuse(
                 "ruleset.unavailable", f"The {ruleset} ruleset is not available yet.", ruleset=ruleset
             )
-        await interaction.response.defer(thinking=True)
+        # A file the director wrote is checked in private: its problems (a refusal after a public defer would
+        # fill the channel's "thinking…" message) reach the director alone, in the director's language.
+        await interaction.response.defer(thinking=True, ephemeral=file is not None)
         text: str | None = None
         if file is not None:
             if file.size > MAX_SCENARIO_BYTES:
@@ -157,6 +159,8 @@ class EncounterCog(
         await remember_locale(interaction, created.encounter_id)
         locale = lang(interaction)
         units = "\n".join(f"• {uname} ({side})" for _, uname, side in created.units) or "—"
+        if file is not None:  # the private "checked" line first; the announcement below is public
+            await interaction.followup.send(t("encounter.file_checked", locale, file=file.filename[:100]))
         await interaction.followup.send(
             clip(
                 t(
