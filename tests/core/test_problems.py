@@ -361,6 +361,12 @@ def test_the_corpus_covers_most_problem_keys() -> None:
             "un tripulante por punto de Cabina",
         ),
         ("common-keys", "units[0].facing", "bad facing 'UP'", "orientación incorrecta 'UP'"),
+        (
+            "skirmish-rounds",
+            "rounds[0].actions.veddio[1]",
+            "unknown action 'fly'",
+            "acción desconocida 'fly'",
+        ),
         ("pbw-units", "units[0].weapons[0].type", "did you mean 'knife'", "¿quisiste decir 'knife'?"),
     ],
 )
