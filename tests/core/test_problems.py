@@ -20,6 +20,8 @@ from rules.scenario import load_scenario
 from tests.paths import ROOT
 
 KEY = re.compile(r"^problem\.[a-z0-9_]+(\.[a-z0-9_]+)*$")
+#: the words of a problem or of an engine refusal's detail (``syntax.<ruleset>.*``), as keys named in rules/
+WORDS = re.compile(r"^(problem|syntax)\.[a-z0-9_]+(\.[a-z0-9_]+)*$")
 
 
 def rules_sources() -> list[Path]:
@@ -31,11 +33,11 @@ def problem_keys_in(path: Path) -> set[str]:
     return {
         node.value
         for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and KEY.match(node.value)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and WORDS.match(node.value)
     }
 
 
-def test_every_problem_key_in_rules_is_in_both_catalogs() -> None:
+def test_every_problem_and_syntax_key_in_rules_is_in_both_catalogs() -> None:
     used = {key: path for path in rules_sources() for key in problem_keys_in(path)}
     assert len(used) > 100, "the scan found the keys"
     missing = [
@@ -89,7 +91,7 @@ def test_every_problem_key_in_the_catalogs_is_used() -> None:
     """No dead problem text: each ``problem.*`` key of the catalogs is named in rules/, bot/ or data/."""
     sources = [*rules_sources(), *(ROOT / "bot").rglob("*.py"), *(ROOT / "data").glob("*.py")]
     used = {key for path in sources for key in problem_keys_in(path)}
-    unused = sorted(k for k in catalog("en") if k.startswith("problem.") and k not in used)
+    unused = sorted(k for k in catalog("en") if WORDS.match(k) and k not in used)
     assert not unused, unused
 
 
