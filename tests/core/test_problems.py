@@ -370,6 +370,9 @@ def test_the_corpus_covers_most_problem_keys() -> None:
             "acción desconocida 'fly'",
         ),
         ("pbw-units", "units[0].weapons[0].type", "did you mean 'knife'", "¿quisiste decir 'knife'?"),
+        ("pbw-rounds", "rounds[0].orders.rafa", "unknown action 'fly'", "acción desconocida 'fly'"),
+        ("ocs-rounds", "rounds[0].orders.combat[3]", "needs its attackers", "necesita sus atacantes"),
+        ("mech-rounds", "rounds[0].orders.phawk", "mode fly is not one of", "el movimiento fly no es"),
     ],
 )
 def test_a_problem_keeps_its_path_suggestion_and_fix_in_both_languages(
