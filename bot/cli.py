@@ -46,7 +46,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--dice", type=_dice_list, default=None, help="scripted dice, e.g. 4,5,2")
     sim.add_argument("--out", type=Path, default=None, help="write a board image after every phase here")
     sim.add_argument("--json", action="store_true", help="print JSON lines instead of a readable account")
-    sim.add_argument("--lang", default="en", help="language of the readable account (en, es)")
+    sim.add_argument(
+        "--lang", default="en", help="language of the readable account and of any problems (en, es)"
+    )
     sim.set_defaults(func=_cmd_sim)
 
     demo = sub.add_parser("demo", help="run every bundled scenario into ./demo-out/")
@@ -57,7 +59,8 @@ def _parser() -> argparse.ArgumentParser:
     val = sub.add_parser(
         "validate",
         help="check a scenario file and report every problem",
-        description="Check a scenario file and report every problem, one a line: FILE:LINE: KEY.PATH: MESSAGE. "
+        description="Check a scenario file and report every problem, one a line: FILE:LINE: PATH: MESSAGE, "
+        "where PATH is the place in the file (units[3].crew: the crew of the fourth [[units]]). "
         "Exit 0 when the file is valid, 2 when it has problems.",
     )
     val.add_argument("scenario", type=Path)
@@ -97,7 +100,7 @@ def _load(path: Path, *, dice: tuple[int, ...] | None = None, seed: int | None =
 
 
 def _print_problems(path: Path, problems: list[Problem], lang: str) -> None:
-    """``FILE:LINE: KEY.PATH: MESSAGE`` a problem, on stderr, the message in ``lang`` (the shape tools parse)."""
+    """``FILE:LINE: PATH: MESSAGE`` a problem, on stderr, the message in ``lang`` (the shape tools parse)."""
     for p in problems:
         where = p.path or t("problem.file", lang)
         print(f"{path}:{p.line or '-'}: {where}: {phrase_text(p, lang)}", file=sys.stderr)
