@@ -247,6 +247,66 @@ def _read_text(path: Path) -> str:
         raise ScenarioError([Problem("", "problem.not_utf8", {"byte": exc.start + 1}, line)]) from None
 
 
+#: what ``tomllib`` says (Python 3.11's parser), as catalog words; anything else is shown as tomllib wrote it
+_TOML_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), key)
+    for pattern, key in (
+        (r"Cannot overwrite a value", "problem.toml.overwrite"),
+        (r"Cannot declare (?P<key>.+) twice", "problem.toml.twice"),
+        (r"Cannot mutate immutable namespace (?P<key>.+)", "problem.toml.immutable"),
+        (r"Cannot redefine namespace (?P<key>.+)", "problem.toml.redefine"),
+        (r"Duplicate inline table key (?P<key>.+)", "problem.toml.duplicate_inline"),
+        (r"Unclosed array", "problem.toml.unclosed_array"),
+        (r"Unclosed inline table", "problem.toml.unclosed_table"),
+        (r"Unterminated string", "problem.toml.unterminated"),
+        (r"Invalid value", "problem.toml.invalid_value"),
+        (r"Invalid statement", "problem.toml.invalid_statement"),
+        (r"Invalid initial character for a key part", "problem.toml.key_start"),
+        (r"Invalid hex value", "problem.toml.hex_value"),
+        (r"Invalid date or datetime", "problem.toml.date"),
+        (r"Expected '=' after a key in a key/value pair", "problem.toml.equals"),
+        (r"Expected newline or end of document after a statement", "problem.toml.newline"),
+        (r"Expected '\]\]' at the end of an array declaration", "problem.toml.array_header"),
+        (r"Expected '\]' at the end of a table declaration", "problem.toml.table_header"),
+        (r"Unescaped '\\' in a string", "problem.toml.backslash"),
+        (r"Escaped character is not a Unicode scalar value", "problem.toml.unicode"),
+        (r"Illegal character (?P<char>.+)", "problem.toml.illegal_char"),
+        (r"Found invalid character (?P<char>.+)", "problem.toml.invalid_char"),
+        (r"Expected (?P<char>.+)", "problem.toml.expected"),
+    )
+)
+
+
+def _toml_problem(message: str) -> Problem:
+    """A ``TOMLDecodeError`` as a problem: its line, and what tomllib could not read in the catalogs' words."""
+    where = re.search(r"\s*\(at line (\d+), column (\d+)\)|\s*\(at end of document\)", message)
+    text = message[: where.start()] if where else message
+    line = int(where.group(1)) if where and where.group(1) else None
+    detail: Phrase | str = text
+    for pattern, key in _TOML_WORDS:
+        m = pattern.fullmatch(text)
+        if m:
+            detail = Phrase(key, {name: _toml_key(value) for name, value in m.groupdict().items()})
+            break
+    if where and not where.group(1):
+        return Problem("", "problem.not_toml_end", {"detail": detail})
+    column = int(where.group(2)) if where and where.group(2) else 0
+    return Problem("", "problem.not_toml", {"detail": detail, "column": column}, line)
+
+
+def _toml_key(value: str) -> str:
+    """tomllib names a key as a tuple (``('board', 'terrain')``): the dotted key the file wrote."""
+    import ast
+
+    try:
+        parts = ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        return value
+    if isinstance(parts, tuple) and all(isinstance(p, str) for p in cast(tuple[object, ...], parts)):
+        return ".".join(cast(tuple[str, ...], parts))
+    return value
+
+
 def load_scenario(
     source: str | Path, *, dice: tuple[int, ...] | None = None, seed: int | None = None
 ) -> Scenario:
@@ -256,11 +316,7 @@ def load_scenario(
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"line (\d+)", str(exc))
-        # tomllib's own words (English) say what it could not read; the sentence around them is the catalog's
-        detail = re.sub(r"\s*\(at line \d+, column \d+\)|\s*\(at end of document\)", "", str(exc))
-        line = int(m.group(1)) if m else None
-        raise ScenarioError([Problem("", "problem.not_toml", {"detail": detail}, line)]) from None
+        raise ScenarioError([_toml_problem(str(exc))]) from None
     except RecursionError:
         raise ScenarioError([Problem("", "problem.too_deep")]) from None
     scenario = _build(raw, ctx, dice=dice, seed=seed)

@@ -116,6 +116,9 @@ at = "{at}"
 
 CORPUS: dict[str, str] = {
     "not-toml": 'ruleset = "exo"\nname = [x\n',
+    "toml-twice": 'ruleset = "exo"\n[board]\nwidth = 3\n[board]\n',
+    "toml-unclosed": 'ruleset = "exo"\nname = "x',
+    "toml-control-char": 'ruleset = "exo"\nname = "\x01"\n',
     "common-types": (
         'ruleset = "skirmish"\nlayers = ["night", "night"]\nname = 3\nseed = [1]\nsides = []\nunits = [3]\n'
         '[board]\nwidth = true\nterrain = { "0101" = 3 }\n'
@@ -370,6 +373,13 @@ def test_the_corpus_covers_most_problem_keys() -> None:
             "acción desconocida 'fly'",
         ),
         ("pbw-units", "units[0].weapons[0].type", "did you mean 'knife'", "¿quisiste decir 'knife'?"),
+        ("toml-twice", "", "the table [board] is declared twice", "la tabla [board] se declara dos veces"),
+        (
+            "toml-unclosed",
+            "",
+            "(at the end of the file): a text is not closed",
+            "(al final del archivo): un texto no",
+        ),
         ("pbw-rounds", "rounds[0].orders.rafa", "unknown action 'fly'", "acción desconocida 'fly'"),
         ("ocs-rounds", "rounds[0].orders.combat[3]", "needs its attackers", "necesita sus atacantes"),
         ("mech-rounds", "rounds[0].orders.phawk", "mode fly is not one of", "el movimiento fly no es"),
