@@ -4,6 +4,9 @@ Parsing is separate from legality (python-chess style): ``InvalidOrderError`` is
 ``IllegalOrderError`` is a well-formed order the rules forbid. Both are ``GameError`` and so ``ValueError``.
 Each carries a stable ``code`` and ``params`` so the bot can show it in the player's language; ``str(err)`` is
 the English text.
+
+A scenario file's problems are data, never sentences: ``Problem(path, key, params)`` and ``Phrase(key, params)``
+name catalog keys (``problem.*``); ``data/i18n.py`` ``problem_text`` writes them in the reader's language.
 """
 
 from __future__ import annotations
@@ -157,10 +160,6 @@ class Problem:
     def of_error(cls, path: str, error: GameError, line: int | None = None) -> Problem:
         """An order a ``[[rounds]]`` entry scripts, refused by the engine: the engine's own error text."""
         return cls(path, "problem.engine", {"reason": Phrase.of_error(error)}, line)
-
-    @property
-    def phrase(self) -> Phrase:
-        return Phrase(self.key, self.params, rule=self.rule)
 
     def text(self) -> str:
         """Where and which catalog key (no words: see ``data/i18n.py`` ``problem_text``)."""
