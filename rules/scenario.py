@@ -229,10 +229,10 @@ class ScenarioContext:
                 return int(Vertex.parse(value))
             return int(HexSide.parse(value))
         except (ValueError, KeyError):
-            if self.facing_kind is FacingKind.VERTEX:
-                names = ", ".join(v.label for v in Vertex)
-            else:
-                names = ", ".join(s.name for s in HexSide)
+            # HEX-2: the names in the reader's words (Spanish writes SO and NO; both spellings are read)
+            names = Phrase.of(
+                "problem.vertices" if self.facing_kind is FacingKind.VERTEX else "problem.hexsides"
+            )
             self.error(path, "problem.facing_bad", value=shown(value), names=names)
             return 0
 

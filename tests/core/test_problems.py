@@ -394,3 +394,17 @@ def test_a_problem_keeps_its_path_suggestion_and_fix_in_both_languages(
     assert problems, [p.path for n, p in corpus_problems() if n == name]
     assert any(english in phrase_text(p, "en") for p in problems), [phrase_text(p, "en") for p in problems]
     assert any(spanish in phrase_text(p, "es") for p in problems), [phrase_text(p, "es") for p in problems]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_facings_a_problem_lists_are_the_ones_the_reader_may_write(lang: str) -> None:
+    """HEX-2: a bad facing lists the sides (Spanish: SO and NO) and vertices in the reader's words, and each name
+    listed is read back as the facing it names."""
+    from data.i18n import t
+    from rules.hexgrid import HexSide, Vertex
+
+    sides = t("problem.hexsides", lang).split(", ")
+    vertices = t("problem.vertices", lang).split(", ")
+    assert [int(HexSide.parse(name)) for name in sides] == list(range(6))
+    assert [int(Vertex.parse(name)) for name in vertices] == list(range(6))
+    assert ("SO" in sides) == (lang == "es")
