@@ -130,8 +130,15 @@ class EncounterCog(
             raise refuse(
                 "ruleset.unavailable", f"The {ruleset} ruleset is not available yet.", ruleset=ruleset
             )
-        # A file the director wrote is checked in private: its problems (a refusal after a public defer would
-        # fill the channel's "thinking…" message) reach the director alone, in the director's language.
+        # What can be refused without reading a scenario is refused before answering, in private; a file the
+        # director wrote is then read in private too: its problems (a refusal after a public defer would fill the
+        # channel's "thinking…" message) reach the director alone, in the director's language.
+        await self.bot.service.check_create(
+            interaction.guild_id,
+            interaction.channel_id,
+            ruleset=ruleset,
+            scenario=scenario if file is None else None,
+        )
         await interaction.response.defer(thinking=True, ephemeral=file is not None)
         text: str | None = None
         if file is not None:

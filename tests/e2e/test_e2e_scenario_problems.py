@@ -71,3 +71,33 @@ async def test_a_long_list_of_problems_fits_one_message_and_says_how_many_more(t
         lines = text.splitlines()
         assert lines[-1].startswith("… y ") and "más (hexdirector validate" in lines[-1], lines[-1]
         assert all(line.startswith("línea ") for line in lines[1:-1]), lines[:3]
+
+
+async def test_a_busy_channel_or_a_scenario_for_another_ruleset_is_refused_in_private(tmp_path: Path) -> None:
+    """Issue 13 item 1 for ``/encounter new`` itself: the refusals that need no scenario reading come before the
+    command answers in public, so they stay with the director too."""
+    async with room(tmp_path, lang="es", locales=("en-US", "es-ES", "es-ES")) as t:
+        for options in (
+            {"ruleset": "skirmish", "scenario": "exo-duel"},
+            {"ruleset": "exo", "scenario": "exo-nowhere"},
+        ):
+            before = len(t.channel.messages())
+            reply = await (await t.director.run_command(t.channel, "encounter new", options)).final_response()
+            assert reply.ephemeral, reply.content
+            assert [m.content for m in t.channel.messages()[before:] if m.visible_to is None] == [], options
+        handle = await t.director.run_command(
+            t.channel, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"}
+        )
+        created = await handle.final_response()
+        assert not created.ephemeral and "Kessel" in created.content
+        await handle.wait_for_followups(1)  # the first encounter's tutorial
+        await t.bot.settle()
+        before = len(t.channel.messages())
+        for options in (
+            {"ruleset": "exo", "scenario": "exo-duel"},
+            {"ruleset": "exo", "file": ("duel.toml", DUEL.encode())},
+        ):
+            busy = await (await t.director.run_command(t.channel, "encounter new", options)).final_response()
+            assert busy.ephemeral and "already has an encounter" in busy.content, busy.content
+        await t.bot.settle()
+        assert [m.content for m in t.channel.messages()[before:] if m.visible_to is None] == []
