@@ -25,7 +25,7 @@ from bot.scheduler import DeadlineScheduler
 from bot.service import EncounterService
 from bot.storage import Deadline, Encounter, Storage, StorageError, open_storage
 from bot.translator import HexTranslator
-from data.i18n import has, t
+from data.i18n import has, localized, t
 from rules.errors import GameError
 from rules.registry import ruleset_ids
 
@@ -56,7 +56,7 @@ def error_text(error: Exception, locale: str | None) -> str:
     if isinstance(error, GameError):
         key = f"errors.{error.code}"
         if has(key, "en") or has(key, locale):
-            text = t(key, locale, **{k: v for k, v in error.params.items()})
+            text = t(key, locale, **{k: localized(v, locale) for k, v in error.params.items()})
             if error.rule and error.rule not in text:
                 text = f"{text} [{error.rule}]"
             return text

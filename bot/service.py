@@ -25,6 +25,7 @@ from bot.results import (
     HeldRolls,
     Joined,
     Missing,
+    ProblemLines,
     Resolution,
     StatusView,
     StepReport,
@@ -85,6 +86,29 @@ class EncounterService(DirectorActions, RecordActions):
     the mixins (bot/service_director.py, bot/service_records.py)."""
 
     # --- encounters ----------------------------------------------------------------------------------------
+    async def check_create(
+        self, guild_id: int, channel_id: int, *, ruleset: str, scenario: str | None
+    ) -> None:
+        """The refusals of :meth:`create` that need no scenario reading (a busy channel, an unknown bundled
+        scenario or one for another ruleset), checked at once so the command can refuse before it answers in
+        public; :meth:`create` checks them again."""
+        if await self.storage.active_encounter_in_channel(guild_id, channel_id) is not None:
+            raise refuse("encounter.exists", "This channel already has an encounter; end it first.")
+        if scenario is None:
+            return
+        known = {sid: rid for sid, _, rid in bundled_scenarios()}
+        if scenario not in known:
+            raise refuse(
+                "scenario.unknown", f"There is no bundled scenario {scenario!r}.", scenario=str(scenario)[:40]
+            )
+        if known[scenario] != ruleset:
+            raise refuse(
+                "scenario.ruleset_mismatch",
+                f"That scenario is for {known[scenario]}, not {ruleset}.",
+                scenario_ruleset=known[scenario],
+                ruleset=ruleset,
+            )
+
     async def create(
         self,
         guild_id: int,
@@ -116,7 +140,7 @@ class EncounterService(DirectorActions, RecordActions):
         try:
             loaded = await asyncio.to_thread(load_scenario, toml_text, seed=seed)
         except ScenarioError as exc:
-            lines = "\n".join(p.text() for p in exc.problems[:20])
+            lines = ProblemLines(tuple(exc.problems))
             raise refuse("scenario.invalid", f"The scenario has problems:\n{lines}", problems=lines) from None
         state = loaded.state
         if state.ruleset != ruleset:

@@ -130,7 +130,16 @@ class EncounterCog(
             raise refuse(
                 "ruleset.unavailable", f"The {ruleset} ruleset is not available yet.", ruleset=ruleset
             )
-        await interaction.response.defer(thinking=True)
+        # What can be refused without reading a scenario is refused before answering, in private; a file the
+        # director wrote is then read in private too: its problems (a refusal after a public defer would fill the
+        # channel's "thinking…" message) reach the director alone, in the director's language.
+        await self.bot.service.check_create(
+            interaction.guild_id,
+            interaction.channel_id,
+            ruleset=ruleset,
+            scenario=scenario if file is None else None,
+        )
+        await interaction.response.defer(thinking=True, ephemeral=file is not None)
         text: str | None = None
         if file is not None:
             if file.size > MAX_SCENARIO_BYTES:
@@ -156,6 +165,8 @@ class EncounterCog(
         await remember_locale(interaction, created.encounter_id)
         locale = lang(interaction)
         units = "\n".join(f"• {uname} ({side})" for _, uname, side in created.units) or "—"
+        if file is not None:  # the private "checked" line first; the announcement below is public
+            await interaction.followup.send(t("encounter.file_checked", locale, file=file.filename[:100]))
         await interaction.followup.send(
             clip(
                 t(

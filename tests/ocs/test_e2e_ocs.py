@@ -22,7 +22,7 @@ import pytest
 
 from rules.hexgrid import Hex
 from rules.ocs.model import OcsUnit, ext_of
-from tests.e2e_helpers import BotUnderTest, draft_in, panel_for_phase, start_bot
+from tests.e2e_helpers import BotUnderTest, create_from_file, draft_in, panel_for_phase, start_bot
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 from tests.ocs_fixtures import ALLIES, AXIS, TWO_COMBATS
 
@@ -55,11 +55,7 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
 
 
 async def open_encounter(t: Table) -> int:
-    created = await (
-        await t.director.run_command(
-            t.channel, "encounter new", {"ruleset": "ocs", "file": ("two.toml", TWO_COMBATS.encode())}
-        )
-    ).final_response()
+    _, created = await create_from_file(t.director, t.channel, "ocs", "two.toml", TWO_COMBATS)
     assert "Panzer A" in created.content, created.content
     for person, units in ((t.ana, AXIS), (t.bea, ALLIES)):
         for unit in units:

@@ -19,7 +19,7 @@ import pytest
 
 from bot.panels.draft import Draft
 from data.i18n import t as t_
-from tests.e2e_helpers import Table, draft_in, panel_for_phase, room
+from tests.e2e_helpers import Table, create_from_file, draft_in, panel_for_phase, room
 from tests.fakediscord import Channel, Message, Person
 from tests.pbw_fixtures import person, scenario_text
 
@@ -101,11 +101,7 @@ async def press(t: Table, p: Person, panel: Message, unit: str, action: str) -> 
 
 
 async def open_duel(t: Table) -> int:
-    created = await (
-        await t.director.run_command(
-            t.channel, "encounter new", {"ruleset": "pbw", "file": ("duel.toml", DUEL.encode())}
-        )
-    ).final_response()
+    _, created = await create_from_file(t.director, t.channel, "pbw", "duel.toml", DUEL)
     assert "Ana" in created.content
     for p, unit in ((t.ana, "ana"), (t.bea, "bea")):
         await (await p.run_command(t.channel, "encounter join", {"unit": unit})).final_response()
@@ -238,11 +234,7 @@ async def test_pbw_1_a_declaration_is_never_shown_before_it_is_locked(
     Bea's DMs or the logs — not the hex she walks to, not the aim; once locked it is posted (PBW-1)."""
     t = table
     words = TEXT[t.lang]
-    created = await (
-        await t.director.run_command(
-            t.channel, "encounter new", {"ruleset": "pbw", "file": ("standoff.toml", STANDOFF.encode())}
-        )
-    ).final_response()
+    _, created = await create_from_file(t.director, t.channel, "pbw", "standoff.toml", STANDOFF)
     assert "Ana" in created.content
     for p, unit in ((t.ana, "ana"), (t.bea, "bea")):
         await (await p.run_command(t.channel, "encounter join", {"unit": unit})).final_response()
