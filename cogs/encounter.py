@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -14,7 +12,7 @@ from bot.account import describe
 from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
 from bot.results import refuse
-from bot.service import bundled_scenarios, parse_export
+from bot.service import bundled_scenarios
 from bot.service_replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
 from bot.translator import tr
 from cogs.announcer import status_lines_of
@@ -406,9 +404,8 @@ class EncounterCog(
             raise refuse("import.too_big", "That file is too big to import.")
         with self.bot.heavy.slot(interaction.guild_id):
             await interaction.response.defer(ephemeral=True, thinking=True)  # a refused file stays private
-            data: dict[str, Any] = await asyncio.to_thread(parse_export, await file.read())
-            enc_id = await self.bot.service.import_(
-                data,
+            enc_id = await self.bot.service.import_file(
+                await file.read(),
                 interaction.guild_id,
                 interaction.channel_id,
                 interaction.user.id,

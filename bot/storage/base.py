@@ -206,6 +206,29 @@ class ExportRows:
 
 
 @dataclass(frozen=True, slots=True)
+class ImportRows:
+    """A checked import file's rows, encoded as storage keeps them and ready to insert, each without its leading
+    encounter id (known once inserted): plain values, so a worker process can hand them back cheaply
+    (``storage.sql.records.import_rows`` builds them; issue 15 item 3)."""
+
+    ruleset: str
+    name: str
+    created_by: int
+    status: str
+    settings: str
+    phase_no: int
+    snapshot_seq: int
+    opened_seq: int
+    last_seq: int
+    created_at: str
+    source: str
+    events: list[tuple[Any, ...]]
+    orders: list[tuple[Any, ...]]
+    snapshots: list[tuple[Any, ...]]
+    participants: list[tuple[Any, ...]]
+
+
+@dataclass(frozen=True, slots=True)
 class Ack:
     """Returned by ``submit_order`` only after the order is committed: safe to tell the player "received"."""
 
@@ -487,9 +510,15 @@ class Storage(abc.ABC):
 
         return await asyncio.to_thread(export_document, await self.export_rows(encounter_id))
 
-    @abc.abstractmethod
     async def import_encounter(self, data: Mapping[str, Any], guild_id: int, channel_id: int) -> int:
         """Validate an export (``InvalidExportError`` with a clear message) and store it as a new encounter."""
+        from .sql.records import import_rows
+
+        return await self.import_prepared(await asyncio.to_thread(import_rows, data), guild_id, channel_id)
+
+    @abc.abstractmethod
+    async def import_prepared(self, rows: ImportRows, guild_id: int, channel_id: int) -> int:
+        """Store an import's checked rows as a new encounter (``ChannelBusyError`` when the channel has one)."""
 
     # guild settings
     @abc.abstractmethod

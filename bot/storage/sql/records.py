@@ -3,9 +3,7 @@ its validation live in ``storage.export``)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from .. import export as export_format
@@ -14,6 +12,7 @@ from ..base import (
     ChannelBusyError,
     EncounterNotFoundError,
     ExportRows,
+    ImportRows,
     InvalidExportError,
 )
 from .codec import dumps, timestamp
@@ -65,11 +64,10 @@ class Records(SqlCore):
             ],
         )
 
-    async def import_encounter(self, data: Mapping[str, Any], guild_id: int, channel_id: int) -> int:
-        # checking the file and encoding every row is CPU work over megabytes: in a worker thread, then one bulk
-        # transaction (issue 15 item 3: an import must not hold the event loop)
-        rows = await asyncio.to_thread(_import_rows, data, timestamp(self._clock()))
-        meta = rows.archive.encounter
+    async def import_prepared(self, rows: ImportRows, guild_id: int, channel_id: int) -> int:
+        # one bulk transaction, off the loop's thread: an import writes megabytes (issue 15 item 3)
+        now = timestamp(self._clock())
+        imported_seq = rows.last_seq + 1
         async with self._write(bulk=True) as db:
             try:
                 (row,) = await db.fetch(
@@ -77,25 +75,26 @@ class Records(SqlCore):
                     (
                         guild_id,
                         channel_id,
-                        meta.ruleset,
-                        meta.name,
-                        meta.created_by,
-                        meta.status,
-                        dumps(meta.settings),
-                        meta.phase_no,
-                        meta.snapshot_seq,
-                        meta.opened_seq,
-                        rows.imported_seq,
-                        meta.created_at,
-                        rows.now,
+                        rows.ruleset,
+                        rows.name,
+                        rows.created_by,
+                        rows.status,
+                        rows.settings,
+                        rows.phase_no,
+                        rows.snapshot_seq,
+                        rows.opened_seq,
+                        imported_seq,
+                        rows.created_at,
+                        now,
                     ),
                 )
             except self._driver.integrity_errors as error:
                 raise ChannelBusyError(guild_id, channel_id) from error
             encounter_id: int = row["id"]
+            imported = (imported_seq, ENCOUNTER_IMPORTED, rows.source, rows.phase_no, now)
             try:
                 for sql, values in (
-                    (INSERT_EVENT, rows.events),
+                    (INSERT_EVENT, [*rows.events, imported]),
                     (INSERT_ORDER, rows.orders),
                     (INSERT_SNAPSHOT, rows.snapshots),
                     (
@@ -112,41 +111,33 @@ class Records(SqlCore):
         return encounter_id
 
 
-@dataclass(frozen=True, slots=True)
-class _ImportRows:
-    """An import's rows ready to insert, each without its leading encounter id (known only once inserted)."""
-
-    archive: export_format.Archive
-    now: str
-    imported_seq: int
-    events: list[tuple[Any, ...]]
-    orders: list[tuple[Any, ...]]
-    snapshots: list[tuple[Any, ...]]
-    participants: list[tuple[Any, ...]]
-
-
-def _import_rows(data: Mapping[str, Any], now: str) -> _ImportRows:
+def import_rows(data: Mapping[str, Any]) -> ImportRows:
+    """An export's format checked (``InvalidExportError``) and its rows encoded as stored: CPU work over
+    megabytes, run in a worker (a thread, or the bot's long-job process)."""
     archive = export_format.parse_export(data)
     meta = archive.encounter
-    imported_seq = meta.last_seq + 1
-    imported = dumps(
-        {
-            "format_version": export_format.EXPORT_VERSION,
-            "source": {
-                "encounter_id": meta.source_id,
-                "guild_id": meta.source_guild_id,
-                "channel_id": meta.source_channel_id,
-            },
-        }
-    )
-    return _ImportRows(
-        archive=archive,
-        now=now,
-        imported_seq=imported_seq,
-        events=[
-            *((e.seq, e.type, dumps(e.payload), e.phase_no, e.created_at) for e in archive.events),
-            (imported_seq, ENCOUNTER_IMPORTED, imported, meta.phase_no, now),
-        ],
+    return ImportRows(
+        ruleset=meta.ruleset,
+        name=meta.name,
+        created_by=meta.created_by,
+        status=meta.status,
+        settings=dumps(meta.settings),
+        phase_no=meta.phase_no,
+        snapshot_seq=meta.snapshot_seq,
+        opened_seq=meta.opened_seq,
+        last_seq=meta.last_seq,
+        created_at=meta.created_at,
+        source=dumps(
+            {
+                "format_version": export_format.EXPORT_VERSION,
+                "source": {
+                    "encounter_id": meta.source_id,
+                    "guild_id": meta.source_guild_id,
+                    "channel_id": meta.source_channel_id,
+                },
+            }
+        ),
+        events=[(e.seq, e.type, dumps(e.payload), e.phase_no, e.created_at) for e in archive.events],
         orders=[
             (o.seq, o.phase_no, o.unit_id, o.user_id, dumps(o.order), o.accepted_at) for o in archive.orders
         ],
