@@ -97,7 +97,11 @@ class EncounterService(DirectorActions, RecordActions):
         name: str | None = None,
         seed: int | None = None,
         channel_lang: str | None = None,
+        place: Callable[[str], Awaitable[int]] | None = None,
     ) -> Created:
+        """A new encounter in ``channel_id`` or, with ``place``, in the channel ``place`` returns given the
+        encounter's name once the scenario has been read (a thread of its own: nothing is created for a scenario
+        that is refused)."""
         if toml_text is None:
             known = {sid: rid for sid, _, rid in bundled_scenarios()}
             if scenario not in known:
@@ -128,6 +132,8 @@ class EncounterService(DirectorActions, RecordActions):
             )
         if name:
             state = state.replace(name=name[:100])
+        if place is not None:
+            channel_id = await place(state.name)
         try:
             enc_id = await self.storage.create_encounter(
                 guild_id,

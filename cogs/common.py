@@ -48,9 +48,35 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 
 
 async def encounter_here(interaction: discord.Interaction) -> Encounter:
+    """The encounter of the channel (or thread) the command was given in. In a channel whose encounter runs in a
+    thread of its own, the refusal names that thread."""
     if interaction.guild_id is None or interaction.channel_id is None:
         raise refuse("encounter.guild_only", "Use this in the encounter's channel.")
-    return await bot_of(interaction).service.in_channel(interaction.guild_id, interaction.channel_id)
+    service = bot_of(interaction).service
+    try:
+        return await service.in_channel(interaction.guild_id, interaction.channel_id)
+    except GameError as exc:
+        if exc.code != "encounter.none":
+            raise
+        threads = await threads_of(interaction, interaction.guild_id, interaction.channel_id)
+        if not threads:
+            raise
+        raise refuse(
+            "encounter.in_thread",
+            "This channel's encounter runs in its own thread {thread}: use the commands there.",
+            thread=", ".join(f"<#{i}>" for i in threads),
+        ) from None
+
+
+async def threads_of(interaction: discord.Interaction, guild_id: int, channel_id: int) -> list[int]:
+    """The threads of ``channel_id`` that run an encounter (``/encounter new thread:True``)."""
+    bot = bot_of(interaction)
+    found: list[int] = []
+    for meta in await bot.service.storage.list_encounters(guild_id, active_only=True):
+        where = bot.get_channel(meta.channel_id)
+        if isinstance(where, discord.Thread) and where.parent_id == channel_id:
+            found.append(where.id)
+    return found
 
 
 async def remember_locale(interaction: discord.Interaction, encounter_id: int) -> None:
