@@ -18,8 +18,10 @@ from what storage holds, so it is never dropped (issue 15 item 5).
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -88,6 +90,7 @@ class Announcer:
         self._metas: Bounded[int, Encounter] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._announced: Bounded[int, int | None] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._status_locks: Bounded[int, asyncio.Lock] = Bounded(ANNOUNCER_CACHE_SIZE)
+        self._open_posts: Bounded[int, OpenPost] = Bounded(ANNOUNCER_CACHE_SIZE)  # the resolution under way's
         self._retries: dict[int, int] = {}  # failed catch-ups in a row, per encounter
         self._retry_tasks: set[asyncio.Task[None]] = set()
         self.retry_backoff = RETRY_BACKOFF
@@ -304,6 +307,7 @@ class Announcer:
             self._retry_later(result.encounter_id)
 
     async def _conclude_now(self, result: Resolution) -> None:
+        self._close_post(result.encounter_id)
         meta = await self._meta(result.encounter_id)
         locale = await self.channel_lang(meta)
         chan = await self.channel(meta)
@@ -347,23 +351,65 @@ class Announcer:
                 title=meta.name,
                 step=(step.round, step.phase),
             )
-        files: list[discord.File] = []
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
+        uploads: list[
+            tuple[str, bytes]
+        ] = []  # (file name, bytes): unique names, one message may hold several steps
         if len(account) <= ACCOUNT_INLINE_LIMIT:
             embed.description = account
         else:
             embed.description = t("channel.account_in_file", locale, count=len(lines))
-            files.append(text_file(account, f"round{step.round:02d}-phase{step.phase}.txt"))
+            name = f"round{step.round:02d}-phase{step.phase}-step{step.phase_no}.txt"
+            uploads.append((name, account.encode("utf-8")))
         if png is not None:
-            files.append(png_file(png))
-            embed.set_image(url="attachment://board.png")
+            name = f"board-{step.phase_no}.png"
+            uploads.append((name, png))
+            embed.set_image(url=f"attachment://{name}")
         if ids := cited(lines):  # every rule the account cites can be read with /rule (issue 13 item 9)
             embed.set_footer(text=clip(t("channel.rules_footer", locale, ids=" · ".join(ids[:12])), 2048))
         cards = [card_embed(c, locale) for c in _cards(step.state, step.public_events)]
+        embeds = [embed, *cards[:MAX_CARDS]]
+        if await self._append(meta.id, embeds, uploads):
+            return
         sent = await chan.send(
-            embeds=[embed, *cards[:MAX_CARDS]], files=files, allowed_mentions=discord.AllowedMentions.none()
+            embeds=embeds, files=_files(uploads), allowed_mentions=discord.AllowedMentions.none()
         )
+        self._open_posts[meta.id] = OpenPost(sent, embeds)
         await self._posted(meta.id, sent)
+
+    async def _append(
+        self, encounter_id: int, embeds: list[discord.Embed], uploads: list[tuple[str, bytes]]
+    ) -> bool:
+        """Add a step to the message of the resolution under way (one message per resolution: an exo round's
+        phases, a skirmish action and the chit draw after it), when it fits in one Discord message; False when
+        there is none open or it is full (the step goes out as a new message)."""
+        open_post = self._open_posts.get(encounter_id)
+        if open_post is None:
+            return False
+        together = [*open_post.embeds, *embeds]
+        if (
+            len(together) > MAX_EMBEDS
+            or sum(len(e) for e in together) > EMBEDS_TEXT_LIMIT
+            or len(open_post.message.attachments) + len(uploads) > MAX_ATTACHMENTS
+        ):
+            self._open_posts.pop(encounter_id, None)
+            return False
+        try:
+            edited = await open_post.message.edit(
+                embeds=together,
+                attachments=[*open_post.message.attachments, *_files(uploads)],
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.info("could not add a step to the post, sending it apart encounter=%s", encounter_id)
+            self._open_posts.pop(encounter_id, None)
+            return False
+        self._open_posts[encounter_id] = OpenPost(edited, together)
+        return True
+
+    def _close_post(self, encounter_id: int) -> None:
+        """The resolution is over (a phase opens): the next step starts a new message."""
+        self._open_posts.pop(encounter_id, None)
 
     async def override_done(self, meta: Encounter, done: OverrideDone) -> None:
         """A director's override changed the board (a flare, a unit moved by hand): the private boards again."""
@@ -466,6 +512,7 @@ class Announcer:
 
     # --- opening a phase ------------------------------------------------------------------------------------
     async def open_phase(self, encounter_id: int) -> None:
+        self._close_post(encounter_id)
         reading = await self.bot.service.read(encounter_id)
         status = await self.bot.service.status(encounter_id, reading=reading)
         await self.refresh_status(encounter_id, status=status)
@@ -721,6 +768,22 @@ class Announcer:
 
 
 MAX_CARDS = 9  # Discord: 10 embeds a message, the step's own first
+MAX_EMBEDS = 10  # Discord: embeds in one message
+EMBEDS_TEXT_LIMIT = 6000  # Discord: characters in all the embeds of one message
+MAX_ATTACHMENTS = 10  # Discord: files in one message
+
+
+@dataclass(slots=True)
+class OpenPost:
+    """The channel message of the resolution under way, and the embeds it shows (as built: their images name
+    the attachments by file name)."""
+
+    message: discord.Message
+    embeds: list[discord.Embed]
+
+
+def _files(uploads: list[tuple[str, bytes]]) -> list[discord.File]:
+    return [discord.File(io.BytesIO(data), filename=name) for name, data in uploads]
 
 
 def card_embed(card: Card, locale: str) -> discord.Embed:

@@ -3,10 +3,13 @@
 Every figure counts the messages the bot *created* in the channel (deleted ones too: each one notified the table
 when it went out), never edits:
 
-* an exo round of the duel: before this change 6 messages (4 accounts, a status message per phase, the closed-DMs
-  notice again every phase); now the accounts only, the status riding on the newest one as its text;
-* a skirmish action: before, 2 messages (the account and a new status, the old status deleted) and a new DM panel
-  per action; now 1 message, and the acting unit's panel is edited in place while it keeps acting;
+* an exo round of the duel: before this change 6 messages (an account per step: 4, a status message per phase,
+  the closed-DMs notice again every phase); now 1: the steps of one resolution share one message (an embed and a
+  board each), and the status rides on the newest post as its text;
+* skirmish: before, 7 actions created 15 messages (each action's account, the chit draw's after an activation,
+  and a new status per step, the old one deleted: 6 deleted) and a new DM panel per action (Ana: 7 DMs); now
+  7 messages, one per action, none deleted, and the acting unit's panel is edited in place while it keeps
+  acting (Ana: 3 DMs, one per activation);
 * ``/encounter new thread:True``: the encounter runs in a public thread of its own; commands given in the thread
   find it, every public post goes there, and the parent channel only hears where it runs.
 """
@@ -35,8 +38,8 @@ from tests.fakediscord import Channel, Message, Person
 pytestmark = pytest.mark.slow
 
 #: messages the bot creates in the channel per exo round (issue 13: "about 6" before; measured 6)
-EXO_POSTS_PER_ROUND = 4
-#: messages the bot creates in the channel per skirmish action (before: 2, an account and a new status)
+EXO_POSTS_PER_ROUND = 1
+#: messages the bot creates in the channel per skirmish action (before: 15 for 7 actions)
 SKIRMISH_POSTS_PER_ACTION = 1
 
 
@@ -70,6 +73,15 @@ async def test_an_exo_round_posts_its_accounts_and_the_status_rides_on_the_newes
     shown = statuses(t.channel, "Waiting for orders")
     assert len(shown) == 1 and shown[0] is t.channel.messages()[-1], [m.content[:60] for m in shown]
     assert shown[0].embeds, "the status rides on the newest account"
+    # the round's one message: every step's account (orders, combat, movement, the next crew rolls), each board
+    # attached to its own step's embed
+    titles = [str(e.get("title")) for e in shown[0].embeds]
+    assert any("Phase 2" in x for x in titles) and any("Phase 3" in x for x in titles), titles
+    boards = {a.filename for a in shown[0].attachments if a.filename.endswith(".png")}
+    assert len(boards) >= 2, boards
+    assert {
+        e["image"]["url"].removeprefix("attachment://") for e in shown[0].embeds if e.get("image")
+    } == boards
     assert not any(m.deleted for m in created(t.channel)), "nothing was posted only to be deleted"
 
 
