@@ -69,14 +69,17 @@ async def encounter_here(interaction: discord.Interaction) -> Encounter:
 
 
 async def threads_of(interaction: discord.Interaction, guild_id: int, channel_id: int) -> list[int]:
-    """The threads of ``channel_id`` that run an encounter (``/encounter new thread:True``)."""
-    bot = bot_of(interaction)
-    found: list[int] = []
-    for meta in await bot.service.storage.list_encounters(guild_id, active_only=True):
-        where = bot.get_channel(meta.channel_id)
-        if isinstance(where, discord.Thread) and where.parent_id == channel_id:
-            found.append(where.id)
-    return found
+    """The threads of the interaction's channel that run an encounter (``/encounter new thread:True``); the
+    channel's threads come from discord.py's cache, so a channel without threads costs no query."""
+    channel = interaction.channel
+    if not isinstance(channel, discord.TextChannel) or channel.id != channel_id:
+        return []
+    storage = bot_of(interaction).service.storage
+    return [
+        thread.id
+        for thread in channel.threads
+        if await storage.active_encounter_in_channel(guild_id, thread.id) is not None
+    ]
 
 
 async def remember_locale(interaction: discord.Interaction, encounter_id: int) -> None:
