@@ -1,7 +1,8 @@
 """What the channel and the players are told as phases open and resolve (DESIGN §4 flow).
 
 * after a resolution: the board image (public view) and the readable account of each step, in the channel's
-  language; long accounts go out as a text file; the winner when the encounter ends;
+  language, all in one message (an embed per step, each with its own board; a new message only past Discord's
+  limits); long accounts go out as a text file attached to the same message; the winner when the encounter ends;
 * when a phase opens: the encounter's one status message, edited in place, lists who is still missing (names
   only); it rides on the newest post as its text, so it sits under the latest board without a message of its
   own. A DM panel goes to each missing player's unit, edited in place when the same unit acts again at once
@@ -90,7 +91,8 @@ class Announcer:
         self._metas: Bounded[int, Encounter] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._announced: Bounded[int, int | None] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._status_locks: Bounded[int, asyncio.Lock] = Bounded(ANNOUNCER_CACHE_SIZE)
-        self._open_posts: Bounded[int, OpenPost] = Bounded(ANNOUNCER_CACHE_SIZE)  # the resolution under way's
+        # the message of the resolution under way, per encounter: its further steps are added to it
+        self._open_posts: Bounded[int, OpenPost] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._retries: dict[int, int] = {}  # failed catch-ups in a row, per encounter
         self._retry_tasks: set[asyncio.Task[None]] = set()
         self.retry_backoff = RETRY_BACKOFF
@@ -320,6 +322,7 @@ class Announcer:
                 else t("channel.draw", locale)
             )
             await chan.send(f"🏁 **{meta.name}** — {text}")
+            await self.refresh_status(meta.id)  # the one status says it is over, not who is missing
         if result.held is not None:
             await self.send_held(meta, result.held)
         if result.opened_phase_no is not None and not result.over:
@@ -352,9 +355,8 @@ class Announcer:
                 step=(step.round, step.phase),
             )
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
-        uploads: list[
-            tuple[str, bytes]
-        ] = []  # (file name, bytes): unique names, one message may hold several steps
+        # (file name, bytes), the names unique per step: one message may hold several steps
+        uploads: list[tuple[str, bytes]] = []
         if len(account) <= ACCOUNT_INLINE_LIMIT:
             embed.description = account
         else:
@@ -587,13 +589,12 @@ class Announcer:
         mentions = discord.AllowedMentions.none()
         shown = await self._status_ref(encounter_id)
         last = await storage.get_message_ref(encounter_id, POST, LAST_POST)
-        target: discord.abc.Messageable | discord.PartialMessageable = chan
         where = shown
         if last is not None and (shown is None or last.message_id > shown.message_id):
             where = last  # a newer post went out: the status moves onto it
         if where is not None:
             try:
-                message = self._partial(target, where.channel_id, where.message_id)
+                message = self._partial(chan, where.channel_id, where.message_id)
                 await message.edit(content=text, allowed_mentions=mentions)
             except discord.HTTPException:
                 log.info("status message gone, sending a new one encounter=%s", encounter_id)

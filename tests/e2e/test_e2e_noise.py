@@ -252,6 +252,13 @@ async def test_an_encounter_in_a_thread_of_its_own(tmp_path: Path) -> None:
         # the first encounter of the server also brings the tutorial, in the channel the command was given in
         await t.fd.wait_for(lambda: len(created(t.channel)) >= 2 or None, what="the tutorial")
         parent_posts = len(created(t.channel))
+        # a thread of its own starts from a text channel, not from a thread: refused in private
+        nested = await (
+            await t.director.run_command(
+                thread, "encounter new", {"ruleset": "exo", "scenario": "exo-duel", "thread": True}
+            )
+        ).response()
+        assert nested is not None and nested.ephemeral and "not from a thread" in nested.content
         # in the parent, the encounter's commands point to the thread, privately
         refused = await (await t.ana.run_command(t.channel, "encounter join")).response()
         assert refused is not None and refused.ephemeral and f"<#{thread.id}>" in refused.content
