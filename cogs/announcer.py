@@ -714,7 +714,7 @@ class Announcer:
         unit and encounter: the status names who is missing from then on).
 
         When the unit's panel of the step just before went to the same player (the unit acts again at once: a
-        skirmish activation's next action, a mech or pbw unit's next step), that panel is edited into this one
+        skirmish activation's next action, any one-at-a-time step that follows the unit's own), that panel is edited into this one
         rather than a new DM sent; its controls then carry the new phase (a click made for the old one is
         refused, issue 15 item 2). A new turn after others acted gets a new DM, which notifies the player. A
         panel that cannot be edited (deleted) is sent anew."""
