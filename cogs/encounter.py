@@ -15,7 +15,6 @@ from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
 from bot.results import refuse
 from bot.service import bundled_scenarios, parse_export
-from bot.service_records import export_blob
 from bot.service_replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
 from bot.translator import tr
 from cogs.announcer import status_lines_of
@@ -384,7 +383,7 @@ class EncounterCog(
             steps = await replay_steps(service, meta.id)
             locale = lang(interaction)
             drawn = await replay_file(
-                [(s.state, s.events) for s in steps], viewer=viewer, locale=locale, title=meta.name
+                [(s.state_json, s.events) for s in steps], viewer=viewer, locale=locale, title=meta.name
             )
         if drawn.reduced:
             text = t("replay.reduced", locale, name=meta.name, frames=drawn.frames, steps=drawn.steps)
@@ -410,8 +409,7 @@ class EncounterCog(
         await self.bot.service.require_director(meta, actor_of(interaction))
         with self.bot.heavy.slot(interaction.guild_id):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            data = await self.bot.service.export(meta.id, actor_of(interaction))
-            blob, filename = await asyncio.to_thread(export_blob, data, meta.id)
+            blob, filename = await self.bot.service.export_file(meta.id, actor_of(interaction))
         await interaction.followup.send(
             t("encounter.exported", lang(interaction), name=meta.name),
             file=discord.File(io.BytesIO(blob), filename=filename),

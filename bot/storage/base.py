@@ -14,10 +14,12 @@ Storage knows nothing about the rules: a game state is an opaque JSON-able ``dic
 from __future__ import annotations
 
 import abc
+import asyncio
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias, cast
 
 JsonDict: TypeAlias = dict[str, Any]
 EventSpec: TypeAlias = tuple[str, Mapping[str, Any]]
@@ -179,8 +181,28 @@ class HistoryStep:
 
     snapshot_seq: int
     phase_no: int
-    state: JsonDict
+    #: the state as stored (JSON text): decoded by whoever needs it, where the work runs (a replay decodes it
+    #: in the render worker, so a large encounter's snapshots never hold the bot's event loop; issue 15 item 3)
+    state_json: str
     events: tuple[StoredEvent, ...]
+
+    @property
+    def state(self) -> JsonDict:
+        return cast(JsonDict, json.loads(self.state_json))
+
+
+@dataclass(frozen=True, slots=True)
+class ExportRows:
+    """An encounter's rows as stored, its JSON columns (settings, payloads, orders, states) still text: plain
+    values only, so a worker process is handed them cheaply and does the decoding, sealing and compression
+    itself (issue 15 item 3: a large encounter's export never holds the bot's event loop)."""
+
+    exported_at: str
+    encounter: dict[str, Any]
+    participants: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    orders: list[dict[str, Any]]
+    snapshots: list[dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,7 +478,14 @@ class Storage(abc.ABC):
 
     # export / import
     @abc.abstractmethod
-    async def export_encounter(self, encounter_id: int) -> JsonDict: ...
+    async def export_rows(self, encounter_id: int) -> ExportRows:
+        """What an export is built from, as stored (``storage.export.export_document`` builds it)."""
+
+    async def export_encounter(self, encounter_id: int) -> JsonDict:
+        """The export document (built in a worker thread; the bot builds large ones in a worker process)."""
+        from .export import export_document
+
+        return await asyncio.to_thread(export_document, await self.export_rows(encounter_id))
 
     @abc.abstractmethod
     async def import_encounter(self, data: Mapping[str, Any], guild_id: int, channel_id: int) -> int:

@@ -3,14 +3,20 @@ its validation live in ``storage.export``)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from typing import Any
 
 from .. import export as export_format
-from ..base import ENCOUNTER_IMPORTED, ChannelBusyError, EncounterNotFoundError, InvalidExportError, JsonDict
-from .codec import dumps, loads, timestamp
+from ..base import (
+    ENCOUNTER_IMPORTED,
+    ChannelBusyError,
+    EncounterNotFoundError,
+    ExportRows,
+    InvalidExportError,
+)
+from .codec import dumps, timestamp
 from .core import SqlCore
+from .driver import Row
 from .rows import (
     INSERT_ENCOUNTER,
     INSERT_EVENT,
@@ -22,8 +28,8 @@ from .rows import (
 
 
 class Records(SqlCore):
-    async def export_encounter(self, encounter_id: int) -> JsonDict:
-        async with self._read() as db:
+    async def export_rows(self, encounter_id: int) -> ExportRows:
+        async with self._read(bulk=True) as db:
             row = await db.fetch_row(SELECT_ENCOUNTER, (encounter_id,))
             if row is None:
                 raise EncounterNotFoundError(encounter_id)
@@ -43,73 +49,19 @@ class Records(SqlCore):
                 "WHERE encounter_id = ? ORDER BY seq",
                 (encounter_id,),
             )
-        exported_at = timestamp(self._clock())
-
-        def build() -> JsonDict:  # decoding every snapshot and sealing is CPU work: off the event loop
-            return export_format.seal(
-                {
-                    "exported_at": exported_at,
-                    "encounter": {
-                        "id": row["id"],
-                        "guild_id": row["guild_id"],
-                        "channel_id": row["channel_id"],
-                        "ruleset": row["ruleset"],
-                        "name": row["name"],
-                        "created_by": row["created_by"],
-                        "status": row["status"],
-                        "phase_no": row["phase_no"],
-                        "settings": loads(row["settings"]),
-                        "last_seq": row["last_seq"],
-                        "created_at": row["created_at"],
-                        "snapshot_seq": row["snapshot_seq"],
-                        "opened_seq": row["opened_seq"],
-                    },
-                    "participants": [
-                        {
-                            "user_id": p["user_id"],
-                            "role": p["role"],
-                            "side": p["side"] or None,
-                            "unit": p["unit"] or None,
-                            "joined_at": p["joined_at"],
-                        }
-                        for p in participants
-                    ],
-                    "events": [
-                        {
-                            "seq": e["seq"],
-                            "type": e["type"],
-                            "payload": loads(e["payload"]),
-                            "phase_no": e["phase_no"],
-                            "created_at": e["created_at"],
-                        }
-                        for e in events
-                    ],
-                    "orders": [
-                        {
-                            "seq": o["seq"],
-                            "phase_no": o["phase_no"],
-                            "unit_id": o["unit_id"],
-                            "user_id": o["user_id"],
-                            "order": loads(o["body"]),
-                            "accepted_at": o["accepted_at"],
-                        }
-                        for o in orders
-                    ],
-                    "snapshots": [
-                        {
-                            "seq": s["seq"],
-                            "phase_no": s["phase_no"],
-                            "opened_seq": s["opened_seq"],
-                            "parent_seq": s["parent_seq"],
-                            "state": loads(s["state"]),
-                            "created_at": s["created_at"],
-                        }
-                        for s in snapshots
-                    ],
-                }
-            )
-
-        return await asyncio.to_thread(build)
+        return ExportRows(
+            exported_at=timestamp(self._clock()),
+            encounter=_plain(row, _ENCOUNTER_COLUMNS),
+            participants=[_plain(p, ("user_id", "role", "side", "unit", "joined_at")) for p in participants],
+            events=[_plain(e, ("seq", "type", "payload", "phase_no", "created_at")) for e in events],
+            orders=[
+                _plain(o, ("seq", "phase_no", "unit_id", "user_id", "body", "accepted_at")) for o in orders
+            ],
+            snapshots=[
+                _plain(s, ("seq", "phase_no", "opened_seq", "parent_seq", "state", "created_at"))
+                for s in snapshots
+            ],
+        )
 
     async def import_encounter(self, data: Mapping[str, Any], guild_id: int, channel_id: int) -> int:
         archive = export_format.parse_export(data)
@@ -203,3 +155,24 @@ class Records(SqlCore):
                     f"this encounter file cannot be imported: it contradicts itself ({error})"
                 ) from error
         return encounter_id
+
+
+_ENCOUNTER_COLUMNS = (
+    "id",
+    "guild_id",
+    "channel_id",
+    "ruleset",
+    "name",
+    "created_by",
+    "status",
+    "phase_no",
+    "settings",
+    "last_seq",
+    "created_at",
+    "snapshot_seq",
+    "opened_seq",
+)
+
+
+def _plain(row: Row, columns: tuple[str, ...]) -> dict[str, Any]:
+    return {column: row[column] for column in columns}
