@@ -87,12 +87,13 @@ class EncounterService(DirectorActions, RecordActions):
 
     # --- encounters ----------------------------------------------------------------------------------------
     async def check_create(
-        self, guild_id: int, channel_id: int, *, ruleset: str, scenario: str | None
+        self, guild_id: int, channel_id: int, *, ruleset: str, scenario: str | None, channel_free: bool = True
     ) -> None:
         """The refusals of :meth:`create` that need no scenario reading (a busy channel, an unknown bundled
         scenario or one for another ruleset), checked at once so the command can refuse before it answers in
-        public; :meth:`create` checks them again."""
-        if await self.storage.active_encounter_in_channel(guild_id, channel_id) is not None:
+        public; :meth:`create` checks them again. ``channel_free=False``: the encounter gets a thread of its own,
+        so this channel may already have one."""
+        if channel_free and await self.storage.active_encounter_in_channel(guild_id, channel_id) is not None:
             raise refuse("encounter.exists", "This channel already has an encounter; end it first.")
         if scenario is None:
             return
@@ -121,7 +122,11 @@ class EncounterService(DirectorActions, RecordActions):
         name: str | None = None,
         seed: int | None = None,
         channel_lang: str | None = None,
+        place: Callable[[str], Awaitable[int]] | None = None,
     ) -> Created:
+        """A new encounter in ``channel_id`` or, with ``place``, in the channel ``place`` returns given the
+        encounter's name once the scenario has been read (a thread of its own: nothing is created for a scenario
+        that is refused)."""
         if toml_text is None:
             known = {sid: rid for sid, _, rid in bundled_scenarios()}
             if scenario not in known:
@@ -152,6 +157,8 @@ class EncounterService(DirectorActions, RecordActions):
             )
         if name:
             state = state.replace(name=name[:100])
+        if place is not None:
+            channel_id = await place(state.name)
         try:
             enc_id = await self.storage.create_encounter(
                 guild_id,

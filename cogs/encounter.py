@@ -108,6 +108,7 @@ class EncounterCog(
         scenario=tr("A bundled scenario", "cmd.encounter.new.scenario"),
         file=tr("Or your own scenario file (TOML)", "cmd.encounter.new.file"),
         name=tr("A name for the encounter", "cmd.encounter.new.name_opt"),
+        thread=tr("Run it in a thread of its own, so the channel stays readable", "cmd.encounter.new.thread"),
     )
     @app_commands.choices(ruleset=RULESET_CHOICES)
     @app_commands.autocomplete(scenario=scenario_autocomplete)
@@ -119,9 +120,22 @@ class EncounterCog(
         scenario: str | None = None,
         file: discord.Attachment | None = None,
         name: str | None = None,
+        thread: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise refuse("encounter.guild_only", "Use this in a server channel.")
+        parent = interaction.channel
+        if thread:  # before deferring: a refusal stays private
+            if not isinstance(parent, discord.TextChannel):
+                raise refuse(
+                    "encounter.thread_here", "A thread of its own starts from a text channel, not a thread."
+                )
+            perms = interaction.app_permissions
+            if not (perms.create_public_threads and perms.send_messages_in_threads):
+                raise refuse(
+                    "encounter.thread_permission",
+                    "I need the Create Public Threads and Send Messages in Threads permissions here.",
+                )
         if scenario is None and file is None:
             raise refuse("scenario.missing", "Pick a bundled scenario or attach a scenario file.")
         if ruleset not in discord_ruleset_ids():  # before deferring: a refusal stays private
@@ -136,6 +150,7 @@ class EncounterCog(
             interaction.channel_id,
             ruleset=ruleset,
             scenario=scenario if file is None else None,
+            channel_free=not thread,  # an encounter in a thread of its own leaves this channel as it is
         )
         await interaction.response.defer(thinking=True, ephemeral=file is not None)
         text: str | None = None
@@ -149,6 +164,24 @@ class EncounterCog(
             except UnicodeDecodeError:
                 raise refuse("scenario.not_text", "The scenario file must be UTF-8 text (TOML).") from None
         service = self.bot.service
+        threads: list[discord.Thread] = []
+
+        async def in_thread(title: str) -> int:
+            """The encounter's own public thread (every public post of the encounter goes there)."""
+            assert isinstance(parent, discord.TextChannel)
+            try:
+                made = await parent.create_thread(
+                    name=clip(title, 100),
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=10080,  # a week: a play-by-post table may rest for days
+                )
+            except discord.HTTPException:
+                raise refuse(
+                    "encounter.thread_failed", "I could not create a thread here; try without thread."
+                ) from None
+            threads.append(made)
+            return made.id
+
         created = await service.create(
             interaction.guild_id,
             interaction.channel_id,
@@ -159,25 +192,27 @@ class EncounterCog(
             name=name,
             # the channel's language when the server sets none: the director's, fixed for the encounter
             channel_lang=language_of(str(interaction.locale)),
+            place=in_thread if thread else None,
         )
         await remember_locale(interaction, created.encounter_id)
         locale = lang(interaction)
         units = "\n".join(f"• {uname} ({side})" for _, uname, side in created.units) or "—"
+        opened = clip(
+            t(
+                "encounter.created",
+                locale,
+                name=created.name,
+                ruleset=created.ruleset,
+                units=units,
+                director=interaction.user.mention,
+            )
+        )
         if file is not None:  # the private "checked" line first; the announcement below is public
             await interaction.followup.send(t("encounter.file_checked", locale, file=file.filename[:100]))
-        await interaction.followup.send(
-            clip(
-                t(
-                    "encounter.created",
-                    locale,
-                    name=created.name,
-                    ruleset=created.ruleset,
-                    units=units,
-                    director=interaction.user.mention,
-                )
-            ),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        if threads:  # the thread opens with the encounter's card; the channel is told where it runs
+            await threads[0].send(opened, allowed_mentions=discord.AllowedMentions.none())
+            opened = t("encounter.created_thread", locale, name=created.name, thread=threads[0].mention)
+        await interaction.followup.send(clip(opened), allowed_mentions=discord.AllowedMentions.none())
         settings = await service.storage.get_guild_settings(interaction.guild_id)
         if not settings.tutorial_shown:
             await interaction.followup.send(embed=tutorial_embed(locale))

@@ -326,8 +326,9 @@ async def test_a_spanish_server_reads_the_channel_in_spanish(tmp_path: Path) -> 
             await play_phase(t, enc, ana_moves="D", bea_moves="I")
             await fd.wait_for(
                 lambda: any(
-                    m.embeds and "Ronda 1 · Fase 2 · Combate" in str(m.embeds[0].get("title"))
+                    "Ronda 1 · Fase 2 · Combate" in str(e.get("title"))
                     for m in channel.messages()
+                    for e in m.embeds
                 ),
                 what="a Spanish account of phase 2",
                 timeout=60,

@@ -12,6 +12,8 @@ attacker's loss beyond the first; the board is posted after each.
 from __future__ import annotations
 
 import asyncio
+import copy
+import dataclasses
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -116,8 +118,10 @@ async def act(
     panel = await panel_for_phase(t.fd, person, unit, phase_no)
     for action, values in picks:
         await choose(t, person, panel, unit, action, values)
+    # the panel as it was submitted: the director's panel is edited into the next step's when it acts again
+    laid_out = dataclasses.replace(panel, components=copy.deepcopy(panel.components))
     await submit(t, person, panel, unit)
-    return panel, await wait_phase_after(t, enc, phase_no)
+    return laid_out, await wait_phase_after(t, enc, phase_no)
 
 
 def public_text(channel: Channel) -> str:
