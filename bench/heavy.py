@@ -153,8 +153,11 @@ async def main(ships: int, in_process: bool) -> None:
                 ]:
                     handle = await director.run_command(channel, command, options)
                     answer = await handle.final_response(timeout=600)
-                    if command == "encounter new" and answer.visible_to is not None:  # refused: say why
-                        raise SystemExit(f"{command} was refused: {answer.content[:1500]}")
+                    if command == "encounter new":  # refused unless the channel is told (in its own post)
+                        try:
+                            await channel.wait_for_message(timeout=30)
+                        except Exception:
+                            raise SystemExit(f"{command} was refused: {answer.content[:1500]}") from None
                 posted = len(channel.messages())
 
                 async def settle() -> None:  # the channel is quiet: no post for half a second
