@@ -171,7 +171,8 @@ class Announcer:
 
     async def _mark(self, encounter_id: int, seq: int) -> None:
         if seq > (await self._announced_seq(encounter_id) or 0):
-            await self.bot.service.storage.update_settings(encounter_id, **{ANNOUNCED: seq})
+            # a note, not an event: one post must not make every cached read of the encounter stale (issue 20)
+            await self.bot.service.storage.note_settings(encounter_id, **{ANNOUNCED: seq})
             self._announced[encounter_id] = seq
 
     async def catch_up(self, encounter_id: int, *, before: int | None = None) -> int:
