@@ -24,6 +24,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import resource
 import signal
 import statistics
@@ -178,6 +179,7 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
                     wall = time.perf_counter() - began
                 finally:
                     await bot.close()
+                routes = request_counts(fd, encounters)
             else:
                 child, started_cpu = await spawn_bot(fd, database_url, guild.id)
                 try:
@@ -191,6 +193,7 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
                     await child.wait()
                 if tail:  # the bot's CPU seconds from ready to exit (its render workers not included)
                     bot_cpu = round(float(tail[-1]) - started_cpu, 2)
+            routes = request_counts(fd, encounters)
     print(
         json.dumps(
             {
@@ -227,6 +230,7 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
                 }
             )
         )
+    print(json.dumps({"figure": "requests_per_encounter", **routes}))
     print(
         json.dumps(
             {
@@ -238,6 +242,18 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
             }
         )
     )
+
+
+def request_counts(fd: FakeDiscord, encounters: int) -> dict[str, float]:
+    """The bot's REST requests per encounter, by route (ids folded): what a round costs in Discord calls."""
+    counts: dict[str, int] = {}
+    for record in fd.requests:
+        route = f"{record.method} {re.sub(r'/[0-9]+|/[A-Za-z0-9_-]{40,}', '/:id', record.path)}"
+        counts[route] = counts.get(route, 0) + 1
+    ordered = sorted(counts.items(), key=lambda kv: -kv[1])
+    return {"total": round(sum(counts.values()) / encounters, 1)} | {
+        route: round(n / encounters, 1) for route, n in ordered
+    }
 
 
 async def spawn_bot(
