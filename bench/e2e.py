@@ -24,6 +24,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import resource
 import signal
 import statistics
@@ -178,6 +179,7 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
                     wall = time.perf_counter() - began
                 finally:
                     await bot.close()
+                routes = request_counts(fd, encounters)
             else:
                 child, started_cpu = await spawn_bot(fd, database_url, guild.id)
                 try:
@@ -191,6 +193,7 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
                     await child.wait()
                 if tail:  # the bot's CPU seconds from ready to exit (its render workers not included)
                     bot_cpu = round(float(tail[-1]) - started_cpu, 2)
+            routes = request_counts(fd, encounters)
     print(
         json.dumps(
             {
@@ -227,6 +230,7 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
                 }
             )
         )
+    print(json.dumps({"figure": "requests_per_encounter", **routes}))
     print(
         json.dumps(
             {
@@ -238,6 +242,18 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
             }
         )
     )
+
+
+def request_counts(fd: FakeDiscord, encounters: int) -> dict[str, float]:
+    """The bot's REST requests per encounter, by route (ids folded): what a round costs in Discord calls."""
+    counts: dict[str, int] = {}
+    for record in fd.requests:
+        route = f"{record.method} {re.sub(r'/[0-9]+|/[A-Za-z0-9_-]{40,}', '/:id', record.path)}"
+        counts[route] = counts.get(route, 0) + 1
+    ordered = sorted(counts.items(), key=lambda kv: -kv[1])
+    return {"total": round(sum(counts.values()) / encounters, 1)} | {
+        route: round(n / encounters, 1) for route, n in ordered
+    }
 
 
 async def spawn_bot(
@@ -278,6 +294,58 @@ def rss_kb() -> int:
     return 0
 
 
+def watch_loop_stalls(loop: asyncio.AbstractEventLoop, threshold_ms: float) -> None:
+    """``HEXD_BENCH_STALLS=<ms>``: whenever the bot's event loop is held longer than that, print to stderr the
+    stack it is held in (sampled by a thread once per stall). How issue 15 item 3's stalls were found."""
+    import threading
+    import traceback
+
+    beat = [time.monotonic()]
+    loop_thread = threading.get_ident()
+
+    def watch() -> None:
+        reported = 0.0
+        while True:
+            time.sleep(0.02)
+            held = time.monotonic() - beat[0]
+            if held * 1000 > threshold_ms and beat[0] != reported:
+                reported = beat[0]
+                stack = traceback.format_stack(sys._current_frames().get(loop_thread), limit=14)
+                print(f"loop held {held * 1000:.0f} ms in:\n{''.join(stack)}", file=sys.stderr, flush=True)
+
+    async def heartbeat() -> None:
+        while True:
+            beat[0] = time.monotonic()
+            await asyncio.sleep(0.01)
+
+    threading.Thread(target=watch, daemon=True).start()
+    _keep.add(loop.create_task(heartbeat()))
+
+
+_keep: set[asyncio.Task[None]] = set()
+
+
+async def report_loop_lag(tick: float = 0.005) -> None:
+    """How long the bot's event loop was held: the largest overshoot of a short sleep since the last SIGUSR1,
+    printed as ``lag <ms>`` on each SIGUSR1 (bench/heavy.py reads it around each heavy command). This measures the
+    bot alone, where an acknowledgement timed from the people's side also holds the local Discord's own work."""
+    worst = 0.0
+    loop = asyncio.get_running_loop()
+
+    def report() -> None:
+        nonlocal worst
+        print("lag", round(worst * 1000, 1), flush=True)
+        worst = 0.0
+
+    loop.add_signal_handler(signal.SIGUSR1, report)
+    if stalls := os.environ.get("HEXD_BENCH_STALLS"):
+        watch_loop_stalls(loop, float(stalls))
+    while True:
+        before = loop.time()
+        await asyncio.sleep(tick)
+        worst = max(worst, loop.time() - before - tick)
+
+
 def serve_bot(spec: dict[str, object]) -> None:
     """Child side of ``spawn_bot``: the same ``BotUnderTest`` the end-to-end tests run, until SIGTERM."""
     import yarl
@@ -314,7 +382,11 @@ def serve_bot(spec: dict[str, object]) -> None:
                 print("resumed", cpu_seconds(), rss_kb(), flush=True)
 
         bot.add_listener(announce_ready, "on_ready")
-        return await serve(bot, config.token, stop)
+        lag = asyncio.create_task(report_loop_lag())
+        try:
+            return await serve(bot, config.token, stop)
+        finally:
+            lag.cancel()
 
     profile_to = os.environ.get("HEXD_BENCH_PROFILE")
     if profile_to:

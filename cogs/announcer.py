@@ -1,9 +1,12 @@
 """What the channel and the players are told as phases open and resolve (DESIGN §4 flow).
 
 * after a resolution: the board image (public view) and the readable account of each step, in the channel's
-  language; long accounts go out as a text file; the winner when the encounter ends;
-* when a phase opens: one status message per phase listing who is still missing (names only), and a DM panel
-  for each missing player's unit (closed DMs → a channel notice mentioning the player, who uses ``/orders``);
+  language, all in one message (an embed per step, each with its own board; a new message only past Discord's
+  limits); long accounts go out as a text file attached to the same message; the winner when the encounter ends;
+* when a phase opens: the encounter's one status message, edited in place, lists who is still missing (names
+  only); it rides on the newest post as its text, so it sits under the latest board without a message of its
+  own. A DM panel goes to each missing player's unit, edited in place when the same unit acts again at once
+  (closed DMs → one channel notice per unit mentioning the player, who uses ``/orders``);
 * a pending decision (pilot critical) is asked by DM; held rolls ("director reviews rolls") go to the director.
 
 Sent panels and status messages are recorded as message refs, and the newest step shown in the channel as the
@@ -16,9 +19,11 @@ from what storage holds, so it is never dropped (issue 15 item 5).
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -35,7 +40,7 @@ from bot.rules_reference import cited
 from bot.service import Reading
 from bot.service_base import MUTED
 from bot.service_records import events_for
-from bot.storage import Deadline, Encounter
+from bot.storage import Deadline, Encounter, MessageRef
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
@@ -63,6 +68,12 @@ ANNOUNCED = "announced_seq"
 RETRY_BACKOFF: tuple[float, ...] = (2.0, 10.0, 30.0, 120.0, 600.0)
 #: running encounters resumed at the same time after a start
 RESUME_AT_ONCE = 8
+#: message refs: the status (one per encounter, key "<own|post>:<phase_no>") and the newest post it rides on
+STATUS = "status"
+STATUS_OWN = "own"
+STATUS_ON_POST = "post"
+POST = "post"
+LAST_POST = "last"
 #: encounters whose row and announced step are kept between posts (the busy ones; idle ones are read again)
 ANNOUNCER_CACHE_SIZE = 2048
 
@@ -80,7 +91,10 @@ class Announcer:
         # are read again from storage once an idle encounter has fallen out (issue 20)
         self._metas: Bounded[int, Encounter] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._announced: Bounded[int, int | None] = Bounded(ANNOUNCER_CACHE_SIZE)
+        # the message of the resolution under way, per encounter: its further steps are added to it
+        self._open_posts: Bounded[int, OpenPost] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._retries: dict[int, int] = {}  # failed catch-ups in a row, per encounter
+        self._users: Bounded[int, discord.User] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._retry_tasks: set[asyncio.Task[None]] = set()
         self._retry_pending: set[int] = set()  # encounters with a retry waiting for its time
         self._openings_owed: dict[int, int] = {}  # encounter → the phase its refused opening board showed
@@ -182,7 +196,8 @@ class Announcer:
 
     async def _mark(self, encounter_id: int, seq: int) -> None:
         if seq > (await self._announced_seq(encounter_id) or 0):
-            await self.bot.service.storage.update_settings(encounter_id, **{ANNOUNCED: seq})
+            # a note, not an event: one post must not make every cached read of the encounter stale (issue 20)
+            await self.bot.service.storage.note_settings(encounter_id, **{ANNOUNCED: seq})
             self._announced[encounter_id] = seq
 
     async def catch_up(self, encounter_id: int, *, before: int | None = None) -> int:
@@ -269,11 +284,17 @@ class Announcer:
         status = await self.bot.service.status(encounter_id)
         if status.over:
             await self.announce_end(encounter_id)
+            await self.refresh_status(encounter_id, status=status)  # the status says it is over
             return
         if status.status != "running":
             return
-        storage = self.bot.service.storage
-        if await storage.get_message_ref(encounter_id, "status", str(status.phase_no)) is None:
+        shown = await self._status_ref(encounter_id)
+        last = await self.bot.service.storage.get_message_ref(encounter_id, POST, LAST_POST)
+        if (
+            shown is None
+            or _status_phase(shown) != status.phase_no
+            or (last is not None and last.message_id > shown.message_id)
+        ):
             await self.open_phase(encounter_id)
             return
         await self.refresh_status(encounter_id, status=status)  # a refused edit
@@ -336,9 +357,11 @@ class Announcer:
             self._retry_later(result.encounter_id)
 
     async def _conclude_now(self, result: Resolution) -> None:
+        self._close_post(result.encounter_id)
         meta = await self._meta(result.encounter_id)
         if result.over:
             await self.announce_end(meta.id)
+            await self.refresh_status(meta.id)  # the one status says it is over, not who is missing
         if result.held is not None:
             await self.send_held(meta, result.held)
         if result.opened_phase_no is not None and not result.over:
@@ -393,22 +416,64 @@ class Announcer:
                 title=meta.name,
                 step=(step.round, step.phase),
             )
-        files: list[discord.File] = []
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
+        # (file name, bytes), the names unique per step: one message may hold several steps
+        uploads: list[tuple[str, bytes]] = []
         if len(account) <= ACCOUNT_INLINE_LIMIT:
             embed.description = account
         else:
             embed.description = t("channel.account_in_file", locale, count=len(lines))
-            files.append(text_file(account, f"round{step.round:02d}-phase{step.phase}.txt"))
+            name = f"round{step.round:02d}-phase{step.phase}-step{step.phase_no}.txt"
+            uploads.append((name, account.encode("utf-8")))
         if png is not None:
-            files.append(png_file(png))
-            embed.set_image(url="attachment://board.png")
+            name = f"board-{step.phase_no}.png"
+            uploads.append((name, png))
+            embed.set_image(url=f"attachment://{name}")
         if ids := cited(lines):  # every rule the account cites can be read with /rule (issue 13 item 9)
             embed.set_footer(text=clip(t("channel.rules_footer", locale, ids=" · ".join(ids[:12])), 2048))
         cards = [card_embed(c, locale) for c in _cards(step.state, step.public_events)]
-        await chan.send(
-            embeds=[embed, *cards[:MAX_CARDS]], files=files, allowed_mentions=discord.AllowedMentions.none()
+        embeds = [embed, *cards[:MAX_CARDS]]
+        if await self._append(meta.id, embeds, uploads):
+            return
+        sent = await chan.send(
+            embeds=embeds, files=_files(uploads), allowed_mentions=discord.AllowedMentions.none()
         )
+        self._open_posts[meta.id] = OpenPost(sent, embeds)
+        await self._posted(meta.id, sent)
+
+    async def _append(
+        self, encounter_id: int, embeds: list[discord.Embed], uploads: list[tuple[str, bytes]]
+    ) -> bool:
+        """Add a step to the message of the resolution under way (one message per resolution: an exo round's
+        phases, a skirmish action and the chit draw after it), when it fits in one Discord message; False when
+        there is none open or it is full (the step goes out as a new message)."""
+        open_post = self._open_posts.get(encounter_id)
+        if open_post is None:
+            return False
+        together = [*open_post.embeds, *embeds]
+        if (
+            len(together) > MAX_EMBEDS
+            or sum(len(e) for e in together) > EMBEDS_TEXT_LIMIT
+            or len(open_post.message.attachments) + len(uploads) > MAX_ATTACHMENTS
+        ):
+            self._open_posts.pop(encounter_id, None)
+            return False
+        try:
+            edited = await open_post.message.edit(
+                embeds=together,
+                attachments=[*open_post.message.attachments, *_files(uploads)],
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.info("could not add a step to the post, sending it apart encounter=%s", encounter_id)
+            self._open_posts.pop(encounter_id, None)
+            return False
+        self._open_posts[encounter_id] = OpenPost(edited, together)
+        return True
+
+    def _close_post(self, encounter_id: int) -> None:
+        """The resolution is over (a phase opens): the next step starts a new message."""
+        self._open_posts.pop(encounter_id, None)
 
     async def override_done(self, meta: Encounter, done: OverrideDone) -> None:
         """A director's override changed the board (a flare, a unit moved by hand): the private boards again."""
@@ -500,7 +565,10 @@ class Announcer:
             return
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
         embed.set_image(url="attachment://board.png")
-        await chan.send(embed=embed, file=png_file(png), allowed_mentions=discord.AllowedMentions.none())
+        sent = await chan.send(
+            embed=embed, file=png_file(png), allowed_mentions=discord.AllowedMentions.none()
+        )
+        await self._posted(meta.id, sent)
 
     async def send_held(self, meta: Encounter, held: HeldRolls) -> None:
         """'Director reviews rolls': the director sees the rolls before they are applied (never the channel)."""
@@ -524,6 +592,7 @@ class Announcer:
 
     # --- opening a phase ------------------------------------------------------------------------------------
     async def open_phase(self, encounter_id: int) -> None:
+        self._close_post(encounter_id)
         reading = await self.bot.service.read(encounter_id)
         status = await self.bot.service.status(encounter_id, reading=reading)
         await self.refresh_status(encounter_id, status=status)
@@ -565,9 +634,17 @@ class Announcer:
         return head + "\n" + t("status.waiting", locale, names=names)
 
     async def refresh_status(self, encounter_id: int, *, status: StatusView | None = None) -> None:
-        """One status message per phase, edited as orders come in: who is missing, never what was ordered. A new
-        one is sent only when the phase has none or its message was deleted; an edit Discord refuses otherwise (a
-        429, a 5xx) raises, for the caller to retry."""
+        """One status message per encounter, edited as orders come in: who is missing, never what was ordered.
+
+        The status rides on the encounter's newest post (the account and board of the last step, or the opening
+        board) as its text, so it always sits under the latest board without a message of its own; when a newer
+        post goes out, the status moves onto it and the previous post loses its status text. Only when there is
+        no post to ride on (or it was deleted) does the status go out as a message of its own (deleted once it
+        moves onto a post). The ref's key names the phase it was written for, so a restart knows whether the
+        open phase's status went out (see :meth:`_reopen`).
+
+        A new message is sent only when there is none to edit or it was deleted (404): an edit Discord refuses
+        otherwise (a 429, a 5xx) raises, for the caller to retry (a second status message, issue 20)."""
         async with self._sending(encounter_id):
             await self._refresh_status(encounter_id, status)
 
@@ -581,36 +658,77 @@ class Announcer:
             extra = status_lines_of((await self.bot.service.read(encounter_id)).state, locale)
             text = "\n".join((text, *extra))
         text = clip(text)
-        key = str(status.phase_no)
-        ref = await storage.get_message_ref(encounter_id, "status", key)
         chan = await self.channel(meta)
         if chan is None:
             return
         mentions = discord.AllowedMentions.none()
-        if ref is not None and isinstance(chan, discord.TextChannel | discord.Thread):
+        shown = await self._status_ref(encounter_id)
+        last = await storage.get_message_ref(encounter_id, POST, LAST_POST)
+        where = shown
+        if last is not None and (shown is None or last.message_id > shown.message_id):
+            where = last  # a newer post went out: the status moves onto it
+        if where is not None:
             try:
-                await chan.get_partial_message(ref.message_id).edit(content=text, allowed_mentions=mentions)
-                return
+                message = self._partial(chan, where.channel_id, where.message_id)
+                await message.edit(content=text, allowed_mentions=mentions)
             except discord.NotFound:  # deleted; any other refusal is not a reason for a second message
                 log.info("status message gone, sending a new one encounter=%s", encounter_id)
+            else:
+                kind = _kind(where) if where is shown else STATUS_ON_POST
+                await self._keep_status(encounter_id, shown, kind, where, status.phase_no, chan)
+                return
         sent = await chan.send(text, allowed_mentions=mentions)
-        await storage.set_message_ref(encounter_id, "status", key, sent.channel.id, sent.id)
-        if _policy(status.ruleset).one_status_message:
-            await self._drop_old_status(encounter_id, key, chan)
+        ref = MessageRef(encounter_id, STATUS, "", sent.channel.id, sent.id)
+        await self._keep_status(encounter_id, shown, STATUS_OWN, ref, status.phase_no, chan)
 
-    async def _drop_old_status(self, encounter_id: int, current: str, chan: discord.abc.Messageable) -> None:
-        """Activation mode opens a step per action: keep one status message, the newest, under the last board
-        (deleting our own messages needs no permission); the board posts keep the history."""
+    async def _status_ref(self, encounter_id: int) -> MessageRef | None:
+        """The message showing the status now (None: none yet)."""
+        refs = await self.bot.service.storage.message_refs(encounter_id, STATUS)
+        return max(refs, key=lambda r: r.message_id) if refs else None
+
+    async def _keep_status(
+        self,
+        encounter_id: int,
+        old: MessageRef | None,
+        kind: str,
+        now: MessageRef,
+        phase_no: int,
+        chan: discord.abc.Messageable,
+    ) -> None:
+        """Record where the status is shown now (``kind``: its own message or a post's text) and for which phase;
+        the message that showed it before is deleted (its own) or loses its status text (a post)."""
         storage = self.bot.service.storage
-        for ref in await storage.message_refs(encounter_id, "status"):
-            if ref.key == current:
+        key = f"{kind}:{phase_no}"
+        if old is not None and old.key == key and old.message_id == now.message_id:
+            return  # edited in place, for the same phase
+        await storage.set_message_ref(encounter_id, STATUS, key, now.channel_id, now.message_id)
+        for ref in await storage.message_refs(encounter_id, STATUS):  # the one before (or older ones: legacy)
+            if ref.key == key:
                 continue
-            if isinstance(chan, discord.TextChannel | discord.Thread):
-                try:
-                    await chan.get_partial_message(ref.message_id).delete()
-                except discord.HTTPException:
-                    log.info("old status message already gone encounter=%s", encounter_id)
-            await storage.delete_message_ref(encounter_id, "status", ref.key)
+            await storage.delete_message_ref(encounter_id, STATUS, ref.key)
+            if ref.message_id == now.message_id:
+                continue
+            try:
+                gone = self._partial(chan, ref.channel_id, ref.message_id)
+                if _kind(ref) == STATUS_OWN:
+                    await gone.delete()
+                else:  # a post keeps its account and board; only the status text goes
+                    await gone.edit(content=None, allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                log.info("old status message already gone encounter=%s", encounter_id)
+
+    def _partial(
+        self, chan: discord.abc.Messageable | discord.PartialMessageable, channel_id: int, message_id: int
+    ) -> discord.PartialMessage:
+        if isinstance(chan, discord.TextChannel | discord.Thread) and chan.id == channel_id:
+            return chan.get_partial_message(message_id)
+        return self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+
+    async def _posted(self, encounter_id: int, message: discord.Message) -> None:
+        """``message`` is the encounter's newest post (an account, the opening board): the status rides on it."""
+        await self.bot.service.storage.set_message_ref(
+            encounter_id, POST, LAST_POST, message.channel.id, message.id
+        )
 
     async def _acting(self, encounter_id: int, status: StatusView) -> str:
         """One-at-a-time modes: the units awaited now, each with its player's mention (or none: the director)."""
@@ -654,9 +772,17 @@ class Announcer:
             )
             await self.dm(missing.user_id, clip(text))
 
+    async def user(self, user_id: int) -> discord.User:
+        """The player to DM. Without the members intent discord.py caches no user, and ``fetch_user`` keeps none:
+        one ``GET /users`` per DM (4 a duel's round) is saved by keeping the users fetched (issue 20)."""
+        user = self.bot.get_user(user_id) or self._users.get(user_id)
+        if user is None:
+            user = self._users[user_id] = await self.bot.fetch_user(user_id)
+        return user
+
     async def dm(self, user_id: int, text: str | None, **kwargs: object) -> discord.Message | None:
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            user = await self.user(user_id)
             return await user.send(text, **kwargs)  # type: ignore[arg-type]
         except discord.Forbidden:
             return None
@@ -667,8 +793,15 @@ class Announcer:
     async def send_panel(
         self, meta: Encounter, user_id: int, unit_id: str, *, reading: Reading | None = None
     ) -> bool:
-        """DM the unit's panel for the current phase once; on closed DMs tell the channel (mention only)."""
-        async with self._sending(meta.id):
+        """DM the unit's panel for the current phase once; on closed DMs tell the channel (mention only, once per
+        unit and encounter: the status names who is missing from then on).
+
+        When the unit's panel of the step just before went to the same player (the unit acts again at once: a
+        skirmish activation's next action, any one-at-a-time step that follows the unit's own), that panel is edited into this one
+        rather than a new DM sent; its controls then carry the new phase (a click made for the old one is
+        refused, issue 15 item 2). A new turn after others acted gets a new DM, which notifies the player. A
+        panel that cannot be edited (deleted) is sent anew."""
+        async with self._sending(meta.id):  # checked, sent and recorded by one sender at a time (issue 20)
             return await self._send_panel(meta, user_id, unit_id, reading)
 
     async def _send_panel(self, meta: Encounter, user_id: int, unit_id: str, reading: Reading | None) -> bool:
@@ -684,24 +817,61 @@ class Announcer:
         locale = await self.user_lang(reading.meta, user_id)
         panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, reading=reading)
         kwargs = await panel_message(panel, locale)
+        before = await storage.get_message_ref(meta.id, "panel", f"{reading.phase_no - 1}:{unit_id}")
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            user = await self.user(user_id)
+            if before is not None and await self._edit_panel(user, before, kwargs):
+                await storage.set_message_ref(meta.id, "panel", key, before.channel_id, before.message_id)
+                return True
             sent = await user.send(**kwargs)
         except discord.Forbidden:
             chan = await self.channel(meta)
-            if chan is not None and await storage.get_message_ref(meta.id, "dm_closed", key) is None:
+            notice_key = f"unit:{unit_id}:{user_id}"
+            if chan is not None and await storage.get_message_ref(meta.id, "dm_closed", notice_key) is None:
                 channel_locale = await self.channel_lang(meta)
                 notice = await chan.send(
                     t("channel.dms_closed", channel_locale, user=f"<@{user_id}>"),
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
                 )
-                await storage.set_message_ref(meta.id, "dm_closed", key, notice.channel.id, notice.id)
+                await storage.set_message_ref(meta.id, "dm_closed", notice_key, notice.channel.id, notice.id)
             return False
         await storage.set_message_ref(meta.id, "panel", key, sent.channel.id, sent.id)
         return True
 
+    async def _edit_panel(self, user: discord.User, before: MessageRef, kwargs: dict[str, object]) -> bool:
+        """Edit the panel DM ``before`` into the one ``kwargs`` lays out; False when it is not this user's (the
+        unit changed hands) or cannot be edited (deleted, DMs closed since)."""
+        try:
+            dm = user.dm_channel or await user.create_dm()
+            if dm.id != before.channel_id:
+                return False
+            edit = dict(kwargs)
+            edit["attachments"] = edit.pop("files", [])
+            edit["allowed_mentions"] = discord.AllowedMentions.none()
+            await dm.get_partial_message(before.message_id).edit(**edit)  # type: ignore[arg-type]
+        except discord.HTTPException:
+            log.info("panel message gone, sending a new one user=%s", user.id)
+            return False
+        return True
+
 
 MAX_CARDS = 9  # Discord: 10 embeds a message, the step's own first
+MAX_EMBEDS = 10  # Discord: embeds in one message
+EMBEDS_TEXT_LIMIT = 6000  # Discord: characters in all the embeds of one message
+MAX_ATTACHMENTS = 10  # Discord: files in one message
+
+
+@dataclass(slots=True)
+class OpenPost:
+    """The channel message of the resolution under way, and the embeds it shows (as built: their images name
+    the attachments by file name)."""
+
+    message: discord.Message
+    embeds: list[discord.Embed]
+
+
+def _files(uploads: list[tuple[str, bytes]]) -> list[discord.File]:
+    return [discord.File(io.BytesIO(data), filename=name) for name, data in uploads]
 
 
 def card_embed(card: Card, locale: str) -> discord.Embed:
@@ -741,6 +911,19 @@ def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str |
 
 class ChannelUnavailable(Exception):
     """The encounter's channel cannot be reached now (deleted, no access, Discord down): posts wait."""
+
+
+def _kind(ref: MessageRef) -> str:
+    """Where a status ref shows the status: its own message, or a post's text (refs from before this record
+    were all messages of their own, keyed by phase number alone)."""
+    kind = ref.key.split(":", 1)[0]
+    return kind if kind == STATUS_ON_POST else STATUS_OWN
+
+
+def _status_phase(ref: MessageRef) -> int | None:
+    """The phase a status ref was written for."""
+    tail = ref.key.rsplit(":", 1)[-1]
+    return int(tail) if tail.isdigit() else None
 
 
 def _muted(meta: Encounter) -> set[int]:
