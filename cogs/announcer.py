@@ -662,7 +662,9 @@ class Announcer:
         if chan is None:
             return
         mentions = discord.AllowedMentions.none()
-        shown = await self._status_ref(encounter_id)
+        refs = await storage.message_refs(encounter_id, STATUS)
+        shown = max(refs, key=lambda r: r.message_id) if refs else None
+        leftover = len(refs) > 1  # an earlier status whose removal Discord refused: taken off now
         last = await storage.get_message_ref(encounter_id, POST, LAST_POST)
         where = shown
         if last is not None and (shown is None or last.message_id > shown.message_id):
@@ -675,11 +677,11 @@ class Announcer:
                 log.info("status message gone, sending a new one encounter=%s", encounter_id)
             else:
                 kind = _kind(where) if where is shown else STATUS_ON_POST
-                await self._keep_status(encounter_id, shown, kind, where, status.phase_no, chan)
+                await self._keep_status(encounter_id, shown, kind, where, status.phase_no, chan, leftover)
                 return
         sent = await chan.send(text, allowed_mentions=mentions)
         ref = MessageRef(encounter_id, STATUS, "", sent.channel.id, sent.id)
-        await self._keep_status(encounter_id, shown, STATUS_OWN, ref, status.phase_no, chan)
+        await self._keep_status(encounter_id, shown, STATUS_OWN, ref, status.phase_no, chan, leftover)
 
     async def _status_ref(self, encounter_id: int) -> MessageRef | None:
         """The message showing the status now (None: none yet)."""
@@ -694,28 +696,30 @@ class Announcer:
         now: MessageRef,
         phase_no: int,
         chan: discord.abc.Messageable,
+        leftover: bool = True,
     ) -> None:
         """Record where the status is shown now (``kind``: its own message or a post's text) and for which phase;
-        the message that showed it before is deleted (its own) or loses its status text (a post)."""
+        the message that showed it before is deleted (its own) or loses its status text (a post). When Discord
+        refuses that (a 429, a 5xx), its record stays and the error is raised: the retry takes it off (it stayed
+        for good: two status texts in the channel, issue 20)."""
         storage = self.bot.service.storage
         key = f"{kind}:{phase_no}"
-        if old is not None and old.key == key and old.message_id == now.message_id:
+        if not leftover and old is not None and old.key == key and old.message_id == now.message_id:
             return  # edited in place, for the same phase
         await storage.set_message_ref(encounter_id, STATUS, key, now.channel_id, now.message_id)
         for ref in await storage.message_refs(encounter_id, STATUS):  # the one before (or older ones: legacy)
             if ref.key == key:
                 continue
+            if ref.message_id != now.message_id:
+                try:
+                    gone = self._partial(chan, ref.channel_id, ref.message_id)
+                    if _kind(ref) == STATUS_OWN:
+                        await gone.delete()
+                    else:  # a post keeps its account and board; only the status text goes
+                        await gone.edit(content=None, allowed_mentions=discord.AllowedMentions.none())
+                except discord.NotFound:
+                    log.info("old status message already gone encounter=%s", encounter_id)
             await storage.delete_message_ref(encounter_id, STATUS, ref.key)
-            if ref.message_id == now.message_id:
-                continue
-            try:
-                gone = self._partial(chan, ref.channel_id, ref.message_id)
-                if _kind(ref) == STATUS_OWN:
-                    await gone.delete()
-                else:  # a post keeps its account and board; only the status text goes
-                    await gone.edit(content=None, allowed_mentions=discord.AllowedMentions.none())
-            except discord.HTTPException:
-                log.info("old status message already gone encounter=%s", encounter_id)
 
     def _partial(
         self, chan: discord.abc.Messageable | discord.PartialMessageable, channel_id: int, message_id: int

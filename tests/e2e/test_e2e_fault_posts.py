@@ -12,6 +12,9 @@ reproduced on its own.
   the game never began. It is now queued with the encounter's posts and retried.
 - A refused "orders received" follow-up left the panel as it was (the order stored, the player not told): the
   panel now shows the order submitted all the same.
+- When the status moved onto the next board, a refused removal of its text from the previous post was dropped
+  with that post's record: two status texts in the channel for good. The record now stays and the removal is
+  retried.
 - The announcer gave up after its last retry (five, the last after 10 minutes), leaving the table stuck until a
   restart: it now keeps retrying at its longest delay.
 """
@@ -195,3 +198,25 @@ async def test_a_post_refused_more_times_than_the_backoff_has_delays_is_still_ma
     await t.fd.wait_for(
         lambda: f"<@{t.ana.id}>" not in shown[0].content, what="the status to drop Ana", timeout=30
     )
+
+
+async def test_a_refused_removal_of_the_old_status_text_is_retried(table: Table) -> None:
+    t = table
+    enc = await open_duel(t)
+    assert t.bot.announcer is not None
+    t.bot.announcer.retry_backoff = (0.05, 0.05, 0.05)  # type: ignore[attr-defined]
+    await t.bot.settle()
+    status = await t.bot.service.status(enc)
+    panel = await current_panel_dm(t, t.ana, "halcon", status.phase_no)
+    await fill_and_submit(t.fd, t.ana, panel, "halcon", moves="D", fire=1)
+    await t.bot.settle()
+    [old] = status_messages(t)
+    # when the status moves onto the next board, taking it off this message is refused (a 503)
+    t.fd.fail_next("PATCH", rf"^/channels/{t.channel.id}/messages/{old.id}$", status=503)
+    await play_phase(t, enc, bea_moves="I")
+    await wait_phase_after(t, enc, status.phase_no)
+    await t.fd.wait_for(
+        lambda: not old.content.startswith("**") or None, what="the old status text to go", timeout=30
+    )
+    await t.bot.settle()
+    assert len(status_messages(t)) == 1
