@@ -480,10 +480,16 @@ def verdict(run: FaultRun, tables: list[Seat], path: str) -> dict[str, Any]:
     for seat in tables:
         for channel in seat.channels:
             own = [m for m in channel.messages() if m.author.bot and m.interaction_metadata is None]
-            # a step posted twice is posted the same: two steps of one phase share a title, not an account
-            posts = Counter(json.dumps(m.embeds, sort_keys=True) for m in own if m.embeds)
+            # each step is an embed (one message may carry several): a step posted twice is posted the same, its
+            # account and its board (named after the step); two steps of one phase share a title, not those
+            steps = Counter(
+                json.dumps(e, sort_keys=True)
+                for m in own
+                for e in m.embeds
+                if str(e.get("title", "")).startswith(f"{ENCOUNTER_NAME} · ")
+            )
             double_steps += [
-                f"#{channel.name}: {json.loads(k)[0].get('title')} ×{n}" for k, n in posts.items() if n > 1
+                f"#{channel.name}: {json.loads(k).get('title')} ×{n}" for k, n in steps.items() if n > 1
             ]
             # two phases may share a title (a crew-roll step): a status message the bot did not record as its
             # phase's is one too many
