@@ -68,7 +68,9 @@ ANNOUNCED = "announced_seq"
 RETRY_BACKOFF: tuple[float, ...] = (2.0, 10.0, 30.0, 120.0, 600.0)
 #: running encounters resumed at the same time after a start
 RESUME_AT_ONCE = 8
-#: message refs: the status (one per encounter, key "<own|post>:<phase_no>") and the newest post it rides on
+#: message refs: the status (one per encounter, key "<own|post>:<message id>:<phase_no>": one key per message, so a
+#: status written for a new phase on an old post is never overwritten by the same phase's on the next post, which
+#: left the old post's text behind, issue 20) and the newest post it rides on
 STATUS = "status"
 STATUS_OWN = "own"
 STATUS_ON_POST = "post"
@@ -703,7 +705,7 @@ class Announcer:
         refuses that (a 429, a 5xx), its record stays and the error is raised: the retry takes it off (it stayed
         for good: two status texts in the channel, issue 20)."""
         storage = self.bot.service.storage
-        key = f"{kind}:{phase_no}"
+        key = f"{kind}:{now.message_id}:{phase_no}"
         if not leftover and old is not None and old.key == key and old.message_id == now.message_id:
             return  # edited in place, for the same phase
         await storage.set_message_ref(encounter_id, STATUS, key, now.channel_id, now.message_id)

@@ -15,6 +15,9 @@ reproduced on its own.
 - When the status moved onto the next board, a refused removal of its text from the previous post was dropped
   with that post's record: two status texts in the channel for good. The record now stays and the removal is
   retried.
+- A status refresh that ran after a resolution's commit but before its board went out wrote the next phase's
+  status on the old post, under the same record key as the one then written on the new board: the old post's
+  record was overwritten and its text stayed for good. Each message now has its own key.
 - The announcer gave up after its last retry (five, the last after 10 minutes), leaving the table stuck until a
   restart: it now keeps retrying at its longest delay.
 """
@@ -220,3 +223,24 @@ async def test_a_refused_removal_of_the_old_status_text_is_retried(table: Table)
     )
     await t.bot.settle()
     assert len(status_messages(t)) == 1
+
+
+async def test_a_status_written_for_the_next_phase_before_its_board_went_out_leaves_no_text_behind(
+    table: Table,
+) -> None:
+    t = table
+    enc = await open_duel(t)
+    announcer = t.bot.announcer
+    assert announcer is not None
+    await t.bot.settle()
+    status = await t.bot.service.status(enc)
+    [before] = status_messages(t)
+    # the phase resolves; a status refresh (a Submit's, or a retry's) runs before the board is posted: it writes
+    # the next phase's status on the old post, then the status moves onto the new board for that same phase
+    result = await t.bot.service.resolve(enc, expected_phase_no=status.phase_no, forced=True)
+    assert result.steps
+    await announcer.refresh_status(enc)
+    await t.bot.announce(result)
+    await t.bot.settle()
+    shown = status_messages(t)
+    assert len(shown) == 1 and shown[0] is not before, [m.content[:60] for m in shown]
