@@ -143,7 +143,7 @@ class DirectorCog(
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if self.bot.announcer is not None:
-            await self.bot.announcer.refresh_status(meta.id)
+            self.bot.announcer.status_changed(meta.id)  # queued, retried if refused
 
     @app_commands.command(
         name=tr("move", "cmd.director.move.name"),
@@ -343,7 +343,7 @@ class DirectorCog(
                 t("director.deadline_set", locale, when=discord.utils.format_dt(when, "R"))
             )
         if self.bot.announcer is not None:  # the status message shows the deadline (or no longer does)
-            await self.bot.announcer.refresh_status(meta.id)
+            self.bot.announcer.status_changed(meta.id)  # queued, retried if refused
 
     @app_commands.command(
         name=tr("pause", "cmd.director.pause.name"),

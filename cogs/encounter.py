@@ -274,7 +274,7 @@ class EncounterCog(
         if meta.status == "running":
             await self.bot.resolve_and_announce(meta.id, expected_phase_no=meta.phase_no)
             if self.bot.announcer is not None:
-                await self.bot.announcer.refresh_status(meta.id)
+                self.bot.announcer.status_changed(meta.id)  # queued, retried if refused
 
     @app_commands.command(
         name=tr("start", "cmd.encounter.start.name"),
