@@ -1,8 +1,9 @@
 """End-to-end benchmark (issue 7): 20 exo duels played at once through the local Discord (tests/fakediscord)
 by the real bot and the unmodified discord.py client on 127.0.0.1.
 
-By default the bot runs in its own process, as in production (Discord is not in the bot's process): this process
-hosts the local Discord and the simulated people, and times everything from their side. ``--in-process`` runs
+By default the bot runs in its own process, as in production (Discord is not in the bot's process): the production
+``HexBot`` configured from its environment (tests/bot_process.py); this process hosts the local Discord and the
+simulated people, and times everything from their side. ``--in-process`` runs
 the bot on the same event loop as the local Discord and the people (the first version of this bench), which
 charges the fake server's own work to the bot.
 
@@ -23,9 +24,6 @@ import argparse
 import asyncio
 import json
 import logging
-import os
-import resource
-import signal
 import statistics
 import sys
 import tempfile
@@ -34,7 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.e2e_helpers import BotUnderTest, button_id, draft_in, panels_for, start_bot, step_of
+from tests.bot_process import spawn_bot
+from tests.e2e_helpers import button_id, draft_in, panels_for, start_bot, step_of
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 from tests.fakediscord.people import InteractionHandle
 
@@ -178,19 +177,18 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
                     wall = time.perf_counter() - began
                 finally:
                     await bot.close()
-            else:
-                child, started_cpu = await spawn_bot(fd, database_url, guild.id)
+            else:  # the production HexBot in its own process (tests/bot_process.py)
+                child = await spawn_bot(fd, database_url, guild_id=guild.id)
                 try:
                     began = time.perf_counter()
                     await asyncio.gather(*(duel(fd, tm, ch, ppl, rounds) for ch, ppl in tables))
                     wall = time.perf_counter() - began
                 finally:
-                    child.send_signal(signal.SIGTERM)
-                    assert child.stdout is not None
-                    tail = (await child.stdout.read()).decode().split()
-                    await child.wait()
-                if tail:  # the bot's CPU seconds from ready to exit (its render workers not included)
-                    bot_cpu = round(float(tail[-1]) - started_cpu, 2)
+                    exit_cpu = await child.stop()
+                if (
+                    exit_cpu is not None
+                ):  # the bot's CPU seconds from ready to exit (its render workers not included)
+                    bot_cpu = round(exit_cpu - child.ready_cpu, 2)
     print(
         json.dumps(
             {
@@ -240,100 +238,10 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
     )
 
 
-async def spawn_bot(
-    fd: FakeDiscord, database_url: str, guild_id: int, *, report_resume: bool = False
-) -> tuple[asyncio.subprocess.Process, float]:
-    """The bot in a child process pointed at this process's local Discord; returns once it is ready, with the
-    CPU seconds it had used by then."""
-    spec = json.dumps(
-        {
-            "base": fd.base_url,
-            "gateway": fd.gateway.url,
-            "token": fd.bot_token,
-            "database_url": database_url,
-            "guild_id": guild_id,
-            "report_resume": report_resume,
-        }
-    )
-    child = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--serve-bot", spec, stdout=asyncio.subprocess.PIPE
-    )
-    assert child.stdout is not None
-    line = await asyncio.wait_for(child.stdout.readline(), timeout=60)
-    if not line.startswith(b"ready "):
-        raise RuntimeError(f"the bot process did not start: {line!r}")
-    return child, float(line.split()[1])
-
-
-def cpu_seconds() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-def rss_kb() -> int:
-    """This process's resident memory now (Linux), in kB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-def serve_bot(spec: dict[str, object]) -> None:
-    """Child side of ``spawn_bot``: the same ``BotUnderTest`` the end-to-end tests run, until SIGTERM."""
-    import yarl
-    from discord.gateway import DiscordWebSocket
-    from discord.http import Route
-
-    from bot.client import serve
-    from bot.config import Config
-
-    logging.basicConfig(level=logging.ERROR)
-    Route.BASE = f"{spec['base']}/api/v10"
-    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(str(spec["gateway"]))
-
-    async def run() -> int:
-        config = Config(
-            token=str(spec["token"]),
-            database_url=str(spec["database_url"]),
-            dev_guild=int(str(spec["guild_id"])),
-            log_level="ERROR",
-        )
-        bot = BotUnderTest(config, deadline_interval=3600, guild_ready_timeout=0.05)
-        stop = asyncio.Event()
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-
-        async def announce_ready() -> None:
-            print("ready", cpu_seconds(), flush=True)
-            if spec.get(
-                "report_resume"
-            ):  # bench/idle.py: when every running encounter is resumed, and the RSS
-                announcer = bot.announcer
-                assert announcer is not None
-                await announcer.resumed.wait()
-                await announcer.drain()
-                print("resumed", cpu_seconds(), rss_kb(), flush=True)
-
-        bot.add_listener(announce_ready, "on_ready")
-        return await serve(bot, config.token, stop)
-
-    profile_to = os.environ.get("HEXD_BENCH_PROFILE")
-    if profile_to:
-        import cProfile
-
-        cProfile.runctx("asyncio.run(run())", globals(), locals(), profile_to)
-    else:
-        asyncio.run(run())
-    print(cpu_seconds(), flush=True)
-
-
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--encounters", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--in-process", action="store_true", help="run the bot on the local Discord's loop")
-    parser.add_argument("--serve-bot", metavar="JSON", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.serve_bot:
-        serve_bot(json.loads(args.serve_bot))
-    else:
-        asyncio.run(main(args.encounters, args.rounds, args.in_process))
+    asyncio.run(main(args.encounters, args.rounds, args.in_process))

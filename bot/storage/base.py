@@ -505,6 +505,18 @@ class Storage(abc.ABC):
     async def due_deadlines(self, now: datetime) -> list[Deadline]:
         """Deadlines at or before ``now`` of running encounters still in the deadline's phase."""
 
+    @abc.abstractmethod
+    async def claim_deadline(
+        self, encounter_id: int, phase_no: int, now: datetime, lease_until: datetime
+    ) -> bool:
+        """Take phase ``phase_no``'s deadline, due at ``now``, to resolve it: True for exactly one of the processes
+        that saw it due. Its time moves to ``lease_until``, so it fires again then only if the taker died before
+        resolving the phase (a resolved phase's deadline never fires: it is no longer the current phase)."""
+
+    @abc.abstractmethod
+    async def clear_deadline(self, encounter_id: int, phase_no: int) -> bool:
+        """Remove the deadline if it is still phase ``phase_no``'s (a newer phase's deadline stays)."""
+
     # message bookkeeping (status message of a phase, a DM panel per unit ...)
     @abc.abstractmethod
     async def set_message_ref(
@@ -519,3 +531,11 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def delete_message_ref(self, encounter_id: int, kind: str, key: str) -> bool: ...
+
+    @abc.abstractmethod
+    async def claim_message_ref(
+        self, encounter_id: int, kind: str, key: str, *, stale_before: datetime
+    ) -> bool:
+        """Take the sending of message (``kind``, ``key``) before sending it: True for exactly one process. The
+        claim is a ref with ``message_id`` 0 until :meth:`set_message_ref` records what was sent; a claim last
+        taken before ``stale_before`` is of a process that died mid-send, and may be taken again."""
