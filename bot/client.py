@@ -129,6 +129,10 @@ class HexBotCore(commands.Bot):
         """Unsharded: nothing. :class:`HexBot` passes SHARD_COUNT/SHARD_IDS to AutoShardedBot."""
         return {}
 
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process runs the shard that gets ``guild_id``'s events (unsharded: every guild)."""
+        return True
+
     @property
     def service(self) -> EncounterService:
         if self._service is None:
@@ -265,6 +269,13 @@ class HexBot(HexBotCore, commands.AutoShardedBot):
             if config.shard_ids:
                 options["shard_ids"] = list(config.shard_ids)
         return options
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether ``guild_id``'s shard (Discord's formula, ``(guild_id >> 22) % shard_count``) runs here."""
+        count = self.shard_count or 1
+        if count <= 1 or self.shard_ids is None:
+            return True
+        return (guild_id >> 22) % count in self.shard_ids
 
 
 async def serve(

@@ -243,8 +243,12 @@ class ServiceBase:
         when = None if minutes is None else now + timedelta(minutes=minutes)
         remind = None if minutes is None else now + timedelta(minutes=minutes * REMIND_AT)
         await self.storage.set_deadline(encounter_id, phase_no, when, remind_at=remind)
-        self._deadlines.pop(encounter_id, None)
+        self.forget_deadline(encounter_id)
         return when
+
+    def forget_deadline(self, encounter_id: int) -> None:
+        """The cached deadline of the encounter is read again next time (it was changed or removed here)."""
+        self._deadlines.pop(encounter_id, None)
 
     async def deadline_of(self, encounter_id: int, phase_no: int) -> datetime | None:
         """When phase ``phase_no`` resolves by itself, if it has a deadline: read through a short cache, as every

@@ -11,14 +11,20 @@ encounter's ``announced_seq``, so a restart neither loses nor repeats them: on s
 resumed (steps committed but never shown are posted, complete or automatic phases resolved, the open phase's
 status and panels sent). A post that Discord refuses (a 429 without Via, repeated 500s) is retried with backoff
 from what storage holds, so it is never dropped (issue 15 item 5).
+
+Several bot processes may share the database (issue 20: a DM click for a guild on another shard is resolved, and
+posted, by the process that receives it). Each post that must appear once (a step, a phase's status message, a
+panel, the closed-DMs notice, the winner) is claimed in storage before it is sent (``claim_message_ref``), so two
+processes never both send it; a claim of a process that died mid-send is taken again after :data:`CLAIM_STALE`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import discord
@@ -64,6 +70,10 @@ RETRY_BACKOFF: tuple[float, ...] = (2.0, 10.0, 30.0, 120.0, 600.0)
 RESUME_AT_ONCE = 8
 #: encounters whose row and announced step are kept between posts (the busy ones; idle ones are read again)
 ANNOUNCER_CACHE_SIZE = 2048
+#: seconds after which a post claimed but never recorded as sent is taken to be of a process that died mid-send
+CLAIM_STALE = 60.0
+#: the message id recorded for a step that was claimed and had nothing public to post
+NOTHING_POSTED = 1
 
 
 class Announcer:
@@ -134,18 +144,45 @@ class Announcer:
                 await self.catch_up(meta.id, before=step.snapshot_seq)
             if step.snapshot_seq > (await self._announced_seq(meta.id) or 0):
                 await self._post_and_mark(meta, step)
-        except (discord.HTTPException, ChannelUnavailable):
+        except (discord.HTTPException, ChannelUnavailable, PostPending):
             log.warning("step post failed, retrying later encounter=%s", meta.id, exc_info=True)
             self._retry_later(meta.id)
 
     async def _post_and_mark(self, meta: Encounter, step: StepReport) -> None:
-        chan = await self.channel(meta)
-        if chan is None:
-            raise ChannelUnavailable(meta.channel_id)
-        await self.post_step(chan, meta, step, await self.channel_lang(meta))
-        await self.post_private_views(meta, step)  # NGT-9: each side's own board, where the ruleset says so
+        """Post one step (claimed first, so no other process posts it too) and record it as shown."""
+        storage = self.bot.service.storage
+        key = str(step.snapshot_seq)
+        if step.snapshot_seq and not await self.claim(meta.id, "step", key):
+            ref = await storage.get_message_ref(meta.id, "step", key)
+            if ref is None or not ref.message_id:
+                raise PostPending(meta.id)  # another process is posting it now: checked again later
+            await self._mark(meta.id, step.snapshot_seq)  # another process posted it
+            return
+        try:
+            chan = await self.channel(meta)
+            if chan is None:
+                raise ChannelUnavailable(meta.channel_id)
+            sent = await self.post_step(chan, meta, step, await self.channel_lang(meta))
+            await self.post_private_views(
+                meta, step
+            )  # NGT-9: each side's own board, where the ruleset says so
+        except Exception:
+            if step.snapshot_seq:
+                await self.release(meta.id, "step", key)
+            raise
         if step.snapshot_seq:
+            await storage.set_message_ref(meta.id, "step", key, meta.channel_id, sent or NOTHING_POSTED)
             await self._mark(meta.id, step.snapshot_seq)
+
+    async def claim(self, encounter_id: int, kind: str, key: str) -> bool:
+        """Take the sending of one message (True for one process only; see ``Storage.claim_message_ref``)."""
+        stale = self.bot.service.clock() - timedelta(seconds=CLAIM_STALE)
+        return await self.bot.service.storage.claim_message_ref(encounter_id, kind, key, stale_before=stale)
+
+    async def release(self, encounter_id: int, kind: str, key: str) -> None:
+        """Give a claim back after the send failed (it is retried; a crash leaves it to go stale instead)."""
+        with contextlib.suppress(Exception):
+            await self.bot.service.storage.delete_message_ref(encounter_id, kind, key)
 
     # --- what the channel has been shown, and catching up after a crash or a refused post -----------------
     async def _announced_seq(self, encounter_id: int) -> int | None:
@@ -199,7 +236,7 @@ class Announcer:
         try:
             await self.catch_up(encounter_id)
             await self._reopen(encounter_id)
-        except (discord.HTTPException, ChannelUnavailable):
+        except (discord.HTTPException, ChannelUnavailable, PostPending):
             log.warning("repost failed encounter=%s", encounter_id, exc_info=True)
             self._retry_later(encounter_id)
         else:
@@ -210,7 +247,7 @@ class Announcer:
         and make sure the open phase's status and panels went out (each is recorded, so nothing repeats)."""
         try:
             await self.catch_up(encounter_id)
-        except (discord.HTTPException, ChannelUnavailable):
+        except (discord.HTTPException, ChannelUnavailable, PostPending):
             self._retry_later(encounter_id)
             return
         result = await self.bot.service.advance(encounter_id, on_step=self.step_done)
@@ -240,8 +277,13 @@ class Announcer:
         """Resume every running encounter (one queue each, so their posts keep their order). Each resume is queued
         at once, ahead of anything else for its encounter, but only :data:`RESUME_AT_ONCE` run at a time: with
         thousands of running encounters the clicks that come meanwhile wait behind a few resumes, not all of
-        them, and only those few encounters' rows and states are in memory at once (issue 20)."""
+        them, and only those few encounters' rows and states are in memory at once (issue 20).
+
+        With several processes (shards) on one database, each process resumes every running encounter, those of the
+        guilds on its own shards first: a process that died may have been posting for any guild (DM clicks all
+        arrive on shard 0), and the claims in storage make sure each post still goes out once."""
         running = await self.bot.service.storage.running_encounters()
+        running.sort(key=lambda meta: not self.bot.owns_guild(meta.guild_id))  # stable: own guilds first
         gate = asyncio.Semaphore(RESUME_AT_ONCE)
 
         async def resume(encounter_id: int) -> None:
@@ -293,7 +335,7 @@ class Announcer:
         meta = await self._meta(result.encounter_id)
         locale = await self.channel_lang(meta)
         chan = await self.channel(meta)
-        if chan is not None and result.over:
+        if chan is not None and result.over and await self.claim(meta.id, "over", ""):
             names = {s.id: s.name for s in result.steps[-1].state.sides} if result.steps else {}
             winner = result.winner
             text = (
@@ -301,7 +343,12 @@ class Announcer:
                 if winner
                 else t("channel.draw", locale)
             )
-            await chan.send(f"🏁 **{meta.name}** — {text}")
+            try:
+                sent = await chan.send(f"🏁 **{meta.name}** — {text}")
+            except Exception:
+                await self.release(meta.id, "over", "")
+                raise
+            await self.bot.service.storage.set_message_ref(meta.id, "over", "", sent.channel.id, sent.id)
         if result.held is not None:
             await self.send_held(meta, result.held)
         if result.opened_phase_no is not None and not result.over:
@@ -311,9 +358,10 @@ class Announcer:
 
     async def post_step(
         self, chan: discord.abc.Messageable, meta: Encounter, step: StepReport, locale: str
-    ) -> None:
+    ) -> int | None:
+        """Post the step's board and account; returns the message's id (None: nothing public to post)."""
         if not step.public_events:
-            return  # nothing happened that the channel may see: no image to repeat
+            return None  # nothing happened that the channel may see: no image to repeat
         when = phase_title(step.state, step.round, step.phase, locale)  # one phase number (issue 13 item 7)
         header = t("channel.step", locale, name=meta.name, when=when)
         if len(step.public_events) > LONG_ACCOUNT:  # a fleet's account is CPU work: off the event loop
@@ -346,9 +394,10 @@ class Announcer:
         if ids := cited(lines):  # every rule the account cites can be read with /rule (issue 13 item 9)
             embed.set_footer(text=clip(t("channel.rules_footer", locale, ids=" · ".join(ids[:12])), 2048))
         cards = [card_embed(c, locale) for c in _cards(step.state, step.public_events)]
-        await chan.send(
+        sent = await chan.send(
             embeds=[embed, *cards[:MAX_CARDS]], files=files, allowed_mentions=discord.AllowedMentions.none()
         )
+        return sent.id
 
     async def override_done(self, meta: Encounter, done: OverrideDone) -> None:
         """A director's override changed the board (a flare, a unit moved by hand): the private boards again."""
@@ -505,13 +554,21 @@ class Announcer:
         if chan is None:
             return
         mentions = discord.AllowedMentions.none()
-        if ref is not None and isinstance(chan, discord.TextChannel | discord.Thread):
+        if ref is not None and ref.message_id and isinstance(chan, discord.TextChannel | discord.Thread):
             try:
                 await chan.get_partial_message(ref.message_id).edit(content=text, allowed_mentions=mentions)
                 return
             except discord.HTTPException:
                 log.info("status message gone, sending a new one encounter=%s", encounter_id)
-        sent = await chan.send(text, allowed_mentions=mentions)
+        claimed = ref is None or not ref.message_id
+        if claimed and not await self.claim(encounter_id, "status", key):
+            return  # another process is sending this phase's status message now
+        try:
+            sent = await chan.send(text, allowed_mentions=mentions)
+        except Exception:
+            if claimed:
+                await self.release(encounter_id, "status", key)
+            raise
         await storage.set_message_ref(encounter_id, "status", key, sent.channel.id, sent.id)
         if _policy(status.ruleset).one_status_message:
             await self._drop_old_status(encounter_id, key, chan)
@@ -593,24 +650,32 @@ class Announcer:
             else await self.bot.service.read(meta.id)
         )
         key = f"{reading.phase_no}:{unit_id}"
-        if await storage.get_message_ref(meta.id, "panel", key) is not None:
-            return True
-        locale = await self.user_lang(reading.meta, user_id)
-        panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, reading=reading)
-        kwargs = await panel_message(panel, locale)
+        if not await self.claim(meta.id, "panel", key):
+            return True  # sent already, or another process is sending it now
         try:
+            locale = await self.user_lang(reading.meta, user_id)
+            panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, reading=reading)
+            kwargs = await panel_message(panel, locale)
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             sent = await user.send(**kwargs)
         except discord.Forbidden:
+            await self.release(meta.id, "panel", key)  # sent once the player opens their DMs
             chan = await self.channel(meta)
-            if chan is not None and await storage.get_message_ref(meta.id, "dm_closed", key) is None:
+            if chan is not None and await self.claim(meta.id, "dm_closed", key):
                 channel_locale = await self.channel_lang(meta)
-                notice = await chan.send(
-                    t("channel.dms_closed", channel_locale, user=f"<@{user_id}>"),
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-                )
+                try:
+                    notice = await chan.send(
+                        t("channel.dms_closed", channel_locale, user=f"<@{user_id}>"),
+                        allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+                    )
+                except Exception:
+                    await self.release(meta.id, "dm_closed", key)
+                    raise
                 await storage.set_message_ref(meta.id, "dm_closed", key, notice.channel.id, notice.id)
             return False
+        except Exception:
+            await self.release(meta.id, "panel", key)
+            raise
         await storage.set_message_ref(meta.id, "panel", key, sent.channel.id, sent.id)
         return True
 
@@ -655,6 +720,10 @@ def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str |
 
 class ChannelUnavailable(Exception):
     """The encounter's channel cannot be reached now (deleted, no access, Discord down): posts wait."""
+
+
+class PostPending(Exception):
+    """Another bot process claimed this post and has not recorded it as sent yet: checked again later."""
 
 
 def _muted(meta: Encounter) -> set[int]:
