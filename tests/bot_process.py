@@ -63,6 +63,7 @@ class BotProcess:
             stdout=asyncio.subprocess.PIPE,
             env=self.env,
             cwd=str(ROOT),
+            start_new_session=True,  # its own process group: kill() takes its render workers with it
         )
         self.starts += 1
         word, rest = await self.read_line(timeout=timeout)
@@ -96,10 +97,12 @@ class BotProcess:
         return self.proc is not None and self.proc.returncode is None
 
     async def kill(self) -> None:
-        """SIGKILL: no shutdown, no drain, connections dropped mid-way (a crash, an OOM kill)."""
+        """SIGKILL to the bot and its render workers (its process group, as a service manager or the OOM killer
+        of a container ends it): no shutdown, no drain, connections dropped mid-way."""
         if self.running:
             assert self.proc is not None
-            self.proc.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
         await self._reap()
 
     async def stop(self, *, timeout: float = 30.0) -> float | None:
@@ -129,12 +132,17 @@ class BotProcess:
             try:
                 await asyncio.wait_for(self.proc.wait(), timeout=30)
             except TimeoutError:
-                self.proc.kill()
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.proc.pid, signal.SIGKILL)
                 await self.proc.wait()
         if self.proc.stdout is not None:
             with contextlib.suppress(Exception):
                 rest = await asyncio.wait_for(self.proc.stdout.read(), timeout=5)
                 self.lines.extend(line for line in rest.decode().splitlines() if line.strip())
+        # the transport would otherwise be closed by the garbage collector, maybe after the loop is gone
+        transport = getattr(self.proc, "_transport", None)
+        if transport is not None:
+            transport.close()
 
 
 def bot_env(
