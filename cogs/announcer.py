@@ -74,6 +74,8 @@ ANNOUNCER_CACHE_SIZE = 2048
 CLAIM_STALE = 60.0
 #: the message id recorded for a step that was claimed and had nothing public to post
 NOTHING_POSTED = 1
+#: times a status message is shown again when the encounter changed while it was being edited
+STATUS_RECHECKS = 2
 
 
 class Announcer:
@@ -131,7 +133,8 @@ class Announcer:
         self.enqueue(step.encounter_id, lambda: self._post(step))
 
     async def _meta(self, encounter_id: int) -> Encounter:
-        """The encounter row as far as posting goes (name, guild, channel, creator: fixed for its lifetime)."""
+        """The encounter row as far as posting goes (name, guild, channel, creator: fixed for its lifetime). Its
+        settings may be stale (another process may have changed them): what depends on them reads them again."""
         meta = self._metas.get(encounter_id)
         if meta is None:
             meta = self._metas[encounter_id] = await self.bot.service.storage.get_encounter(encounter_id)
@@ -418,6 +421,8 @@ class Announcer:
         if not sides:
             return
         people = await self.bot.service.storage.participants(meta.id)
+        # each player's language as last recorded (maybe by another bot process): not the cached row's
+        meta = await self.bot.service.storage.get_encounter(meta.id)
         directors = {meta.created_by} | {p.user_id for p in people if p.role in ("director", "codirector")}
         viewers: list[tuple[int, str]] = [(user, DIRECTOR) for user in sorted(directors)]
         for side in sides:
@@ -477,6 +482,9 @@ class Announcer:
 
     async def send_held(self, meta: Encounter, held: HeldRolls) -> None:
         """'Director reviews rolls': the director sees the rolls before they are applied (never the channel)."""
+        meta = await self.bot.service.storage.get_encounter(
+            meta.id
+        )  # the director's language as last recorded
         locale = await self.user_lang(meta, meta.created_by)
         purposes = {
             e.index: roll_purpose(e, held.state, locale) for e in held.events if isinstance(e, RollMade)
@@ -538,14 +546,29 @@ class Announcer:
         return head + "\n" + t("status.waiting", locale, names=names)
 
     async def refresh_status(self, encounter_id: int, *, status: StatusView | None = None) -> None:
-        """One status message per phase, edited as orders come in: who is missing, never what was ordered."""
+        """One status message per phase, edited as orders come in: who is missing, never what was ordered.
+
+        Two refreshes may race (two orders at once, maybe in two bot processes) and the older read's edit land
+        last: so after each edit the encounter's ``last_seq`` is checked again, and a change made meanwhile in
+        the same phase is shown from a fresh read (a phase that moved on posts its own status)."""
+        service = self.bot.service
+        for _ in range(STATUS_RECHECKS + 1):
+            reading = await service.read(encounter_id)
+            status = status or await service.status(encounter_id, reading=reading)
+            await self._show_status(encounter_id, status, reading)
+            if await service.storage.last_seq(encounter_id) == reading.meta.last_seq:
+                return
+            if (await service.read(encounter_id)).phase_no != status.phase_no:
+                return
+            status = None
+
+    async def _show_status(self, encounter_id: int, status: StatusView, reading: Reading) -> None:
         storage = self.bot.service.storage
         meta = await self._meta(encounter_id)
-        status = status or await self.bot.service.status(encounter_id)
         locale = await self.channel_lang(meta)
         text = self.status_text(status, locale, await self._acting(encounter_id, status))
         if status.status == "running" and not status.over:
-            extra = status_lines_of((await self.bot.service.read(encounter_id)).state, locale)
+            extra = status_lines_of(reading.state, locale)
             text = "\n".join((text, *extra))
         text = clip(text)
         key = str(status.phase_no)
@@ -578,8 +601,8 @@ class Announcer:
         (deleting our own messages needs no permission); the board posts keep the history."""
         storage = self.bot.service.storage
         for ref in await storage.message_refs(encounter_id, "status"):
-            if ref.key == current:
-                continue
+            if not (ref.key.isdigit() and current.isdigit() and int(ref.key) < int(current)):
+                continue  # only older phases' (another process may be posting a newer one now)
             if isinstance(chan, discord.TextChannel | discord.Thread):
                 try:
                     await chan.get_partial_message(ref.message_id).delete()
