@@ -1,0 +1,26 @@
+"""Issue 20: which guilds a bot process owns (the shards it runs, Discord's formula ``(guild_id >> 22) % count``):
+its running encounters are resumed first after a start (cogs/announcer.py ``resume_all``)."""
+
+from __future__ import annotations
+
+from bot.client import HexBot, HexBotCore
+from bot.config import Config, load_config
+
+
+def shard_of(guild_id: int, count: int) -> int:
+    return (guild_id >> 22) % count
+
+
+def test_a_process_owns_the_guilds_of_its_shards_only() -> None:
+    config = load_config({"DISCORD_TOKEN": "x", "SHARD_COUNT": "2", "SHARD_IDS": "1"}, dotenv=None)
+    bot = HexBot(config)
+    guilds = {shard_of(g, 2): g for g in (7 << 22, 8 << 22)}
+    assert bot.owns_guild(guilds[1])
+    assert not bot.owns_guild(guilds[0])
+
+
+def test_one_process_with_every_shard_or_none_given_owns_every_guild() -> None:
+    for env in ({}, {"SHARD_COUNT": "2"}, {"SHARD_COUNT": "2", "SHARD_IDS": "0,1"}):
+        bot = HexBot(load_config({"DISCORD_TOKEN": "x", **env}, dotenv=None))
+        assert bot.owns_guild(7 << 22) and bot.owns_guild(8 << 22), env
+    assert HexBotCore(Config(token="x")).owns_guild(7 << 22)  # the unsharded core: every guild
