@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import signal
 from collections.abc import Callable, Coroutine, Sequence
@@ -132,6 +133,12 @@ class HexBotCore(commands.Bot):
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard that gets ``guild_id``'s events (unsharded: every guild)."""
         return True
+
+    @property
+    def claimant(self) -> int:
+        """Who this process is when it claims a post in storage (cogs/announcer.py): the same after a restart, so
+        it takes back what it was sending when it died; different for each set of shards (unsharded: 1)."""
+        return 1
 
     @property
     def service(self) -> EncounterService:
@@ -276,6 +283,15 @@ class HexBot(HexBotCore, commands.AutoShardedBot):
         if count <= 1 or self.shard_ids is None:
             return True
         return (guild_id >> 22) % count in self.shard_ids
+
+    @property
+    def claimant(self) -> int:
+        """The shards this process runs, as a number (1: every shard, as an unsharded bot)."""
+        count = self.shard_count or 1
+        if count <= 1 or self.shard_ids is None or set(self.shard_ids) >= set(range(count)):
+            return 1
+        digest = hashlib.blake2b(f"{count}:{sorted(self.shard_ids)}".encode(), digest_size=7).digest()
+        return 2 + int.from_bytes(digest, "big")  # 58 bits: a BIGINT, never 0 (unsent) or 1 (unsharded)
 
 
 async def serve(

@@ -15,7 +15,9 @@ from what storage holds, so it is never dropped (issue 15 item 5).
 Several bot processes may share the database (issue 20: a DM click for a guild on another shard is resolved, and
 posted, by the process that receives it). Each post that must appear once (a step, a phase's status message, a
 panel, the closed-DMs notice, the winner) is claimed in storage before it is sent (``claim_message_ref``), so two
-processes never both send it; a claim of a process that died mid-send is taken again after :data:`CLAIM_STALE`.
+processes never both send it. A process that died mid-send takes its claims back when it starts again (its
+claimant id is that of its shards); a claim of a process that never comes back is taken after :data:`CLAIM_STALE`,
+by the retries of whoever found it taken.
 """
 
 from __future__ import annotations
@@ -95,6 +97,7 @@ class Announcer:
         self._retry_tasks: set[asyncio.Task[None]] = set()
         self.retry_backoff = RETRY_BACKOFF
         self.resumed = asyncio.Event()  # set once the running encounters are queued for resuming (tests)
+        self._sending: set[tuple[int, str, str]] = set()  # this process's claims not yet recorded as sent
 
     def enqueue(self, encounter_id: int, job: Job) -> None:
         queue = self._queues.setdefault(encounter_id, asyncio.Queue())
@@ -147,7 +150,7 @@ class Announcer:
                 await self.catch_up(meta.id, before=step.snapshot_seq)
             if step.snapshot_seq > (await self._announced_seq(meta.id) or 0):
                 await self._post_and_mark(meta, step)
-        except (discord.HTTPException, ChannelUnavailable, PostPending):
+        except (discord.HTTPException, ChannelUnavailable):
             log.warning("step post failed, retrying later encounter=%s", meta.id, exc_info=True)
             self._retry_later(meta.id)
 
@@ -157,10 +160,9 @@ class Announcer:
         key = str(step.snapshot_seq)
         if step.snapshot_seq and not await self.claim(meta.id, "step", key):
             ref = await storage.get_message_ref(meta.id, "step", key)
-            if ref is None or not ref.message_id:
-                raise PostPending(meta.id)  # another process is posting it now: checked again later
-            await self._mark(meta.id, step.snapshot_seq)  # another process posted it
-            return
+            if ref is not None and ref.message_id:
+                await self._mark(meta.id, step.snapshot_seq)  # another process posted it
+            return  # else being posted now, here or by another process (then checked again later)
         try:
             chan = await self.channel(meta)
             if chan is None:
@@ -174,16 +176,34 @@ class Announcer:
                 await self.release(meta.id, "step", key)
             raise
         if step.snapshot_seq:
-            await storage.set_message_ref(meta.id, "step", key, meta.channel_id, sent or NOTHING_POSTED)
+            await self.record(meta.id, "step", key, meta.channel_id, sent or NOTHING_POSTED)
             await self._mark(meta.id, step.snapshot_seq)
 
     async def claim(self, encounter_id: int, kind: str, key: str) -> bool:
-        """Take the sending of one message (True for one process only; see ``Storage.claim_message_ref``)."""
+        """Take the sending of one message (True for one process only; see ``Storage.claim_message_ref``). When
+        another process holds it unsent, this encounter is checked again later (that process may have died)."""
+        if (encounter_id, kind, key) in self._sending:
+            return False  # this process is sending it now
         stale = self.bot.service.clock() - timedelta(seconds=CLAIM_STALE)
-        return await self.bot.service.storage.claim_message_ref(encounter_id, kind, key, stale_before=stale)
+        storage = self.bot.service.storage
+        if await storage.claim_message_ref(
+            encounter_id, kind, key, holder=self.bot.claimant, stale_before=stale
+        ):
+            self._sending.add((encounter_id, kind, key))
+            return True
+        ref = await storage.get_message_ref(encounter_id, kind, key)
+        if ref is not None and not ref.message_id:
+            self._retry_later(encounter_id)
+        return False
+
+    async def record(self, encounter_id: int, kind: str, key: str, channel_id: int, message_id: int) -> None:
+        """The claimed message was sent: record it (no process sends it again)."""
+        await self.bot.service.storage.set_message_ref(encounter_id, kind, key, channel_id, message_id)
+        self._sending.discard((encounter_id, kind, key))
 
     async def release(self, encounter_id: int, kind: str, key: str) -> None:
-        """Give a claim back after the send failed (it is retried; a crash leaves it to go stale instead)."""
+        """Give a claim back after the send failed (it is retried; a crash leaves it to the restarted process)."""
+        self._sending.discard((encounter_id, kind, key))
         with contextlib.suppress(Exception):
             await self.bot.service.storage.delete_message_ref(encounter_id, kind, key)
 
@@ -239,7 +259,7 @@ class Announcer:
         try:
             await self.catch_up(encounter_id)
             await self._reopen(encounter_id)
-        except (discord.HTTPException, ChannelUnavailable, PostPending):
+        except (discord.HTTPException, ChannelUnavailable):
             log.warning("repost failed encounter=%s", encounter_id, exc_info=True)
             self._retry_later(encounter_id)
         else:
@@ -250,7 +270,7 @@ class Announcer:
         and make sure the open phase's status and panels went out (each is recorded, so nothing repeats)."""
         try:
             await self.catch_up(encounter_id)
-        except (discord.HTTPException, ChannelUnavailable, PostPending):
+        except (discord.HTTPException, ChannelUnavailable):
             self._retry_later(encounter_id)
             return
         result = await self.bot.service.advance(encounter_id, on_step=self.step_done)
@@ -351,7 +371,7 @@ class Announcer:
             except Exception:
                 await self.release(meta.id, "over", "")
                 raise
-            await self.bot.service.storage.set_message_ref(meta.id, "over", "", sent.channel.id, sent.id)
+            await self.record(meta.id, "over", "", sent.channel.id, sent.id)
         if result.held is not None:
             await self.send_held(meta, result.held)
         if result.opened_phase_no is not None and not result.over:
@@ -592,7 +612,10 @@ class Announcer:
             if claimed:
                 await self.release(encounter_id, "status", key)
             raise
-        await storage.set_message_ref(encounter_id, "status", key, sent.channel.id, sent.id)
+        if claimed:
+            await self.record(encounter_id, "status", key, sent.channel.id, sent.id)
+        else:  # its message was gone: the new one replaces it
+            await storage.set_message_ref(encounter_id, "status", key, sent.channel.id, sent.id)
         if _policy(status.ruleset).one_status_message:
             await self._drop_old_status(encounter_id, key, chan)
 
@@ -666,7 +689,6 @@ class Announcer:
         self, meta: Encounter, user_id: int, unit_id: str, *, reading: Reading | None = None
     ) -> bool:
         """DM the unit's panel for the current phase once; on closed DMs tell the channel (mention only)."""
-        storage = self.bot.service.storage
         reading = (
             reading
             if reading is not None and reading.meta.id == meta.id
@@ -694,12 +716,12 @@ class Announcer:
                 except Exception:
                     await self.release(meta.id, "dm_closed", key)
                     raise
-                await storage.set_message_ref(meta.id, "dm_closed", key, notice.channel.id, notice.id)
+                await self.record(meta.id, "dm_closed", key, notice.channel.id, notice.id)
             return False
         except Exception:
             await self.release(meta.id, "panel", key)
             raise
-        await storage.set_message_ref(meta.id, "panel", key, sent.channel.id, sent.id)
+        await self.record(meta.id, "panel", key, sent.channel.id, sent.id)
         return True
 
 
@@ -743,10 +765,6 @@ def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str |
 
 class ChannelUnavailable(Exception):
     """The encounter's channel cannot be reached now (deleted, no access, Discord down): posts wait."""
-
-
-class PostPending(Exception):
-    """Another bot process claimed this post and has not recorded it as sent yet: checked again later."""
 
 
 def _muted(meta: Encounter) -> set[int]:

@@ -534,8 +534,10 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def claim_message_ref(
-        self, encounter_id: int, kind: str, key: str, *, stale_before: datetime
+        self, encounter_id: int, kind: str, key: str, *, holder: int, stale_before: datetime
     ) -> bool:
         """Take the sending of message (``kind``, ``key``) before sending it: True for exactly one process. The
-        claim is a ref with ``message_id`` 0 until :meth:`set_message_ref` records what was sent; a claim last
-        taken before ``stale_before`` is of a process that died mid-send, and may be taken again."""
+        claim is a ref with ``message_id`` 0 (and ``holder`` as its channel) until :meth:`set_message_ref` records
+        what was sent. A claim left unsent is taken again when it was last taken before ``stale_before`` (its
+        process died mid-send), or when it is ``holder``'s own: a restarted process (same ``holder``: the same
+        shards) takes back what it held before it died; it must not ask for a claim it is still sending."""

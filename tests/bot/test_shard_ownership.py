@@ -24,3 +24,18 @@ def test_one_process_with_every_shard_or_none_given_owns_every_guild() -> None:
         bot = HexBot(load_config({"DISCORD_TOKEN": "x", **env}, dotenv=None))
         assert bot.owns_guild(7 << 22) and bot.owns_guild(8 << 22), env
     assert HexBotCore(Config(token="x")).owns_guild(7 << 22)  # the unsharded core: every guild
+
+
+def test_a_process_claims_posts_as_its_shards_the_same_after_a_restart() -> None:
+    """cogs/announcer.py claims each post in storage under the process's claimant id: a process restarted with
+    the same shards takes back what it was sending when it died; another set of shards is someone else."""
+
+    def claimant(env: dict[str, str]) -> int:
+        return HexBot(load_config({"DISCORD_TOKEN": "x", **env}, dotenv=None)).claimant
+
+    zero = claimant({"SHARD_COUNT": "2", "SHARD_IDS": "0"})
+    assert zero == claimant({"SHARD_COUNT": "2", "SHARD_IDS": "0"})
+    assert zero != claimant({"SHARD_COUNT": "2", "SHARD_IDS": "1"})
+    assert zero > 1 and zero < 2**63
+    assert claimant({}) == claimant({"SHARD_COUNT": "2", "SHARD_IDS": "0,1"}) == 1
+    assert HexBotCore(Config(token="x")).claimant == 1

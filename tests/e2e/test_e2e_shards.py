@@ -99,11 +99,16 @@ async def missing(service: EncounterService, d: Duel) -> tuple[int, list[Person]
     return status.phase_no, [people[m.user_id] for m in status.missing if m.user_id in people]
 
 
-async def until_next_phase(fd: FakeDiscord, d: Duel, posts_before: int) -> None:
-    """Until the channel shows the next phase's status message (or the winner): the phase was resolved."""
+async def until_next_phase(fd: FakeDiscord, service: EncounterService, d: Duel, posts_before: int) -> None:
+    """Until the channel shows the next phase's status message (or the winner): the phase was resolved; and
+    until the players it awaits have their DM panels (so no process is still sending them when one is killed:
+    a DM sent but not yet recorded when its process dies is sent again, the one post that may repeat)."""
     await fd.wait_for(
         lambda: len(status_posts(d)) > posts_before, what=f"shard {d.shard}'s next phase", timeout=30
     )
+    phase_no, owing = await missing(service, d)
+    for person in owing:
+        await panel_for_phase(fd, person, "halcon" if person is d.ana else "pirata", phase_no)
 
 
 async def play_phase(fd: FakeDiscord, service: EncounterService, d: Duel) -> None:
@@ -111,7 +116,7 @@ async def play_phase(fd: FakeDiscord, service: EncounterService, d: Duel) -> Non
     before = len(status_posts(d))
     for who in owing:
         await give(fd, d, who, phase_no)
-    await until_next_phase(fd, d, before)
+    await until_next_phase(fd, service, d, before)
 
 
 async def test_two_processes_on_one_postgresql_resolve_each_phase_once_and_survive_a_sigkill(
@@ -153,7 +158,7 @@ async def test_two_processes_on_one_postgresql_resolve_each_phase_once_and_survi
             await bots[0].start()
             await bots[0].wait_resumed()
             await give(fd, cross, cross.bea, phase_no)
-            await until_next_phase(fd, cross, before)
+            await until_next_phase(fd, service, cross, before)
 
             # and the other way round: Bea's /orders acknowledged by the shard-1 process, which is killed and
             # restarted; Ana's DM click then completes the phase in the shard-0 process, which resolves and posts
@@ -166,7 +171,7 @@ async def test_two_processes_on_one_postgresql_resolve_each_phase_once_and_survi
             await bots[1].start()
             await bots[1].wait_resumed()
             await give(fd, cross, cross.ana, phase_no)
-            await until_next_phase(fd, cross, before)
+            await until_next_phase(fd, service, cross, before)
 
             # a deadline due in both encounters while both processes poll: each fires once (a stand-in for Bea)
             before_deadline = [len(status_posts(d)) for d in duels]
@@ -178,7 +183,7 @@ async def test_two_processes_on_one_postgresql_resolve_each_phase_once_and_survi
             for d, phase_no in zip(duels, deadline_phases, strict=True):
                 await storage.set_deadline(d.enc, phase_no, datetime.now(UTC))
             for d, count in zip(duels, before_deadline, strict=True):
-                await until_next_phase(fd, d, count)
+                await until_next_phase(fd, service, d, count)
             assert await storage.due_deadlines(datetime.now(UTC)) == []
 
             # both processes die right after a commit that nothing has posted yet (done here, offline, as the
@@ -193,7 +198,7 @@ async def test_two_processes_on_one_postgresql_resolve_each_phase_once_and_survi
             await asyncio.gather(*(b.start() for b in bots))
             await asyncio.gather(*(b.wait_resumed() for b in bots))
             for d, count in zip(duels, before_crash, strict=True):
-                await until_next_phase(fd, d, count)
+                await until_next_phase(fd, service, d, count)
 
             # one more phase everywhere, after all that
             await asyncio.gather(*(play_phase(fd, service, d) for d in duels))

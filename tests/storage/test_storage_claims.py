@@ -1,7 +1,8 @@
 """Issue 20, several processes on one database: what one process must do alone is claimed in storage, not in
 process memory. A due deadline is fired by one process (``claim_deadline``), a process's clear never removes a
 newer phase's deadline (``clear_deadline``), and a message (a step's post, a status, a panel) is sent by one
-process (``claim_message_ref``); claims of a process that died are taken again once stale. Every contender here
+process (``claim_message_ref``); a restarted process takes back its own unsent claims, and anyone takes a claim
+once it is stale. Every contender here
 has its own connection (pool), as separate processes would."""
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from tests.storage_fixtures import BACKENDS, database_url
 GUILD, CHANNEL, DIRECTOR = 10, 20, 30
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 CONTENDERS = 6
+SHARD_0, SHARD_1 = 1001, 1002  # two processes' claimant ids (bot.client.HexBot.claimant)
 
 
 async def running_encounter(storage: Storage) -> int:
@@ -60,19 +62,42 @@ async def test_a_message_is_claimed_once_until_sent_and_a_stale_claim_is_taken_a
     encounter_id = await running_encounter(storage)
     now = datetime.now(UTC)
     fresh = now - timedelta(seconds=60)  # claims older than this are of a dead process
-    assert await storage.claim_message_ref(encounter_id, "step", "7", stale_before=fresh)
-    assert not await storage.claim_message_ref(encounter_id, "step", "7", stale_before=fresh)
+    assert await storage.claim_message_ref(encounter_id, "step", "7", holder=SHARD_0, stale_before=fresh)
+    assert not await storage.claim_message_ref(encounter_id, "step", "7", holder=SHARD_1, stale_before=fresh)
     ref = await storage.get_message_ref(encounter_id, "step", "7")
     assert ref is not None and ref.message_id == 0, "claimed, not sent yet"
-    # the claimer died mid-send: once its claim is stale, another process takes it
-    assert await storage.claim_message_ref(encounter_id, "step", "7", stale_before=now + timedelta(seconds=1))
-    await storage.set_message_ref(encounter_id, "step", "7", CHANNEL, 9001)
-    # sent: never claimed again, however old
-    assert not await storage.claim_message_ref(
-        encounter_id, "step", "7", stale_before=now + timedelta(days=1)
+    # the claimer died mid-send and never came back: once its claim is stale, another process takes it
+    assert await storage.claim_message_ref(
+        encounter_id, "step", "7", holder=SHARD_1, stale_before=now + timedelta(seconds=1)
     )
+    await storage.set_message_ref(encounter_id, "step", "7", CHANNEL, 9001)
+    # sent: never claimed again, however old, by anyone
+    for holder in (SHARD_0, SHARD_1):
+        assert not await storage.claim_message_ref(
+            encounter_id, "step", "7", holder=holder, stale_before=now + timedelta(days=1)
+        )
     assert await storage.delete_message_ref(encounter_id, "step", "7")
-    assert await storage.claim_message_ref(encounter_id, "step", "7", stale_before=fresh)
+    assert await storage.claim_message_ref(encounter_id, "step", "7", holder=SHARD_0, stale_before=fresh)
+
+
+async def test_a_restarted_process_takes_back_its_own_unsent_claims_at_once(storage: Storage) -> None:
+    """The process of shards {0} died holding a claim; started again (same shards, same holder) it sends it
+    without waiting for the claim to go stale, while another process still may not."""
+    encounter_id = await running_encounter(storage)
+    fresh = datetime.now(UTC) - timedelta(seconds=60)
+    assert await storage.claim_message_ref(
+        encounter_id, "panel", "3:halcon", holder=SHARD_0, stale_before=fresh
+    )
+    assert not await storage.claim_message_ref(
+        encounter_id, "panel", "3:halcon", holder=SHARD_1, stale_before=fresh
+    )
+    assert await storage.claim_message_ref(
+        encounter_id, "panel", "3:halcon", holder=SHARD_0, stale_before=fresh
+    )
+    await storage.set_message_ref(encounter_id, "panel", "3:halcon", 555, 9002)
+    assert not await storage.claim_message_ref(
+        encounter_id, "panel", "3:halcon", holder=SHARD_0, stale_before=fresh
+    )
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -93,8 +118,10 @@ async def test_contenders_on_their_own_connections_get_one_claim_each_time(
                 stale = datetime.now(UTC) - timedelta(seconds=60)
                 won = await asyncio.gather(
                     *(
-                        s.claim_message_ref(encounter_id, "step", str(phase), stale_before=stale)
-                        for s in storages
+                        s.claim_message_ref(
+                            encounter_id, "step", str(phase), holder=100 + i, stale_before=stale
+                        )
+                        for i, s in enumerate(storages)
                     )
                 )
                 assert sum(won) == 1, won

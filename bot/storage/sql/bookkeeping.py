@@ -166,17 +166,19 @@ class Bookkeeping(SqlCore):
             )
 
     async def claim_message_ref(
-        self, encounter_id: int, kind: str, key: str, *, stale_before: datetime
+        self, encounter_id: int, kind: str, key: str, *, holder: int, stale_before: datetime
     ) -> bool:
         now = timestamp(self._clock())
         async with self._write(durable=False) as db:
             await self._head(db, encounter_id)
             rows = await db.fetch(
                 "INSERT INTO message_refs (encounter_id, kind, key, channel_id, message_id, updated_at) "
-                "VALUES (?, ?, ?, 0, 0, ?) ON CONFLICT (encounter_id, kind, key) DO UPDATE SET "
-                "updated_at = excluded.updated_at "
-                "WHERE message_refs.message_id = 0 AND message_refs.updated_at < ? RETURNING encounter_id",
-                (encounter_id, kind, key, now, timestamp(stale_before)),
+                "VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (encounter_id, kind, key) DO UPDATE SET "
+                "channel_id = excluded.channel_id, updated_at = excluded.updated_at "
+                "WHERE message_refs.message_id = 0 "
+                "AND (message_refs.updated_at < ? OR message_refs.channel_id = excluded.channel_id) "
+                "RETURNING encounter_id",
+                (encounter_id, kind, key, holder, now, timestamp(stale_before)),
             )
         return bool(rows)
 
