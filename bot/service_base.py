@@ -68,8 +68,8 @@ class ServiceBase:
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: Bounded[int, tuple[int, EncounterState]] = Bounded(READ_CACHE_SIZE)
         self._reads: OrderedDict[int, Reading] = OrderedDict()  # newest read per encounter, LRU-bounded
-        # (read at, pending deadline)
-        self._deadlines: Bounded[int, tuple[float, Deadline | None]] = Bounded(SMALL_CACHE_SIZE)
+        # (read at, the phase it was read for, pending deadline)
+        self._deadlines: Bounded[int, tuple[float, int, Deadline | None]] = Bounded(SMALL_CACHE_SIZE)
         self._guilds: Bounded[int, tuple[float, GuildSettings]] = Bounded(SMALL_CACHE_SIZE)
 
     # --- loading and checks --------------------------------------------------------------------------------
@@ -252,15 +252,15 @@ class ServiceBase:
 
     async def deadline_of(self, encounter_id: int, phase_no: int) -> datetime | None:
         """When phase ``phase_no`` resolves by itself, if it has a deadline: read through a short cache, as every
-        panel and status shows it (another process's change shows within :data:`DEADLINE_TTL` seconds)."""
+        panel and status shows it. A read made for another phase is never reused (the process that opened this
+        phase, maybe another one, set its deadline); a director's change within a phase made in another process
+        shows within :data:`DEADLINE_TTL` seconds."""
         cached = self._deadlines.get(encounter_id)
         now = time.monotonic()
-        if cached is None or now - cached[0] > DEADLINE_TTL:
-            cached = (now, await self.storage.deadline_of(encounter_id))
+        if cached is None or cached[1] != phase_no or now - cached[0] > DEADLINE_TTL:
+            cached = (now, phase_no, await self.storage.deadline_of(encounter_id))
             self._deadlines[encounter_id] = cached
-            if len(self._deadlines) > 4096:  # bounded: the oldest reads go first
-                del self._deadlines[next(iter(self._deadlines))]
-        pending = cached[1]
+        pending = cached[2]
         return pending.due_at if pending is not None and pending.phase_no == phase_no else None
 
     async def mute_reminders(self, encounter_id: int, user_id: int, muted: bool) -> None:

@@ -103,3 +103,19 @@ async def test_a_deadline_losing_to_a_resolution_elsewhere_clears_only_its_own_p
     pending = await one.storage.deadline_of(enc)
     assert now.phase_no > phase_no
     assert pending is not None and pending.phase_no == now.phase_no, "the next phase's deadline stays"
+
+
+async def test_the_next_phases_deadline_set_by_another_process_shows_at_once(
+    processes: tuple[EncounterService, EncounterService, Clock],
+) -> None:
+    """The status and panels show the phase's deadline from a short cache: a read made for the previous phase is
+    not reused for the phase another process has just opened (and given its deadline)."""
+    one, two, _ = processes
+    enc = await started_duel(one)
+    phase_no = (await two.read(enc)).phase_no
+    assert await two.deadline_of(enc, phase_no) is not None  # cached by the second process
+    done = await one.resolve(enc, expected_phase_no=phase_no, forced=True)
+    assert done.steps
+    now = (await two.read(enc)).phase_no
+    assert now > phase_no
+    assert await two.deadline_of(enc, now) == await one.deadline_of(enc, now) is not None
