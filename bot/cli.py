@@ -11,9 +11,9 @@ from typing import TextIO
 
 from bot.account import describe, event_json
 from data import SCENARIO_DIR
-from data.i18n import t
+from data.i18n import LANGUAGES, language_of, phrase_text, t
 from render.phase import phase_title
-from rules.errors import GameError, ScenarioError
+from rules.errors import GameError, Phrase, Problem, ScenarioError
 from rules.registry import ruleset_for
 from rules.ruleset import DiceFactory, Ruleset, SimStep
 from rules.scenario import Scenario, load_scenario
@@ -46,7 +46,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--dice", type=_dice_list, default=None, help="scripted dice, e.g. 4,5,2")
     sim.add_argument("--out", type=Path, default=None, help="write a board image after every phase here")
     sim.add_argument("--json", action="store_true", help="print JSON lines instead of a readable account")
-    sim.add_argument("--lang", default="en", help="language of the readable account (en, es)")
+    sim.add_argument(
+        "--lang", default="en", help="language of the readable account and of any problems (en, es)"
+    )
     sim.set_defaults(func=_cmd_sim)
 
     demo = sub.add_parser("demo", help="run every bundled scenario into ./demo-out/")
@@ -54,8 +56,21 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--lang", default="en", help="language of the accounts and images (en, es)")
     demo.set_defaults(func=_cmd_demo)
 
-    val = sub.add_parser("validate", help="check a scenario file and report every problem")
+    val = sub.add_parser(
+        "validate",
+        help="check a scenario file and report every problem",
+        description="Check a scenario file and report every problem, one a line: FILE:LINE: PATH: MESSAGE, "
+        "where PATH is the place in the file (units[3].crew: the crew of the fourth [[units]]). "
+        "Exit 0 when the file is valid, 2 when it has problems.",
+    )
     val.add_argument("scenario", type=Path)
+    val.add_argument(
+        "--lang",
+        default="en",
+        choices=LANGUAGES,
+        help="language of the problem messages (default: en, whatever the shell's LANG, so scripts read the "
+        "same text everywhere)",
+    )
     val.set_defaults(func=_cmd_validate)
     return p
 
@@ -80,29 +95,27 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 def _load(path: Path, *, dice: tuple[int, ...] | None = None, seed: int | None = None) -> Scenario:
     if not path.is_file():
-        raise ScenarioError([_problem(f"file not found: {path}")])
+        raise ScenarioError([Problem("", "problem.file_not_found", {"path": str(path)})])
     return load_scenario(path, dice=dice, seed=seed)
 
 
-def _problem(text: str):  # type: ignore[no-untyped-def]
-    from rules.errors import Problem
-
-    return Problem("", text)
+def _print_problems(path: Path, problems: list[Problem], lang: str) -> None:
+    """``FILE:LINE: PATH: MESSAGE`` a problem, on stderr, the message in ``lang`` (the shape tools parse)."""
+    for p in problems:
+        where = p.path or t("problem.file", lang)
+        print(f"{path}:{p.line or '-'}: {where}: {phrase_text(p, lang)}", file=sys.stderr)
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     try:
         scenario = _load(args.scenario)
     except ScenarioError as exc:
-        for p in exc.problems:
-            print(f"{args.scenario}:{p.line or '-'}: {p.path or '(file)'}: {p.message}", file=sys.stderr)
-        print(f"{len(exc.problems)} problem(s) in {args.scenario}", file=sys.stderr)
+        _print_problems(args.scenario, exc.problems, args.lang)
+        print(t("cli.problems", args.lang, count=len(exc.problems), path=args.scenario), file=sys.stderr)
         return EXIT_INVALID
     s = scenario.state
-    print(
-        f"{args.scenario}: ok — {s.ruleset} '{s.name}', {len(s.sides)} sides, {len(s.units)} units, "
-        f"{len(scenario.rounds)} scripted rounds"
-    )
+    counts = {"sides": len(s.sides), "units": len(s.units), "rounds": len(scenario.rounds)}
+    print(t("cli.valid", args.lang, path=args.scenario, ruleset=s.ruleset, name=s.name, **counts))
     return EXIT_OK
 
 
@@ -110,8 +123,7 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     try:
         scenario = _load(args.scenario, dice=args.dice, seed=args.seed)
     except ScenarioError as exc:
-        for p in exc.problems:
-            print(f"{args.scenario}:{p.line or '-'}: {p.path or '(file)'}: {p.message}", file=sys.stderr)
+        _print_problems(args.scenario, exc.problems, language_of(args.lang))
         return EXIT_INVALID
     return simulate(scenario, out=args.out, as_json=args.json, lang=args.lang, stream=sys.stdout)
 
@@ -133,10 +145,7 @@ def simulate(
                     writer(step)
                 state = step.state
         except GameError as exc:
-            unit = exc.params.get("unit")
-            who = f"unit {unit}: " if unit else ""
-            rule = f" [{exc.rule}]" if exc.rule else ""
-            print(f"error: round {spec.index}: {who}{exc.message}{rule}", file=sys.stderr)
+            print(_round_error(spec.index, exc, lang), file=sys.stderr)
             return EXIT_INVALID
         if state.over:
             break
@@ -147,6 +156,17 @@ def simulate(
             key = "cli.over_winner" if name else "cli.over_none"
             print(t(key, lang, side=name), file=stream)
     return EXIT_OK
+
+
+def _round_error(index: int, exc: GameError, lang: str) -> str:
+    """``error: round 2: unit ana: <the engine's refusal> [PBW-3]``; in English the engine's own message."""
+    unit = exc.params.get("unit")
+    who = t("cli.round_error_unit", lang, unit=unit) if unit else ""
+    if language_of(lang) == "en":
+        reason = exc.message + (f" [{exc.rule}]" if exc.rule else "")
+    else:
+        reason = phrase_text(Phrase.of_error(exc), lang)
+    return t("cli.round_error", lang, round=index, who=who, reason=reason)
 
 
 def _print_step(step: SimStep, ruleset: Ruleset, *, as_json: bool, lang: str, stream: TextIO) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import logging
 import signal
@@ -25,7 +26,7 @@ from bot.scheduler import DeadlineScheduler
 from bot.service import EncounterService
 from bot.storage import Deadline, Encounter, Storage, StorageError, open_storage
 from bot.translator import HexTranslator
-from data.i18n import has, t
+from data.i18n import has, localized, t
 from rules.errors import GameError
 from rules.registry import ruleset_ids
 
@@ -56,7 +57,7 @@ def error_text(error: Exception, locale: str | None) -> str:
     if isinstance(error, GameError):
         key = f"errors.{error.code}"
         if has(key, "en") or has(key, locale):
-            text = t(key, locale, **{k: v for k, v in error.params.items()})
+            text = t(key, locale, **{k: localized(v, locale) for k, v in error.params.items()})
             if error.rule and error.rule not in text:
                 text = f"{text} [{error.rule}]"
             return text
@@ -84,6 +85,21 @@ class Announcing(Protocol):
     def status_text(self, status: StatusView, locale: str) -> str: ...
 
     async def drain(self) -> None: ...
+
+
+_frozen = False
+
+
+def freeze_startup_heap() -> None:
+    """Move everything alive after start-up (modules, catalogs, data tables, the command tree) out of the garbage
+    collector's reach, once per process. A full collection walks every tracked object with the event loop
+    stopped, whichever thread triggers it: at 800 ships they took 100-500 ms each on this machine, half of them
+    spent on objects that live as long as the process (issue 15 item 3)."""
+    global _frozen
+    if not _frozen:
+        _frozen = True
+        gc.collect()
+        gc.freeze()
 
 
 class HexBotCore(commands.Bot):
@@ -170,6 +186,7 @@ class HexBotCore(commands.Bot):
             interval=self.deadline_interval,
         )
         self.scheduler.start()
+        freeze_startup_heap()
 
     async def announce(self, result: Resolution) -> None:
         """Tell the channel and the players what a resolution did (images, account, next phase's panels)."""

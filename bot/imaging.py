@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import json
 import logging
 import multiprocessing
 import os
@@ -29,6 +30,7 @@ from bot.logs import trace_id
 from bot.results import refuse
 from rules.events import Event
 from rules.hexgrid import Hex
+from rules.serial import from_json
 from rules.state import EncounterState
 
 log = logging.getLogger(__name__)
@@ -93,6 +95,18 @@ def long_pool() -> Executor | None:
     if _long_pool is None or _broken(_long_pool):
         _long_pool = _spawn_pool(1)
     return _long_pool
+
+
+def _long_pool_up() -> bool:
+    return (_long_pool is not None and not _broken(_long_pool)) or render_workers() <= 0
+
+
+def _start_long_pool() -> Executor | None:
+    """The long-job pool with its worker process started (run in a thread)."""
+    pool = long_pool()
+    if pool is not None:
+        pool.submit(_warm).result()
+    return pool
 
 
 async def warm_up() -> None:
@@ -190,7 +204,9 @@ _long_queue: _Queue | None = None
 async def _run(fn: Callable[..., T], *args: Any, priority: int = PREVIEW, key: Hashable | None = None) -> T:
     global _queue, _long_queue
     if priority == LONG:
-        pool = long_pool()
+        # starting its process (fork and exec of a large process) took half a second on a loaded host: in a
+        # thread, so the first replay or export after start-up does not hold the event loop (issue 15 item 3)
+        pool = long_pool() if _long_pool_up() else await asyncio.to_thread(_start_long_pool)
         if pool is None:
             return await asyncio.to_thread(fn, *args)
         if _long_queue is None or not _long_queue.serves(pool):
@@ -202,6 +218,13 @@ async def _run(fn: Callable[..., T], *args: Any, priority: int = PREVIEW, key: H
     if _queue is None or not _queue.serves(pool):
         _queue = _Queue(pool, render_workers())
     return await _queue.run(priority, fn, *args, key=key)
+
+
+async def run_long_job(fn: Callable[..., T], *args: Any) -> T:
+    """A long CPU job that is not a picture (an export file) on the long-job worker: its own process, so neither
+    its work nor its garbage ever holds the bot's event loop (issue 15 item 3); a thread when rendering runs in
+    threads. ``fn`` and its arguments must pickle: hand it stored text, not decoded states."""
+    return await _run(fn, *args, priority=LONG)
 
 
 def _board(
@@ -300,8 +323,18 @@ class ReplayFile:
     reduced: bool  # scaled down or steps left out to fit the upload limit
 
 
+def _decoded(state: EncounterState | str) -> EncounterState:
+    """A state, or a stored snapshot's JSON text decoded (in the worker that draws it)."""
+    if not isinstance(state, str):
+        return state
+    decoded = from_json(json.loads(state))
+    if not isinstance(decoded, EncounterState):
+        raise TypeError(f"a snapshot holds {type(decoded).__name__}, not an EncounterState")
+    return decoded
+
+
 def _replay(
-    steps: Sequence[tuple[EncounterState, tuple[Event, ...]]],
+    steps: Sequence[tuple[EncounterState | str, tuple[Event, ...]]],
     viewer: str,
     locale: str,
     title: str,
@@ -311,7 +344,7 @@ def _replay(
     from render import BoardSnapshot, RenderOptions, render_replay
     from render.replay import ReplayTooLargeError
 
-    frames = [BoardSnapshot(state, events, title=title) for state, events in steps]
+    frames = [BoardSnapshot(_decoded(state), events, title=title) for state, events in steps]
     try:
         replay = render_replay(
             frames,
@@ -326,7 +359,7 @@ def _replay(
 
 
 async def replay_file(
-    steps: Sequence[tuple[EncounterState, tuple[Event, ...]]],
+    steps: Sequence[tuple[EncounterState | str, tuple[Event, ...]]],
     *,
     viewer: str,
     locale: str = "en",
@@ -334,8 +367,9 @@ async def replay_file(
     fmt: str = "gif",
     max_bytes: int = REPLAY_MAX_BYTES,
 ) -> ReplayFile:
-    """The animated replay of ``steps`` (state after each step, that step's events) as ``viewer`` may see it.
-    Runs after board images and previews (a long job). Refuses when it cannot be drawn or cannot fit."""
+    """The animated replay of ``steps`` (state after each step, or its stored JSON text, and that step's events)
+    as ``viewer`` may see it. Runs after board images and previews (a long job). Refuses when it cannot be drawn
+    or cannot fit. Stored text is decoded in the worker: a large encounter's states are never built here."""
     try:
         drawn = await _run(_replay, tuple(steps), viewer, locale, title, fmt, max_bytes, priority=LONG)
     except Exception:

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.panels.model import Text
-from data.i18n import t
-from rules.errors import GameError
+from data.i18n import problem_text, t
+from rules.errors import GameError, Problem
 from rules.events import Event
 from rules.state import EncounterState
 
@@ -26,6 +26,31 @@ class Refused(GameError):
 
 def refuse(code: str, message: str, **params: Any) -> Refused:
     return Refused(message, code=code, params=params)
+
+
+@dataclass(frozen=True, slots=True)
+class ProblemLines:
+    """A scenario's problems as a refusal's ``{problems}``: written in the reader's language when shown
+    (``localized``), one a line, cut to ``budget`` characters with a closing "… and N more" line so the whole
+    refusal fits one Discord message. ``str()`` is the English text (logs, tests)."""
+
+    problems: tuple[Problem, ...]
+    budget: int = 1800
+
+    def localized(self, locale: str | None) -> str:
+        lines: list[str] = []
+        used = 0
+        for i, problem in enumerate(self.problems):
+            line = problem_text(problem, locale)
+            if used + len(line) + 1 > self.budget and lines:
+                lines.append(t("problem.more", locale, count=len(self.problems) - i))
+                break
+            lines.append(line)
+            used += len(line) + 1
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.localized("en")
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from bot.results import (
     HeldRolls,
     Joined,
     Missing,
+    ProblemLines,
     Resolution,
     StatusView,
     StepReport,
@@ -85,6 +86,30 @@ class EncounterService(DirectorActions, RecordActions):
     the mixins (bot/service_director.py, bot/service_records.py)."""
 
     # --- encounters ----------------------------------------------------------------------------------------
+    async def check_create(
+        self, guild_id: int, channel_id: int, *, ruleset: str, scenario: str | None, channel_free: bool = True
+    ) -> None:
+        """The refusals of :meth:`create` that need no scenario reading (a busy channel, an unknown bundled
+        scenario or one for another ruleset), checked at once so the command can refuse before it answers in
+        public; :meth:`create` checks them again. ``channel_free=False``: the encounter gets a thread of its own,
+        so this channel may already have one."""
+        if channel_free and await self.storage.active_encounter_in_channel(guild_id, channel_id) is not None:
+            raise refuse("encounter.exists", "This channel already has an encounter; end it first.")
+        if scenario is None:
+            return
+        known = {sid: rid for sid, _, rid in bundled_scenarios()}
+        if scenario not in known:
+            raise refuse(
+                "scenario.unknown", f"There is no bundled scenario {scenario!r}.", scenario=str(scenario)[:40]
+            )
+        if known[scenario] != ruleset:
+            raise refuse(
+                "scenario.ruleset_mismatch",
+                f"That scenario is for {known[scenario]}, not {ruleset}.",
+                scenario_ruleset=known[scenario],
+                ruleset=ruleset,
+            )
+
     async def create(
         self,
         guild_id: int,
@@ -97,7 +122,11 @@ class EncounterService(DirectorActions, RecordActions):
         name: str | None = None,
         seed: int | None = None,
         channel_lang: str | None = None,
+        place: Callable[[str], Awaitable[int]] | None = None,
     ) -> Created:
+        """A new encounter in ``channel_id`` or, with ``place``, in the channel ``place`` returns given the
+        encounter's name once the scenario has been read (a thread of its own: nothing is created for a scenario
+        that is refused)."""
         if toml_text is None:
             known = {sid: rid for sid, _, rid in bundled_scenarios()}
             if scenario not in known:
@@ -116,7 +145,7 @@ class EncounterService(DirectorActions, RecordActions):
         try:
             loaded = await asyncio.to_thread(load_scenario, toml_text, seed=seed)
         except ScenarioError as exc:
-            lines = "\n".join(p.text() for p in exc.problems[:20])
+            lines = ProblemLines(tuple(exc.problems))
             raise refuse("scenario.invalid", f"The scenario has problems:\n{lines}", problems=lines) from None
         state = loaded.state
         if state.ruleset != ruleset:
@@ -128,6 +157,8 @@ class EncounterService(DirectorActions, RecordActions):
             )
         if name:
             state = state.replace(name=name[:100])
+        if place is not None:
+            channel_id = await place(state.name)
         try:
             enc_id = await self.storage.create_encounter(
                 guild_id,

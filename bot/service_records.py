@@ -10,13 +10,16 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from bot.imaging import run_long_job
 from bot.permissions import Actor
-from bot.results import refuse
+from bot.results import Refused, refuse
 from bot.service_base import ServiceBase
 from bot.service_replay import rule_events
 from bot.storage import ChannelBusyError, InvalidExportError
-from bot.storage.base import HistoryStep
+from bot.storage.base import ExportRows, HistoryStep, ImportRows
+from bot.storage.export import export_document
 from bot.storage.export import parse_export as parse_archive
+from bot.storage.sql.records import import_rows
 from rules.engine import visibility
 from rules.events import Event
 from rules.registry import ruleset_for
@@ -39,6 +42,15 @@ class RecordActions(ServiceBase):
         await self.require_director(meta, actor)
         return await self.storage.export_encounter(encounter_id)
 
+    async def export_file(self, encounter_id: int, actor: Actor) -> tuple[bytes, str]:
+        """The export as the file to upload (:func:`export_file_of`), built in the long-job worker process from
+        the rows as stored: the bot's own process never decodes, seals or serialises a large encounter, which
+        held its event loop for most of a second at 800 ships (issue 15 item 3)."""
+        meta = await self.storage.get_encounter(encounter_id)
+        await self.require_director(meta, actor)
+        rows = await self.storage.export_rows(encounter_id)
+        return await run_long_job(export_file_of, rows, encounter_id)
+
     async def import_(
         self,
         data: Mapping[str, Any],
@@ -48,38 +60,74 @@ class RecordActions(ServiceBase):
         *,
         actor: Actor | None = None,
     ) -> int:
-        """Import an export into this channel; the importer becomes its director. Where the server names a
-        director role, only members with it (or Manage Server) may import. Every snapshot and event is decoded
-        and checked before anything is stored, so a crafted file can never leave a channel with an encounter
-        that cannot be shown or ended."""
+        """Import an export already read as JSON into this channel (see :meth:`import_file`)."""
+        await self._may_import(guild_id, actor or Actor(user_id))
+        prepared = await asyncio.to_thread(_prepared_import, data)
+        return await self._store_import(prepared, guild_id, channel_id, user_id)
+
+    async def import_file(
+        self, blob: bytes, guild_id: int, channel_id: int, user_id: int, *, actor: Actor | None = None
+    ) -> int:
+        """Import an uploaded export file into this channel; the importer becomes its director. Where the server
+        names a director role, only members with it (or Manage Server) may import. Every snapshot and event is
+        decoded and checked before anything is stored, so a crafted file can never leave a channel with an
+        encounter that cannot be shown or ended. Reading, checking and encoding the file run in the long-job
+        worker process: the bot's own process never decodes a large encounter (issue 15 item 3)."""
+        await self._may_import(guild_id, actor or Actor(user_id))
+        prepared = await run_long_job(prepared_import_file, blob)
+        return await self._store_import(prepared, guild_id, channel_id, user_id)
+
+    async def _may_import(self, guild_id: int, actor: Actor) -> None:
         settings = await self.guild_settings(guild_id)
-        actor = actor or Actor(user_id)
         if settings.director_role_id is not None and not (
             actor.manage_guild or settings.director_role_id in actor.role_ids
         ):
             raise refuse("import.not_director", "Only the server's directors may import an encounter here.")
+
+    async def _store_import(
+        self, prepared: ImportRows | Refused, guild_id: int, channel_id: int, user_id: int
+    ) -> int:
+        if isinstance(prepared, Refused):
+            raise prepared
         try:
-            await asyncio.to_thread(check_archive, data)
+            enc_id = await self.storage.import_prepared(prepared, guild_id, channel_id)
         except InvalidExportError as exc:
-            raise refuse(
-                "import.invalid", f"That file cannot be imported: {exc}", reason=str(exc)[:300]
-            ) from None
-        try:
-            enc_id = await self.storage.import_encounter(data, guild_id, channel_id)
-        except InvalidExportError as exc:
-            raise refuse(
-                "import.invalid", f"That file cannot be imported: {exc}", reason=str(exc)[:300]
-            ) from None
+            raise _invalid(exc) from None
         except ChannelBusyError:
             raise refuse("encounter.exists", "This channel already has an encounter; end it first.") from None
         await self.storage.add_participant(enc_id, user_id, "director")
         return enc_id
 
 
+def prepared_import_file(blob: bytes) -> ImportRows | Refused:
+    """An uploaded export read, checked and encoded (run in a worker process): its rows, or why it is refused
+    (returned, not raised, so nothing but plain values crosses back to the bot)."""
+    try:
+        return _prepared_import(parse_export(blob))
+    except Refused as refused:
+        return refused
+
+
+def _prepared_import(data: Mapping[str, Any]) -> ImportRows | Refused:
+    try:
+        check_archive(data)
+        return import_rows(data)
+    except InvalidExportError as exc:
+        return _invalid(exc)
+
+
+def _invalid(exc: InvalidExportError) -> Refused:
+    return refuse("import.invalid", f"That file cannot be imported: {exc}", reason=str(exc)[:300])
+
+
 #: an export larger than this is sent gzip-compressed (Discord's upload limit is 10 MB without boosts)
 EXPORT_INLINE_BYTES = 8 * 1024 * 1024
 #: the most an uploaded gzip export may expand to (a small bomb of zeros is refused, not unpacked)
 MAX_EXPORT_BYTES = 256 * 1024 * 1024
+
+
+def export_file_of(rows: ExportRows, encounter_id: int) -> tuple[bytes, str]:
+    return export_blob(export_document(rows), encounter_id)
 
 
 def export_blob(data: Mapping[str, Any], encounter_id: int) -> tuple[bytes, str]:

@@ -8,7 +8,7 @@ carries the rule events its step produced (moves become trails, shots firing lin
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -20,16 +20,18 @@ from bot.storage.base import StoredEvent
 from rules.events import Event
 from rules.ruleset import DIRECTOR, PUBLIC
 from rules.serial import from_json
-from rules.state import EncounterState
 
 View = Literal["public", "mine", "director"]
 
 
 @dataclass(frozen=True, slots=True)
 class ReplayStep:
-    """The board after one step and the events of that step (the first step: the starting positions)."""
+    """The board after one step and the events of that step (the first step: the starting positions). The state
+    is the stored JSON text: the replay worker decodes it (:func:`decode_state`), so the snapshots of a large
+    encounter are never decoded, nor pickled to the worker, in the bot's own process (issue 15 item 3): see
+    ``bot.imaging.replay_file``."""
 
-    state: EncounterState
+    state_json: str
     events: tuple[Event, ...]
 
 
@@ -78,26 +80,19 @@ async def check_replayable(service: ServiceBase, encounter_id: int) -> None:
 
 
 async def replay_steps(service: ServiceBase, encounter_id: int) -> list[ReplayStep]:
-    """Every step from the starting positions to now (at most :data:`MAX_REPLAY_STEPS`, evenly sampled), decoded
-    in a worker thread so a large encounter never holds the event loop. Refuses when nothing was resolved."""
+    """Every step from the starting positions to now (at most :data:`MAX_REPLAY_STEPS`, evenly sampled), states
+    still as stored text, events decoded in a worker thread (they are small). Refuses when nothing was resolved."""
     chain = await service.storage.snapshot_chain(encounter_id)
     if len(chain) > MAX_REPLAY_STEPS:
         last = len(chain) - 1
         picks = sorted({round(i * last / (MAX_REPLAY_STEPS - 1)) for i in range(MAX_REPLAY_STEPS)})
         chain = [chain[i] for i in picks]
     steps = await asyncio.to_thread(
-        lambda: [ReplayStep(_state(step.state), tuple(rule_events(step.events))) for step in chain]
+        lambda: [ReplayStep(step.state_json, tuple(rule_events(step.events))) for step in chain]
     )
     if len(steps) < 2:
         raise refuse("replay.empty", "Nothing has been resolved yet, so there is nothing to replay.")
     return steps
-
-
-def _state(data: Mapping[str, Any]) -> EncounterState:
-    state = from_json(data)
-    if not isinstance(state, EncounterState):
-        raise TypeError(f"a snapshot holds {type(state).__name__}, not an EncounterState")
-    return state
 
 
 def rule_events(rows: Iterable[StoredEvent]) -> list[Event]:

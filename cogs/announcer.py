@@ -1,9 +1,12 @@
 """What the channel and the players are told as phases open and resolve (DESIGN §4 flow).
 
 * after a resolution: the board image (public view) and the readable account of each step, in the channel's
-  language; long accounts go out as a text file; the winner when the encounter ends;
-* when a phase opens: one status message per phase listing who is still missing (names only), and a DM panel
-  for each missing player's unit (closed DMs → a channel notice mentioning the player, who uses ``/orders``);
+  language, all in one message (an embed per step, each with its own board; a new message only past Discord's
+  limits); long accounts go out as a text file attached to the same message; the winner when the encounter ends;
+* when a phase opens: the encounter's one status message, edited in place, lists who is still missing (names
+  only); it rides on the newest post as its text, so it sits under the latest board without a message of its
+  own. A DM panel goes to each missing player's unit, edited in place when the same unit acts again at once
+  (closed DMs → one channel notice per unit mentioning the player, who uses ``/orders``);
 * a pending decision (pilot critical) is asked by DM; held rolls ("director reviews rolls") go to the director.
 
 Sent panels and status messages are recorded as message refs, and the newest step shown in the channel as the
@@ -13,7 +16,7 @@ status and panels sent). A post that Discord refuses (a 429 without Via, repeate
 from what storage holds, so it is never dropped (issue 15 item 5).
 
 Several bot processes may share the database (issue 20: a DM click for a guild on another shard is resolved, and
-posted, by the process that receives it). Each post that must appear once (a step, a phase's status message, a
+posted, by the process that receives it). Each post that must appear once (a step, a status message of its own, a
 panel, the closed-DMs notice, the winner) is claimed in storage before it is sent (``claim_message_ref``), so two
 processes never both send it. A process that died mid-send takes its claims back when it starts again (its
 claimant id is that of its shards); a claim of a process that never comes back is taken after :data:`CLAIM_STALE`,
@@ -24,8 +27,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -42,7 +47,7 @@ from bot.rules_reference import cited
 from bot.service import Reading
 from bot.service_base import MUTED
 from bot.service_records import events_for
-from bot.storage import Deadline, Encounter
+from bot.storage import Deadline, Encounter, MessageRef
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
@@ -70,13 +75,19 @@ ANNOUNCED = "announced_seq"
 RETRY_BACKOFF: tuple[float, ...] = (2.0, 10.0, 30.0, 120.0, 600.0)
 #: running encounters resumed at the same time after a start
 RESUME_AT_ONCE = 8
+#: message refs: the status (one per encounter, key "<own|post>:<phase_no>") and the newest post it rides on
+STATUS = "status"
+STATUS_OWN = "own"
+STATUS_ON_POST = "post"
+POST = "post"
+LAST_POST = "last"
 #: encounters whose row and announced step are kept between posts (the busy ones; idle ones are read again)
 ANNOUNCER_CACHE_SIZE = 2048
 #: seconds after which a post claimed but never recorded as sent is taken to be of a process that died mid-send
 CLAIM_STALE = 60.0
 #: the message id recorded for a step that was claimed and had nothing public to post
 NOTHING_POSTED = 1
-#: times a status message is shown again when the encounter changed while it was being edited
+#: times the status is shown again when the encounter changed while it was being edited
 STATUS_RECHECKS = 2
 
 
@@ -93,6 +104,9 @@ class Announcer:
         # are read again from storage once an idle encounter has fallen out (issue 20)
         self._metas: Bounded[int, Encounter] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._announced: Bounded[int, int | None] = Bounded(ANNOUNCER_CACHE_SIZE)
+        self._status_locks: Bounded[int, asyncio.Lock] = Bounded(ANNOUNCER_CACHE_SIZE)
+        # the message of the resolution under way, per encounter: its further steps are added to it
+        self._open_posts: Bounded[int, OpenPost] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._retries: dict[int, int] = {}  # failed catch-ups in a row, per encounter
         self._retry_tasks: set[asyncio.Task[None]] = set()
         self.retry_backoff = RETRY_BACKOFF
@@ -179,6 +193,7 @@ class Announcer:
             await self.record(meta.id, "step", key, meta.channel_id, sent or NOTHING_POSTED)
             await self._mark(meta.id, step.snapshot_seq)
 
+    # --- posts that must go out once, whichever process sends them --------------------------------------------
     async def claim(self, encounter_id: int, kind: str, key: str) -> bool:
         """Take the sending of one message (True for one process only; see ``Storage.claim_message_ref``). When
         another process holds it unsent, this encounter is checked again later (that process may have died)."""
@@ -287,8 +302,13 @@ class Announcer:
         status = await self.bot.service.status(encounter_id)
         if status.status != "running" or status.over:
             return
-        storage = self.bot.service.storage
-        if await storage.get_message_ref(encounter_id, "status", str(status.phase_no)) is None:
+        shown = await self._status_ref(encounter_id)
+        last = await self.bot.service.storage.get_message_ref(encounter_id, POST, LAST_POST)
+        if (
+            shown is None
+            or _status_phase(shown) != status.phase_no
+            or (last is not None and last.message_id > shown.message_id)
+        ):
             await self.open_phase(encounter_id)
             return
         meta = await self._meta(encounter_id)
@@ -355,6 +375,7 @@ class Announcer:
             self._retry_later(result.encounter_id)
 
     async def _conclude_now(self, result: Resolution) -> None:
+        self._close_post(result.encounter_id)
         meta = await self._meta(result.encounter_id)
         locale = await self.channel_lang(meta)
         chan = await self.channel(meta)
@@ -372,6 +393,7 @@ class Announcer:
                 await self.release(meta.id, "over", "")
                 raise
             await self.record(meta.id, "over", "", sent.channel.id, sent.id)
+            await self.refresh_status(meta.id)  # the one status says it is over, not who is missing
         if result.held is not None:
             await self.send_held(meta, result.held)
         if result.opened_phase_no is not None and not result.over:
@@ -382,7 +404,8 @@ class Announcer:
     async def post_step(
         self, chan: discord.abc.Messageable, meta: Encounter, step: StepReport, locale: str
     ) -> int | None:
-        """Post the step's board and account; returns the message's id (None: nothing public to post)."""
+        """Post the step's board and account (added to the resolution's message when it fits); returns the id of
+        the message that shows it (None: nothing public to post)."""
         if not step.public_events:
             return None  # nothing happened that the channel may see: no image to repeat
         when = phase_title(step.state, step.round, step.phase, locale)  # one phase number (issue 13 item 7)
@@ -404,23 +427,66 @@ class Announcer:
                 title=meta.name,
                 step=(step.round, step.phase),
             )
-        files: list[discord.File] = []
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
+        # (file name, bytes), the names unique per step: one message may hold several steps
+        uploads: list[tuple[str, bytes]] = []
         if len(account) <= ACCOUNT_INLINE_LIMIT:
             embed.description = account
         else:
             embed.description = t("channel.account_in_file", locale, count=len(lines))
-            files.append(text_file(account, f"round{step.round:02d}-phase{step.phase}.txt"))
+            name = f"round{step.round:02d}-phase{step.phase}-step{step.phase_no}.txt"
+            uploads.append((name, account.encode("utf-8")))
         if png is not None:
-            files.append(png_file(png))
-            embed.set_image(url="attachment://board.png")
+            name = f"board-{step.phase_no}.png"
+            uploads.append((name, png))
+            embed.set_image(url=f"attachment://{name}")
         if ids := cited(lines):  # every rule the account cites can be read with /rule (issue 13 item 9)
             embed.set_footer(text=clip(t("channel.rules_footer", locale, ids=" · ".join(ids[:12])), 2048))
         cards = [card_embed(c, locale) for c in _cards(step.state, step.public_events)]
+        embeds = [embed, *cards[:MAX_CARDS]]
+        if await self._append(meta.id, embeds, uploads):
+            open_post = self._open_posts.get(meta.id)
+            return open_post.message.id if open_post is not None else NOTHING_POSTED
         sent = await chan.send(
-            embeds=[embed, *cards[:MAX_CARDS]], files=files, allowed_mentions=discord.AllowedMentions.none()
+            embeds=embeds, files=_files(uploads), allowed_mentions=discord.AllowedMentions.none()
         )
+        self._open_posts[meta.id] = OpenPost(sent, embeds)
+        await self._posted(meta.id, sent)
         return sent.id
+
+    async def _append(
+        self, encounter_id: int, embeds: list[discord.Embed], uploads: list[tuple[str, bytes]]
+    ) -> bool:
+        """Add a step to the message of the resolution under way (one message per resolution: an exo round's
+        phases, a skirmish action and the chit draw after it), when it fits in one Discord message; False when
+        there is none open or it is full (the step goes out as a new message)."""
+        open_post = self._open_posts.get(encounter_id)
+        if open_post is None:
+            return False
+        together = [*open_post.embeds, *embeds]
+        if (
+            len(together) > MAX_EMBEDS
+            or sum(len(e) for e in together) > EMBEDS_TEXT_LIMIT
+            or len(open_post.message.attachments) + len(uploads) > MAX_ATTACHMENTS
+        ):
+            self._open_posts.pop(encounter_id, None)
+            return False
+        try:
+            edited = await open_post.message.edit(
+                embeds=together,
+                attachments=[*open_post.message.attachments, *_files(uploads)],
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.info("could not add a step to the post, sending it apart encounter=%s", encounter_id)
+            self._open_posts.pop(encounter_id, None)
+            return False
+        self._open_posts[encounter_id] = OpenPost(edited, together)
+        return True
+
+    def _close_post(self, encounter_id: int) -> None:
+        """The resolution is over (a phase opens): the next step starts a new message."""
+        self._open_posts.pop(encounter_id, None)
 
     async def override_done(self, meta: Encounter, done: OverrideDone) -> None:
         """A director's override changed the board (a flare, a unit moved by hand): the private boards again."""
@@ -498,7 +564,10 @@ class Announcer:
             return
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
         embed.set_image(url="attachment://board.png")
-        await chan.send(embed=embed, file=png_file(png), allowed_mentions=discord.AllowedMentions.none())
+        sent = await chan.send(
+            embed=embed, file=png_file(png), allowed_mentions=discord.AllowedMentions.none()
+        )
+        await self._posted(meta.id, sent)
 
     async def send_held(self, meta: Encounter, held: HeldRolls) -> None:
         """'Director reviews rolls': the director sees the rolls before they are applied (never the channel)."""
@@ -525,6 +594,7 @@ class Announcer:
 
     # --- opening a phase ------------------------------------------------------------------------------------
     async def open_phase(self, encounter_id: int) -> None:
+        self._close_post(encounter_id)
         reading = await self.bot.service.read(encounter_id)
         status = await self.bot.service.status(encounter_id, reading=reading)
         await self.refresh_status(encounter_id, status=status)
@@ -566,72 +636,127 @@ class Announcer:
         return head + "\n" + t("status.waiting", locale, names=names)
 
     async def refresh_status(self, encounter_id: int, *, status: StatusView | None = None) -> None:
-        """One status message per phase, edited as orders come in: who is missing, never what was ordered.
+        """One status message per encounter, edited as orders come in: who is missing, never what was ordered.
 
-        Two refreshes may race (two orders at once, maybe in two bot processes) and the older read's edit land
-        last: so after each edit the encounter's ``last_seq`` is checked again, and a change made meanwhile in
-        the same phase is shown from a fresh read (a phase that moved on posts its own status)."""
+        The status rides on the encounter's newest post (the account and board of the last step, or the opening
+        board) as its text, so it always sits under the latest board without a message of its own; when a newer
+        post goes out, the status moves onto it and the previous post loses its status text. Only when there is
+        no post to ride on (or it was deleted) does the status go out as a message of its own (deleted once it
+        moves onto a post). The ref's key names the phase it was written for, so a restart knows whether the
+        open phase's status went out (see :meth:`_reopen`).
+
+        Two refreshes may race in two bot processes (two orders at once) and the older read's edit land last: so
+        after each edit the encounter's ``last_seq`` is checked again, and a change made meanwhile in the same
+        phase is shown from a fresh read (a phase that moved on shows its own status when it opens)."""
         service = self.bot.service
-        for _ in range(STATUS_RECHECKS + 1):
-            reading = await service.read(encounter_id)
-            status = status or await service.status(encounter_id, reading=reading)
-            await self._show_status(encounter_id, status, reading)
-            if await service.storage.last_seq(encounter_id) == reading.meta.last_seq:
-                return
-            if (await service.read(encounter_id)).phase_no != status.phase_no:
-                return
-            status = None
+        async with self._status_lock(encounter_id):
+            for _ in range(STATUS_RECHECKS + 1):
+                reading = await service.read(encounter_id)
+                status = status or await service.status(encounter_id, reading=reading)
+                await self._refresh_status(encounter_id, status)
+                if await service.storage.last_seq(encounter_id) == reading.meta.last_seq:
+                    return
+                if (await service.read(encounter_id)).phase_no != status.phase_no:
+                    return
+                status = None
 
-    async def _show_status(self, encounter_id: int, status: StatusView, reading: Reading) -> None:
+    def _status_lock(self, encounter_id: int) -> asyncio.Lock:
+        lock = self._status_locks.get(encounter_id)
+        if lock is None:
+            lock = self._status_locks[encounter_id] = asyncio.Lock()
+        return lock
+
+    async def _refresh_status(self, encounter_id: int, status: StatusView | None) -> None:
         storage = self.bot.service.storage
         meta = await self._meta(encounter_id)
+        status = status or await self.bot.service.status(encounter_id)
         locale = await self.channel_lang(meta)
         text = self.status_text(status, locale, await self._acting(encounter_id, status))
         if status.status == "running" and not status.over:
-            extra = status_lines_of(reading.state, locale)
+            extra = status_lines_of((await self.bot.service.read(encounter_id)).state, locale)
             text = "\n".join((text, *extra))
         text = clip(text)
-        key = str(status.phase_no)
-        ref = await storage.get_message_ref(encounter_id, "status", key)
         chan = await self.channel(meta)
         if chan is None:
             return
         mentions = discord.AllowedMentions.none()
-        if ref is not None and ref.message_id and isinstance(chan, discord.TextChannel | discord.Thread):
+        shown = await self._status_ref(encounter_id)
+        last = await storage.get_message_ref(encounter_id, POST, LAST_POST)
+        where = shown
+        if last is not None and (shown is None or last.message_id > shown.message_id):
+            where = last  # a newer post went out: the status moves onto it
+        if where is not None:
             try:
-                await chan.get_partial_message(ref.message_id).edit(content=text, allowed_mentions=mentions)
-                return
+                message = self._partial(chan, where.channel_id, where.message_id)
+                await message.edit(content=text, allowed_mentions=mentions)
             except discord.HTTPException:
                 log.info("status message gone, sending a new one encounter=%s", encounter_id)
-        claimed = ref is None or not ref.message_id
-        if claimed and not await self.claim(encounter_id, "status", key):
-            return  # another process is sending this phase's status message now
+            else:
+                kind = _kind(where) if where is shown else STATUS_ON_POST
+                await self._keep_status(encounter_id, shown, kind, where, status.phase_no, chan)
+                return
+        claim = (encounter_id, "status_sent", str(status.phase_no))  # a message of its own goes out once
+        if where is not None:  # the one it was shown on is gone: a new one may go out
+            await self.release(*claim)
+        if not await self.claim(*claim):
+            return  # another process is sending it now
         try:
             sent = await chan.send(text, allowed_mentions=mentions)
         except Exception:
-            if claimed:
-                await self.release(encounter_id, "status", key)
+            await self.release(*claim)
             raise
-        if claimed:
-            await self.record(encounter_id, "status", key, sent.channel.id, sent.id)
-        else:  # its message was gone: the new one replaces it
-            await storage.set_message_ref(encounter_id, "status", key, sent.channel.id, sent.id)
-        if _policy(status.ruleset).one_status_message:
-            await self._drop_old_status(encounter_id, key, chan)
+        await self.record(*claim, sent.channel.id, sent.id)
+        ref = MessageRef(encounter_id, STATUS, "", sent.channel.id, sent.id)
+        await self._keep_status(encounter_id, shown, STATUS_OWN, ref, status.phase_no, chan)
 
-    async def _drop_old_status(self, encounter_id: int, current: str, chan: discord.abc.Messageable) -> None:
-        """Activation mode opens a step per action: keep one status message, the newest, under the last board
-        (deleting our own messages needs no permission); the board posts keep the history."""
+    async def _status_ref(self, encounter_id: int) -> MessageRef | None:
+        """The message showing the status now (None: none yet)."""
+        refs = await self.bot.service.storage.message_refs(encounter_id, STATUS)
+        return max(refs, key=lambda r: r.message_id) if refs else None
+
+    async def _keep_status(
+        self,
+        encounter_id: int,
+        old: MessageRef | None,
+        kind: str,
+        now: MessageRef,
+        phase_no: int,
+        chan: discord.abc.Messageable,
+    ) -> None:
+        """Record where the status is shown now (``kind``: its own message or a post's text) and for which phase;
+        the message that showed it before is deleted (its own) or loses its status text (a post)."""
         storage = self.bot.service.storage
-        for ref in await storage.message_refs(encounter_id, "status"):
-            if not (ref.key.isdigit() and current.isdigit() and int(ref.key) < int(current)):
-                continue  # only older phases' (another process may be posting a newer one now)
-            if isinstance(chan, discord.TextChannel | discord.Thread):
-                try:
-                    await chan.get_partial_message(ref.message_id).delete()
-                except discord.HTTPException:
-                    log.info("old status message already gone encounter=%s", encounter_id)
-            await storage.delete_message_ref(encounter_id, "status", ref.key)
+        key = f"{kind}:{phase_no}"
+        if old is not None and old.key == key and old.message_id == now.message_id:
+            return  # edited in place, for the same phase
+        await storage.set_message_ref(encounter_id, STATUS, key, now.channel_id, now.message_id)
+        for ref in await storage.message_refs(encounter_id, STATUS):  # the one before (or older ones: legacy)
+            if ref.key == key:
+                continue
+            await storage.delete_message_ref(encounter_id, STATUS, ref.key)
+            if ref.message_id == now.message_id:
+                continue
+            try:
+                gone = self._partial(chan, ref.channel_id, ref.message_id)
+                if _kind(ref) == STATUS_OWN:
+                    await gone.delete()
+                else:  # a post keeps its account and board; only the status text goes
+                    await gone.edit(content=None, allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                log.info("old status message already gone encounter=%s", encounter_id)
+
+    def _partial(
+        self, chan: discord.abc.Messageable | discord.PartialMessageable, channel_id: int, message_id: int
+    ) -> discord.PartialMessage:
+        if isinstance(chan, discord.TextChannel | discord.Thread) and chan.id == channel_id:
+            return chan.get_partial_message(message_id)
+        return self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+
+    async def _posted(self, encounter_id: int, message: discord.Message) -> None:
+        """``message`` is the encounter's newest post (an account, the opening board): the status rides on it."""
+        await self.bot.service.storage.set_message_ref(
+            encounter_id, POST, LAST_POST, message.channel.id, message.id
+        )
 
     async def _acting(self, encounter_id: int, status: StatusView) -> str:
         """One-at-a-time modes: the units awaited now, each with its player's mention (or none: the director)."""
@@ -688,7 +813,15 @@ class Announcer:
     async def send_panel(
         self, meta: Encounter, user_id: int, unit_id: str, *, reading: Reading | None = None
     ) -> bool:
-        """DM the unit's panel for the current phase once; on closed DMs tell the channel (mention only)."""
+        """DM the unit's panel for the current phase once; on closed DMs tell the channel (mention only, once per
+        unit and encounter: the status names who is missing from then on).
+
+        When the unit's panel of the step just before went to the same player (the unit acts again at once: a
+        skirmish activation's next action, any one-at-a-time step that follows the unit's own), that panel is edited into this one
+        rather than a new DM sent; its controls then carry the new phase (a click made for the old one is
+        refused, issue 15 item 2). A new turn after others acted gets a new DM, which notifies the player. A
+        panel that cannot be edited (deleted) is sent anew."""
+        storage = self.bot.service.storage
         reading = (
             reading
             if reading is not None and reading.meta.id == meta.id
@@ -696,17 +829,22 @@ class Announcer:
         )
         key = f"{reading.phase_no}:{unit_id}"
         if not await self.claim(meta.id, "panel", key):
-            return True  # sent already, or another process is sending it now
+            return True  # sent already, or being sent now (here or by another process)
         try:
             locale = await self.user_lang(reading.meta, user_id)
             panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, reading=reading)
             kwargs = await panel_message(panel, locale)
+            before = await storage.get_message_ref(meta.id, "panel", f"{reading.phase_no - 1}:{unit_id}")
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            if before is not None and before.message_id and await self._edit_panel(user, before, kwargs):
+                await self.record(meta.id, "panel", key, before.channel_id, before.message_id)
+                return True
             sent = await user.send(**kwargs)
         except discord.Forbidden:
             await self.release(meta.id, "panel", key)  # sent once the player opens their DMs
             chan = await self.channel(meta)
-            if chan is not None and await self.claim(meta.id, "dm_closed", key):
+            notice_key = f"unit:{unit_id}:{user_id}"
+            if chan is not None and await self.claim(meta.id, "dm_closed", notice_key):
                 channel_locale = await self.channel_lang(meta)
                 try:
                     notice = await chan.send(
@@ -714,9 +852,9 @@ class Announcer:
                         allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
                     )
                 except Exception:
-                    await self.release(meta.id, "dm_closed", key)
+                    await self.release(meta.id, "dm_closed", notice_key)
                     raise
-                await self.record(meta.id, "dm_closed", key, notice.channel.id, notice.id)
+                await self.record(meta.id, "dm_closed", notice_key, notice.channel.id, notice.id)
             return False
         except Exception:
             await self.release(meta.id, "panel", key)
@@ -724,8 +862,40 @@ class Announcer:
         await self.record(meta.id, "panel", key, sent.channel.id, sent.id)
         return True
 
+    async def _edit_panel(self, user: discord.User, before: MessageRef, kwargs: dict[str, object]) -> bool:
+        """Edit the panel DM ``before`` into the one ``kwargs`` lays out; False when it is not this user's (the
+        unit changed hands) or cannot be edited (deleted, DMs closed since)."""
+        try:
+            dm = user.dm_channel or await user.create_dm()
+            if dm.id != before.channel_id:
+                return False
+            edit = dict(kwargs)
+            edit["attachments"] = edit.pop("files", [])
+            edit["allowed_mentions"] = discord.AllowedMentions.none()
+            await dm.get_partial_message(before.message_id).edit(**edit)  # type: ignore[arg-type]
+        except discord.HTTPException:
+            log.info("panel message gone, sending a new one user=%s", user.id)
+            return False
+        return True
+
 
 MAX_CARDS = 9  # Discord: 10 embeds a message, the step's own first
+MAX_EMBEDS = 10  # Discord: embeds in one message
+EMBEDS_TEXT_LIMIT = 6000  # Discord: characters in all the embeds of one message
+MAX_ATTACHMENTS = 10  # Discord: files in one message
+
+
+@dataclass(slots=True)
+class OpenPost:
+    """The channel message of the resolution under way, and the embeds it shows (as built: their images name
+    the attachments by file name)."""
+
+    message: discord.Message
+    embeds: list[discord.Embed]
+
+
+def _files(uploads: list[tuple[str, bytes]]) -> list[discord.File]:
+    return [discord.File(io.BytesIO(data), filename=name) for name, data in uploads]
 
 
 def card_embed(card: Card, locale: str) -> discord.Embed:
@@ -765,6 +935,19 @@ def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str |
 
 class ChannelUnavailable(Exception):
     """The encounter's channel cannot be reached now (deleted, no access, Discord down): posts wait."""
+
+
+def _kind(ref: MessageRef) -> str:
+    """Where a status ref shows the status: its own message, or a post's text (refs from before this record
+    were all messages of their own, keyed by phase number alone)."""
+    kind = ref.key.split(":", 1)[0]
+    return kind if kind == STATUS_ON_POST else STATUS_OWN
+
+
+def _status_phase(ref: MessageRef) -> int | None:
+    """The phase a status ref was written for."""
+    tail = ref.key.rsplit(":", 1)[-1]
+    return int(tail) if tail.isdigit() else None
 
 
 def _muted(meta: Encounter) -> set[int]:

@@ -48,9 +48,38 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 
 
 async def encounter_here(interaction: discord.Interaction) -> Encounter:
+    """The encounter of the channel (or thread) the command was given in. In a channel whose encounter runs in a
+    thread of its own, the refusal names that thread."""
     if interaction.guild_id is None or interaction.channel_id is None:
         raise refuse("encounter.guild_only", "Use this in the encounter's channel.")
-    return await bot_of(interaction).service.in_channel(interaction.guild_id, interaction.channel_id)
+    service = bot_of(interaction).service
+    try:
+        return await service.in_channel(interaction.guild_id, interaction.channel_id)
+    except GameError as exc:
+        if exc.code != "encounter.none":
+            raise
+        threads = await threads_of(interaction, interaction.guild_id, interaction.channel_id)
+        if not threads:
+            raise
+        raise refuse(
+            "encounter.in_thread",
+            "This channel's encounter runs in its own thread {thread}: use the commands there.",
+            thread=", ".join(f"<#{i}>" for i in threads),
+        ) from None
+
+
+async def threads_of(interaction: discord.Interaction, guild_id: int, channel_id: int) -> list[int]:
+    """The threads of the interaction's channel that run an encounter (``/encounter new thread:True``); the
+    channel's threads come from discord.py's cache, so a channel without threads costs no query."""
+    channel = interaction.channel
+    if not isinstance(channel, discord.TextChannel) or channel.id != channel_id:
+        return []
+    storage = bot_of(interaction).service.storage
+    return [
+        thread.id
+        for thread in channel.threads
+        if await storage.active_encounter_in_channel(guild_id, thread.id) is not None
+    ]
 
 
 async def remember_locale(interaction: discord.Interaction, encounter_id: int) -> None:

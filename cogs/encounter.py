@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -14,8 +12,7 @@ from bot.account import describe
 from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
 from bot.results import refuse
-from bot.service import bundled_scenarios, parse_export
-from bot.service_records import export_blob
+from bot.service import bundled_scenarios
 from bot.service_replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
 from bot.translator import tr
 from cogs.announcer import status_lines_of
@@ -111,6 +108,7 @@ class EncounterCog(
         scenario=tr("A bundled scenario", "cmd.encounter.new.scenario"),
         file=tr("Or your own scenario file (TOML)", "cmd.encounter.new.file"),
         name=tr("A name for the encounter", "cmd.encounter.new.name_opt"),
+        thread=tr("Run it in a thread of its own, so the channel stays readable", "cmd.encounter.new.thread"),
     )
     @app_commands.choices(ruleset=RULESET_CHOICES)
     @app_commands.autocomplete(scenario=scenario_autocomplete)
@@ -122,16 +120,39 @@ class EncounterCog(
         scenario: str | None = None,
         file: discord.Attachment | None = None,
         name: str | None = None,
+        thread: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise refuse("encounter.guild_only", "Use this in a server channel.")
+        parent = interaction.channel
+        if thread:  # before deferring: a refusal stays private
+            if not isinstance(parent, discord.TextChannel):
+                raise refuse(
+                    "encounter.thread_here", "A thread of its own starts from a text channel, not a thread."
+                )
+            perms = interaction.app_permissions
+            if not (perms.create_public_threads and perms.send_messages_in_threads):
+                raise refuse(
+                    "encounter.thread_permission",
+                    "I need the Create Public Threads and Send Messages in Threads permissions here.",
+                )
         if scenario is None and file is None:
             raise refuse("scenario.missing", "Pick a bundled scenario or attach a scenario file.")
         if ruleset not in discord_ruleset_ids():  # before deferring: a refusal stays private
             raise refuse(
                 "ruleset.unavailable", f"The {ruleset} ruleset is not available yet.", ruleset=ruleset
             )
-        await interaction.response.defer(thinking=True)
+        # What can be refused without reading a scenario is refused before answering, in private; a file the
+        # director wrote is then read in private too: its problems (a refusal after a public defer would fill the
+        # channel's "thinking…" message) reach the director alone, in the director's language.
+        await self.bot.service.check_create(
+            interaction.guild_id,
+            interaction.channel_id,
+            ruleset=ruleset,
+            scenario=scenario if file is None else None,
+            channel_free=not thread,  # an encounter in a thread of its own leaves this channel as it is
+        )
+        await interaction.response.defer(thinking=True, ephemeral=file is not None)
         text: str | None = None
         if file is not None:
             if file.size > MAX_SCENARIO_BYTES:
@@ -143,6 +164,24 @@ class EncounterCog(
             except UnicodeDecodeError:
                 raise refuse("scenario.not_text", "The scenario file must be UTF-8 text (TOML).") from None
         service = self.bot.service
+        threads: list[discord.Thread] = []
+
+        async def in_thread(title: str) -> int:
+            """The encounter's own public thread (every public post of the encounter goes there)."""
+            assert isinstance(parent, discord.TextChannel)
+            try:
+                made = await parent.create_thread(
+                    name=clip(title, 100),
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=10080,  # a week: a play-by-post table may rest for days
+                )
+            except discord.HTTPException:
+                raise refuse(
+                    "encounter.thread_failed", "I could not create a thread here; try without thread."
+                ) from None
+            threads.append(made)
+            return made.id
+
         created = await service.create(
             interaction.guild_id,
             interaction.channel_id,
@@ -153,23 +192,27 @@ class EncounterCog(
             name=name,
             # the channel's language when the server sets none: the director's, fixed for the encounter
             channel_lang=language_of(str(interaction.locale)),
+            place=in_thread if thread else None,
         )
         await remember_locale(interaction, created.encounter_id)
         locale = lang(interaction)
         units = "\n".join(f"• {uname} ({side})" for _, uname, side in created.units) or "—"
-        await interaction.followup.send(
-            clip(
-                t(
-                    "encounter.created",
-                    locale,
-                    name=created.name,
-                    ruleset=created.ruleset,
-                    units=units,
-                    director=interaction.user.mention,
-                )
-            ),
-            allowed_mentions=discord.AllowedMentions.none(),
+        opened = clip(
+            t(
+                "encounter.created",
+                locale,
+                name=created.name,
+                ruleset=created.ruleset,
+                units=units,
+                director=interaction.user.mention,
+            )
         )
+        if file is not None:  # the private "checked" line first; the announcement below is public
+            await interaction.followup.send(t("encounter.file_checked", locale, file=file.filename[:100]))
+        if threads:  # the thread opens with the encounter's card; the channel is told where it runs
+            await threads[0].send(opened, allowed_mentions=discord.AllowedMentions.none())
+            opened = t("encounter.created_thread", locale, name=created.name, thread=threads[0].mention)
+        await interaction.followup.send(clip(opened), allowed_mentions=discord.AllowedMentions.none())
         settings = await service.storage.get_guild_settings(interaction.guild_id)
         if not settings.tutorial_shown:
             await interaction.followup.send(embed=tutorial_embed(locale))
@@ -350,7 +393,7 @@ class EncounterCog(
             steps = await replay_steps(service, meta.id)
             locale = lang(interaction)
             drawn = await replay_file(
-                [(s.state, s.events) for s in steps], viewer=viewer, locale=locale, title=meta.name
+                [(s.state_json, s.events) for s in steps], viewer=viewer, locale=locale, title=meta.name
             )
         if drawn.reduced:
             text = t("replay.reduced", locale, name=meta.name, frames=drawn.frames, steps=drawn.steps)
@@ -376,8 +419,7 @@ class EncounterCog(
         await self.bot.service.require_director(meta, actor_of(interaction))
         with self.bot.heavy.slot(interaction.guild_id):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            data = await self.bot.service.export(meta.id, actor_of(interaction))
-            blob, filename = await asyncio.to_thread(export_blob, data, meta.id)
+            blob, filename = await self.bot.service.export_file(meta.id, actor_of(interaction))
         await interaction.followup.send(
             t("encounter.exported", lang(interaction), name=meta.name),
             file=discord.File(io.BytesIO(blob), filename=filename),
@@ -397,9 +439,8 @@ class EncounterCog(
             raise refuse("import.too_big", "That file is too big to import.")
         with self.bot.heavy.slot(interaction.guild_id):
             await interaction.response.defer(ephemeral=True, thinking=True)  # a refused file stays private
-            data: dict[str, Any] = await asyncio.to_thread(parse_export, await file.read())
-            enc_id = await self.bot.service.import_(
-                data,
+            enc_id = await self.bot.service.import_file(
+                await file.read(),
                 interaction.guild_id,
                 interaction.channel_id,
                 interaction.user.id,

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from functools import cache, lru_cache
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from data import LOCALE_DIR
 
@@ -82,6 +83,68 @@ def _template(key: str, locale: str | None) -> tuple[str, bool]:
     lang = language_of(locale)
     template = catalog(lang).get(key) or catalog(DEFAULT).get(key) or key
     return template, "{" not in template and "}" not in template
+
+
+class Wording(Protocol):
+    """Words not yet written (``rules.errors.Phrase``, ``rules.errors.Problem``): a catalog key and its params;
+    a param that is itself a ``Wording`` is written first. Optional ``rule`` is cited after the text (unless the
+    text names it); optional ``fallback`` is shown when the key is in no catalog (an engine error's English)."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def params(self) -> Mapping[str, object]: ...
+
+
+class Located(Wording, Protocol):
+    """A scenario problem: a ``Wording`` at a key ``path`` of the file, on ``line`` when known."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def line(self) -> int | None: ...
+
+
+def _is_wording(value: object) -> bool:
+    return isinstance(getattr(value, "key", None), str) and isinstance(
+        getattr(value, "params", None), Mapping
+    )
+
+
+def phrase_text(phrase: Wording, locale: str | None = None) -> str:
+    """A ``Wording`` in ``locale``'s language (its nested params first)."""
+    values = {
+        name: phrase_text(cast(Wording, v), locale) if _is_wording(v) else v
+        for name, v in phrase.params.items()
+    }
+    fallback = str(getattr(phrase, "fallback", "") or "")
+    if fallback and not has(phrase.key, "en"):
+        text = fallback
+    else:
+        text = t(phrase.key, locale, **values)
+    rule = getattr(phrase, "rule", None)
+    if isinstance(rule, str) and rule and rule not in text:
+        text = f"{text} [{rule}]"
+    return text
+
+
+def localized(value: object, locale: str | None = None) -> object:
+    """A message param in ``locale``'s language when it carries words (a ``Wording``, or anything with a
+    ``localized(locale)`` method such as the bot's ``ProblemLines``); any other value as it is."""
+    if _is_wording(value):
+        return phrase_text(cast(Wording, value), locale)
+    render = getattr(value, "localized", None)
+    if callable(render):
+        return render(locale)
+    return value
+
+
+def problem_text(problem: Located, locale: str | None = None) -> str:
+    """``line 12: units[3].crew: 3 crew members but cabin 2: …`` in ``locale``'s language."""
+    where = t("problem.at_line", locale, line=problem.line) if problem.line else ""
+    return f"{where}{problem.path or t('problem.file', locale)}: {phrase_text(problem, locale)}"
 
 
 class _Safe(dict[str, Any]):

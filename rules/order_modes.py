@@ -32,8 +32,6 @@ class OrderPolicy:
     director_orders: bool = False
     #: the channel status names the units acting now (rather than the players still missing)
     shows_acting: bool = False
-    #: keep one status message, the newest (a step per action would otherwise pile them up)
-    one_status_message: bool = False
 
     def waits(
         self,
@@ -92,19 +90,15 @@ class OrderPolicy:
 
 _POLICIES: dict[OrderMode, OrderPolicy] = {
     OrderMode.SIMULTANEOUS: OrderPolicy(OrderMode.SIMULTANEOUS, one_order_per_step=False),
-    # a step per declaration: one status message, the newest, under the declarations posted so far
     OrderMode.SEQUENTIAL_OPEN: OrderPolicy(
-        OrderMode.SEQUENTIAL_OPEN, one_order_per_step=True, shows_acting=True, one_status_message=True
+        OrderMode.SEQUENTIAL_OPEN, one_order_per_step=True, shows_acting=True
     ),
-    OrderMode.ACTIVATION: OrderPolicy(
-        OrderMode.ACTIVATION, one_order_per_step=True, shows_acting=True, one_status_message=True
-    ),
+    OrderMode.ACTIVATION: OrderPolicy(OrderMode.ACTIVATION, one_order_per_step=True, shows_acting=True),
     OrderMode.DIRECTOR: OrderPolicy(
         OrderMode.DIRECTOR,
         one_order_per_step=True,
         director_orders=True,
         shows_acting=True,
-        one_status_message=True,
     ),
 }
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from rules.errors import Problem, ScenarioError
+from rules.errors import GameError, Phrase, Problem, ScenarioError, describe, did_you_mean, shown
 from rules.hexgrid import Hex, HexSide, Vertex
 from rules.registry import compose, layer_ids, plugin, public_ruleset_ids
 from rules.ruleset import FacingKind, RoundSpec, Ruleset
@@ -112,15 +112,23 @@ class ScenarioContext:
         self.facing_kind = FacingKind.SIDE
         self.board: Board = Board()
 
-    def error(self, path: str, message: str) -> None:
-        self.problems.append(Problem(path, message, self._locator.line(path)))
+    def error(self, path: str, key: str, /, **params: object) -> None:
+        """Report a problem at ``path``: a catalog ``key`` (under ``problem.``) and its params, never words."""
+        self.problems.append(Problem(path, key, params, self._locator.line(path)))
+
+    def error_from(self, path: str, error: GameError) -> None:
+        """Report an engine refusal (a ``GameError`` from parsing or playing a scripted order) at ``path``."""
+        self.problems.append(Problem.of_error(path, error, self._locator.line(path)))
 
     def check_keys(self, raw: Mapping[str, Any], allowed: frozenset[str], path: str) -> None:
         for key in raw:
             if key not in allowed:
                 near = _closest(key, allowed)
-                hint = f" (did you mean {near!r}?)" if near else f" (allowed: {', '.join(sorted(allowed))})"
-                self.error(f"{path}.{key}" if path else key, f"unknown key {key!r}{hint}")
+                where = f"{path}.{key}" if path else key
+                if near:
+                    self.error(where, "problem.unknown_key_near", key=key, near=near)
+                else:
+                    self.error(where, "problem.unknown_key", key=key, allowed=", ".join(sorted(allowed)))
 
     def take(
         self,
@@ -135,13 +143,13 @@ class ScenarioContext:
         full = f"{path}.{key}" if path else key
         if key not in raw:
             if required:
-                self.error(full, "is required")
+                self.error(full, "problem.required")
             return default
         value = raw[key]
         kinds = kind if isinstance(kind, tuple) else (kind,)
         # bool is an int in Python but never a valid number in a scenario
         if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
-            self.error(full, f"expected {' or '.join(_type_name(k) for k in kinds)}, got {_describe(value)}")
+            self.error(full, "problem.expected", expected=_type_names(kinds), got=describe(value))
             return default
         return value
 
@@ -156,14 +164,17 @@ class ScenarioContext:
         not_a_table: str = "",
     ) -> Iterator[tuple[int, str, dict[str, Any]]]:
         """Each entry of the list ``raw[key]`` (``[[key]]`` tables) that is a table, with its index and key path,
-        its keys already checked against ``allowed``. Any other entry is reported (``not_a_table`` says what one
-        should look like) and skipped."""
+        its keys already checked against ``allowed``. Any other entry is reported (``not_a_table``, a catalog key,
+        says what one should look like) and skipped."""
         full = f"{path}.{key}" if path else key
         value = self.take(raw, key, list, path, required=required, default=[])
         for i, entry in enumerate(cast(list[Any], value)):
             where = f"{full}[{i}]"
             if not isinstance(entry, dict):
-                self.error(where, not_a_table or f"each [[{key}]] entry must be a table")
+                if not_a_table:
+                    self.error(where, not_a_table)
+                else:
+                    self.error(where, "problem.not_a_table", table=key)
                 continue
             table = cast(dict[str, Any], entry)
             self.check_keys(table, allowed, where)
@@ -180,7 +191,7 @@ class ScenarioContext:
         if not isinstance(value, str):
             return ""
         if len(value) > limit:
-            self.error(f"{path}.{key}" if path else key, f"is {len(value)} characters long; at most {limit}")
+            self.error(f"{path}.{key}" if path else key, "problem.too_long", length=len(value), limit=limit)
             return value[:limit]
         return value
 
@@ -191,21 +202,24 @@ class ScenarioContext:
         if not isinstance(value, int):
             return default
         if not low <= value <= high:
-            self.error(f"{path}.{key}", f"must be between {low} and {high}, got {value}")
+            self.error(f"{path}.{key}", "problem.out_of_range", low=low, high=high, value=value)
             return default
         return value
 
     def position(self, value: Any, path: str) -> Hex | None:
         if not isinstance(value, str):
-            self.error(path, f'expected a hex label like "0507" or "col,row", got {_describe(value)}')
+            self.error(path, "problem.hex_expected", got=describe(value))
             return None
         try:
             h = Hex.parse(value)
-        except ValueError as exc:
-            self.error(path, str(exc))
+        except ValueError:
+            zero = re.fullmatch(r"\d{4}", value.strip()) and "00" in (value.strip()[:2], value.strip()[2:])
+            self.error(path, "problem.hex_zero" if zero else "problem.hex_bad", value=value)
             return None
         if not self.board.contains(h):
-            self.error(path, f"{value} is outside the {self.board.width}×{self.board.height} board")
+            self.error(
+                path, "problem.hex_outside", value=value, width=self.board.width, height=self.board.height
+            )
             return None
         return h
 
@@ -215,11 +229,11 @@ class ScenarioContext:
                 return int(Vertex.parse(value))
             return int(HexSide.parse(value))
         except (ValueError, KeyError):
-            if self.facing_kind is FacingKind.VERTEX:
-                names = ", ".join(v.label for v in Vertex)
-            else:
-                names = ", ".join(s.name for s in HexSide)
-            self.error(path, f"bad facing {value!r}: use 0-5 or one of {names}")
+            # HEX-2: the names in the reader's words (Spanish writes SO and NO; both spellings are read)
+            names = Phrase.of(
+                "problem.vertices" if self.facing_kind is FacingKind.VERTEX else "problem.hexsides"
+            )
+            self.error(path, "problem.facing_bad", value=shown(value), names=names)
             return 0
 
 
@@ -230,9 +244,67 @@ def _read_text(path: Path) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise ScenarioError(
-            [Problem("", f"not UTF-8 text (byte {exc.start + 1}); save the file as UTF-8", line)]
-        ) from None
+        raise ScenarioError([Problem("", "problem.not_utf8", {"byte": exc.start + 1}, line)]) from None
+
+
+#: what ``tomllib`` says (Python 3.11's parser), as catalog words; anything else is shown as tomllib wrote it
+_TOML_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), key)
+    for pattern, key in (
+        (r"Cannot overwrite a value", "problem.toml.overwrite"),
+        (r"Cannot declare (?P<key>.+) twice", "problem.toml.twice"),
+        (r"Cannot mutate immutable namespace (?P<key>.+)", "problem.toml.immutable"),
+        (r"Cannot redefine namespace (?P<key>.+)", "problem.toml.redefine"),
+        (r"Duplicate inline table key (?P<key>.+)", "problem.toml.duplicate_inline"),
+        (r"Unclosed array", "problem.toml.unclosed_array"),
+        (r"Unclosed inline table", "problem.toml.unclosed_table"),
+        (r"Unterminated string", "problem.toml.unterminated"),
+        (r"Invalid value", "problem.toml.invalid_value"),
+        (r"Invalid statement", "problem.toml.invalid_statement"),
+        (r"Invalid initial character for a key part", "problem.toml.key_start"),
+        (r"Invalid hex value", "problem.toml.hex_value"),
+        (r"Invalid date or datetime", "problem.toml.date"),
+        (r"Expected '=' after a key in a key/value pair", "problem.toml.equals"),
+        (r"Expected newline or end of document after a statement", "problem.toml.newline"),
+        (r"Expected '\]\]' at the end of an array declaration", "problem.toml.array_header"),
+        (r"Expected '\]' at the end of a table declaration", "problem.toml.table_header"),
+        (r"Unescaped '\\' in a string", "problem.toml.backslash"),
+        (r"Escaped character is not a Unicode scalar value", "problem.toml.unicode"),
+        (r"Illegal character (?P<char>.+)", "problem.toml.illegal_char"),
+        (r"Found invalid character (?P<char>.+)", "problem.toml.invalid_char"),
+        (r"Expected (?P<char>.+)", "problem.toml.expected"),
+    )
+)
+
+
+def _toml_problem(message: str) -> Problem:
+    """A ``TOMLDecodeError`` as a problem: its line, and what tomllib could not read in the catalogs' words."""
+    where = re.search(r"\s*\(at line (\d+), column (\d+)\)|\s*\(at end of document\)", message)
+    text = message[: where.start()] if where else message
+    line = int(where.group(1)) if where and where.group(1) else None
+    detail: Phrase | str = text
+    for pattern, key in _TOML_WORDS:
+        m = pattern.fullmatch(text)
+        if m:
+            detail = Phrase(key, {name: _toml_key(value) for name, value in m.groupdict().items()})
+            break
+    if where and not where.group(1):
+        return Problem("", "problem.not_toml_end", {"detail": detail})
+    column = int(where.group(2)) if where and where.group(2) else 0
+    return Problem("", "problem.not_toml", {"detail": detail, "column": column}, line)
+
+
+def _toml_key(value: str) -> str:
+    """tomllib names a key as a tuple (``('board', 'terrain')``): the dotted key the file wrote."""
+    import ast
+
+    try:
+        parts = ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        return value
+    if isinstance(parts, tuple) and all(isinstance(p, str) for p in cast(tuple[object, ...], parts)):
+        return ".".join(cast(tuple[str, ...], parts))
+    return value
 
 
 def load_scenario(
@@ -244,10 +316,9 @@ def load_scenario(
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"line (\d+)", str(exc))
-        raise ScenarioError([Problem("", f"not valid TOML: {exc}", int(m.group(1)) if m else None)]) from None
+        raise ScenarioError([_toml_problem(str(exc))]) from None
     except RecursionError:
-        raise ScenarioError([Problem("", "the file is nested too deeply to read")]) from None
+        raise ScenarioError([Problem("", "problem.too_deep")]) from None
     scenario = _build(raw, ctx, dice=dice, seed=seed)
     if ctx.problems or scenario is None:
         raise ScenarioError(ctx.problems)
@@ -303,9 +374,8 @@ def _known_ruleset(ruleset_id: str, ctx: ScenarioContext) -> bool:
         return plugin(ruleset_id).kind == "ruleset"
     except KeyError:
         known = public_ruleset_ids()
-        near = _closest(ruleset_id, frozenset(known))
-        hint = f" (did you mean {near!r}?)" if near else ""
-        ctx.error("ruleset", f"unknown ruleset {ruleset_id!r}{hint}; use one of {', '.join(known)}")
+        hint = did_you_mean(ruleset_id, known)
+        ctx.error("ruleset", "problem.unknown_ruleset", ruleset=ruleset_id, hint=hint, known=", ".join(known))
         return False
 
 
@@ -314,14 +384,15 @@ def _layers(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset_id: str) -> tu
     out: list[str] = []
     for i, layer in enumerate(cast(list[Any], value)):
         if layer not in layer_ids():
-            ctx.error(
-                f"layers[{i}]", f"unknown layer {layer!r} (available: {', '.join(layer_ids()) or 'none'})"
-            )
+            available = ", ".join(layer_ids()) or Phrase.of("problem.none")
+            ctx.error(f"layers[{i}]", "problem.unknown_layer", layer=shown(layer), available=available)
         elif ruleset_id not in plugin(str(layer)).applies_to:
             applies = ", ".join(plugin(str(layer)).applies_to)
-            ctx.error(f"layers[{i}]", f"the {layer} layer applies to {applies}, not {ruleset_id}")
+            ctx.error(
+                f"layers[{i}]", "problem.layer_applies", layer=layer, applies=applies, ruleset=ruleset_id
+            )
         elif layer in out:
-            ctx.error(f"layers[{i}]", f"the {layer} layer is listed twice")
+            ctx.error(f"layers[{i}]", "problem.layer_twice", layer=layer)
         else:
             out.append(str(layer))
     return tuple(out)
@@ -332,7 +403,7 @@ def _dice(raw: Mapping[str, Any], ctx: ScenarioContext) -> tuple[int, ...]:
     out: list[int] = []
     for i, d in enumerate(cast(list[Any], value)):
         if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 10:
-            ctx.error(f"dice[{i}]", f"a scripted die is a whole number from 1 to 10, got {_describe(d)}")
+            ctx.error(f"dice[{i}]", "problem.die", got=describe(d))
         else:
             out.append(d)
     return tuple(out)
@@ -343,7 +414,7 @@ def _board(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset) -> Bo
     default_unbounded = ruleset.unbounded_by_default
     if table is None:
         if not default_unbounded:
-            ctx.error("board", "a [board] table with width and height is required for this ruleset")
+            ctx.error("board", "problem.board_required")
         return Board()
     b = cast(dict[str, Any], table)
     ctx.check_keys(b, BOARD_KEYS | ruleset.board_keys, "board")
@@ -354,7 +425,7 @@ def _board(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset) -> Bo
         height = ctx.number(b, "height", "board", default=0, low=1, high=MAX_BOARD) or None
         if width is None or height is None:
             if "width" not in b or "height" not in b:
-                ctx.error("board", "a bounded board needs width and height (or unbounded = true)")
+                ctx.error("board", "problem.board_size")
             width = height = None
     board = Board(width=width, height=height)
     ctx.board = board
@@ -364,7 +435,7 @@ def _board(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset) -> Bo
         path = f"board.terrain.{label}"
         h = ctx.position(label, path)
         if not isinstance(kind, str) or not kind:
-            ctx.error(path, f"terrain kind must be a name, got {_describe(kind)}")
+            ctx.error(path, "problem.terrain_name", got=describe(kind))
             continue
         if h is not None:
             terrain[h] = kind
@@ -378,16 +449,16 @@ def _sides(raw: Mapping[str, Any], ctx: ScenarioContext) -> list[Side]:
         if sid is None:
             continue
         if not SAFE_ID.match(sid):
-            ctx.error(f"{path}.id", "ids use letters, digits, '_' or '-' (at most 32)")
+            ctx.error(f"{path}.id", "problem.bad_id")
         if any(x.id == sid for x in sides):
-            ctx.error(f"{path}.id", f"duplicate side id {sid!r}")
+            ctx.error(f"{path}.id", "problem.duplicate_side", id=sid)
         color = ctx.take(t, "color", str, path, default=None)
         if color is not None and not re.fullmatch(r"#[0-9a-fA-F]{6}", color):
-            ctx.error(f"{path}.color", f'colour must look like "#c03030", got {color!r}')
+            ctx.error(f"{path}.color", "problem.color", got=color)
             color = None
         sides.append(Side(id=sid, name=ctx.bounded_text(t, "name", path, MAX_UNIT_NAME) or sid, color=color))
     if not sides and "sides" in raw:
-        ctx.error("sides", "at least one side is needed")
+        ctx.error("sides", "problem.no_sides")
     return sides
 
 
@@ -407,15 +478,15 @@ def _units(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset, side_
         side = ctx.take(t, "side", str, path, required=True)
         if uid is not None:
             if not SAFE_ID.match(uid):
-                ctx.error(f"{path}.id", "ids use letters, digits, '_' or '-' (at most 32)")
+                ctx.error(f"{path}.id", "problem.bad_id")
             if uid in seen:
-                ctx.error(f"{path}.id", f"duplicate unit id {uid!r} (also {seen[uid]})")
+                ctx.error(f"{path}.id", "problem.duplicate_unit", id=uid, other=seen[uid])
             seen[uid] = path
         if side is not None and side_ids and side not in side_ids:
-            ctx.error(f"{path}.side", f"unknown side {side!r} (sides: {', '.join(sorted(side_ids))})")
+            ctx.error(f"{path}.side", "problem.unknown_side", side=side, sides=", ".join(sorted(side_ids)))
         at = ctx.position(t["at"], f"{path}.at") if "at" in t else None
         if "at" not in t:
-            ctx.error(f"{path}.at", "is required")
+            ctx.error(f"{path}.at", "problem.required")
         facing = ctx.facing(t["facing"], f"{path}.facing") if "facing" in t else 0
         name = ctx.bounded_text(t, "name", path, MAX_UNIT_NAME) or uid or "?"
         label = ctx.bounded_text(t, "label", path, MAX_LABEL)
@@ -436,26 +507,19 @@ def _closest(key: str, allowed: frozenset[str] | tuple[str, ...]) -> str | None:
     return match[0] if match else None
 
 
-def _type_name(kind: type) -> str:
-    return {
-        int: "a whole number",
-        str: "text",
-        bool: "true or false",
-        list: "a list",
-        dict: "a table",
-        float: "a number",
-    }.get(kind, kind.__name__)
+def _type_names(kinds: tuple[type, ...]) -> Phrase:
+    """What a key takes, in words: one kind, or either of two."""
+    names = [Phrase.of(_KIND_NAMES.get(k, "problem.kind.other"), name=k.__name__) for k in kinds]
+    if len(names) == 1:
+        return names[0]
+    return Phrase.of("problem.either", a=names[0], b=names[1])
 
 
-def _describe(value: Any) -> str:
-    if isinstance(value, bool):
-        return f"{str(value).lower()} (true/false)"
-    if isinstance(value, str):
-        return f"text {value!r}"
-    if isinstance(value, int | float):
-        return f"the number {value}"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a table"
-    return type(value).__name__
+_KIND_NAMES = {
+    int: "problem.kind.int",
+    str: "problem.kind.str",
+    bool: "problem.kind.bool",
+    list: "problem.kind.list",
+    dict: "problem.kind.dict",
+    float: "problem.kind.float",
+}

@@ -7,7 +7,10 @@ SIGTERM, as ``run_bot`` does. Only the two discord.py URLs point here (``HEXD_FA
 plus two knobs for a fast start under test (``HEXD_DEADLINE_INTERVAL``, ``HEXD_GUILD_READY_TIMEOUT``).
 
 The child speaks on its stdout, one line each: ``ready CPU`` at discord.py's ready, ``resumed CPU RSS_KB`` once
-every running encounter it owns was resumed and its posts drained, ``exit CPU`` after a clean stop.
+every running encounter it owns was resumed and its posts drained, ``lag MS`` on each SIGUSR1 (the longest its event
+loop was held since the last one: :meth:`BotProcess.lag`), ``exit CPU`` after a clean stop. ``HEXD_BENCH_STALLS=MS``
+prints to its stderr the stack of each stall of its loop longer than that; ``HEXD_BENCH_PROFILE=FILE`` writes a
+cProfile of it.
 
 Used by the end-to-end tests that need a real process boundary (tests/e2e/test_e2e_shards.py: two processes on
 one PostgreSQL, one of them SIGKILLed) and by bench/e2e.py and bench/idle.py.
@@ -82,6 +85,17 @@ class BotProcess:
             self.lines.append(text)
         word, *rest = text.split() or [""]
         return word, rest
+
+    async def lag(self, *, timeout: float = 60.0) -> float:
+        """The longest the bot held its event loop since the last call, in ms (its ``lag`` line on SIGUSR1)."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGUSR1)
+        while True:
+            word, rest = await self.read_line(timeout=timeout)
+            if word == "lag":
+                return float(rest[0])
+            if not word:
+                raise RuntimeError(f"{self.name} exited")
 
     async def wait_resumed(self, *, timeout: float = 60.0) -> tuple[float, int]:
         """Until the child has resumed the running encounters it owns; returns its CPU seconds and RSS (kB)."""
@@ -175,8 +189,9 @@ def bot_env(
         env["SHARD_COUNT"] = str(shard_count)
     if shard_ids is not None:
         env["SHARD_IDS"] = ",".join(map(str, shard_ids))
-    if "HEXD_BENCH_PROFILE" in os.environ:
-        env["HEXD_BENCH_PROFILE"] = os.environ["HEXD_BENCH_PROFILE"]
+    for knob in ("HEXD_BENCH_PROFILE", "HEXD_BENCH_STALLS"):
+        if knob in os.environ:
+            env[knob] = os.environ[knob]
     return env | (extra or {})
 
 
@@ -186,6 +201,59 @@ async def spawn_bot(fd: FakeDiscord, database_url: str, *, name: str = "bot", **
 
 
 # --- the child ------------------------------------------------------------------------------------------------
+
+
+def watch_loop_stalls(loop: asyncio.AbstractEventLoop, threshold_ms: float) -> None:
+    """``HEXD_BENCH_STALLS=<ms>``: whenever the bot's event loop is held longer than that, print to stderr the
+    stack it is held in (sampled by a thread once per stall). How issue 15 item 3's stalls were found."""
+    import threading
+    import time
+    import traceback
+
+    beat = [time.monotonic()]
+    loop_thread = threading.get_ident()
+
+    def watch() -> None:
+        reported = 0.0
+        while True:
+            time.sleep(0.02)
+            held = time.monotonic() - beat[0]
+            if held * 1000 > threshold_ms and beat[0] != reported:
+                reported = beat[0]
+                stack = traceback.format_stack(sys._current_frames().get(loop_thread), limit=14)
+                print(f"loop held {held * 1000:.0f} ms in:\n{''.join(stack)}", file=sys.stderr, flush=True)
+
+    async def heartbeat() -> None:
+        while True:
+            beat[0] = time.monotonic()
+            await asyncio.sleep(0.01)
+
+    threading.Thread(target=watch, daemon=True).start()
+    _keep.add(loop.create_task(heartbeat()))
+
+
+_keep: set[asyncio.Task[None]] = set()
+
+
+async def report_loop_lag(tick: float = 0.005) -> None:
+    """How long the bot's event loop was held: the largest overshoot of a short sleep since the last SIGUSR1,
+    printed as ``lag <ms>`` on each SIGUSR1 (bench/heavy.py reads it around each heavy command). This measures the
+    bot alone, where an acknowledgement timed from the people's side also holds the local Discord's own work."""
+    worst = 0.0
+    loop = asyncio.get_running_loop()
+
+    def report() -> None:
+        nonlocal worst
+        print("lag", round(worst * 1000, 1), flush=True)
+        worst = 0.0
+
+    loop.add_signal_handler(signal.SIGUSR1, report)
+    if stalls := os.environ.get("HEXD_BENCH_STALLS"):
+        watch_loop_stalls(loop, float(stalls))
+    while True:
+        before = loop.time()
+        await asyncio.sleep(tick)
+        worst = max(worst, loop.time() - before - tick)
 
 
 def serve_child() -> int:
@@ -226,7 +294,11 @@ def serve_child() -> int:
             print("resumed", cpu_seconds(), rss_kb(), flush=True)
 
         bot.add_listener(announce_ready, "on_ready")
-        return await serve(bot, config.token, stop)
+        lag = asyncio.create_task(report_loop_lag())
+        try:
+            return await serve(bot, config.token, stop)
+        finally:
+            lag.cancel()
 
     profile_to = os.environ.get("HEXD_BENCH_PROFILE")
     if profile_to:

@@ -207,6 +207,21 @@ async def encounter_of(t: Table) -> Encounter:
     return meta
 
 
+async def create_from_file(
+    director: Person, channel: Channel, ruleset: str, name: str, text: str
+) -> tuple[Message, Message]:
+    """``/encounter new`` with a scenario file: the director's private "checked" reply (a file is checked in
+    private, so its problems never reach the channel) and the public announcement with the units to join."""
+    handle = await director.run_command(
+        channel, "encounter new", {"ruleset": ruleset, "file": (name, text.encode())}
+    )
+    checked = await handle.final_response(timeout=30)
+    assert checked.ephemeral, checked.content
+    announced = (await handle.wait_for_followups(1, timeout=30))[0]
+    assert not announced.ephemeral
+    return checked, announced
+
+
 async def open_duel(t: Table) -> int:
     handle = await t.director.run_command(
         t.channel, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"}

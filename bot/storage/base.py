@@ -14,10 +14,12 @@ Storage knows nothing about the rules: a game state is an opaque JSON-able ``dic
 from __future__ import annotations
 
 import abc
+import asyncio
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias, cast
 
 JsonDict: TypeAlias = dict[str, Any]
 EventSpec: TypeAlias = tuple[str, Mapping[str, Any]]
@@ -179,8 +181,51 @@ class HistoryStep:
 
     snapshot_seq: int
     phase_no: int
-    state: JsonDict
+    #: the state as stored (JSON text): decoded by whoever needs it, where the work runs (a replay decodes it
+    #: in the render worker, so a large encounter's snapshots never hold the bot's event loop; issue 15 item 3)
+    state_json: str
     events: tuple[StoredEvent, ...]
+
+    @property
+    def state(self) -> JsonDict:
+        return cast(JsonDict, json.loads(self.state_json))
+
+
+@dataclass(frozen=True, slots=True)
+class ExportRows:
+    """An encounter's rows as stored, its JSON columns (settings, payloads, orders, states) still text: plain
+    values only, so a worker process is handed them cheaply and does the decoding, sealing and compression
+    itself (issue 15 item 3: a large encounter's export never holds the bot's event loop)."""
+
+    exported_at: str
+    encounter: dict[str, Any]
+    participants: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    orders: list[dict[str, Any]]
+    snapshots: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRows:
+    """A checked import file's rows, encoded as storage keeps them and ready to insert, each without its leading
+    encounter id (known once inserted): plain values, so a worker process can hand them back cheaply
+    (``storage.sql.records.import_rows`` builds them; issue 15 item 3)."""
+
+    ruleset: str
+    name: str
+    created_by: int
+    status: str
+    settings: str
+    phase_no: int
+    snapshot_seq: int
+    opened_seq: int
+    last_seq: int
+    created_at: str
+    source: str
+    events: list[tuple[Any, ...]]
+    orders: list[tuple[Any, ...]]
+    snapshots: list[tuple[Any, ...]]
+    participants: list[tuple[Any, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,11 +501,24 @@ class Storage(abc.ABC):
 
     # export / import
     @abc.abstractmethod
-    async def export_encounter(self, encounter_id: int) -> JsonDict: ...
+    async def export_rows(self, encounter_id: int) -> ExportRows:
+        """What an export is built from, as stored (``storage.export.export_document`` builds it)."""
 
-    @abc.abstractmethod
+    async def export_encounter(self, encounter_id: int) -> JsonDict:
+        """The export document (built in a worker thread; the bot builds large ones in a worker process)."""
+        from .export import export_document
+
+        return await asyncio.to_thread(export_document, await self.export_rows(encounter_id))
+
     async def import_encounter(self, data: Mapping[str, Any], guild_id: int, channel_id: int) -> int:
         """Validate an export (``InvalidExportError`` with a clear message) and store it as a new encounter."""
+        from .sql.records import import_rows
+
+        return await self.import_prepared(await asyncio.to_thread(import_rows, data), guild_id, channel_id)
+
+    @abc.abstractmethod
+    async def import_prepared(self, rows: ImportRows, guild_id: int, channel_id: int) -> int:
+        """Store an import's checked rows as a new encounter (``ChannelBusyError`` when the channel has one)."""
 
     # guild settings
     @abc.abstractmethod

@@ -19,6 +19,7 @@ from .base import (
     ORDER_ACCEPTED,
     ROLES,
     STATUSES,
+    ExportRows,
     InvalidExportError,
     JsonDict,
 )
@@ -106,6 +107,43 @@ def seal(document: JsonDict) -> JsonDict:
     sealed: JsonDict = {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, **document}
     sealed["sha256"] = canonical_digest(sealed)
     return sealed
+
+
+def export_document(rows: ExportRows) -> JsonDict:
+    """The sealed export of an encounter's stored rows: decoding every JSON column and sealing is CPU work, run
+    in a worker (a thread, or the bot's long-job process for a large encounter)."""
+    enc = rows.encounter
+    return seal(
+        {
+            "exported_at": rows.exported_at,
+            "encounter": {**enc, "settings": json.loads(enc["settings"])},
+            "participants": [
+                {**p, "side": p["side"] or None, "unit": p["unit"] or None} for p in rows.participants
+            ],
+            "events": [
+                {
+                    "seq": e["seq"],
+                    "type": e["type"],
+                    "payload": json.loads(e["payload"]),
+                    "phase_no": e["phase_no"],
+                    "created_at": e["created_at"],
+                }
+                for e in rows.events
+            ],
+            "orders": [
+                {
+                    "seq": o["seq"],
+                    "phase_no": o["phase_no"],
+                    "unit_id": o["unit_id"],
+                    "user_id": o["user_id"],
+                    "order": json.loads(o["body"]),
+                    "accepted_at": o["accepted_at"],
+                }
+                for o in rows.orders
+            ],
+            "snapshots": [{**s, "state": json.loads(s["state"])} for s in rows.snapshots],
+        }
+    )
 
 
 # --- validation ---------------------------------------------------------------------------------------------

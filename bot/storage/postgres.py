@@ -65,8 +65,12 @@ class PostgresDriver(Driver):
         self._pool = pool
         self.integrity_errors = (asyncpg.IntegrityConstraintViolationError,)
 
-    def transaction(self, *, write: bool, durable: bool = True) -> AbstractAsyncContextManager[Session]:
-        return self._transaction(write, durable)
+    def transaction(
+        self, *, write: bool, durable: bool = True, bulk: bool = False
+    ) -> AbstractAsyncContextManager[Session]:
+        return self._transaction(
+            write, durable
+        )  # asyncpg reads off the loop's hands anyway: bulk changes nothing
 
     @asynccontextmanager
     async def _transaction(self, write: bool, durable: bool) -> AsyncGenerator[Session]:

@@ -8,14 +8,13 @@ orders, except the answer to a piloting critical (EXO-4.1) asked through ``state
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rules.by_hand import damage_events, positive_amount
 from rules.dice import Dice, phase_seed
 from rules.engine import resolve_phase
-from rules.errors import IllegalOrderError, InvalidOrderError
+from rules.errors import IllegalOrderError, InvalidOrderError, did_you_mean
 from rules.events import Event, Note, RollMade
 from rules.exo.arcs import coverage
 from rules.exo.combat import resolve_combat
@@ -396,13 +395,13 @@ class ExoRuleset(Ruleset):
     def check_round(self, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:
         orders = spec.raw.get("orders", {})
         if not isinstance(orders, Mapping):
-            ctx.error(f"{path}.orders", 'orders is a table: { ship_id = { move = "DA" } }')
+            ctx.error(f"{path}.orders", "problem.exo.orders_table")
             return
         for uid, raw in cast(Mapping[str, Any], orders).items():
             where = f"{path}.orders.{uid}"
             unit = state.units.get(uid)
             if not isinstance(unit, Ship):
-                ctx.error(where, f"{uid!r} is not a ship of this scenario")
+                ctx.error(where, "problem.exo.not_a_ship", unit=uid)
                 continue
             try:
                 if isinstance(raw, Mapping):
@@ -412,7 +411,7 @@ class ExoRuleset(Ruleset):
                 else:
                     parsed = parse_ship_orders(uid, raw)
             except InvalidOrderError as exc:
-                ctx.error(where, str(exc))
+                ctx.error_from(where, exc)
                 continue
             _check_references(parsed, unit, state, where, ctx)
 
@@ -542,26 +541,25 @@ def _check_references(
     (1-based, EXO-2.4) and the target ship, so ``validate`` reports it instead of ``sim`` failing later."""
     crew_names = sorted(c.name for c in ship.crew)
 
-    def crew_problem(ref: str) -> str | None:
+    def check_crew(ref: str, at: str) -> None:
         if resolve_crew_ref(ship.crew, ref, 1) is not None or find_crew(ship.crew, ref) is not None:
-            return None
-        return f"{ref!r} is not in {ship.id}'s crew{_did_you_mean(ref, crew_names)} ({', '.join(crew_names)})"
+            return
+        hint = did_you_mean(ref, crew_names)
+        ctx.error(at, "problem.exo.not_crew", crew=ref, ship=ship.id, hint=hint, known=", ".join(crew_names))
 
     others = sorted(u for u in state.units if u != ship.id)
     for i, shot in enumerate(orders.fire):
         spot = f"{where}.fire[{i}]"
-        if (problem := crew_problem(shot.by)) is not None:
-            ctx.error(f"{spot}.by", problem)
+        check_crew(shot.by, f"{spot}.by")
         if not 1 <= shot.weapon <= len(ship.weapons):
-            ctx.error(f"{spot}.weapon", f"{ship.id} has weapons 1 to {len(ship.weapons)}, not {shot.weapon}")
+            count = len(ship.weapons)
+            ctx.error(
+                f"{spot}.weapon", "problem.exo.weapon_number", ship=ship.id, count=count, weapon=shot.weapon
+            )
         if shot.target not in others:
-            hint = _did_you_mean(shot.target, others)
-            ctx.error(f"{spot}.target", f"{shot.target!r} is not another unit{hint} ({', '.join(others)})")
+            hint = did_you_mean(shot.target, others)
+            ctx.error(
+                f"{spot}.target", "problem.exo.target", target=shot.target, hint=hint, known=", ".join(others)
+            )
     for i, repair in enumerate(orders.repairs):
-        if (problem := crew_problem(repair.by)) is not None:
-            ctx.error(f"{where}.repairs[{i}].by", problem)
-
-
-def _did_you_mean(wrong: str, known: list[str]) -> str:
-    close = difflib.get_close_matches(wrong, known, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+        check_crew(repair.by, f"{where}.repairs[{i}].by")

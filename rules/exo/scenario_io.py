@@ -32,12 +32,12 @@ def _weapons(raw: Mapping[str, Any], path: str, ctx: ScenarioContext) -> tuple[W
     for i, notation in enumerate(cast(list[Any], value)):
         where = f"{path}.weapons[{i}]"
         if not isinstance(notation, str):
-            ctx.error(where, 'a weapon is written like "Lx3", "Pl(D)" or "APt" (EXO-1.3)')
+            ctx.error(where, "problem.exo.weapon_text")
             continue
         try:
             out.extend(parse_weapon(notation))
         except InvalidOrderError as exc:
-            ctx.error(where, str(exc))
+            ctx.error_from(where, exc)
     return tuple(out)
 
 
@@ -46,32 +46,33 @@ def _crew(raw: Mapping[str, Any], path: str, ctx: ScenarioContext, cabin: int) -
         t = tables()
         return npc_crew(cabin, t.npc_stations, t.npc_skills)  # EXO-1.5b
     members: list[Crew] = []
-    shape = 'each crew member is a table like { name = "Ana", station = "pilot", skills = { piloting = 15 } }'
+    shape = "problem.exo.crew_table"
     for _, where, table in ctx.table_entries(raw, "crew", path, CREW_KEYS, not_a_table=shape):
         name = ctx.bounded_text(table, "name", where, ctx.max_name, required=True) or None
         station = ctx.take(table, "station", str, where, required=True)
         if station is not None and station not in STATIONS:
-            ctx.error(f"{where}.station", f"unknown station {station!r} (use {', '.join(STATIONS)})")
+            ctx.error(
+                f"{where}.station", "problem.exo.unknown_station", station=station, known=", ".join(STATIONS)
+            )
             station = None
         skills_raw = cast(dict[str, Any], ctx.take(table, "skills", dict, where, default={}))
         skills: dict[str, int] = {}
         for key in skills_raw:
             if key not in SKILLS:
-                ctx.error(f"{where}.skills.{key}", f"unknown skill {key!r} (use {', '.join(SKILLS)})")
+                ctx.error(
+                    f"{where}.skills.{key}", "problem.exo.unknown_skill", skill=key, known=", ".join(SKILLS)
+                )
             else:
                 skills[key] = ctx.number(skills_raw, key, f"{where}.skills", low=0, high=40)
         if name is None or station is None:
             continue
         if any(m.name.casefold() == name.casefold() for m in members):
-            ctx.error(f"{where}.name", f"two crew members are called {name!r}")
+            ctx.error(f"{where}.name", "problem.exo.crew_twice", name=name)
         members.append(Crew(name=name, station=station, skills=skills))
     if sum(1 for m in members if m.station == "captain") > 1:
-        ctx.error(f"{path}.crew", "a ship has one captain (EXO-1.5)")
+        ctx.error(f"{path}.crew", "problem.exo.two_captains")
     if len(members) > cabin:
-        ctx.error(
-            f"{path}.crew",
-            f"{len(members)} crew members but cabin {cabin}: one crew member per cabin point (EXO-1.2)",
-        )
+        ctx.error(f"{path}.crew", "problem.exo.crew_cabin", count=len(members), cabin=cabin)
     return tuple(members)
 
 
@@ -80,22 +81,22 @@ def build_exo_unit(raw: Mapping[str, Any], common: Unit, path: str, ctx: Scenari
     if kind in OBJECT_KINDS:
         extra = sorted(k for k in raw if k in SHIP_KEYS and k not in ("kind", "vector"))
         for key in extra:
-            ctx.error(f"{path}.{key}", f"{kind} counters have no {key} (EXO-1.2)")
+            ctx.error(f"{path}.{key}", "problem.exo.object_key", kind=kind, key=key)
         vector = ctx.position(raw["vector"], f"{path}.vector") if "vector" in raw else None
         return SpaceObject(**_common(common), kind=kind, vector=vector)
     if kind != "ship":
-        ctx.error(f"{path}.kind", f"kind is ship, debris or asteroid, got {kind!r}")
+        ctx.error(f"{path}.kind", "problem.exo.kind", got=kind)
         return None
     stats = {
         k: ctx.number(raw, k, path, default=1 if k == "structure" else 0, low=0, high=99) for k in STAT_KEYS
     }
     if stats["structure"] < 1:
-        ctx.error(f"{path}.structure", "a ship needs at least 1 structure point")
+        ctx.error(f"{path}.structure", "problem.exo.structure")
     weapons = _weapons(raw, path, ctx)
     crew = assign_turrets(weapons, _crew(raw, path, ctx, stats["cabin"]))  # EXO-1.5 turret gunners
     vector = None
     if "vector" in raw and "speed" in raw:
-        ctx.error(f"{path}.speed", "give vector or speed, not both (EXO-1.6)")
+        ctx.error(f"{path}.speed", "problem.exo.vector_and_speed")
     if "vector" in raw:
         vector = ctx.position(raw["vector"], f"{path}.vector")
     elif common.at is not None:

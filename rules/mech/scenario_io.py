@@ -8,7 +8,7 @@ import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from rules.errors import GameError
+from rules.errors import GameError, Phrase, did_you_mean, shown
 from rules.hexgrid import Hex
 from rules.mech.geometry import ELEVATION
 from rules.mech.model import MECH, VEHICLE, Mech, MechWeapon
@@ -46,17 +46,17 @@ WEAPON_KEYS = frozenset({"type", "loc", "rear"})
 def build_mech(raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioContext) -> Mech | None:
     kind = ctx.take(raw, "kind", str, path, default=MECH)
     if kind not in (MECH, VEHICLE):
-        ctx.error(f"{path}.kind", f"kind is mech or vehicle, got {kind!r}")
+        ctx.error(f"{path}.kind", "problem.mech.kind", got=kind)
         kind = MECH
     for key in ("tonnage", "walk", "initiative", "gunnery", "piloting"):
         if key not in raw:
-            ctx.error(f"{path}.{key}", "is required (DESIGN §7.1)")
+            ctx.error(f"{path}.{key}", "problem.mech.required")
     tonnage = ctx.number(raw, "tonnage", path, default=50, low=1, high=200)
     walk = ctx.number(raw, "walk", path, default=0, low=0, high=30)
     run = ctx.number(raw, "run", path, default=math.ceil(1.5 * walk), low=0, high=45)
     jump = ctx.number(raw, "jump", path, default=0, low=0, high=30)
     if kind == VEHICLE and jump:
-        ctx.error(f"{path}.jump", "vehicles do not jump (MECH-1.2)")
+        ctx.error(f"{path}.jump", "problem.mech.vehicle_jump")
     weapons = _weapons(raw, kind, path, ctx)
     locations = MECH_LOCATIONS if kind == MECH else _vehicle_locations(raw, weapons)
     armor, structure = _protection(raw, kind, tonnage, locations, path, ctx)
@@ -100,23 +100,27 @@ def _weapons(raw: Mapping[str, Any], kind: str, path: str, ctx: ScenarioContext)
     known = tables().weapons
     allowed = MECH_LOCATIONS if kind == MECH else VEHICLE_LOCATIONS
     out: list[MechWeapon] = []
-    shape = '{ type = "medium_laser", loc = "la" }'
-    for _, where, entry in ctx.table_entries(
-        raw, "weapons", path, WEAPON_KEYS, not_a_table=f"a weapon is {shape}"
-    ):
+    shape = "problem.mech.weapon_table"
+    for _, where, entry in ctx.table_entries(raw, "weapons", path, WEAPON_KEYS, not_a_table=shape):
         wtype = ctx.take(entry, "type", str, where, required=True)
         loc = ctx.take(entry, "loc", str, where, required=True)
         rear = ctx.take(entry, "rear", bool, where, default=False)
         if wtype is not None and wtype not in known:
             near = _closest(wtype, tuple(known))
-            hint = f" (did you mean {near!r}?)" if near else f" (known: {', '.join(known)})"
-            ctx.error(f"{where}.type", f"unknown weapon {wtype!r}{hint}")
+            if near:
+                ctx.error(f"{where}.type", "problem.mech.unknown_weapon_near", weapon=wtype, near=near)
+            else:
+                ctx.error(
+                    f"{where}.type", "problem.mech.unknown_weapon", weapon=wtype, known=", ".join(known)
+                )
             continue
         if loc is not None and loc not in allowed:
-            ctx.error(f"{where}.loc", f"a {kind}'s locations are {', '.join(allowed)}, not {loc!r}")
+            ctx.error(
+                f"{where}.loc", "problem.mech.weapon_loc", kind=_a(kind), known=", ".join(allowed), loc=loc
+            )
             continue
         if rear and (kind != MECH or loc not in TORSO):
-            ctx.error(f"{where}.rear", "only a mech's torso and head weapons can face the rear (MECH-1.3)")
+            ctx.error(f"{where}.rear", "problem.mech.rear")
             continue
         if wtype is not None and loc is not None:
             out.append(MechWeapon(type=wtype, loc=loc, rear=bool(rear)))
@@ -139,19 +143,19 @@ def _protection(
         values: dict[str, int] = {}
         for loc, value in cast(dict[str, Any], given).items():
             if loc not in locations:
-                ctx.error(f"{path}.{key}.{loc}", f"a {kind}'s locations are {', '.join(locations)}")
+                ctx.error(
+                    f"{path}.{key}.{loc}", "problem.mech.locations", kind=_a(kind), known=", ".join(locations)
+                )
             elif isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 999:
-                ctx.error(f"{path}.{key}.{loc}", f"a whole number from 0 to 999, got {value!r}")
+                ctx.error(f"{path}.{key}.{loc}", "problem.mech.points", got=shown(value))
             elif key == "structure" and value == 0:
-                ctx.error(f"{path}.{key}.{loc}", "a location starts with some structure")
+                ctx.error(f"{path}.{key}.{loc}", "problem.mech.no_structure")
             else:
                 values[loc] = value
         missing = [loc for loc in locations if loc not in values]
         if missing and defaults is None:
-            ctx.error(
-                f"{path}.{key}",
-                f"no default {key} for a {tonnage}-ton {kind} (data/mech/armor.toml): give {', '.join(missing)}",
-            )
+            what = "problem.mech.no_default_armor" if key == "armor" else "problem.mech.no_default_structure"
+            ctx.error(f"{path}.{key}", what, tonnage=tonnage, kind=_a(kind), missing=", ".join(missing))
         for loc in missing:
             values[loc] = defaults[i][loc] if defaults is not None else 1
         out.append(values)
@@ -165,7 +169,7 @@ def read_elevation(raw: Mapping[str, Any], board: Board, ctx: ScenarioContext) -
         where = f"board.{ELEVATION}.{label}"
         h = ctx.position(label, where)
         if isinstance(value, bool) or not isinstance(value, int) or not -20 <= value <= 20:
-            ctx.error(where, f"an elevation is a whole number of levels (-20..20), got {value!r}")
+            ctx.error(where, "problem.mech.elevation", got=shown(value))
             continue
         if h is not None:
             levels[h] = value
@@ -184,24 +188,24 @@ def check_mechs(state: EncounterState, ctx: ScenarioContext) -> None:
     tb = tables()
     for h, kind in state.board.terrain.items():
         if kind not in tb.terrain:
-            near = _closest(kind, tuple(tb.terrain))
-            hint = f" (did you mean {near!r}?)" if near else ""
-            ctx.error(
-                f"board.terrain.{h.label}",
-                f"unknown terrain {kind!r}{hint}; mech knows {', '.join(tb.terrain)}",
-            )
+            hint = did_you_mean(kind, tb.terrain)
+            known = ", ".join(tb.terrain)
+            where = f"board.terrain.{h.label}"
+            ctx.error(where, "problem.unknown_terrain", terrain=kind, hint=hint, ruleset="mech", known=known)
     taken: dict[Hex, str] = {}
     for i, unit in enumerate(state.units.values()):
         if not isinstance(unit, Mech) or unit.at is None:
             continue
         if unit.at in taken:
-            ctx.error(f"units[{i}].at", f"{unit.at.label} is already taken by {taken[unit.at]} (MECH-1.2)")
+            ctx.error(f"units[{i}].at", "problem.mech.hex_taken", hex=unit.at.label, other=taken[unit.at])
         taken[unit.at] = unit.id
         if not unit.is_mech and not tb.terrain_kind(state.board.terrain_at(unit.at)).vehicles:
-            ctx.error(f"units[{i}].at", f"a vehicle cannot stand in {state.board.terrain_at(unit.at)}")
+            ctx.error(
+                f"units[{i}].at", "problem.mech.vehicle_terrain", terrain=state.board.terrain_at(unit.at)
+            )
     secret = state.options.get("secret_declarations")
     if secret is not None and not isinstance(secret, bool):
-        ctx.error("options.secret_declarations", "expected true or false (MECH-1.1)")
+        ctx.error("options.secret_declarations", "problem.mech.secret")
 
 
 #: per scenario being read: (rounds checked so far, the state they lead to) — see ``check_round``
@@ -216,20 +220,20 @@ def check_round(
     board it will be made on (over MP, out of arc, out of range, reverse at run ...), named with its rule id."""
     orders = spec.raw.get("orders", {})
     if not isinstance(orders, Mapping):
-        ctx.error(f"{path}.orders", 'orders is a table: { hunter = { mode = "walk", path = ["0509"] } }')
+        ctx.error(f"{path}.orders", "problem.mech.orders_table")
         return
     readable = True
     for uid, raw in cast(Mapping[str, Any], orders).items():
         where = f"{path}.orders.{uid}"
         unit = state.units.get(uid)
         if not isinstance(unit, Mech):
-            ctx.error(where, f"{uid!r} is not a unit of this scenario")
+            ctx.error(where, "problem.mech.not_a_unit", unit=uid)
             readable = False
             continue
         try:
             parse_order(uid, raw, vehicle=not unit.is_mech)
         except GameError as exc:
-            ctx.error(where, str(exc))
+            ctx.error_from(where, exc)
             readable = False
     done, projected = _PROJECTIONS.get(ctx, (0, state))
     if done != spec.index - 1:
@@ -243,15 +247,24 @@ def check_round(
     from rules.mech.sim import play_round
 
     def report(uid: str, error: GameError) -> None:
-        rule = f" ({error.rule})" if error.rule and error.rule not in str(error) else ""
-        ctx.error(f"{path}.orders.{uid}", f"round {spec.index}: unit {uid}: {error}{rule}")
+        reason = Phrase.of_error(error)
+        ctx.error(
+            f"{path}.orders.{uid}", "problem.mech.round_refused", round=spec.index, unit=uid, reason=reason
+        )
 
     try:
         for step in play_round(ruleset, projected, spec, DiceFactory(), on_illegal=report):
             projected = step.state
-    except (GameError, ValueError) as exc:
-        ctx.error(path, f"round {spec.index} cannot be played: {exc}")
+    except GameError as exc:
+        ctx.error(path, "problem.mech.round_unplayable", round=spec.index, reason=Phrase.of_error(exc))
+    except ValueError as exc:
+        ctx.error(path, "problem.mech.round_unplayable", round=spec.index, reason=str(exc))
     _PROJECTIONS[ctx] = (spec.index, projected)
+
+
+def _a(kind: str) -> Phrase:
+    """The kind of a unit ("mech", "vehicle") in the reader's words."""
+    return Phrase.of("problem.mech.vehicle" if kind == VEHICLE else "problem.mech.mech")
 
 
 def _closest(key: str, allowed: tuple[str, ...]) -> str | None:

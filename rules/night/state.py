@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
 
+from rules.errors import Phrase, describe, shown
 from rules.hexgrid import Hex
 from rules.night.tables import DISCIPLINES, tables
 from rules.serial import serializable
@@ -55,24 +56,31 @@ def read_top(raw: Mapping[str, Any], state: EncounterState, ctx: ScenarioContext
     if isinstance(found, Mapping):
         table = cast(Mapping[str, Any], found)
     else:
-        ctx.error("night", "must be a table")
+        ctx.error("night", "problem.expected", expected=Phrase.of("problem.kind.dict"), got=describe(found))
     for key in table:
         if key not in ("nvr", "wind"):
-            ctx.error(f"night.{key}", "unknown key (night takes nvr, wind)")
+            ctx.error(f"night.{key}", "problem.unknown_key", key=key, allowed="nvr, wind")
     nvr = ctx.number(table, "nvr", "night", default=tab.default_nvr, low=tab.min_nvr, high=tab.max_nvr)
     wind: object = table.get("wind", False)
     if not isinstance(wind, bool):
-        ctx.error("night.wind", f"must be true or false, got {wind!r}")
+        ctx.error(
+            "night.wind", "problem.expected", expected=Phrase.of("problem.kind.bool"), got=describe(wind)
+        )
         wind = False
     discipline: list[tuple[str, str]] = []
     motorized: list[str] = []
     tracked: list[str] = []
-    for i, u in enumerate(cast(list[Mapping[str, Any]], raw.get("units", []))):
+    listed: object = raw.get("units", [])
+    for i, entry in enumerate(cast(list[object], listed) if isinstance(listed, list) else []):
+        if not isinstance(entry, Mapping):
+            continue  # the base ruleset reports a [[units]] entry that is not a table
+        u = cast(Mapping[str, Any], entry)
         uid = str(u.get("id", ""))
         d = u.get("discipline")
         if d is not None:
             if d not in DISCIPLINES:
-                ctx.error(f"units[{i}].discipline", f"must be one of {', '.join(DISCIPLINES)}, got {d!r}")
+                known = ", ".join(DISCIPLINES)
+                ctx.error(f"units[{i}].discipline", "problem.night.discipline", known=known, got=shown(d))
             else:
                 discipline.append((uid, str(d)))
         for key, into in (("motorized", motorized), ("tracked", tracked)):
@@ -80,7 +88,8 @@ def read_top(raw: Mapping[str, Any], state: EncounterState, ctx: ScenarioContext
             if v is None:
                 continue
             if not isinstance(v, bool):
-                ctx.error(f"units[{i}].{key}", f"must be true or false, got {v!r}")
+                bool_kind = Phrase.of("problem.kind.bool")
+                ctx.error(f"units[{i}].{key}", "problem.expected", expected=bool_kind, got=describe(v))
             elif v:
                 into.append(uid)
     ns = NightState(

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from rules.errors import InvalidOrderError
+from rules.errors import InvalidOrderError, Phrase
 from rules.hexgrid import Hex
 from rules.ocs.model import ASKS, KINDS, MODES, REGULAR, combat_of, ext_of
 from rules.ruleset import DIRECTOR, Order
@@ -110,9 +110,11 @@ class Retreats(Order):
     retreats: tuple[tuple[str, Hex], ...]
 
 
-def bad(actor: str, message: str, **params: object) -> InvalidOrderError:
+def bad(actor: str, message: str, key: str, /, **params: object) -> InvalidOrderError:
+    """An order that cannot be read: ``message`` is the English text, ``key`` (``syntax.ocs.*``) and ``params``
+    the same words for the reader's language (the ``detail`` of ``errors.ocs.syntax``)."""
     return InvalidOrderError(
-        f"{actor}: {message}", code="ocs.syntax", params={"unit": actor, "detail": message, **params}
+        f"{actor}: {message}", code="ocs.syntax", params={"unit": actor, "detail": Phrase(key, params)}
     )
 
 
@@ -120,23 +122,33 @@ def parse(state: EncounterState, actor: str, raw: Any) -> Order:
     """A raw table → an order (``InvalidOrderError`` on bad syntax)."""
     if not isinstance(raw, Mapping):
         raise bad(
-            actor, 'an order is a table such as {"ar": "pz21"} or {"move": {"unit": "pz21", "to": "0607"}}'
+            actor,
+            'an order is a table such as {"ar": "pz21"} or {"move": {"unit": "pz21", "to": "0607"}}',
+            "syntax.ocs.table",
         )
     table = cast(Mapping[str, Any], raw)
     answer = [k for k in ANSWERS if k in table]
     if answer:
         extra = sorted(set(table) - {answer[0], "combat"})
         if len(answer) > 1 or extra:
-            raise bad(
-                actor, f"one answer at a time, with an optional 'combat' (got {', '.join(sorted(table))})"
-            )
+            got = ", ".join(sorted(table))
+            message = f"one answer at a time, with an optional 'combat' (got {got})"
+            raise bad(actor, message, "syntax.ocs.one_answer", got=got)
         return _answer(state, actor, answer[0], table)
     if len(table) != 1 or next(iter(table)) not in PROCEDURE:
         keys = ", ".join(str(k) for k in table) or "nothing"
-        raise bad(actor, f"write one of {', '.join((*PROCEDURE, *ANSWERS))} (got {keys})")
+        known = ", ".join((*PROCEDURE, *ANSWERS))
+        raise bad(actor, f"write one of {known} (got {keys})", "syntax.ocs.one_of", known=known, got=keys)
     ((key, value),) = table.items()
     if not isinstance(value, Mapping):
-        raise bad(actor, f"'{key}' takes a table, such as {_EXAMPLES[key]}")
+        example = _EXAMPLES[key]
+        raise bad(
+            actor,
+            f"'{key}' takes a table, such as {example}",
+            "syntax.ocs.takes_table",
+            key=key,
+            example=example,
+        )
     body = cast(Mapping[str, Any], value)
     if key == "combat":
         return parse_combat(actor, body)
@@ -146,12 +158,18 @@ def parse(state: EncounterState, actor: str, raw: Any) -> Order:
     _only(actor, key, body, {"unit", "to"})
     who = body.get("unit", actor if actor != DIRECTOR else None)
     if not isinstance(who, str) or not who:
-        raise bad(actor, f"'{key}' needs the unit: {_EXAMPLES[key]}")
+        example = _EXAMPLES[key]
+        raise bad(
+            actor, f"'{key}' needs the unit: {example}", "syntax.ocs.needs_unit", key=key, example=example
+        )
     if key == "move":
         return FreeMove(unit=actor, who=who, to=_hex(actor, body.get("to"), "to"))
     mode = body.get("to")
     if mode not in MODES:
-        raise bad(actor, f"a mode is one of {', '.join(MODES)}, got {mode!r}")
+        known = ", ".join(MODES)
+        raise bad(
+            actor, f"a mode is one of {known}, got {mode!r}", "syntax.ocs.mode", known=known, got=repr(mode)
+        )
     return ModeChange(unit=actor, who=who, mode=str(mode))
 
 
@@ -168,17 +186,28 @@ def parse_combat(actor: str, body: Mapping[str, Any]) -> OpenCombat:
     _only(actor, "combat", body, COMBAT_KEYS)
     attackers = body.get("attackers")
     if not isinstance(attackers, list | tuple) or not attackers:
-        raise bad(actor, 'a combat needs its attackers, such as "attackers": ["pz21", "pz15"]')
+        raise bad(
+            actor,
+            'a combat needs its attackers, such as "attackers": ["pz21", "pz15"]',
+            "syntax.ocs.attackers",
+        )
     ids = [a for a in cast(list[Any], attackers) if isinstance(a, str) and a]
     if len(ids) != len(cast(list[Any], attackers)) or len(set(ids)) != len(ids):
-        raise bad(actor, "attackers are unit ids, each once")
+        raise bad(actor, "attackers are unit ids, each once", "syntax.ocs.attackers_once")
     kind = body.get("kind", REGULAR)
     if kind not in KINDS:
-        raise bad(actor, f"the attack type is {' or '.join(KINDS)}, got {kind!r}")
+        known = ", ".join(KINDS)
+        raise bad(
+            actor,
+            f"the attack type is {' or '.join(KINDS)}, got {kind!r}",
+            "syntax.ocs.kind",
+            known=known,
+            got=repr(kind),
+        )
     ar = {k: body.get(k) for k in ("ar_attacker", "ar_defender")}
     for k, v in ar.items():
         if v is not None and (not isinstance(v, str) or not v):
-            raise bad(actor, f"{k} is a unit id, got {v!r}")
+            raise bad(actor, f"{k} is a unit id, got {v!r}", "syntax.ocs.ar_unit", key=k, got=repr(v))
     return OpenCombat(
         unit=actor,
         attackers=tuple(ids),
@@ -194,16 +223,22 @@ def _answer(state: EncounterState, actor: str, key: str, table: Mapping[str, Any
     value = table[key]
     if key == "ar":
         if not isinstance(value, str) or not value:
-            raise bad(actor, 'name the AR unit: {"ar": "pz21"}')
+            raise bad(actor, 'name the AR unit: {"ar": "pz21"}', "syntax.ocs.ar")
         return ChooseAr(unit=actor, combat=combat, choice=value)
     if key == "losses":
         if not isinstance(value, list | tuple) or not all(
             isinstance(v, str) and v for v in cast(list[Any], value)
         ):
-            raise bad(actor, 'losses is a list of unit ids, one per step: {"losses": ["pz15"]} (or [])')
+            raise bad(
+                actor,
+                'losses is a list of unit ids, one per step: {"losses": ["pz15"]} (or [])',
+                "syntax.ocs.losses",
+            )
         return Losses(unit=actor, combat=combat, losses=tuple(cast(list[str], value)))
     if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in cast(Mapping[Any, Any], value)):
-        raise bad(actor, 'retreats maps each unit to a hex: {"retreats": {"rtr7": "0708"}}')
+        raise bad(
+            actor, 'retreats maps each unit to a hex: {"retreats": {"rtr7": "0708"}}', "syntax.ocs.retreats"
+        )
     pairs = tuple(
         (uid, _hex(actor, where, f"retreats.{uid}")) for uid, where in cast(Mapping[str, Any], value).items()
     )
@@ -225,19 +260,34 @@ def _which_combat(state: EncounterState, actor: str, key: str, given: Any) -> in
 def _only(actor: str, key: str, body: Mapping[str, Any], allowed: frozenset[str] | set[str]) -> None:
     unknown = sorted(str(k) for k in body if k not in allowed)
     if unknown:
-        raise bad(actor, f"'{key}' takes {', '.join(sorted(allowed))}; unknown: {', '.join(unknown)}")
+        known, extra = ", ".join(sorted(allowed)), ", ".join(unknown)
+        message = f"'{key}' takes {known}; unknown: {extra}"
+        raise bad(actor, message, "syntax.ocs.only", key=key, known=known, extra=extra)
 
 
 def _number(actor: str, value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise bad(actor, f"{what} is a combat number (1, 2, …), got {value!r}")
+        raise bad(
+            actor,
+            f"{what} is a combat number (1, 2, …), got {value!r}",
+            "syntax.ocs.combat",
+            what=what,
+            got=repr(value),
+        )
     return value
 
 
 def _hex(actor: str, value: Any, what: str) -> Hex:
     if not isinstance(value, str):
-        raise bad(actor, f'{what} is a hex label such as "0606", got {value!r}')
+        raise bad(
+            actor,
+            f'{what} is a hex label such as "0606", got {value!r}',
+            "syntax.ocs.hex",
+            what=what,
+            got=repr(value),
+        )
     try:
         return Hex.parse(value)
     except ValueError:
-        raise bad(actor, f'{what}: {value!r} is not a hex label such as "0606"') from None
+        message = f'{what}: {value!r} is not a hex label such as "0606"'
+        raise bad(actor, message, "syntax.ocs.hex_bad", what=what, got=repr(value)) from None

@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from rules.errors import InvalidOrderError
+from rules.errors import InvalidOrderError, did_you_mean, shown
 from rules.hexgrid import Hex
 from rules.ocs.arithmetic import HEDGEHOG_MAX
 from rules.ocs.legality import HEDGEHOG
@@ -36,14 +36,14 @@ def build_unit(raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioCon
     """OCS-1: modified strength (as the director gives it), action rating, mode, steps."""
     for key in ("strength", "ar", "steps"):
         if key not in raw:
-            ctx.error(f"{path}.{key}", "is required (OCS-1)")
+            ctx.error(f"{path}.{key}", "problem.ocs.required")
     strength = ctx.take(raw, "strength", (int, float), path, default=0)
     if not isinstance(strength, int | float) or not 0 <= strength <= MAX_STRENGTH:
-        ctx.error(f"{path}.strength", f"must be a number from 0 to {MAX_STRENGTH}, got {strength!r}")
+        ctx.error(f"{path}.strength", "problem.ocs.strength", high=MAX_STRENGTH, got=shown(strength))
         strength = 0
     mode = ctx.take(raw, "mode", str, path, default=NORMAL)
     if mode not in MODES:
-        ctx.error(f"{path}.mode", f"mode is one of {', '.join(MODES)}, got {mode!r} (OCS-1)")
+        ctx.error(f"{path}.mode", "problem.ocs.mode", known=", ".join(MODES), got=shown(mode))
         mode = NORMAL
     return OcsUnit(
         **{f.name: getattr(common, f.name) for f in dataclasses.fields(Unit)},
@@ -62,9 +62,7 @@ def read_board(raw: Mapping[str, Any], board: Board, ctx: ScenarioContext) -> Bo
         where = f"board.{HEDGEHOG}.{label}"
         h = ctx.position(label, where)
         if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= HEDGEHOG_MAX:
-            ctx.error(
-                where, f"a hedgehog level is a whole number from 0 to {HEDGEHOG_MAX}, got {level!r} (OCS-1)"
-            )
+            ctx.error(where, "problem.ocs.hedgehog", high=HEDGEHOG_MAX, got=shown(level))
             continue
         if h is not None and level:
             levels[h] = level
@@ -78,19 +76,16 @@ def check_state(state: EncounterState, ctx: ScenarioContext) -> None:
     classes = tables().terrain_classes
     for h, kind in state.board.terrain.items():
         if kind not in classes:
-            ctx.error(
-                f"board.terrain.{h.label}", f"unknown terrain class {kind!r} (ocs knows {', '.join(classes)})"
-            )
+            hint = did_you_mean(kind, classes)
+            known = ", ".join(classes)
+            ctx.error(f"board.terrain.{h.label}", "problem.ocs.terrain", terrain=kind, hint=hint, known=known)
     holder: dict[Hex, str] = {}
     for i, unit in enumerate(state.units_of(OcsUnit)):
         if unit.at is None:
             continue
         side = holder.setdefault(unit.at, unit.side)
         if side != unit.side:
-            ctx.error(
-                f"units[{i}].at",
-                f"{unit.at.label} already holds a unit of {side} (two sides never share a hex)",
-            )
+            ctx.error(f"units[{i}].at", "problem.ocs.two_sides", hex=unit.at.label, side=side)
 
 
 def check_round(spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:
@@ -98,32 +93,34 @@ def check_round(spec: RoundSpec, state: EncounterState, path: str, ctx: Scenario
     orders = spec.raw.get("orders", {})
     where = f"{path}.orders"
     if not isinstance(orders, Mapping):
-        ctx.error(where, 'orders is a table: orders.combat = [{ attackers = ["pz21"], defender = "0606" }]')
+        ctx.error(where, "problem.ocs.orders_table")
         return
     table = cast(Mapping[str, Any], orders)
     ctx.check_keys(table, frozenset(ORDER_LISTS), where)
     units = set(state.units)
     for key in ("mode", "move"):
         for _, at, entry in ctx.table_entries(
-            table, key, where, MOVE_KEYS, not_a_table='a table like { unit = "pz21", to = "0607" }'
+            table, key, where, MOVE_KEYS, not_a_table="problem.ocs.move_table"
         ):
             if entry.get("unit") not in units:
-                ctx.error(f"{at}.unit", f"unknown unit {entry.get('unit')!r}")
+                _unknown_unit(entry.get("unit"), f"{at}.unit", units, ctx)
             if key == "mode" and entry.get("to") not in MODES:
-                ctx.error(f"{at}.to", f"mode is one of {', '.join(MODES)}, got {entry.get('to')!r}")
+                ctx.error(
+                    f"{at}.to", "problem.ocs.mode_to", known=", ".join(MODES), got=shown(entry.get("to"))
+                )
             if key == "move" and not isinstance(entry.get("to"), str):
-                ctx.error(f"{at}.to", 'expected a hex label like "0607"')
-    shape = 'a table like { attackers = ["pz21"], defender = "0606", kind = "regular" }'
+                ctx.error(f"{at}.to", "problem.ocs.move_to")
+    shape = "problem.ocs.combat_table"
     for _, at, entry in ctx.table_entries(table, "combat", where, COMBAT_KEYS | SIM_KEYS, not_a_table=shape):
         try:
             order = parse_combat(DIRECTOR, {k: v for k, v in entry.items() if k not in SIM_KEYS})
         except InvalidOrderError as exc:
-            ctx.error(at, exc.message)
+            ctx.error_from(at, exc)
             continue
         named = [*order.attackers, order.ar_attacker, order.ar_defender]
         for uid in named:
             if uid is not None and uid not in units:
-                ctx.error(at, f"unknown unit {uid!r}")
+                _unknown_unit(uid, at, units, ctx)
         _check_answers(entry, at, units, ctx)
 
 
@@ -132,10 +129,15 @@ def _check_answers(entry: Mapping[str, Any], at: str, units: set[str], ctx: Scen
     ctx.check_keys(cast(dict[str, Any], losses), LOSS_ROLES, f"{at}.losses")
     for role, ids in cast(dict[str, Any], losses).items():
         if not isinstance(ids, list) or any(i not in units for i in cast(list[Any], ids)):
-            ctx.error(f"{at}.losses.{role}", 'a list of unit ids, one per step: ["pz15", "pz15"]')
+            ctx.error(f"{at}.losses.{role}", "problem.ocs.losses")
     retreats = ctx.take(entry, "retreats", dict, at, default={})
     for uid, where in cast(dict[str, Any], retreats).items():
         if uid not in units:
-            ctx.error(f"{at}.retreats.{uid}", f"unknown unit {uid!r}")
+            _unknown_unit(uid, f"{at}.retreats.{uid}", units, ctx)
         else:
             ctx.position(where, f"{at}.retreats.{uid}")
+
+
+def _unknown_unit(uid: object, at: str, units: set[str], ctx: ScenarioContext) -> None:
+    hint = did_you_mean(uid, units) if isinstance(uid, str) else ""
+    ctx.error(at, "problem.unknown_unit", unit=shown(uid), hint=hint, known=", ".join(sorted(units)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from rules.errors import GameError
+from rules.errors import GameError, did_you_mean
 from rules.pbw.model import Carried, Character, Declaration
 from rules.pbw.orders import DECLARATION_KEYS, parse_change, parse_declaration
 from rules.pbw.tables import ATTRIBUTES, LOCATIONS, SKILLS, tables
@@ -30,7 +30,7 @@ def build_character(
 ) -> Character | None:
     for key in REQUIRED:
         if key not in raw:
-            ctx.error(f"{path}.{key}", "is required (DESIGN §7.4)")
+            ctx.error(f"{path}.{key}", "problem.pbw.required")
     resistance = _scores(raw, "resistance", path, ctx, allowed=LOCATIONS, low=1, high=99, every=True)
     attributes = _scores(raw, "attributes", path, ctx, allowed=ATTRIBUTES, low=0, high=20)
     skills = _scores(raw, "skills", path, ctx, allowed=SKILLS, low=0, high=20)
@@ -82,7 +82,7 @@ def _scores(
         if name in table:
             out[name] = ctx.number(table, name, where, default=low, low=low, high=high)
         elif every and key in raw:
-            ctx.error(f"{where}.{name}", "is required (every location: head, ra, la, torso, rl, ll)")
+            ctx.error(f"{where}.{name}", "problem.pbw.every_location", known=", ".join(allowed))
     return out if not every else {name: out.get(name, low) for name in allowed}
 
 
@@ -96,25 +96,27 @@ def _weapons(
     carried: list[Carried] = []
     held: int | None = None
     first: int | None = None
-    shape = 'expected a table like { type = "pistol" }'
-    for i, where, entry in ctx.table_entries(raw, "weapons", path, WEAPON_KEYS, not_a_table=shape):
+    shape = "problem.pbw.weapon_table"
+    for _, where, entry in ctx.table_entries(raw, "weapons", path, WEAPON_KEYS, not_a_table=shape):
+        i = len(carried)  # its place among the weapons read (an unreadable entry before it is skipped)
         kind = ctx.take(entry, "type", str, where, required=True)
         if kind is None:
             continue
         spec = known.get(kind)
         if spec is None:
-            ctx.error(f"{where}.type", f"unknown weapon {kind!r} (data/pbw/weapons.toml: {', '.join(known)})")
+            hint = did_you_mean(str(kind), known)
+            ctx.error(f"{where}.type", "problem.pbw.weapon", weapon=kind, hint=hint, known=", ".join(known))
             continue
         ammo = spec.capacity
         if "ammo" in entry:
             if not spec.ranged:
-                ctx.error(f"{where}.ammo", f"a {kind} takes no ammunition")
+                ctx.error(f"{where}.ammo", "problem.pbw.no_ammo", weapon=kind)
             ammo = ctx.number(entry, "ammo", where, default=spec.capacity, low=0, high=spec.capacity)
         in_hand = ctx.take(entry, "held", bool, where, default=None)
         if in_hand and spec.fists:
-            ctx.error(f"{where}.held", "fists are never held")
+            ctx.error(f"{where}.held", "problem.pbw.fists_held")
         elif in_hand and held is not None:
-            ctx.error(f"{where}.held", "only one weapon is in hand")
+            ctx.error(f"{where}.held", "problem.pbw.one_in_hand")
         elif in_hand:
             held = i
         if first is None and not spec.fists and in_hand is None:
@@ -132,17 +134,18 @@ def check_characters(state: EncounterState, ctx: ScenarioContext) -> None:
         if ch.at is None:
             continue
         if ch.at in where:
-            ctx.error(f"units[{i}].at", f"{ch.at.label} is already taken by {where[ch.at]}")
+            ctx.error(f"units[{i}].at", "problem.pbw.hex_taken", hex=ch.at.label, other=where[ch.at])
         where[ch.at] = ch.id
         kind = tables().kind(state.board.terrain_at(ch.at))
         if kind is not None and kind.blocks_move:
-            ctx.error(f"units[{i}].at", f"{ch.id} stands on {state.board.terrain_at(ch.at)} at {ch.at.label}")
+            terrain = state.board.terrain_at(ch.at)
+            ctx.error(f"units[{i}].at", "problem.pbw.blocked", unit=ch.id, terrain=terrain, hex=ch.at.label)
     for h, name in state.board.terrain.items():
         if tables().kind(name) is None:
-            ctx.error(
-                f"board.terrain.{h.label}",
-                f"unknown terrain {name!r} (pbw knows {', '.join(tables().terrain)})",
-            )
+            hint = did_you_mean(name, tables().terrain)
+            known = ", ".join(tables().terrain)
+            at = f"board.terrain.{h.label}"
+            ctx.error(at, "problem.unknown_terrain", terrain=name, hint=hint, ruleset="pbw", known=known)
 
 
 def check_round(spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:
@@ -154,10 +157,10 @@ def check_round(spec: RoundSpec, state: EncounterState, path: str, ctx: Scenario
     for uid, raw in orders.items():
         where = f"{path}.orders.{uid}"
         if not isinstance(state.units.get(uid), Character):
-            ctx.error(where, f"{uid!r} is not a character of this scenario")
+            ctx.error(where, "problem.pbw.not_a_character", unit=uid)
             continue
         if not isinstance(raw, dict):
-            ctx.error(where, "orders for a character are a table: { segments = [...] }")
+            ctx.error(where, "problem.pbw.orders_table")
             continue
         table = cast(dict[str, Any], raw)
         ctx.check_keys(table, ORDER_KEYS, where)
@@ -167,16 +170,16 @@ def check_round(spec: RoundSpec, state: EncounterState, path: str, ctx: Scenario
                     state, uid, {k: v for k, v in table.items() if k in DECLARATION_KEYS}
                 )
         except GameError as exc:
-            ctx.error(where, str(exc))
-        shape = 'expected a table like { segment = 2, action = "defend" }'
+            ctx.error_from(where, exc)
+        shape = "problem.pbw.change_table"
         for _, at, entry in ctx.table_entries(table, "change", where, CHANGE_KEYS, not_a_table=shape):
             if "segment" not in entry:
-                ctx.error(f"{at}.segment", "is required: the segment the change is for (1-3)")
+                ctx.error(f"{at}.segment", "problem.pbw.change_segment")
                 continue
             try:
                 parse_change(state, uid, entry)
             except GameError as exc:
-                ctx.error(at, str(exc))
+                ctx.error_from(at, exc)
     if spec.index == 1:
         _check_declarations(state, declared, path, ctx)
 
@@ -191,5 +194,5 @@ def _check_declarations(
         try:
             state, _ = declare(state, {uid: order} if uid and order else {})
         except GameError as exc:
-            ctx.error(f"{path}.orders.{uid}", str(exc))
+            ctx.error_from(f"{path}.orders.{uid}", exc)
             state, _ = declare(state, {})

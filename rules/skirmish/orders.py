@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.errors import InvalidOrderError
+from rules.errors import InvalidOrderError, Phrase
 from rules.hexgrid import Hex, Vertex
 from rules.ruleset import Order
 from rules.skirmish.model import (
@@ -47,21 +47,31 @@ VERBS = (
 )
 
 
-def _bad(unit_id: str, message: str, token: str) -> InvalidOrderError:
+def _bad(unit_id: str, message: str, token: str, key: str, /, **params: object) -> InvalidOrderError:
+    """An action that cannot be read: ``message`` is the English text, ``key`` (``syntax.skirmish.*``) and
+    ``params`` the same words for the reader's language (the ``detail`` of ``errors.skirmish.syntax``)."""
     return InvalidOrderError(
         f"{unit_id}: {message}",
         code="skirmish.syntax",
-        params={"unit": unit_id, "token": token, "detail": message},
+        params={"unit": unit_id, "token": token, "detail": Phrase(key, params)},
     )
 
 
 def parse_action(state: EncounterState, unit_id: str, raw: Any) -> Order:
     if not isinstance(raw, str) or not raw.strip():
-        raise _bad(unit_id, f"an action is text such as 'move 0506', got {raw!r}", str(raw))
+        raise _bad(
+            unit_id,
+            f"an action is text such as 'move 0506', got {raw!r}",
+            str(raw),
+            "syntax.skirmish.text",
+            got=repr(raw),
+        )
     words = raw.split()
     verb, args = words[0].lower(), words[1:]
     if verb not in VERBS:
-        raise _bad(unit_id, f"unknown action {words[0]!r} (use one of {', '.join(VERBS)})", words[0])
+        known = ", ".join(VERBS)
+        message = f"unknown action {words[0]!r} (use one of {known})"
+        raise _bad(unit_id, message, words[0], "syntax.skirmish.verb", verb=words[0], known=known)
     if verb in ("end", "done", "fire", "hold"):
         _no_more(unit_id, verb, args, 0)
         if verb in ("fire", "hold"):
@@ -69,16 +79,22 @@ def parse_action(state: EncounterState, unit_id: str, raw: Any) -> Order:
         return SkEnd(unit=unit_id)
     if verb == "act":
         if not args:
-            raise _bad(unit_id, "'act' needs a description, e.g. 'act open the door'", raw)
+            raise _bad(
+                unit_id, "'act' needs a description, e.g. 'act open the door'", raw, "syntax.skirmish.act"
+            )
         return SkAct(unit=unit_id, description=" ".join(args))
     if verb == "overwatch":
         _no_more(unit_id, verb, args, 1)
         policy = args[0].lower() if args else tables().overwatch_default
         if policy not in POLICIES:
-            raise _bad(unit_id, f"overwatch policy {args[0]!r} is not one of {', '.join(POLICIES)}", args[0])
+            known = ", ".join(POLICIES)
+            message = f"overwatch policy {args[0]!r} is not one of {known}"
+            raise _bad(unit_id, message, args[0], "syntax.skirmish.policy", policy=args[0], known=known)
         return SkOverwatch(unit=unit_id, policy=policy)
     if not args:
-        raise _bad(unit_id, f"'{verb}' needs {'a vertex' if verb == 'turn' else 'a target'}", verb)
+        if verb == "turn":
+            raise _bad(unit_id, f"'{verb}' needs a vertex", verb, "syntax.skirmish.needs_vertex", verb=verb)
+        raise _bad(unit_id, f"'{verb}' needs a target", verb, "syntax.skirmish.needs_target", verb=verb)
     if verb == "turn":
         _no_more(unit_id, verb, args, 1)
         return SkTurn(unit=unit_id, to=_vertex(unit_id, args[0]))
@@ -102,7 +118,8 @@ def _grenade_target(state: EncounterState, unit_id: str, token: str) -> SkGrenad
     try:
         return SkGrenade(unit=unit_id, at=Hex.parse(token))
     except ValueError:
-        raise _bad(unit_id, f"{token!r} is neither a character nor a hex label like 0506", token) from None
+        message = f"{token!r} is neither a character nor a hex label like 0506"
+        raise _bad(unit_id, message, token, "syntax.skirmish.grenade_target", token=token) from None
 
 
 def _move(unit_id: str, verb: str, args: list[str]) -> SkMove:
@@ -115,7 +132,8 @@ def _move(unit_id: str, verb: str, args: list[str]) -> SkMove:
     while rest:
         key = rest[0].lower()
         if key not in ("via", "facing") or len(rest) < 2 or key in options:
-            raise _bad(unit_id, f"write '{verb} {args[0]} [via <hex>] [facing <vertex>]'", " ".join(rest))
+            usage = f"{verb} {args[0]} [via <hex>] [facing <vertex>]"
+            raise _bad(unit_id, f"write '{usage}'", " ".join(rest), "syntax.skirmish.move_usage", usage=usage)
         options[key], rest = rest[1], rest[2:]
     via = _hex(unit_id, options["via"]) if "via" in options else None
     facing = _vertex(unit_id, options["facing"]) if "facing" in options else None
@@ -128,12 +146,16 @@ def resolve_character(state: EncounterState, unit_id: str, token: str) -> str:
     for u in state.units.values():
         if isinstance(u, Character) and (u.id.lower() == wanted or u.name.lower() == wanted):
             return u.id
-    raise _bad(unit_id, f"there is no character called {token!r}", token)
+    raise _bad(
+        unit_id, f"there is no character called {token!r}", token, "syntax.skirmish.no_character", token=token
+    )
 
 
 def _no_more(unit_id: str, verb: str, args: list[str], allowed: int) -> None:
     if len(args) > allowed:
-        raise _bad(unit_id, f"unexpected {' '.join(args[allowed:])!r} after '{verb}'", args[allowed])
+        extra = " ".join(args[allowed:])
+        message = f"unexpected {extra!r} after '{verb}'"
+        raise _bad(unit_id, message, args[allowed], "syntax.skirmish.unexpected", extra=extra, verb=verb)
 
 
 def _vertex(unit_id: str, token: str) -> int:
@@ -141,11 +163,13 @@ def _vertex(unit_id: str, token: str) -> int:
         return int(Vertex.parse(token))
     except ValueError:
         names = ", ".join(v.label for v in Vertex)
-        raise _bad(unit_id, f"{token!r} is not a vertex (use {names})", token) from None
+        message = f"{token!r} is not a vertex (use {names})"
+        raise _bad(unit_id, message, token, "syntax.skirmish.vertex", token=token, known=names) from None
 
 
 def _hex(unit_id: str, token: str) -> Hex:
     try:
         return Hex.parse(token)
     except ValueError:
-        raise _bad(unit_id, f"{token!r} is not a hex label like 0506", token) from None
+        message = f"{token!r} is not a hex label like 0506"
+        raise _bad(unit_id, message, token, "syntax.skirmish.hex", token=token) from None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from rules.errors import GameError
+from rules.errors import GameError, did_you_mean, shown
 from rules.hexgrid import Vertex
 from rules.ruleset import RoundSpec
 from rules.skirmish import halfhex
@@ -32,7 +32,7 @@ def build_character(
     group = ctx.take(raw, "unit", str, path, required=True)
     for key in ("ap", "ranged", "melee", "action", "resistance", "wounds"):
         if key not in raw:
-            ctx.error(f"{path}.{key}", "is required (SK-7 character card)")
+            ctx.error(f"{path}.{key}", "problem.skirmish.required")
     ap = ctx.number(raw, "ap", path, default=1, low=1, high=10)
     astride = ctx.position(raw["astride"], f"{path}.astride") if "astride" in raw else None  # SK-2.5
     card = Character(
@@ -74,44 +74,53 @@ def check_characters(state: EncounterState, ctx: ScenarioContext) -> None:
             kind = state.board.terrain_at(h)
             spec = tables().kind(kind)
             if spec is not None and spec.blocks_move:
-                ctx.error(f"units[{i}].at", f"{ch.id} stands on {kind} at {h.label} (SK-2.4)")
+                ctx.error(f"units[{i}].at", "problem.skirmish.blocked", unit=ch.id, terrain=kind, hex=h.label)
         for other in placed:
             taken = halfhex.clash(ch, other)
             if taken is not None:
-                ctx.error(f"units[{i}].at", f"{taken.label} is already taken by {other.id} (SK-2.4)")
+                ctx.error(f"units[{i}].at", "problem.skirmish.hex_taken", hex=taken.label, other=other.id)
         placed.append(ch)
     limit = tables().max_characters
     for group, members in groups.items():
         sides = sorted({c.side for c in members})
         if len(sides) > 1:
-            ctx.error(
-                "units", f"unit {group!r} mixes sides {', '.join(sides)}: a chit belongs to one side (SK-1.1)"
-            )
+            ctx.error("units", "problem.skirmish.mixed_sides", group=group, sides=", ".join(sides))
         if len(members) > limit:
-            ctx.error("units", f"unit {group!r} has {len(members)} characters, at most {limit} (SK-1.1)")
+            ctx.error("units", "problem.skirmish.too_many", group=group, count=len(members), limit=limit)
     for h, kind in state.board.terrain.items():
         if tables().kind(kind) is None:
-            known = ", ".join(sorted(k for k in tables().terrain if k != "fire"))
-            ctx.error(f"board.terrain.{h.label}", f"unknown terrain {kind!r} (skirmish knows {known})")
+            names = sorted(k for k in tables().terrain if k != "fire")
+            hint = did_you_mean(kind, names)
+            where = f"board.terrain.{h.label}"
+            ctx.error(
+                where,
+                "problem.unknown_terrain",
+                terrain=kind,
+                hint=hint,
+                ruleset="skirmish",
+                known=", ".join(names),
+            )
     for key in ("long_range", halfhex.OPTION):
         value = state.options.get(key)
         if value is not None and not isinstance(value, bool):
-            ctx.error(f"options.{key}", "expected true or false (SK-3.5, SK-2.5)")
+            ctx.error(f"options.{key}", "problem.skirmish.option_bool")
 
 
 def _astride_ok(state: EncounterState, ch: Character, path: str, ctx: ScenarioContext) -> bool:
     """SK-2.5: only with the option on, over two adjacent hexes, facing along their shared side."""
     assert ch.at is not None and ch.astride is not None
     if not halfhex.enabled(state):
-        ctx.error(f"{path}.astride", "half hexes are off: set half_hexes = true under [options] (SK-2.5)")
+        ctx.error(f"{path}.astride", "problem.skirmish.half_off")
         return False
     if halfhex.side_between(ch.at, ch.astride) is None:
-        ctx.error(f"{path}.astride", f"{ch.astride.label} is not next to {ch.at.label} (SK-2.5)")
+        ctx.error(
+            f"{path}.astride", "problem.skirmish.astride_apart", astride=ch.astride.label, at=ch.at.label
+        )
         return False
     facings = halfhex.astride_facings(ch.at, ch.astride)
     if ch.facing not in facings:
-        names = " or ".join(Vertex(f).label for f in facings)
-        ctx.error(f"{path}.facing", f"astride, {ch.id} faces along the shared side: {names} (SK-2.5)")
+        names = ", ".join(Vertex(f).label for f in facings)
+        ctx.error(f"{path}.facing", "problem.skirmish.astride_facing", unit=ch.id, names=names)
         return False
     return True
 
@@ -123,26 +132,45 @@ def check_round(spec: RoundSpec, state: EncounterState, path: str, ctx: Scenario
     draw = ctx.take(raw, "draw", list, path, default=[])
     for i, chit in enumerate(cast(list[Any], draw)):
         if chit not in groups:
-            ctx.error(f"{path}.draw[{i}]", f"unknown unit {chit!r} (units: {', '.join(sorted(groups))})")
+            hint = did_you_mean(chit, groups) if isinstance(chit, str) else ""
+            where = f"{path}.draw[{i}]"
+            ctx.error(
+                where,
+                "problem.skirmish.unknown_chit",
+                chit=shown(chit),
+                hint=hint,
+                known=", ".join(sorted(groups)),
+            )
     if len(set(map(str, cast(list[Any], draw)))) != len(cast(list[Any], draw)):
-        ctx.error(f"{path}.draw", "a chit is drawn once per round (SK-1.1)")
+        ctx.error(f"{path}.draw", "problem.skirmish.draw_twice")
     actions = ctx.take(raw, "actions", dict, path, default={})
     for char_id, items in cast(dict[str, Any], actions).items():
         where = f"{path}.actions.{char_id}"
         if char_id not in chars:
-            ctx.error(where, f"unknown character {char_id!r}")
+            _unknown_character(char_id, where, chars, ctx)
             continue
         if not isinstance(items, list):
-            ctx.error(where, 'expected a list of actions like ["move 0506", "shoot tyrano"]')
+            ctx.error(where, "problem.skirmish.actions_list")
             continue
         for j, text in enumerate(cast(list[Any], items)):
             try:
                 parse_action(state, char_id, text)
             except GameError as exc:
-                ctx.error(f"{where}[{j}]", exc.message)
-    shape = 'expected a table like { by = "kara", answer = "fire" }'
+                ctx.error_from(f"{where}[{j}]", exc)
+    shape = "problem.skirmish.reaction_table"
     for _, where, entry in ctx.table_entries(raw, "reactions", path, REACTION_KEYS, not_a_table=shape):
         if entry.get("by") not in chars:
-            ctx.error(f"{where}.by", f"unknown character {entry.get('by')!r}")
+            _unknown_character(entry.get("by"), f"{where}.by", chars, ctx)
         if entry.get("answer") not in ("fire", "hold"):
-            ctx.error(f"{where}.answer", f"answer is 'fire' or 'hold', got {entry.get('answer')!r}")
+            ctx.error(f"{where}.answer", "problem.skirmish.answer", got=shown(entry.get("answer")))
+
+
+def _unknown_character(who: object, where: str, chars: set[str], ctx: ScenarioContext) -> None:
+    hint = did_you_mean(who, chars) if isinstance(who, str) else ""
+    ctx.error(
+        where,
+        "problem.skirmish.unknown_character",
+        unit=shown(who),
+        hint=hint,
+        known=", ".join(sorted(chars)),
+    )

@@ -64,3 +64,110 @@ def test_an_unreadable_scenario_exits_2_with_a_problem_line_not_a_traceback(
     captured = capsys.readouterr()
     shown = captured.out + captured.err
     assert problem in shown and "Traceback" not in shown
+
+
+# --- validate --lang (issue 13 item 3): a scenario's problems in the reader's language -------------------------
+
+BROKEN = """ruleset = "exo"
+name = "x"
+[board]
+width = 5
+height = 5
+[[sides]]
+id = "a"
+[[units]]
+id = "u"
+side = "b"
+at = "0909"
+facng = "N"
+"""
+
+
+def test_validate_speaks_spanish_with_lang_es(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "roto.toml"
+    path.write_text(BROKEN, encoding="utf-8")
+    assert main(["validate", str(path), "--lang", "es"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert f"{path}:10: units[0].side: bando desconocido 'b' (bandos: a)" in err
+    assert f"{path}:11: units[0].at: 0909 está fuera del tablero de 5×5" in err
+    assert f"{path}:12: units[0].facng: clave desconocida 'facng' (¿quisiste decir 'facing'?)" in err
+    assert err[-1] == f"3 problemas en {path}"
+
+
+def test_validate_stays_english_by_default_whatever_the_shell_lang(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The default is English, not $LANG: a script or CI job reads the same lines on every machine."""
+    monkeypatch.setenv("LANG", "es_ES.UTF-8")
+    monkeypatch.setenv("LC_ALL", "es_ES.UTF-8")
+    path = tmp_path / "broken.toml"
+    path.write_text(BROKEN, encoding="utf-8")
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert f"{path}:12: units[0].facng: unknown key 'facng' (did you mean 'facing'?)" in err
+    assert err[-1] == f"3 problem(s) in {path}"
+
+
+def test_validate_a_good_file_in_both_languages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from data import SCENARIO_DIR
+    from rules.scenario import load_scenario
+
+    path = SCENARIO_DIR / "exo-duel.toml"
+    rounds = len(load_scenario(path).rounds)
+    assert main(["validate", str(path)]) == 0
+    assert capsys.readouterr().out.strip() == (
+        f"{path}: ok — exo 'Duelo en el cinturón de Kessel', 2 sides, 3 units, {rounds} scripted rounds"
+    )
+    assert main(["validate", str(path), "--lang", "es"]) == 0
+    assert capsys.readouterr().out.strip() == (
+        f"{path}: correcto — exo 'Duelo en el cinturón de Kessel', 2 bandos, 3 unidades, {rounds} rondas preparadas"
+    )
+
+
+def test_validate_refuses_a_language_it_does_not_speak(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["validate", "x.toml", "--lang", "fr"])
+    assert exit_.value.code == 2
+    assert "invalid choice: 'fr'" in capsys.readouterr().err
+
+
+def test_validate_help_names_the_language_option(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["validate", "--help"])
+    out = capsys.readouterr().out
+    assert "--lang {en,es}" in out and "default: en" in out
+
+
+def test_validate_a_missing_file_in_spanish(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nada.toml"
+    assert main(["validate", str(missing), "--lang", "es"]) == 2
+    err = capsys.readouterr().err
+    assert f"(archivo): no se encuentra el archivo: {missing}" in err and "1 problema en" in err
+
+
+def test_sim_prints_a_broken_scenario_in_its_lang(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "roto.toml"
+    path.write_text(BROKEN, encoding="utf-8")
+    assert main(["sim", str(path), "--lang", "es"]) == 2
+    err = capsys.readouterr().err
+    assert "clave desconocida 'facng' (¿quisiste decir 'facing'?)" in err and "unknown key" not in err
+
+
+def test_sim_says_a_refused_scripted_order_in_its_lang(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A scripted order the engine refuses mid-play (one ``validate`` cannot foresee) is said in ``--lang``."""
+    from bot.cli import _round_error  # pyright: ignore[reportPrivateUsage]
+    from rules.errors import IllegalOrderError
+
+    refusal = IllegalOrderError(
+        "Veddio cannot see Tyrano.",
+        code="skirmish.no_sight",
+        rule="SK-3.2",
+        params={"name": "Veddio", "target": "Tyrano", "unit": "veddio"},
+    )
+    english = _round_error(2, refusal, "en")
+    assert english == "error: round 2: unit veddio: Veddio cannot see Tyrano. [SK-3.2]"
+    spanish = _round_error(2, refusal, "es")
+    assert spanish.startswith("error: ronda 2: unidad veddio: ") and spanish.endswith("[SK-3.2]")
+    assert "cannot see" not in spanish

@@ -11,7 +11,10 @@ import pytest
 
 from bot.cli import simulate
 from data import SCENARIO_DIR
-from data.i18n import _flatten  # pyright: ignore[reportPrivateUsage]
+from data.i18n import (
+    _flatten,  # pyright: ignore[reportPrivateUsage]
+    phrase_text,
+)
 from rules.engine import visibility
 from rules.layer import LayeredRuleset
 from rules.registry import (
@@ -157,10 +160,11 @@ def test_a_layer_composes_with_its_base_ruleset_without_a_line_in_either() -> No
 def test_a_layer_refuses_a_ruleset_it_does_not_apply_to() -> None:
     from rules.errors import ScenarioError
 
-    with pytest.raises(ScenarioError, match="applies to toy-sim, not toy-seq"):
+    with pytest.raises(ScenarioError) as err:
         load_scenario(
             TOY_TEXT.format(ruleset="toy-seq", extra=f'layers = ["{toy_layer.LAYER_ID}"]\n', lantern="")
         )
+    assert any("applies to toy-sim, not toy-seq" in phrase_text(p) for p in err.value.problems)
 
 
 def test_a_ruleset_typo_stops_at_one_error_with_a_suggestion() -> None:
@@ -169,7 +173,7 @@ def test_a_ruleset_typo_stops_at_one_error_with_a_suggestion() -> None:
     with pytest.raises(ScenarioError) as err:
         load_scenario('ruleset = "exoo"\nname = 3\n[board]\nwidht = 2\n')
     assert len(err.value.problems) == 1
-    assert "did you mean 'exo'" in err.value.problems[0].message
+    assert "did you mean 'exo'" in phrase_text(err.value.problems[0])
 
 
 def _imports(path: Path) -> list[str]:

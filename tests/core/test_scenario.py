@@ -8,6 +8,7 @@ import pytest
 
 import tests.toy_ruleset  # noqa: F401  (registers the toy rulesets)
 from bot.cli import main
+from data.i18n import phrase_text, problem_text
 from rules.errors import ScenarioError
 from rules.hexgrid import Hex
 from rules.scenario import load_scenario
@@ -95,14 +96,14 @@ def test_every_problem_is_reported_with_path_and_line() -> None:
     with pytest.raises(ScenarioError) as err:
         load_scenario(THREE_MISTAKES)
     problems = err.value.problems
-    text = "\n".join(p.text() for p in problems)
+    text = "\n".join(problem_text(p) for p in problems)
     assert len(problems) == 3, text
     by_path = {p.path: p for p in problems}
-    assert "did you mean 'facing'" in by_path["units[0].facng"].message
+    assert "did you mean 'facing'" in phrase_text(by_path["units[0].facng"])
     assert by_path["units[0].facng"].line == 16
-    assert "unknown side 'green'" in by_path["units[1].side"].message
+    assert "unknown side 'green'" in phrase_text(by_path["units[1].side"])
     assert by_path["units[1].side"].line == 20
-    assert "outside the 12×10 board" in by_path["units[1].at"].message
+    assert "outside the 12×10 board" in phrase_text(by_path["units[1].at"])
     assert by_path["units[1].at"].line == 21
 
 
@@ -137,7 +138,7 @@ def test_every_problem_is_reported_with_path_and_line() -> None:
 def test_each_kind_of_mistake_has_a_clear_message(snippet: str, expected: str) -> None:
     with pytest.raises(ScenarioError) as err:
         load_scenario(snippet)
-    assert expected in str(err.value)
+    assert expected in "\n".join(problem_text(p) for p in err.value.problems)
 
 
 def test_validate_cli_reports_all_three_and_exits_2(

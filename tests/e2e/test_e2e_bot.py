@@ -19,6 +19,7 @@ import pytest
 from tests.e2e_helpers import (
     Table,
     button_id,
+    create_from_file,
     current_panel_dm,
     draft_in,
     encounter_of,
@@ -232,12 +233,8 @@ async def test_autocomplete_and_unit_info_never_show_a_hidden_unit(table: Table)
         'name = "Roca"', 'name = "Espía"'
     )
     text = text.replace('kind = "asteroid"\n', "")
-    created = await (
-        await t.director.run_command(
-            t.channel, "encounter new", {"ruleset": "exo", "file": ("duel.toml", text.encode())}
-        )
-    ).final_response()
-    assert "Espía" not in created.content
+    checked, created = await create_from_file(t.director, t.channel, "exo", "duel.toml", text)
+    assert "Halcón" in created.content and "Espía" not in created.content + checked.content
     offered = await t.ana.autocomplete(t.channel, "encounter join", "unit", "")
     assert {c["value"] for c in offered} == {"halcon", "pirata"}
     await (await t.ana.run_command(t.channel, "encounter join")).final_response()
@@ -329,8 +326,9 @@ async def test_a_spanish_server_reads_the_channel_in_spanish(tmp_path: Path) -> 
             await play_phase(t, enc, ana_moves="D", bea_moves="I")
             await fd.wait_for(
                 lambda: any(
-                    m.embeds and "Ronda 1 · Fase 2 · Combate" in str(m.embeds[0].get("title"))
+                    "Ronda 1 · Fase 2 · Combate" in str(e.get("title"))
                     for m in channel.messages()
+                    for e in m.embeds
                 ),
                 what="a Spanish account of phase 2",
                 timeout=60,

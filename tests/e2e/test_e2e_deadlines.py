@@ -27,8 +27,9 @@ async def test_deadline_timestamps_and_one_reminder_dm_unless_muted(table: Table
     await t.bot.settle()
     status = await t.bot.service.status(enc)
     assert status.deadline is not None
-    ref = await t.bot.service.storage.get_message_ref(enc, "status", str(status.phase_no))
-    assert ref is not None
+    refs = await t.bot.service.storage.message_refs(enc, "status")  # one status per encounter, for this phase
+    assert [r.key.rsplit(":", 1)[-1] for r in refs] == [str(status.phase_no)]
+    ref = refs[0]
     shown = next(m for m in t.channel.messages() if m.id == ref.message_id)
     assert "⏰" in shown.content and "<t:" in shown.content
     panel = await orders_panel(t, t.bea)  # Bea's ephemeral panel (her DMs are closed)

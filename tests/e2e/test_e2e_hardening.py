@@ -170,3 +170,61 @@ async def test_a_heavy_command_defers_at_once_holds_only_its_server_and_never_th
     release.set()
     replayed = await first.final_response(timeout=60)
     assert replayed.attachments and replayed.visible_to is None
+
+
+async def test_an_export_and_an_import_are_built_off_the_bot_and_another_user_is_answered_meanwhile(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15 item 3: the export is acknowledged first, then built by the long-job worker from the rows as
+    stored (plain values, never decoded states); while it is built, another user's /roll is answered. The file
+    it gives back imports again."""
+    import pickle
+
+    import bot.service_records as records
+    from bot.storage.base import ExportRows
+
+    t = table
+    enc = await open_duel(t)
+    await play_phase(t, enc, ana_moves="A", bea_moves="D")
+    building, release = asyncio.Event(), asyncio.Event()
+    real = records.run_long_job
+    handed: list[object] = []
+
+    async def held_job(fn: Any, *args: Any) -> Any:
+        handed.extend(args)
+        building.set()
+        await release.wait()
+        return await real(fn, *args)
+
+    monkeypatch.setattr(records, "run_long_job", held_job)
+    first = await t.director.run_command(t.channel, "encounter export", {})
+    await first.acknowledged()
+    await asyncio.wait_for(building.wait(), timeout=30)
+    rows = next(a for a in handed if isinstance(a, ExportRows))
+    assert all(isinstance(s["state"], str) for s in rows.snapshots)  # as stored: the worker decodes them
+    assert pickle.loads(pickle.dumps(rows)) == rows  # what a worker process is handed
+    rolled = await (await t.bea.run_command(t.channel, "roll", {"expression": "2d6"})).final_response()
+    assert "2d6" in rolled.content and not release.is_set()
+    release.set()
+    exported = await first.final_response(timeout=60)
+    assert exported.visible_to == t.director.id and exported.attachments
+    upload = exported.attachments[0]
+    document = json.loads(upload.read())
+    assert document["encounter"]["id"] == enc and len(document["snapshots"]) == len(rows.snapshots)
+
+    # the import: the uploaded bytes go to the worker, which hands back rows ready to store
+    handed.clear()
+    building.clear()
+    release.clear()
+    other = t.fd.world.guilds[t.guild_id].create_text_channel("copy")
+    importing = await t.director.run_command(
+        other, "encounter import", {"file": (upload.filename, upload.read())}
+    )
+    await importing.acknowledged()
+    await asyncio.wait_for(building.wait(), timeout=30)
+    assert handed == [upload.read()]  # the file as uploaded: never decoded in the bot's process
+    rolled = await (await t.bea.run_command(t.channel, "roll", {"expression": "1d6"})).final_response()
+    assert "1d6" in rolled.content and not release.is_set()
+    release.set()
+    imported = await importing.final_response(timeout=60)
+    assert imported.visible_to == t.director.id and "Duel" in imported.content

@@ -16,6 +16,7 @@ import cogs.announcer
 from bot.account import describe
 from bot.results import StepReport
 from bot.storage import Encounter
+from render.phase import phase_title
 from tests.e2e_helpers import Table, encounter_of, play_phase, start_bot
 from tests.fakediscord import FakeDiscord, Message
 
@@ -86,21 +87,25 @@ async def test_a_long_account_is_posted_as_a_text_file(
             await bot.settle()
             txt = next(a for a in post.attachments if a.filename.endswith(".txt"))
             text = txt.read().decode("utf-8")
-            embed = post.embeds[0]
             step, locale = next(
                 (s, loc)
                 for s, loc in posted
-                if txt.filename == f"round{s.round:02d}-phase{s.phase}.txt" and s.public_events
+                if txt.filename == f"round{s.round:02d}-phase{s.phase}-step{s.phase_no}.txt"
+                and s.public_events
             )
+            # one message holds the steps of a resolution: the step's own embed is the one titled with its phase
+            when = phase_title(step.state, step.round, step.phase, lang)
+            embed = next(e for e in post.embeds if str(e.get("title", "")).endswith(when))
             assert locale == lang
             expected = [describe(e, step.state, lang) for e in step.public_events]
             assert text.split("\n") == expected  # the whole account, every line, in the channel's language
             assert len(text) > SMALL_LIMIT
             assert embed["description"] == in_file.format(count=len(expected))
             assert title_word in str(embed["title"])
-            assert text not in str(embed)  # the account is not inlined as well
-            if step.board_changed:  # the board image still comes with the embed
-                assert any(a.filename == "board.png" for a in post.attachments)
-                assert embed["image"]["url"] == "attachment://board.png"
+            assert text not in str(post.embeds)  # the account is not inlined as well
+            if step.board_changed:  # the board image still comes with the step's embed
+                board = f"board-{step.phase_no}.png"
+                assert any(a.filename == board for a in post.attachments)
+                assert embed["image"]["url"] == f"attachment://{board}"
         finally:
             await bot.close()

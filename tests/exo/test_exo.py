@@ -5,12 +5,14 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.cli import main as cli_main
+from data.i18n import phrase_text, problem_text
 from rules.dice import Quality
 from rules.engine import resolve_phase
 from rules.errors import IllegalOrderError, InvalidOrderError, ScenarioError
@@ -56,6 +58,11 @@ from tests.exo_fixtures import (
 from tests.paths import ROOT
 
 # --- RULES §1.3 worked checks ---------------------------------------------------------------------------------
+
+
+def english(err: ScenarioError) -> str:
+    """A scenario's problems as ``validate`` prints them in English (rules/ keeps keys, the catalogs words)."""
+    return "\n".join(problem_text(p) for p in err.problems)
 
 
 def test_exo_4_3_worked_check_da_from_0505_facing_north() -> None:
@@ -140,7 +147,7 @@ def test_exo_1_3_bad_notation_names_the_bad_token(notation: str, token: str) -> 
 def test_exo_1_3_bad_notation_in_a_scenario_is_reported_with_its_path() -> None:
     with pytest.raises(ScenarioError) as err:
         load(ship_toml("a", "red", "0505", extra='weapons = ["Lx2", "Zt"]'), ship_toml("b", "blue", "1010"))
-    assert any("units[0].weapons[1]" in p.path and "'Z'" in p.message for p in err.value.problems)
+    assert any("units[0].weapons[1]" in p.path and "'Z'" in phrase_text(p) for p in err.value.problems)
 
 
 def test_exo_1_3_unsided_broadside_gets_a_recorded_d10_side() -> None:
@@ -810,12 +817,13 @@ def test_exo_6_5_station_change_applies_next_round_not_for_repairers() -> None:
 def test_exo_1_5b_npc_crew_from_defaults_and_crew_limits() -> None:
     state = load(ship_toml("a", "red", "0810", extra="cabin = 3"), ship_toml("b", "blue", "0805"))
     assert [c.station for c in ship(state, "a").crew] == ["pilot", "gunner", "engineer"]
-    with pytest.raises(ScenarioError, match="one crew member per cabin point"):
+    with pytest.raises(ScenarioError) as problems:
         load(
             ship_toml("a", "red", "0810", extra=CREWED.replace("cabin = 6", "cabin = 2")),
             ship_toml("b", "blue", "0805"),
         )
-    with pytest.raises(ScenarioError, match="unknown skill"):
+    assert re.search("one crew member per cabin point", english(problems.value)), english(problems.value)
+    with pytest.raises(ScenarioError) as problems:
         load(
             ship_toml(
                 "a",
@@ -825,6 +833,7 @@ def test_exo_1_5b_npc_crew_from_defaults_and_crew_limits() -> None:
             ),
             ship_toml("b", "blue", "0805"),
         )
+    assert re.search("unknown skill", english(problems.value)), english(problems.value)
 
 
 def test_state_round_trips_through_json() -> None:
@@ -947,7 +956,7 @@ def test_validate_names_unknown_crew_weapons_and_targets_in_scripted_rounds() ->
     )
     with pytest.raises(ScenarioError) as err:
         load_scenario(broken)
-    found = {(p.path, p.message) for p in err.value.problems}
+    found = {(p.path, phrase_text(p)) for p in err.value.problems}
     assert (
         "rounds[0].orders.halcon.fire[0].by",
         "'Kall' is not in halcon's crew (did you mean 'Kal'?) (Kal, Rhea)",

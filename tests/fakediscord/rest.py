@@ -20,7 +20,17 @@ from .errors import DiscordAPIError
 from .interactions import InteractionRules
 from .limits import DEFAULT_ATTACHMENT_SIZE_LIMIT
 from .messages import Upload, apply_edit, build_message
-from .state import DM, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL, Channel, Message, World
+from .state import (
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
+    DM,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    Channel,
+    Message,
+    World,
+)
 
 API = "/api/v10"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -408,6 +418,9 @@ class RestApi:
             )
         body, _ = await read_body(request)
         private = "message_id" not in request.match_info and body.get("type", 12) == 12
+        needed = VIEW_CHANNEL | (CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS)
+        if self.world.bot_permissions_in(channel) & needed != needed:
+            raise errors.missing_permissions()
         thread = channel.create_thread(str(body.get("name") or "thread"), private=private)
         return json_response(thread.to_payload(), 201)
 

@@ -19,6 +19,7 @@ import pytest
 
 from bot.cli import main as cli_main
 from data import SCENARIO_DIR
+from data.i18n import problem_text
 from rules.errors import ScenarioError
 from rules.scenario import load_scenario
 from tests.mech_fixtures import scenario_text, unit
@@ -154,9 +155,9 @@ def test_validate_reports_illegal_declarations_with_the_rule_and_sim_exits_2(
     path = write(tmp_path, scenario_text(*TWO, rounds=f"[[rounds]]\norders.a = {declaration}\n"))
     code, _, err = cli("validate", str(path))
     assert code == 2
-    assert f"({rule})" in err and words in err and "round 1" in err and "unit a" in err
+    assert f"[{rule}]" in err and words in err and "round 1" in err and "unit a" in err
     code, _, err = cli("sim", str(path))
-    assert code == 2 and f"({rule})" in err and "unit a" in err and "round 1" in err
+    assert code == 2 and f"[{rule}]" in err and "unit a" in err and "round 1" in err
 
 
 def test_validate_checks_a_later_round_on_the_board_the_earlier_rounds_leave(tmp_path: Path) -> None:
@@ -166,7 +167,7 @@ def test_validate_checks_a_later_round_on_the_board_the_earlier_rounds_leave(tmp
     )
     code, _, err = cli("validate", str(write(tmp_path, scenario_text(*TWO, rounds=rounds))))
     assert code == 2
-    assert "round 2" in err and "(MECH-2.1)" in err and "rounds[1].orders.a" in err
+    assert "round 2" in err and "[MECH-2.1]" in err and "rounds[1].orders.a" in err
 
 
 def test_validate_accepts_the_bundled_scenarios() -> None:
@@ -189,7 +190,7 @@ def test_sim_with_other_dice_still_stops_on_an_illegal_declaration_naming_unit_r
 def problems(text: str) -> str:
     with pytest.raises(ScenarioError) as err:
         load_scenario(text)
-    return str(err.value)
+    return "\n".join(problem_text(p) for p in err.value.problems)
 
 
 def test_contract_example_unit_loads_with_its_given_armour_and_structure() -> None:

@@ -19,7 +19,7 @@ from render import BoardSnapshot, RenderOptions
 from render.board import viewport_for
 from rules.night.events import NightStraying
 from rules.registry import ruleset_for
-from tests.e2e_helpers import Table, draft_in, panel_for_phase, room
+from tests.e2e_helpers import Table, create_from_file, draft_in, panel_for_phase, room
 from tests.fakediscord import Channel, Message, Person
 from tests.night_fixtures import decode, select_of
 
@@ -122,11 +122,7 @@ def boards(person: Person) -> list[Message]:
 
 
 async def open_raid(t: Table) -> int:
-    created = await (
-        await t.director.run_command(
-            t.channel, "encounter new", {"ruleset": "skirmish", "file": ("raid.toml", SCENARIO.encode())}
-        )
-    ).final_response()
+    _, created = await create_from_file(t.director, t.channel, "skirmish", "raid.toml", SCENARIO)
     assert "Scout" in created.content and "Shade" not in created.content and "Ghost" not in created.content
     for person, (unit, hidden) in ((t.ana, RFP), (t.bea, TYR)):
         joined = await (

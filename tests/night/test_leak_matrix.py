@@ -7,6 +7,7 @@ autocomplete and ``/unit info``, ``/encounter log``, the replay, and the side's 
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -190,10 +191,8 @@ def test_the_encounter_log_reads_a_shot_from_the_dark_and_drops_what_nobody_publ
         row = StoredEvent.__new__(StoredEvent)  # the stored row's shape, filled by hand
         object.__setattr__(row, "payload", {"round": 1, "phase": "activation", "event": to_json(shot)})
         rows.append(row)
-    chain = [HistoryStep.__new__(HistoryStep), HistoryStep.__new__(HistoryStep)]
-    for step, events in zip(chain, ((), tuple(rows)), strict=True):
-        object.__setattr__(step, "state", to_json(state))
-        object.__setattr__(step, "events", events)
+    stored = json.dumps(to_json(state))
+    chain = [HistoryStep(1, 1, stored, ()), HistoryStep(2, 2, stored, tuple(rows))]
     public = public_history(chain)
     text = " ".join(describe(e, state, "es") for _, _, e in public)
     assert len(public) == 1 and "Disparo desde la oscuridad contra Alba" in text  # Alba is seen by both sides

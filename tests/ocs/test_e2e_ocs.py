@@ -12,6 +12,8 @@ attacker's loss beyond the first; the board is posted after each.
 from __future__ import annotations
 
 import asyncio
+import copy
+import dataclasses
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -22,7 +24,7 @@ import pytest
 
 from rules.hexgrid import Hex
 from rules.ocs.model import OcsUnit, ext_of
-from tests.e2e_helpers import BotUnderTest, draft_in, panel_for_phase, start_bot
+from tests.e2e_helpers import BotUnderTest, create_from_file, draft_in, panel_for_phase, start_bot
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 from tests.ocs_fixtures import ALLIES, AXIS, TWO_COMBATS
 
@@ -55,11 +57,7 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
 
 
 async def open_encounter(t: Table) -> int:
-    created = await (
-        await t.director.run_command(
-            t.channel, "encounter new", {"ruleset": "ocs", "file": ("two.toml", TWO_COMBATS.encode())}
-        )
-    ).final_response()
+    _, created = await create_from_file(t.director, t.channel, "ocs", "two.toml", TWO_COMBATS)
     assert "Panzer A" in created.content, created.content
     for person, units in ((t.ana, AXIS), (t.bea, ALLIES)):
         for unit in units:
@@ -120,8 +118,10 @@ async def act(
     panel = await panel_for_phase(t.fd, person, unit, phase_no)
     for action, values in picks:
         await choose(t, person, panel, unit, action, values)
+    # the panel as it was submitted: the director's panel is edited into the next step's when it acts again
+    laid_out = dataclasses.replace(panel, components=copy.deepcopy(panel.components))
     await submit(t, person, panel, unit)
-    return panel, await wait_phase_after(t, enc, phase_no)
+    return laid_out, await wait_phase_after(t, enc, phase_no)
 
 
 def public_text(channel: Channel) -> str:

@@ -19,7 +19,7 @@ import pytest
 
 from bot.panels.draft import Draft
 from data.i18n import t as t_
-from tests.e2e_helpers import Table, draft_in, panel_for_phase, room
+from tests.e2e_helpers import Table, create_from_file, draft_in, panel_for_phase, room
 from tests.fakediscord import Channel, Message, Person
 from tests.pbw_fixtures import person, scenario_text
 
@@ -101,11 +101,7 @@ async def press(t: Table, p: Person, panel: Message, unit: str, action: str) -> 
 
 
 async def open_duel(t: Table) -> int:
-    created = await (
-        await t.director.run_command(
-            t.channel, "encounter new", {"ruleset": "pbw", "file": ("duel.toml", DUEL.encode())}
-        )
-    ).final_response()
+    _, created = await create_from_file(t.director, t.channel, "pbw", "duel.toml", DUEL)
     assert "Ana" in created.content
     for p, unit in ((t.ana, "ana"), (t.bea, "bea")):
         await (await p.run_command(t.channel, "encounter join", {"unit": unit})).final_response()
@@ -209,14 +205,13 @@ async def test_pbw_1_2_5_one_turn_by_dm_panels(table: Table) -> None:
     assert words["ended"] in public
     state = (await t.bot.service.read(enc)).state
     assert state.over or (state.round == 2 and state.phase == "declare")
-    # one account per segment, each with its own header
+    # one account per segment, each with its own header (a resolution's steps share a message, an embed each)
     names = [t_(f"phase.pbw.segment-{k}", t.lang) for k in (1, 2, 3)]  # the phases by their names
-    headers = [
-        m for m in t.channel.messages() if m.embeds and any(n in str(m.embeds[0].get("title")) for n in names)
-    ]
-    assert len(headers) >= 3, [m.embeds[0].get("title") for m in t.channel.messages() if m.embeds]
+    embeds = [e for m in t.channel.messages() for e in m.embeds]
+    headers = [e for e in embeds if any(n in str(e.get("title")) for n in names)]
+    assert len(headers) >= 3, [e.get("title") for e in embeds]
     # segments 1 and 2 had attacks: each account comes with its board (the attack drawn on it)
-    assert all(m.attachments for m in headers[:2]), "a board with each segment's account"
+    assert all(e.get("image") for e in headers[:2]), "a board with each segment's account"
     statuses = [m for m in t.channel.messages() if not m.deleted and m.content.startswith("**test** ·")]
     assert len(statuses) == 1, "one status message, the newest: each declaration and segment is a step"
     for secret in ("hexd:draft",):
@@ -238,11 +233,7 @@ async def test_pbw_1_a_declaration_is_never_shown_before_it_is_locked(
     Bea's DMs or the logs — not the hex she walks to, not the aim; once locked it is posted (PBW-1)."""
     t = table
     words = TEXT[t.lang]
-    created = await (
-        await t.director.run_command(
-            t.channel, "encounter new", {"ruleset": "pbw", "file": ("standoff.toml", STANDOFF.encode())}
-        )
-    ).final_response()
+    _, created = await create_from_file(t.director, t.channel, "pbw", "standoff.toml", STANDOFF)
     assert "Ana" in created.content
     for p, unit in ((t.ana, "ana"), (t.bea, "bea")):
         await (await p.run_command(t.channel, "encounter join", {"unit": unit})).final_response()

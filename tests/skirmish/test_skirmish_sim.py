@@ -9,6 +9,7 @@ import pytest
 
 from bot.cli import main
 from data import SCENARIO_DIR
+from data.i18n import problem_text
 from rules.errors import ScenarioError
 from rules.scenario import load_scenario
 from tests.skirmish_fixtures import char, scenario_text
@@ -123,7 +124,7 @@ def test_validate_reports_bad_units_groups_and_terrain() -> None:
     units.append(char("z", "tyr", "alpha", "0909"))
     with pytest.raises(ScenarioError) as err:
         load_scenario(scenario_text(units, terrain={"0505": "lava"}))
-    found = "\n".join(p.text() for p in err.value.problems)
+    found = "\n".join(problem_text(p) for p in err.value.problems)
     for expected in ("mixes sides", "at most 5", "unknown terrain 'lava'"):
         assert expected in found
 
@@ -134,7 +135,7 @@ def test_validate_reports_bad_rounds() -> None:
     rounds += 'reactions = [{ by = "z", answer = "maybe" }]\n'
     with pytest.raises(ScenarioError) as err:
         load_scenario(scenario_text(units, rounds=rounds))
-    found = "\n".join(p.text() for p in err.value.problems)
+    found = "\n".join(problem_text(p) for p in err.value.problems)
     for expected in (
         "unknown unit 'nobody'",
         "unknown action 'jump'",

@@ -706,3 +706,36 @@ async def test_bookkeeping_writes_skip_the_sync_and_leave_the_connection_durable
         assert (await storage.get_message_ref(encounter_id, "status", "1")) is not None
     finally:
         await storage.close()
+
+
+async def test_every_snapshot_is_read_off_the_event_loops_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15 item 3: the history (replay, log) and the export read every snapshot of an encounter, megabytes
+    at 800 ships, which held the loop for half a second on the inline connection. They are bulk reads, made on
+    aiosqlite's thread; the states stay the stored text until a worker decodes them."""
+    import threading
+
+    from bot.storage import sqlite as backend
+
+    storage = await open_storage(f"sqlite:///{tmp_path / 'bulk.db'}")
+    try:
+        encounter_id = await played_encounter(storage)
+        loop_thread = threading.get_ident()
+        inline_snapshot_reads: list[str] = []
+        real_fetch = backend._InlineSession.fetch  # pyright: ignore[reportPrivateUsage]
+
+        async def watched(self: Any, sql: str, params: Any = ()) -> Any:
+            if "FROM snapshots" in sql and threading.get_ident() == loop_thread:
+                inline_snapshot_reads.append(sql)
+            return await real_fetch(self, sql, params)
+
+        monkeypatch.setattr(backend._InlineSession, "fetch", watched)  # pyright: ignore[reportPrivateUsage]
+        chain = await storage.snapshot_chain(encounter_id)
+        rows = await storage.export_rows(encounter_id)
+        assert chain and all(isinstance(step.state_json, str) for step in chain)
+        assert rows.snapshots and all(isinstance(s["state"], str) for s in rows.snapshots)
+        assert inline_snapshot_reads == []
+        assert (await storage.load(encounter_id)).phase_no == 3  # small reads still run inline
+    finally:
+        await storage.close()

@@ -47,11 +47,11 @@ class SqlCore(Storage):
     async def close(self) -> None:
         await self._driver.close()
 
-    def _write(self, *, durable: bool = True) -> AbstractAsyncContextManager[Session]:
-        return self._driver.transaction(write=True, durable=durable)
+    def _write(self, *, durable: bool = True, bulk: bool = False) -> AbstractAsyncContextManager[Session]:
+        return self._driver.transaction(write=True, durable=durable, bulk=bulk)
 
-    def _read(self) -> AbstractAsyncContextManager[Session]:
-        return self._driver.transaction(write=False)
+    def _read(self, *, bulk: bool = False) -> AbstractAsyncContextManager[Session]:
+        return self._driver.transaction(write=False, bulk=bulk)
 
     async def _head(self, db: Session, encounter_id: int) -> Head:
         row = await db.fetch_row(SELECT_HEAD + db.lock_clause, (encounter_id,))

@@ -44,10 +44,13 @@ class Driver(abc.ABC):
     integrity_errors: tuple[type[Exception], ...] = ()
 
     @abc.abstractmethod
-    def transaction(self, *, write: bool, durable: bool = True) -> AbstractAsyncContextManager[Session]:
+    def transaction(
+        self, *, write: bool, durable: bool = True, bulk: bool = False
+    ) -> AbstractAsyncContextManager[Session]:
         """Writes take the database's write lock (or row locks); reads see one consistent snapshot.
         ``durable=False`` (bookkeeping only, never game state or orders): the commit survives a crash of the
-        bot but may be lost with a power cut, and costs no disk sync."""
+        bot but may be lost with a power cut, and costs no disk sync. ``bulk``: a read of many large rows (every
+        snapshot of an encounter, or an import's), which must not run on the event loop's thread."""
 
     @abc.abstractmethod
     async def close(self) -> None: ...

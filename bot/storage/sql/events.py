@@ -3,6 +3,7 @@ snapshot chain a replay walks."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -79,7 +80,7 @@ class EventLog(SqlCore):
         return StoredEvent(encounter_id, last, event_type, loads(text), head.phase_no, parse_time(now))
 
     async def snapshot_chain(self, encounter_id: int) -> list[HistoryStep]:
-        async with self._read() as db:
+        async with self._read(bulk=True) as db:
             head = await self._head(db, encounter_id)
             snapshots = await db.fetch(
                 "SELECT seq, phase_no, parent_seq, state FROM snapshots WHERE encounter_id = ? ORDER BY seq",
@@ -89,7 +90,10 @@ class EventLog(SqlCore):
             rows = await db.fetch(
                 SELECT_EVENTS + " AND type <> ? ORDER BY seq", (encounter_id, ORDER_ACCEPTED)
             )
-        return _snapshot_chain(head.snapshot_seq, snapshots, events_from(encounter_id, rows))
+        # every event's payload is decoded: a large encounter's are megabytes, so in a worker thread
+        return await asyncio.to_thread(
+            lambda: _snapshot_chain(head.snapshot_seq, snapshots, events_from(encounter_id, rows))
+        )
 
 
 def _snapshot_chain(
@@ -111,7 +115,7 @@ def _snapshot_chain(
             source = int(event.payload["restored_snapshot_seq"])
         steps.append(
             HistoryStep(
-                int(row["seq"]), int(row["phase_no"]), loads(row["state"]), _step_events(source, by_seq, rows)
+                int(row["seq"]), int(row["phase_no"]), str(row["state"]), _step_events(source, by_seq, rows)
             )
         )
     return steps

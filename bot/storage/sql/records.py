@@ -3,14 +3,21 @@ its validation live in ``storage.export``)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from typing import Any
 
 from .. import export as export_format
-from ..base import ENCOUNTER_IMPORTED, ChannelBusyError, EncounterNotFoundError, InvalidExportError, JsonDict
-from .codec import dumps, loads, timestamp
+from ..base import (
+    ENCOUNTER_IMPORTED,
+    ChannelBusyError,
+    EncounterNotFoundError,
+    ExportRows,
+    ImportRows,
+    InvalidExportError,
+)
+from .codec import dumps, timestamp
 from .core import SqlCore
+from .driver import Row
 from .rows import (
     INSERT_ENCOUNTER,
     INSERT_EVENT,
@@ -22,8 +29,8 @@ from .rows import (
 
 
 class Records(SqlCore):
-    async def export_encounter(self, encounter_id: int) -> JsonDict:
-        async with self._read() as db:
+    async def export_rows(self, encounter_id: int) -> ExportRows:
+        async with self._read(bulk=True) as db:
             row = await db.fetch_row(SELECT_ENCOUNTER, (encounter_id,))
             if row is None:
                 raise EncounterNotFoundError(encounter_id)
@@ -43,80 +50,84 @@ class Records(SqlCore):
                 "WHERE encounter_id = ? ORDER BY seq",
                 (encounter_id,),
             )
-        exported_at = timestamp(self._clock())
+        return ExportRows(
+            exported_at=timestamp(self._clock()),
+            encounter=_plain(row, _ENCOUNTER_COLUMNS),
+            participants=[_plain(p, ("user_id", "role", "side", "unit", "joined_at")) for p in participants],
+            events=[_plain(e, ("seq", "type", "payload", "phase_no", "created_at")) for e in events],
+            orders=[
+                _plain(o, ("seq", "phase_no", "unit_id", "user_id", "body", "accepted_at")) for o in orders
+            ],
+            snapshots=[
+                _plain(s, ("seq", "phase_no", "opened_seq", "parent_seq", "state", "created_at"))
+                for s in snapshots
+            ],
+        )
 
-        def build() -> JsonDict:  # decoding every snapshot and sealing is CPU work: off the event loop
-            return export_format.seal(
-                {
-                    "exported_at": exported_at,
-                    "encounter": {
-                        "id": row["id"],
-                        "guild_id": row["guild_id"],
-                        "channel_id": row["channel_id"],
-                        "ruleset": row["ruleset"],
-                        "name": row["name"],
-                        "created_by": row["created_by"],
-                        "status": row["status"],
-                        "phase_no": row["phase_no"],
-                        "settings": loads(row["settings"]),
-                        "last_seq": row["last_seq"],
-                        "created_at": row["created_at"],
-                        "snapshot_seq": row["snapshot_seq"],
-                        "opened_seq": row["opened_seq"],
-                    },
-                    "participants": [
-                        {
-                            "user_id": p["user_id"],
-                            "role": p["role"],
-                            "side": p["side"] or None,
-                            "unit": p["unit"] or None,
-                            "joined_at": p["joined_at"],
-                        }
-                        for p in participants
-                    ],
-                    "events": [
-                        {
-                            "seq": e["seq"],
-                            "type": e["type"],
-                            "payload": loads(e["payload"]),
-                            "phase_no": e["phase_no"],
-                            "created_at": e["created_at"],
-                        }
-                        for e in events
-                    ],
-                    "orders": [
-                        {
-                            "seq": o["seq"],
-                            "phase_no": o["phase_no"],
-                            "unit_id": o["unit_id"],
-                            "user_id": o["user_id"],
-                            "order": loads(o["body"]),
-                            "accepted_at": o["accepted_at"],
-                        }
-                        for o in orders
-                    ],
-                    "snapshots": [
-                        {
-                            "seq": s["seq"],
-                            "phase_no": s["phase_no"],
-                            "opened_seq": s["opened_seq"],
-                            "parent_seq": s["parent_seq"],
-                            "state": loads(s["state"]),
-                            "created_at": s["created_at"],
-                        }
-                        for s in snapshots
-                    ],
-                }
-            )
-
-        return await asyncio.to_thread(build)
-
-    async def import_encounter(self, data: Mapping[str, Any], guild_id: int, channel_id: int) -> int:
-        archive = export_format.parse_export(data)
-        meta = archive.encounter
+    async def import_prepared(self, rows: ImportRows, guild_id: int, channel_id: int) -> int:
+        # one bulk transaction, off the loop's thread: an import writes megabytes (issue 15 item 3)
         now = timestamp(self._clock())
-        imported_seq = meta.last_seq + 1
-        imported = dumps(
+        imported_seq = rows.last_seq + 1
+        async with self._write(bulk=True) as db:
+            try:
+                (row,) = await db.fetch(
+                    INSERT_ENCOUNTER + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    (
+                        guild_id,
+                        channel_id,
+                        rows.ruleset,
+                        rows.name,
+                        rows.created_by,
+                        rows.status,
+                        rows.settings,
+                        rows.phase_no,
+                        rows.snapshot_seq,
+                        rows.opened_seq,
+                        imported_seq,
+                        rows.created_at,
+                        now,
+                    ),
+                )
+            except self._driver.integrity_errors as error:
+                raise ChannelBusyError(guild_id, channel_id) from error
+            encounter_id: int = row["id"]
+            imported = (imported_seq, ENCOUNTER_IMPORTED, rows.source, rows.phase_no, now)
+            try:
+                for sql, values in (
+                    (INSERT_EVENT, [*rows.events, imported]),
+                    (INSERT_ORDER, rows.orders),
+                    (INSERT_SNAPSHOT, rows.snapshots),
+                    (
+                        "INSERT INTO participants (encounter_id, user_id, role, side, unit, joined_at) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        rows.participants,
+                    ),
+                ):
+                    await db.executemany(sql, [(encounter_id, *v) for v in values])
+            except self._driver.integrity_errors as error:
+                raise InvalidExportError(
+                    f"this encounter file cannot be imported: it contradicts itself ({error})"
+                ) from error
+        return encounter_id
+
+
+def import_rows(data: Mapping[str, Any]) -> ImportRows:
+    """An export's format checked (``InvalidExportError``) and its rows encoded as stored: CPU work over
+    megabytes, run in a worker (a thread, or the bot's long-job process)."""
+    archive = export_format.parse_export(data)
+    meta = archive.encounter
+    return ImportRows(
+        ruleset=meta.ruleset,
+        name=meta.name,
+        created_by=meta.created_by,
+        status=meta.status,
+        settings=dumps(meta.settings),
+        phase_no=meta.phase_no,
+        snapshot_seq=meta.snapshot_seq,
+        opened_seq=meta.opened_seq,
+        last_seq=meta.last_seq,
+        created_at=meta.created_at,
+        source=dumps(
             {
                 "format_version": export_format.EXPORT_VERSION,
                 "source": {
@@ -125,81 +136,35 @@ class Records(SqlCore):
                     "channel_id": meta.source_channel_id,
                 },
             }
-        )
-        async with self._write() as db:
-            try:
-                (row,) = await db.fetch(
-                    INSERT_ENCOUNTER + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                    (
-                        guild_id,
-                        channel_id,
-                        meta.ruleset,
-                        meta.name,
-                        meta.created_by,
-                        meta.status,
-                        dumps(meta.settings),
-                        meta.phase_no,
-                        meta.snapshot_seq,
-                        meta.opened_seq,
-                        imported_seq,
-                        meta.created_at,
-                        now,
-                    ),
-                )
-            except self._driver.integrity_errors as error:
-                raise ChannelBusyError(guild_id, channel_id) from error
-            encounter_id: int = row["id"]
-            try:
-                await db.executemany(
-                    INSERT_EVENT,
-                    [
-                        *(
-                            (encounter_id, e.seq, e.type, dumps(e.payload), e.phase_no, e.created_at)
-                            for e in archive.events
-                        ),
-                        (encounter_id, imported_seq, ENCOUNTER_IMPORTED, imported, meta.phase_no, now),
-                    ],
-                )
-                await db.executemany(
-                    INSERT_ORDER,
-                    [
-                        (
-                            encounter_id,
-                            o.seq,
-                            o.phase_no,
-                            o.unit_id,
-                            o.user_id,
-                            dumps(o.order),
-                            o.accepted_at,
-                        )
-                        for o in archive.orders
-                    ],
-                )
-                await db.executemany(
-                    INSERT_SNAPSHOT,
-                    [
-                        (
-                            encounter_id,
-                            s.seq,
-                            s.phase_no,
-                            s.opened_seq,
-                            s.parent_seq,
-                            dumps(s.state),
-                            s.created_at,
-                        )
-                        for s in archive.snapshots
-                    ],
-                )
-                await db.executemany(
-                    "INSERT INTO participants (encounter_id, user_id, role, side, unit, joined_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    [
-                        (encounter_id, p.user_id, p.role, p.side, p.unit, p.joined_at)
-                        for p in archive.participants
-                    ],
-                )
-            except self._driver.integrity_errors as error:
-                raise InvalidExportError(
-                    f"this encounter file cannot be imported: it contradicts itself ({error})"
-                ) from error
-        return encounter_id
+        ),
+        events=[(e.seq, e.type, dumps(e.payload), e.phase_no, e.created_at) for e in archive.events],
+        orders=[
+            (o.seq, o.phase_no, o.unit_id, o.user_id, dumps(o.order), o.accepted_at) for o in archive.orders
+        ],
+        snapshots=[
+            (s.seq, s.phase_no, s.opened_seq, s.parent_seq, dumps(s.state), s.created_at)
+            for s in archive.snapshots
+        ],
+        participants=[(p.user_id, p.role, p.side, p.unit, p.joined_at) for p in archive.participants],
+    )
+
+
+_ENCOUNTER_COLUMNS = (
+    "id",
+    "guild_id",
+    "channel_id",
+    "ruleset",
+    "name",
+    "created_by",
+    "status",
+    "phase_no",
+    "settings",
+    "last_seq",
+    "created_at",
+    "snapshot_seq",
+    "opened_seq",
+)
+
+
+def _plain(row: Row, columns: tuple[str, ...]) -> dict[str, Any]:
+    return {column: row[column] for column in columns}

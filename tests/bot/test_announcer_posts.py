@@ -1,0 +1,61 @@
+"""One channel message per resolution (issue 13, less noise): the announcer adds a step to the message of the
+resolution under way while it fits in one Discord message, and starts a new message past Discord's limits or
+once a phase opens."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import discord
+
+from cogs.announcer import EMBEDS_TEXT_LIMIT, MAX_ATTACHMENTS, MAX_EMBEDS, Announcer, OpenPost
+
+
+class FakeMessage:
+    """What the announcer uses of a sent ``discord.Message``: its attachments and ``edit``."""
+
+    def __init__(self, attachments: int = 0) -> None:
+        self.attachments: list[object] = [object() for _ in range(attachments)]
+        self.edits: list[dict[str, Any]] = []
+
+    async def edit(self, **kwargs: Any) -> FakeMessage:
+        self.edits.append(kwargs)
+        self.attachments = list(kwargs["attachments"])
+        return self
+
+
+def embed(chars: int) -> discord.Embed:
+    return discord.Embed(title="t", description="x" * (chars - 1))
+
+
+def open_post(message: FakeMessage, *embeds: discord.Embed) -> OpenPost:
+    return OpenPost(cast(discord.Message, message), list(embeds))
+
+
+async def test_a_step_is_added_to_the_message_of_the_resolution_under_way() -> None:
+    announcer = Announcer(cast(Any, None))
+    message = FakeMessage(attachments=1)
+    announcer._open_posts[1] = open_post(message, embed(100))  # pyright: ignore[reportPrivateUsage]
+    added = await announcer._append(1, [embed(200)], [("board-3.png", b"png")])  # pyright: ignore[reportPrivateUsage]
+    assert added
+    (edit,) = message.edits
+    assert len(edit["embeds"]) == 2 and len(edit["attachments"]) == 2
+    assert edit["attachments"][1].filename == "board-3.png"
+
+
+async def test_past_discords_limits_or_once_a_phase_opens_a_step_starts_a_new_message() -> None:
+    announcer = Announcer(cast(Any, None))
+    posts = announcer._open_posts  # pyright: ignore[reportPrivateUsage]
+    append = announcer._append  # pyright: ignore[reportPrivateUsage]
+    cases = [
+        (open_post(FakeMessage(), embed(EMBEDS_TEXT_LIMIT - 100)), [embed(200)], []),  # 6000 characters
+        (open_post(FakeMessage(), *[embed(10) for _ in range(MAX_EMBEDS)]), [embed(10)], []),  # 10 embeds
+        (open_post(FakeMessage(attachments=MAX_ATTACHMENTS), embed(10)), [embed(10)], [("b.png", b"")]),
+    ]
+    for post, embeds, uploads in cases:
+        posts[1] = post
+        assert not await append(1, embeds, uploads)
+        assert 1 not in posts, "a full message is closed: the next steps start the new one"
+    posts[1] = open_post(FakeMessage(), embed(10))
+    announcer._close_post(1)  # pyright: ignore[reportPrivateUsage]
+    assert not await append(1, [embed(10)], [])
