@@ -25,7 +25,7 @@ from bot.storage import Storage, open_storage
 from bot.storage.base import ORDER_ACCEPTED, PHASE_RESOLVED
 from tests.bot_process import BotProcess, bot_env
 from tests.e2e_helpers import draft_in, fill_and_submit, panel_for_phase, panels_for
-from tests.fakediscord import Channel, FakeDiscord, Message, Person
+from tests.fakediscord import Channel, FakeDiscord, Person
 from tests.storage_fixtures import database_url
 
 pytestmark = pytest.mark.slow
@@ -56,9 +56,19 @@ def new_duel(fd: FakeDiscord, shard: int) -> Duel:
     return Duel(shard, guild.id, channel, *people)
 
 
-def status_posts(d: Duel) -> list[Message]:
-    """The channel's plain messages: one status message per opened phase (and the winner's line)."""
-    return [m for m in d.channel.messages() if not m.embeds and not m.attachments and not m.deleted]
+def newest_phase(d: Duel) -> int:
+    """The newest phase any of the duel's players has a DM panel for (0: none yet)."""
+    phases = [
+        found[0]
+        for person, unit in ((d.ana, "halcon"), (d.bea, "pirata"))
+        for m in panels_for(person.dms(), unit)
+        if (found := draft_in(m)) is not None
+    ]
+    return max(phases, default=0)
+
+
+def over(d: Duel) -> bool:
+    return any("🏁" in m.content for m in d.channel.messages() if not m.deleted)
 
 
 async def open_duel(fd: FakeDiscord, service: EncounterService, d: Duel) -> None:
@@ -72,7 +82,7 @@ async def open_duel(fd: FakeDiscord, service: EncounterService, d: Duel) -> None
     meta = await service.storage.active_encounter_in_channel(d.guild_id, d.channel.id)
     assert meta is not None
     d.enc = meta.id
-    await fd.wait_for(lambda: status_posts(d), what="the first phase's status message", timeout=30)
+    await until_next_phase(fd, service, d, 0)
 
 
 async def give(fd: FakeDiscord, d: Duel, who: Person, phase_no: int) -> None:
@@ -99,12 +109,13 @@ async def missing(service: EncounterService, d: Duel) -> tuple[int, list[Person]
     return status.phase_no, [people[m.user_id] for m in status.missing if m.user_id in people]
 
 
-async def until_next_phase(fd: FakeDiscord, service: EncounterService, d: Duel, posts_before: int) -> None:
-    """Until the channel shows the next phase's status message (or the winner): the phase was resolved; and
-    until the players it awaits have their DM panels (so no process is still sending them when one is killed:
-    a DM sent but not yet recorded when its process dies is sent again, the one post that may repeat)."""
+async def until_next_phase(fd: FakeDiscord, service: EncounterService, d: Duel, after: int) -> None:
+    """Until a player has a DM panel for a phase after ``after`` (or the game is over): that phase was resolved
+    and the next one opened; then until every player it awaits has their panel (so no process is still sending
+    them when one is killed: a DM sent but not yet recorded when its process dies is sent again, the one post
+    that may repeat)."""
     await fd.wait_for(
-        lambda: len(status_posts(d)) > posts_before, what=f"shard {d.shard}'s next phase", timeout=30
+        lambda: newest_phase(d) > after or over(d), what=f"shard {d.shard}'s next phase", timeout=30
     )
     phase_no, owing = await missing(service, d)
     for person in owing:
@@ -113,10 +124,9 @@ async def until_next_phase(fd: FakeDiscord, service: EncounterService, d: Duel, 
 
 async def play_phase(fd: FakeDiscord, service: EncounterService, d: Duel) -> None:
     phase_no, owing = await missing(service, d)
-    before = len(status_posts(d))
     for who in owing:
         await give(fd, d, who, phase_no)
-    await until_next_phase(fd, service, d, before)
+    await until_next_phase(fd, service, d, phase_no)
 
 
 async def test_two_processes_on_one_postgresql_resolve_each_phase_once_and_survive_a_sigkill(
@@ -151,30 +161,28 @@ async def test_two_processes_on_one_postgresql_resolve_each_phase_once_and_survi
             cross = duels[1]
             phase_no, owing = await missing(service, cross)
             assert cross.ana in owing and cross.bea in owing
-            before = len(status_posts(cross))
             await give(fd, cross, cross.ana, phase_no)
             await bots[0].kill()
             assert "halcon" in await storage.submitted_units(cross.enc, phase_no), "an acknowledged order"
             await bots[0].start()
             await bots[0].wait_resumed()
             await give(fd, cross, cross.bea, phase_no)
-            await until_next_phase(fd, service, cross, before)
+            await until_next_phase(fd, service, cross, phase_no)
 
             # and the other way round: Bea's /orders acknowledged by the shard-1 process, which is killed and
             # restarted; Ana's DM click then completes the phase in the shard-0 process, which resolves and posts
             phase_no, owing = await missing(service, cross)
             assert cross.ana in owing and cross.bea in owing
-            before = len(status_posts(cross))
             await give(fd, cross, cross.bea, phase_no)
             await bots[1].kill()
             assert "pirata" in await storage.submitted_units(cross.enc, phase_no), "an acknowledged order"
             await bots[1].start()
             await bots[1].wait_resumed()
             await give(fd, cross, cross.ana, phase_no)
-            await until_next_phase(fd, service, cross, before)
+            await until_next_phase(fd, service, cross, phase_no)
 
             # a deadline due in both encounters while both processes poll: each fires once (a stand-in for Bea)
-            before_deadline = [len(status_posts(d)) for d in duels]
+            before_deadline = [(await missing(service, d))[0] for d in duels]
             for d in duels:
                 phase_no, owing = await missing(service, d)
                 if d.ana in owing:
@@ -190,7 +198,7 @@ async def test_two_processes_on_one_postgresql_resolve_each_phase_once_and_survi
             # dying process would have), then both start at once: each resumes every running encounter, and the
             # claims in storage make each owed post (the step, the next phase's status and panels) go out once
             await asyncio.gather(*(b.kill() for b in bots))
-            before_crash = [len(status_posts(d)) for d in duels]
+            before_crash = [(await missing(service, d))[0] for d in duels]
             for d in duels:
                 phase_no, _ = await missing(service, d)
                 committed = await service.resolve(d.enc, expected_phase_no=phase_no, forced=True)
