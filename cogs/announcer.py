@@ -172,7 +172,9 @@ class Announcer:
         """Post one step (claimed first, so no other process posts it too) and record it as shown."""
         storage = self.bot.service.storage
         key = str(step.snapshot_seq)
-        if step.snapshot_seq and not await self.claim(meta.id, "step", key):
+        # one process alone: ``announced_seq`` says what was shown; shared: each step is claimed and recorded
+        claimed = bool(step.snapshot_seq) and self.shared
+        if claimed and not await self.claim(meta.id, "step", key):
             ref = await storage.get_message_ref(meta.id, "step", key)
             if ref is not None and ref.message_id:
                 await self._mark(meta.id, step.snapshot_seq)  # another process posted it
@@ -186,21 +188,34 @@ class Announcer:
                 meta, step
             )  # NGT-9: each side's own board, where the ruleset says so
         except Exception:
-            if step.snapshot_seq:
+            if claimed:
                 await self.release(meta.id, "step", key)
             raise
-        if step.snapshot_seq:
+        if claimed:
             await self.record(meta.id, "step", key, meta.channel_id, sent or NOTHING_POSTED)
+        if step.snapshot_seq:
             await self._mark(meta.id, step.snapshot_seq)
 
     # --- posts that must go out once, whichever process sends them --------------------------------------------
+    @property
+    def shared(self) -> bool:
+        """Whether other bot processes may post for the same encounters (this one runs only some shards)."""
+        return self.bot.claimant != 1
+
     async def claim(self, encounter_id: int, kind: str, key: str) -> bool:
         """Take the sending of one message (True for one process only; see ``Storage.claim_message_ref``). When
-        another process holds it unsent, this encounter is checked again later (that process may have died)."""
+        another process holds it unsent, this encounter is checked again later (that process may have died).
+        A bot running every shard in one process writes no claim: what it recorded as sent is enough."""
         if (encounter_id, kind, key) in self._sending:
             return False  # this process is sending it now
-        stale = self.bot.service.clock() - timedelta(seconds=CLAIM_STALE)
         storage = self.bot.service.storage
+        if not self.shared:
+            ref = await storage.get_message_ref(encounter_id, kind, key)
+            if ref is not None and ref.message_id:
+                return False
+            self._sending.add((encounter_id, kind, key))
+            return True
+        stale = self.bot.service.clock() - timedelta(seconds=CLAIM_STALE)
         if await storage.claim_message_ref(
             encounter_id, kind, key, holder=self.bot.claimant, stale_before=stale
         ):
@@ -646,10 +661,14 @@ class Announcer:
         open phase's status went out (see :meth:`_reopen`).
 
         Two refreshes may race in two bot processes (two orders at once) and the older read's edit land last: so
-        after each edit the encounter's ``last_seq`` is checked again, and a change made meanwhile in the same
-        phase is shown from a fresh read (a phase that moved on shows its own status when it opens)."""
+        with other processes about, after each edit the encounter's ``last_seq`` is checked again, and a change
+        made meanwhile in the same phase is shown from a fresh read (a phase that moved on shows its own status
+        when it opens)."""
         service = self.bot.service
         async with self._status_lock(encounter_id):
+            if not self.shared:  # one process: its refreshes take turns under this lock
+                await self._refresh_status(encounter_id, status)
+                return
             for _ in range(STATUS_RECHECKS + 1):
                 reading = await service.read(encounter_id)
                 status = status or await service.status(encounter_id, reading=reading)
