@@ -35,6 +35,7 @@ class ShardProbe(commands.AutoShardedBot):
             **options,  # pyright: ignore[reportArgumentType]
         )
         self.seen: list[tuple[int | None, int | None]] = []  # (guild id, shard id) of each interaction
+        self.messages: list[tuple[int | None, str]] = []  # (guild id, text) of each message event
 
         @self.tree.command(description="Which shard answers")
         async def where(interaction: discord.Interaction) -> None:  # pyright: ignore[reportUnusedFunction]
@@ -49,6 +50,10 @@ class ShardProbe(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         await self.tree.sync()
+
+    async def on_message(self, message: discord.Message) -> None:
+        if not message.author.bot:
+            self.messages.append((message.guild.id if message.guild else None, message.content))
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """No 5 s wait between IDENTIFYs against the fake."""
@@ -91,6 +96,13 @@ async def test_each_process_gets_its_own_guilds_and_dms_arrive_on_shard_zero() -
         assert reply.content == "shard 0"
         assert zero.seen == [(g0.id, 0), (None, 0)]
         assert one.seen == [(g1.id, 1)]
+
+        # message events: a guild channel's to its shard, a DM's to shard 0 (content blanked without the intent)
+        await ana.send_message(c1, "in guild one")
+        await ana.send_dm("by DM")
+        await fd.wait_for(lambda: len(zero.messages) + len(one.messages) == 2, what="two message events")
+        assert [g for g, _ in one.messages] == [g1.id]
+        assert zero.messages == [(None, "by DM")]
 
         # a guild created later, and its channel, reach only the shard that owns it
         g3 = fd.create_guild("Three", shard=1)
