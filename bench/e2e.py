@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import json
 import logging
+import re
 import statistics
 import sys
 import tempfile
@@ -185,10 +186,9 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
                     wall = time.perf_counter() - began
                 finally:
                     exit_cpu = await child.stop()
-                if (
-                    exit_cpu is not None
-                ):  # the bot's CPU seconds from ready to exit (its render workers not included)
+                if exit_cpu is not None:  # the bot's CPU seconds from ready to exit (not its render workers)
                     bot_cpu = round(exit_cpu - child.ready_cpu, 2)
+            routes = request_counts(fd, encounters)
     print(
         json.dumps(
             {
@@ -225,6 +225,7 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
                 }
             )
         )
+    print(json.dumps({"figure": "requests_per_encounter", **routes}))
     print(
         json.dumps(
             {
@@ -236,6 +237,18 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
             }
         )
     )
+
+
+def request_counts(fd: FakeDiscord, encounters: int) -> dict[str, float]:
+    """The bot's REST requests per encounter, by route (ids folded): what a round costs in Discord calls."""
+    counts: dict[str, int] = {}
+    for record in fd.requests:
+        route = f"{record.method} {re.sub(r'/[0-9]+|/[A-Za-z0-9_-]{40,}', '/:id', record.path)}"
+        counts[route] = counts.get(route, 0) + 1
+    ordered = sorted(counts.items(), key=lambda kv: -kv[1])
+    return {"total": round(sum(counts.values()) / encounters, 1)} | {
+        route: round(n / encounters, 1) for route, n in ordered
+    }
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ from rules.events import Event, RollMade, ShotResolved
 from rules.order_modes import OrderPolicy, policy_for
 from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR, PUBLIC, DiceFactory, PhaseResult, Ruleset
-from rules.scenario import load_scenario
+from rules.scenario import Scenario, load_scenario
 from rules.serial import from_json, to_json
 from rules.state import EncounterState, Unit
 
@@ -136,14 +136,8 @@ class EncounterService(DirectorActions, RecordActions):
                     scenario=str(scenario)[:40],
                 )
             toml_text = (SCENARIO_DIR / f"{scenario}.toml").read_text(encoding="utf-8")
-        try:
-            raw = tomllib.loads(toml_text)
-        except tomllib.TOMLDecodeError:
-            raw = {}
-        if seed is None and "seed" not in raw:
-            seed = random.SystemRandom().randrange(1, 2**31)
-        try:
-            loaded = await asyncio.to_thread(load_scenario, toml_text, seed=seed)
+        try:  # reading a scenario is CPU work (TOML twice: the seed, then the scenario): off the event loop
+            loaded = await asyncio.to_thread(_load_seeded, toml_text, seed)
         except ScenarioError as exc:
             lines = ProblemLines(tuple(exc.problems))
             raise refuse("scenario.invalid", f"The scenario has problems:\n{lines}", problems=lines) from None
@@ -626,3 +620,14 @@ __all__ = [
     "parse_export",
     "utc_now",
 ]
+
+
+def _load_seeded(toml_text: str, seed: int | None) -> Scenario:
+    """The scenario; a file that names no seed (and no seed given) gets a fresh random one."""
+    try:
+        raw = tomllib.loads(toml_text)
+    except tomllib.TOMLDecodeError:
+        raw = {}  # load_scenario says what is wrong with the file
+    if seed is None and "seed" not in raw:
+        seed = random.SystemRandom().randrange(1, 2**31)
+    return load_scenario(toml_text, seed=seed)

@@ -108,6 +108,7 @@ class Announcer:
         # the message of the resolution under way, per encounter: its further steps are added to it
         self._open_posts: Bounded[int, OpenPost] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._retries: dict[int, int] = {}  # failed catch-ups in a row, per encounter
+        self._users: Bounded[int, discord.User] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._retry_tasks: set[asyncio.Task[None]] = set()
         self.retry_backoff = RETRY_BACKOFF
         self.resumed = asyncio.Event()  # set once the running encounters are queued for resuming (tests)
@@ -247,7 +248,8 @@ class Announcer:
 
     async def _mark(self, encounter_id: int, seq: int) -> None:
         if seq > (await self._announced_seq(encounter_id) or 0):
-            await self.bot.service.storage.update_settings(encounter_id, **{ANNOUNCED: seq})
+            # a note, not an event: one post must not make every cached read of the encounter stale (issue 20)
+            await self.bot.service.storage.note_settings(encounter_id, **{ANNOUNCED: seq})
             self._announced[encounter_id] = seq
 
     async def catch_up(self, encounter_id: int, *, before: int | None = None) -> int:
@@ -819,9 +821,17 @@ class Announcer:
             )
             await self.dm(missing.user_id, clip(text))
 
+    async def user(self, user_id: int) -> discord.User:
+        """The player to DM. Without the members intent discord.py caches no user, and ``fetch_user`` keeps none:
+        one ``GET /users`` per DM (4 a duel's round) is saved by keeping the users fetched (issue 20)."""
+        user = self.bot.get_user(user_id) or self._users.get(user_id)
+        if user is None:
+            user = self._users[user_id] = await self.bot.fetch_user(user_id)
+        return user
+
     async def dm(self, user_id: int, text: str | None, **kwargs: object) -> discord.Message | None:
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            user = await self.user(user_id)
             return await user.send(text, **kwargs)  # type: ignore[arg-type]
         except discord.Forbidden:
             return None
@@ -854,7 +864,7 @@ class Announcer:
             panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, reading=reading)
             kwargs = await panel_message(panel, locale)
             before = await storage.get_message_ref(meta.id, "panel", f"{reading.phase_no - 1}:{unit_id}")
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            user = await self.user(user_id)
             if before is not None and before.message_id and await self._edit_panel(user, before, kwargs):
                 await self.record(meta.id, "panel", key, before.channel_id, before.message_id)
                 return True

@@ -72,8 +72,30 @@ def _lookup(tag: str) -> type[Any] | None:
     return cls
 
 
+#: per dataclass: its tag and field names, so encoding a state (thousands of values a commit) skips
+#: ``dataclasses.fields`` and the type tests (issue 20: ``to_json`` was the largest cost of a commit)
+_PLANS: dict[type[Any], tuple[str, tuple[str, ...]]] = {}
+_PLAIN: frozenset[type[Any]] = frozenset({str, int, float, bool, type(None)})
+_FIELD_NAMES: dict[type[Any], frozenset[str]] = {}  # per decoded dataclass
+
+
 def to_json(value: object) -> Any:
     """Encode engine data as JSON-compatible values (dict, list, str, int, float, bool, None)."""
+    cls = type(value)
+    if cls in _PLAIN:  # exact types: an enum deriving from int or str takes the long way below
+        return value
+    plan = _PLANS.get(cls)
+    if plan is not None:
+        out: dict[str, Any] = {"$t": plan[0]}
+        for name in plan[1]:
+            out[name] = to_json(getattr(value, name))
+        return out
+    if cls is tuple or cls is list:
+        return [to_json(v) for v in cast("tuple[object, ...] | list[object]", value)]
+    return _to_json_slow(value)
+
+
+def _to_json_slow(value: object) -> Any:
     if value is None or isinstance(value, bool | int | float | str):
         if isinstance(value, enum.Enum):
             return _encode_enum(value)
@@ -83,9 +105,10 @@ def to_json(value: object) -> Any:
     if isinstance(value, enum.Enum):
         return _encode_enum(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {"$t": _tag(type(value))}
-        for f in dataclasses.fields(value):
-            out[f.name] = to_json(getattr(value, f.name))
+        plan = _PLANS[type(value)] = (_tag(type(value)), tuple(f.name for f in dataclasses.fields(value)))
+        out: dict[str, Any] = {"$t": plan[0]}
+        for name in plan[1]:
+            out[name] = to_json(getattr(value, name))
         return out
     if isinstance(value, Mapping):
         items = cast(Mapping[object, object], value)
@@ -113,6 +136,11 @@ def _tag(cls: type[Any]) -> str:
 
 def from_json(data: Any) -> Any:
     """Decode what :func:`to_json` produced."""
+    kind = cast(type[Any], type(data))  # pyright: ignore[reportUnknownArgumentType]
+    if kind in _PLAIN:
+        return data
+    if kind is list:
+        return tuple([from_json(v) for v in cast(list[Any], data)])
     if data is None or isinstance(data, bool | int | float | str):
         return data
     if isinstance(data, list):
@@ -131,8 +159,10 @@ def from_json(data: Any) -> Any:
     if "$t" in obj:
         cls = _decode_class(str(obj["$t"]))
         kwargs = {k: from_json(v) for k, v in obj.items() if k != "$t"}
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(kwargs) - names
+        names = _FIELD_NAMES.get(cls)
+        if names is None:
+            names = _FIELD_NAMES[cls] = frozenset(f.name for f in dataclasses.fields(cls))
+        unknown = kwargs.keys() - names
         if unknown:
             raise TypeError(f"{cls.__name__} has no field(s) {sorted(unknown)}")
         return cls(**kwargs)

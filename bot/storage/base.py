@@ -401,6 +401,12 @@ class Storage(abc.ABC):
     async def update_settings(self, encounter_id: int, **changes: Any) -> Encounter:
         """Merge ``changes`` into the encounter's settings; a value of ``None`` removes the key."""
 
+    @abc.abstractmethod
+    async def note_settings(self, encounter_id: int, **changes: Any) -> None:
+        """Bookkeeping settings (what the channel was last shown): merged like :meth:`update_settings` but
+        logged as no event, so ``last_seq`` and every read cached on it stay valid, and written without a disk
+        sync (a power cut may lose the note: the step is then posted again; a crash of the bot does not)."""
+
     # participants
     @abc.abstractmethod
     async def add_participant(

@@ -739,3 +739,16 @@ async def test_every_snapshot_is_read_off_the_event_loops_thread(
         assert (await storage.load(encounter_id)).phase_no == 3  # small reads still run inline
     finally:
         await storage.close()
+
+
+async def test_a_settings_note_logs_no_event_and_keeps_last_seq(storage: Storage) -> None:
+    """Issue 20: what the channel was last shown is bookkeeping. Noting it must not advance ``last_seq`` (every
+    read cached on it would go stale after each post) nor add to the event log."""
+    encounter_id = await new_encounter(storage)
+    before = await storage.last_seq(encounter_id)
+    await storage.note_settings(encounter_id, announced_seq=7, gone=None)
+    await storage.note_settings(encounter_id, announced_seq=9)
+    assert await storage.last_seq(encounter_id) == before
+    assert (await storage.get_encounter(encounter_id)).settings["announced_seq"] == 9
+    with pytest.raises(EncounterNotFoundError):
+        await storage.note_settings(encounter_id + 99, announced_seq=1)

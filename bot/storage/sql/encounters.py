@@ -114,20 +114,34 @@ class EncounterRows(SqlCore):
                 await self._log(db, encounter_id, head, [(STATUS_CHANGED, payload)], now)
         return await self.get_encounter(encounter_id)
 
+    async def note_settings(self, encounter_id: int, **changes: Any) -> None:
+        async with self._write(durable=False) as db:
+            await self._head(db, encounter_id)  # locks the row (PostgreSQL): no lost concurrent update
+            (row,) = await db.fetch("SELECT settings FROM encounters WHERE id = ?", (encounter_id,))
+            await db.execute(
+                "UPDATE encounters SET settings = ? WHERE id = ?",
+                (dumps(_merged(loads(row["settings"]), changes)), encounter_id),
+            )
+
     async def update_settings(self, encounter_id: int, **changes: Any) -> Encounter:
         now = timestamp(self._clock())
         async with self._write() as db:
             head = await self._head(db, encounter_id)
             (row,) = await db.fetch("SELECT settings FROM encounters WHERE id = ?", (encounter_id,))
-            settings = loads(row["settings"])
-            for key, value in changes.items():
-                if value is None:
-                    settings.pop(key, None)
-                else:
-                    settings[key] = value
+            settings = _merged(loads(row["settings"]), changes)
             await db.execute(
                 "UPDATE encounters SET settings = ? WHERE id = ?", (dumps(settings), encounter_id)
             )
             payload = dumps({"changes": changes})
             await self._log(db, encounter_id, head, [(SETTINGS_CHANGED, payload)], now)
         return await self.get_encounter(encounter_id)
+
+
+def _merged(settings: dict[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """``settings`` with ``changes`` applied: a value of ``None`` removes the key."""
+    for key, value in changes.items():
+        if value is None:
+            settings.pop(key, None)
+        else:
+            settings[key] = value
+    return settings
