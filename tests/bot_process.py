@@ -24,6 +24,7 @@ import os
 import resource
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,7 @@ class BotProcess:
             sys.executable,
             "-m",
             "tests.bot_process",
+            stdin=asyncio.subprocess.PIPE,  # never written: its end tells the child this process is gone
             stdout=asyncio.subprocess.PIPE,
             env=self.env,
             cwd=str(ROOT),
@@ -256,6 +258,21 @@ async def report_loop_lag(tick: float = 0.005) -> None:
         worst = max(worst, loop.time() - before - tick)
 
 
+def orphaned(then: Callable[[], object], grace: float = 30.0) -> None:
+    """When the test process that started this child is gone (its end of our stdin closes), call ``then`` (a
+    clean stop), and exit anyway after ``grace`` seconds: a killed test run leaves no bot reconnecting forever."""
+    import threading
+    import time
+
+    def watch() -> None:
+        sys.stdin.buffer.read()  # returns at end of file only
+        then()
+        time.sleep(grace)
+        os._exit(3)
+
+    threading.Thread(target=watch, daemon=True, name="orphan-watch").start()
+
+
 def serve_child() -> int:
     """Child side: the production bot from the environment, until SIGTERM (see the module's docstring)."""
     import yarl
@@ -278,7 +295,9 @@ def serve_child() -> int:
             guild_ready_timeout=float(os.environ.get("HEXD_GUILD_READY_TIMEOUT", "2")),
         )
         stop = asyncio.Event()
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
+        orphaned(lambda: loop.call_soon_threadsafe(stop.set))
         reported = False
 
         async def announce_ready() -> None:
