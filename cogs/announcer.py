@@ -672,14 +672,14 @@ class Announcer:
                 await self._refresh_status(encounter_id, status)
                 return
             for _ in range(STATUS_RECHECKS + 1):
+                # from a read made now, never a status computed before the lock was taken
                 reading = await service.read(encounter_id)
-                status = status or await service.status(encounter_id, reading=reading)
+                status = await service.status(encounter_id, reading=reading)
                 await self._refresh_status(encounter_id, status)
                 if await service.storage.last_seq(encounter_id) == reading.meta.last_seq:
                     return
                 if (await service.read(encounter_id)).phase_no != status.phase_no:
                     return
-                status = None
 
     def _status_lock(self, encounter_id: int) -> asyncio.Lock:
         lock = self._status_locks.get(encounter_id)
