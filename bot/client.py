@@ -165,7 +165,12 @@ class HexBotCore(commands.Bot):
     async def setup_hook(self) -> None:
         if self._storage is None:
             self._storage = await open_storage(self.config.database_url)
-        self._service = EncounterService(self._storage, director_role_name=self.config.director_role)
+        self._service = EncounterService(
+            self._storage,
+            director_role_name=self.config.director_role,
+            shared=self.claimant
+            != 1,  # other processes (shards) on this database: cached settings kept shortly
+        )
         # import the rulesets and the renderer now, not inside the first interaction (a cold import blocks the loop)
         ruleset_ids()
         await warm_up()

@@ -27,6 +27,8 @@ READ_CACHE_SIZE = 512  # encounters whose last read is kept (each holds one deco
 #: encounters (or guilds) whose small cached rows (deadline, settings) are kept: idle ones fall out (issue 20)
 SMALL_CACHE_SIZE = 4096
 GUILD_SETTINGS_TTL = 30.0  # seconds a guild's settings are reused between reads
+#: the same (and a phase's deadline) when other bot processes may change them (several shards, one database)
+SHARED_TTL = 3.0
 #: how far towards a deadline the players still missing get their reminder DM
 REMIND_AT = 0.75
 #: encounter setting: the players who asked for no reminder DMs
@@ -61,10 +63,14 @@ class ServiceBase:
         *,
         clock: Callable[[], datetime] = utc_now,
         director_role_name: str | None = None,
+        shared: bool = False,
     ) -> None:
         self.storage = storage
         self.clock = clock
         self.director_role_name = director_role_name
+        # other processes change guild settings and deadlines unseen: their reads are kept shortly (issue 20)
+        self.settings_ttl = SHARED_TTL if shared else GUILD_SETTINGS_TTL
+        self.deadline_ttl = SHARED_TTL if shared else DEADLINE_TTL
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: Bounded[int, tuple[int, EncounterState]] = Bounded(READ_CACHE_SIZE)
         self._reads: OrderedDict[int, Reading] = OrderedDict()  # newest read per encounter, LRU-bounded
@@ -103,7 +109,7 @@ class ServiceBase:
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         now = time.monotonic()
         cached = self._guilds.get(guild_id)
-        if cached is not None and now - cached[0] < GUILD_SETTINGS_TTL:
+        if cached is not None and now - cached[0] < self.settings_ttl:
             return cached[1]
         settings = await self.storage.get_guild_settings(guild_id)
         self._guilds[guild_id] = (now, settings)
@@ -254,10 +260,10 @@ class ServiceBase:
         """When phase ``phase_no`` resolves by itself, if it has a deadline: read through a short cache, as every
         panel and status shows it. A read made for another phase is never reused (the process that opened this
         phase, maybe another one, set its deadline); a director's change within a phase made in another process
-        shows within :data:`DEADLINE_TTL` seconds."""
+        shows within :data:`DEADLINE_TTL` seconds (:data:`SHARED_TTL` with several processes)."""
         cached = self._deadlines.get(encounter_id)
         now = time.monotonic()
-        if cached is None or cached[1] != phase_no or now - cached[0] > DEADLINE_TTL:
+        if cached is None or cached[1] != phase_no or now - cached[0] > self.deadline_ttl:
             cached = (now, phase_no, await self.storage.deadline_of(encounter_id))
             self._deadlines[encounter_id] = cached
         pending = cached[2]

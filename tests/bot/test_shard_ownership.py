@@ -3,8 +3,13 @@ its running encounters are resumed first after a start (cogs/announcer.py ``resu
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.client import HexBot, HexBotCore
 from bot.config import Config, load_config
+from bot.service import EncounterService
+from bot.service_base import DEADLINE_TTL, GUILD_SETTINGS_TTL, SHARED_TTL
+from bot.storage import open_storage
 
 
 def shard_of(guild_id: int, count: int) -> int:
@@ -39,3 +44,18 @@ def test_a_process_claims_posts_as_its_shards_the_same_after_a_restart() -> None
     assert zero > 1 and zero < 2**63
     assert claimant({}) == claimant({"SHARD_COUNT": "2", "SHARD_IDS": "0,1"}) == 1
     assert HexBotCore(Config(token="x")).claimant == 1
+
+
+async def test_a_service_among_several_processes_keeps_guild_settings_and_deadlines_shortly(
+    tmp_path: Path,
+) -> None:
+    """Other processes change a guild's settings (language, director role, default deadline) and a phase's
+    deadline without this one seeing it: with several processes those reads are kept seconds, not half a minute."""
+    storage = await open_storage(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    try:
+        alone, shared = EncounterService(storage), EncounterService(storage, shared=True)
+        assert (alone.settings_ttl, alone.deadline_ttl) == (GUILD_SETTINGS_TTL, DEADLINE_TTL)
+        assert (shared.settings_ttl, shared.deadline_ttl) == (SHARED_TTL, SHARED_TTL)
+        assert SHARED_TTL <= 5 < GUILD_SETTINGS_TTL
+    finally:
+        await storage.close()
