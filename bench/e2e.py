@@ -14,7 +14,11 @@ Prints one JSON line per figure:
 * ``image``: from the click that gave a phase's last order to the board image posted in the channel,
   p50/p95 ms; bar p95 <= 500 ms.
 
-Run: ``.venv/bin/python bench/e2e.py [--encounters 20] [--rounds 2] [--in-process]``;
+Every figure line carries ``bot`` when comparing: ``--baseline REV`` also runs the bot of git revision REV (its
+tree exported to a temporary folder, served by this tree's tests/bot_process.py), alternating with the work tree's
+bot ``--repeat`` times in the same sitting, so both are measured under the same load (issue 20).
+
+Run: ``.venv/bin/python bench/e2e.py [--encounters 20] [--rounds 2] [--in-process] [--baseline REV --repeat 2]``;
 ``HEXD_BENCH_PROFILE=out.prof`` writes a cProfile of the bot process.
 """
 
@@ -26,6 +30,7 @@ import json
 import logging
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -33,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.bot_process import spawn_bot
+from tests.bot_process import ROOT, spawn_bot
 from tests.e2e_helpers import button_id, draft_in, panels_for, start_bot, step_of
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 from tests.fakediscord.people import InteractionHandle
@@ -151,8 +156,8 @@ async def duel(fd: FakeDiscord, tm: Timings, channel: Channel, people: list[Pers
         played += 1
 
 
-async def main(encounters: int, rounds: int, in_process: bool) -> None:
-    logging.basicConfig(level=logging.ERROR)
+async def play(encounters: int, rounds: int, in_process: bool, code: Path = ROOT, label: str = "") -> None:
+    """One sitting's workload, its figures printed (each tagged ``bot``: which code ran it when comparing)."""
     tm = Timings()
     bot_cpu: float | None = None
     with tempfile.TemporaryDirectory() as tmp:
@@ -179,7 +184,7 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
                 finally:
                     await bot.close()
             else:  # the production HexBot in its own process (tests/bot_process.py)
-                child = await spawn_bot(fd, database_url, guild_id=guild.id)
+                child = await spawn_bot(fd, database_url, guild_id=guild.id, code=code)
                 try:
                     began = time.perf_counter()
                     await asyncio.gather(*(duel(fd, tm, ch, ppl, rounds) for ch, ppl in tables))
@@ -189,9 +194,11 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
                 if exit_cpu is not None:  # the bot's CPU seconds from ready to exit (not its render workers)
                     bot_cpu = round(exit_cpu - child.ready_cpu, 2)
             routes = request_counts(fd, encounters)
+    tag = {"bot": label} if label else {}
     print(
         json.dumps(
             {
+                **tag,
                 "figure": "ack",
                 "encounters": encounters,
                 "samples": len(tm.ack),
@@ -204,6 +211,7 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
     print(
         json.dumps(
             {
+                **tag,
                 "figure": "image",
                 "encounters": encounters,
                 "samples": len(tm.image),
@@ -217,6 +225,7 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
         print(
             json.dumps(
                 {
+                    **tag,
                     "figure": "ack_by_kind",
                     "kind": kind,
                     "samples": len(values),
@@ -225,18 +234,46 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
                 }
             )
         )
-    print(json.dumps({"figure": "requests_per_encounter", **routes}))
+    print(json.dumps({**tag, "figure": "requests_per_encounter", **routes}))
     print(
         json.dumps(
             {
+                **tag,
                 "figure": "wall",
-                "bot": "in-process" if in_process else "own process",
+                "process": "in-process" if in_process else "own process",
                 "seconds": round(wall, 2),
                 "mean_ack_ms": round(statistics.fmean(tm.ack), 1),
                 "bot_cpu_s": bot_cpu,
             }
         )
     )
+
+
+async def main(encounters: int, rounds: int, in_process: bool, baseline: str | None, repeat: int) -> None:
+    """The workload ``repeat`` times; with ``baseline``, each time also with the bot of that revision, alternately
+    in the same sitting (this shared machine's load swings figures 2-3x from one minute to the next: only runs
+    side by side compare)."""
+    logging.basicConfig(level=logging.ERROR)
+    if baseline is None:
+        for _ in range(repeat):
+            await play(encounters, rounds, in_process)
+        return
+    if in_process:
+        raise SystemExit("--baseline runs both bots in their own process: drop --in-process")
+    with tempfile.TemporaryDirectory(prefix="hexd-baseline-") as tree:
+        export = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", baseline], capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", tree], input=export.stdout, check=True)
+        head = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for _ in range(repeat):
+            await play(encounters, rounds, False, label=f"work tree ({head})")
+            await play(encounters, rounds, False, code=Path(tree), label=baseline)
 
 
 def request_counts(fd: FakeDiscord, encounters: int) -> dict[str, float]:
@@ -256,5 +293,9 @@ if __name__ == "__main__":
     parser.add_argument("--encounters", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--in-process", action="store_true", help="run the bot on the local Discord's loop")
+    parser.add_argument("--baseline", metavar="REV", help="also run the bot of git revision REV, alternately")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="sittings (each: this bot, then the baseline's)"
+    )
     args = parser.parse_args()
-    asyncio.run(main(args.encounters, args.rounds, args.in_process))
+    asyncio.run(main(args.encounters, args.rounds, args.in_process, args.baseline, args.repeat))

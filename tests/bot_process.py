@@ -47,6 +47,9 @@ def rss_kb() -> int:
     return 0
 
 
+_RUN_THIS_FILE = "import runpy; runpy.run_path({path!r}, run_name='__main__')"
+
+
 @dataclass
 class BotProcess:
     """One bot process: :meth:`start` (returns at ready), :meth:`kill` (SIGKILL), :meth:`stop` (SIGTERM),
@@ -54,20 +57,29 @@ class BotProcess:
 
     env: dict[str, str]
     name: str = "bot"
+    #: the source tree the bot runs from: this one, or another revision's (bench/e2e.py ``--baseline REV``: this
+    #: file serves it, with that tree first on the import path)
+    code: Path = ROOT
     proc: asyncio.subprocess.Process | None = None
     ready_cpu: float = 0.0
     starts: int = 0
     lines: list[str] = field(default_factory=lambda: list[str]())
 
     async def start(self, *, timeout: float = 60.0) -> BotProcess:
+        here = self.code == ROOT
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable,
-            "-m",
-            "tests.bot_process",
+            # another tree: this file run by path, the other tree's packages first (not as a script: its folder,
+            # tests/, would come first on the path, and tests/bot/ would shadow the bot package)
+            *(
+                ("-m", "tests.bot_process")
+                if here
+                else ("-c", _RUN_THIS_FILE.format(path=str(Path(__file__).resolve())))
+            ),
             stdin=asyncio.subprocess.PIPE,  # never written: its end tells the child this process is gone
             stdout=asyncio.subprocess.PIPE,
-            env=self.env,
-            cwd=str(ROOT),
+            env=self.env if here else self.env | {"PYTHONPATH": str(self.code)},
+            cwd=str(self.code),
             start_new_session=True,  # its own process group: kill() takes its render workers with it
         )
         self.starts += 1
@@ -197,9 +209,11 @@ def bot_env(
     return env | (extra or {})
 
 
-async def spawn_bot(fd: FakeDiscord, database_url: str, *, name: str = "bot", **options: Any) -> BotProcess:
-    """A bot process on ``fd`` (options: :func:`bot_env`'s), started and ready."""
-    return await BotProcess(bot_env(fd, database_url, **options), name=name).start()
+async def spawn_bot(
+    fd: FakeDiscord, database_url: str, *, name: str = "bot", code: Path = ROOT, **options: Any
+) -> BotProcess:
+    """A bot process on ``fd`` (options: :func:`bot_env`'s), started and ready; ``code``: the source tree it runs."""
+    return await BotProcess(bot_env(fd, database_url, **options), name=name, code=code).start()
 
 
 # --- the child ------------------------------------------------------------------------------------------------
@@ -265,7 +279,10 @@ def orphaned(then: Callable[[], object], grace: float = 30.0) -> None:
     import time
 
     def watch() -> None:
-        sys.stdin.buffer.read()  # returns at end of file only
+        # the raw descriptor, not sys.stdin: a daemon thread blocked in a buffered read holds its lock, and the
+        # interpreter's shutdown then aborts ("could not acquire lock for <stdin>")
+        while os.read(0, 4096):
+            pass  # returns b"" at end of file only
         then()
         time.sleep(grace)
         os._exit(3)
