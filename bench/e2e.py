@@ -1,8 +1,9 @@
 """End-to-end benchmark (issue 7): 20 exo duels played at once through the local Discord (tests/fakediscord)
 by the real bot and the unmodified discord.py client on 127.0.0.1.
 
-By default the bot runs in its own process, as in production (Discord is not in the bot's process): this process
-hosts the local Discord and the simulated people, and times everything from their side. ``--in-process`` runs
+By default the bot runs in its own process, as in production (Discord is not in the bot's process): the production
+``HexBot`` configured from its environment (tests/bot_process.py); this process hosts the local Discord and the
+simulated people, and times everything from their side. ``--in-process`` runs
 the bot on the same event loop as the local Discord and the people (the first version of this bench), which
 charges the fake server's own work to the bot.
 
@@ -13,7 +14,11 @@ Prints one JSON line per figure:
 * ``image``: from the click that gave a phase's last order to the board image posted in the channel,
   p50/p95 ms; bar p95 <= 500 ms.
 
-Run: ``.venv/bin/python bench/e2e.py [--encounters 20] [--rounds 2] [--in-process]``;
+Every figure line carries ``bot`` when comparing: ``--baseline REV`` also runs the bot of git revision REV (its
+tree exported to a temporary folder, served by this tree's tests/bot_process.py), alternating with the work tree's
+bot ``--repeat`` times in the same sitting, so both are measured under the same load (issue 20).
+
+Run: ``.venv/bin/python bench/e2e.py [--encounters 20] [--rounds 2] [--in-process] [--baseline REV --repeat 2]``;
 ``HEXD_BENCH_PROFILE=out.prof`` writes a cProfile of the bot process.
 """
 
@@ -23,11 +28,9 @@ import argparse
 import asyncio
 import json
 import logging
-import os
 import re
-import resource
-import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -35,7 +38,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.e2e_helpers import BotUnderTest, button_id, draft_in, panels_for, start_bot, step_of
+from tests.bot_process import ROOT, spawn_bot
+from tests.e2e_helpers import button_id, draft_in, panels_for, start_bot, step_of
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 from tests.fakediscord.people import InteractionHandle
 
@@ -152,8 +156,8 @@ async def duel(fd: FakeDiscord, tm: Timings, channel: Channel, people: list[Pers
         played += 1
 
 
-async def main(encounters: int, rounds: int, in_process: bool) -> None:
-    logging.basicConfig(level=logging.ERROR)
+async def play(encounters: int, rounds: int, in_process: bool, code: Path = ROOT, label: str = "") -> None:
+    """One sitting's workload, its figures printed (each tagged ``bot``: which code ran it when comparing)."""
     tm = Timings()
     bot_cpu: float | None = None
     with tempfile.TemporaryDirectory() as tmp:
@@ -179,24 +183,22 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
                     wall = time.perf_counter() - began
                 finally:
                     await bot.close()
-                routes = request_counts(fd, encounters)
-            else:
-                child, started_cpu = await spawn_bot(fd, database_url, guild.id)
+            else:  # the production HexBot in its own process (tests/bot_process.py)
+                child = await spawn_bot(fd, database_url, guild_id=guild.id, code=code)
                 try:
                     began = time.perf_counter()
                     await asyncio.gather(*(duel(fd, tm, ch, ppl, rounds) for ch, ppl in tables))
                     wall = time.perf_counter() - began
                 finally:
-                    child.send_signal(signal.SIGTERM)
-                    assert child.stdout is not None
-                    tail = (await child.stdout.read()).decode().split()
-                    await child.wait()
-                if tail:  # the bot's CPU seconds from ready to exit (its render workers not included)
-                    bot_cpu = round(float(tail[-1]) - started_cpu, 2)
+                    exit_cpu = await child.stop()
+                if exit_cpu is not None:  # the bot's CPU seconds from ready to exit (not its render workers)
+                    bot_cpu = round(exit_cpu - child.ready_cpu, 2)
             routes = request_counts(fd, encounters)
+    tag = {"bot": label} if label else {}
     print(
         json.dumps(
             {
+                **tag,
                 "figure": "ack",
                 "encounters": encounters,
                 "samples": len(tm.ack),
@@ -209,6 +211,7 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
     print(
         json.dumps(
             {
+                **tag,
                 "figure": "image",
                 "encounters": encounters,
                 "samples": len(tm.image),
@@ -222,6 +225,7 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
         print(
             json.dumps(
                 {
+                    **tag,
                     "figure": "ack_by_kind",
                     "kind": kind,
                     "samples": len(values),
@@ -230,18 +234,46 @@ async def main(encounters: int, rounds: int, in_process: bool) -> None:
                 }
             )
         )
-    print(json.dumps({"figure": "requests_per_encounter", **routes}))
+    print(json.dumps({**tag, "figure": "requests_per_encounter", **routes}))
     print(
         json.dumps(
             {
+                **tag,
                 "figure": "wall",
-                "bot": "in-process" if in_process else "own process",
+                "process": "in-process" if in_process else "own process",
                 "seconds": round(wall, 2),
                 "mean_ack_ms": round(statistics.fmean(tm.ack), 1),
                 "bot_cpu_s": bot_cpu,
             }
         )
     )
+
+
+async def main(encounters: int, rounds: int, in_process: bool, baseline: str | None, repeat: int) -> None:
+    """The workload ``repeat`` times; with ``baseline``, each time also with the bot of that revision, alternately
+    in the same sitting (this shared machine's load swings figures 2-3x from one minute to the next: only runs
+    side by side compare)."""
+    logging.basicConfig(level=logging.ERROR)
+    if baseline is None:
+        for _ in range(repeat):
+            await play(encounters, rounds, in_process)
+        return
+    if in_process:
+        raise SystemExit("--baseline runs both bots in their own process: drop --in-process")
+    with tempfile.TemporaryDirectory(prefix="hexd-baseline-") as tree:
+        export = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", baseline], capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", tree], input=export.stdout, check=True)
+        head = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for _ in range(repeat):
+            await play(encounters, rounds, False, label=f"work tree ({head})")
+            await play(encounters, rounds, False, code=Path(tree), label=baseline)
 
 
 def request_counts(fd: FakeDiscord, encounters: int) -> dict[str, float]:
@@ -256,156 +288,14 @@ def request_counts(fd: FakeDiscord, encounters: int) -> dict[str, float]:
     }
 
 
-async def spawn_bot(
-    fd: FakeDiscord, database_url: str, guild_id: int, *, report_resume: bool = False
-) -> tuple[asyncio.subprocess.Process, float]:
-    """The bot in a child process pointed at this process's local Discord; returns once it is ready, with the
-    CPU seconds it had used by then."""
-    spec = json.dumps(
-        {
-            "base": fd.base_url,
-            "gateway": fd.gateway.url,
-            "token": fd.bot_token,
-            "database_url": database_url,
-            "guild_id": guild_id,
-            "report_resume": report_resume,
-        }
-    )
-    child = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--serve-bot", spec, stdout=asyncio.subprocess.PIPE
-    )
-    assert child.stdout is not None
-    line = await asyncio.wait_for(child.stdout.readline(), timeout=60)
-    if not line.startswith(b"ready "):
-        raise RuntimeError(f"the bot process did not start: {line!r}")
-    return child, float(line.split()[1])
-
-
-def cpu_seconds() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-def rss_kb() -> int:
-    """This process's resident memory now (Linux), in kB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-def watch_loop_stalls(loop: asyncio.AbstractEventLoop, threshold_ms: float) -> None:
-    """``HEXD_BENCH_STALLS=<ms>``: whenever the bot's event loop is held longer than that, print to stderr the
-    stack it is held in (sampled by a thread once per stall). How issue 15 item 3's stalls were found."""
-    import threading
-    import traceback
-
-    beat = [time.monotonic()]
-    loop_thread = threading.get_ident()
-
-    def watch() -> None:
-        reported = 0.0
-        while True:
-            time.sleep(0.02)
-            held = time.monotonic() - beat[0]
-            if held * 1000 > threshold_ms and beat[0] != reported:
-                reported = beat[0]
-                stack = traceback.format_stack(sys._current_frames().get(loop_thread), limit=14)
-                print(f"loop held {held * 1000:.0f} ms in:\n{''.join(stack)}", file=sys.stderr, flush=True)
-
-    async def heartbeat() -> None:
-        while True:
-            beat[0] = time.monotonic()
-            await asyncio.sleep(0.01)
-
-    threading.Thread(target=watch, daemon=True).start()
-    _keep.add(loop.create_task(heartbeat()))
-
-
-_keep: set[asyncio.Task[None]] = set()
-
-
-async def report_loop_lag(tick: float = 0.005) -> None:
-    """How long the bot's event loop was held: the largest overshoot of a short sleep since the last SIGUSR1,
-    printed as ``lag <ms>`` on each SIGUSR1 (bench/heavy.py reads it around each heavy command). This measures the
-    bot alone, where an acknowledgement timed from the people's side also holds the local Discord's own work."""
-    worst = 0.0
-    loop = asyncio.get_running_loop()
-
-    def report() -> None:
-        nonlocal worst
-        print("lag", round(worst * 1000, 1), flush=True)
-        worst = 0.0
-
-    loop.add_signal_handler(signal.SIGUSR1, report)
-    if stalls := os.environ.get("HEXD_BENCH_STALLS"):
-        watch_loop_stalls(loop, float(stalls))
-    while True:
-        before = loop.time()
-        await asyncio.sleep(tick)
-        worst = max(worst, loop.time() - before - tick)
-
-
-def serve_bot(spec: dict[str, object]) -> None:
-    """Child side of ``spawn_bot``: the same ``BotUnderTest`` the end-to-end tests run, until SIGTERM."""
-    import yarl
-    from discord.gateway import DiscordWebSocket
-    from discord.http import Route
-
-    from bot.client import serve
-    from bot.config import Config
-
-    logging.basicConfig(level=logging.ERROR)
-    Route.BASE = f"{spec['base']}/api/v10"
-    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(str(spec["gateway"]))
-
-    async def run() -> int:
-        config = Config(
-            token=str(spec["token"]),
-            database_url=str(spec["database_url"]),
-            dev_guild=int(str(spec["guild_id"])),
-            log_level="ERROR",
-        )
-        bot = BotUnderTest(config, deadline_interval=3600, guild_ready_timeout=0.05)
-        stop = asyncio.Event()
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-
-        async def announce_ready() -> None:
-            print("ready", cpu_seconds(), flush=True)
-            if spec.get(
-                "report_resume"
-            ):  # bench/idle.py: when every running encounter is resumed, and the RSS
-                announcer = bot.announcer
-                assert announcer is not None
-                await announcer.resumed.wait()
-                await announcer.drain()
-                print("resumed", cpu_seconds(), rss_kb(), flush=True)
-
-        bot.add_listener(announce_ready, "on_ready")
-        lag = asyncio.create_task(report_loop_lag())
-        try:
-            return await serve(bot, config.token, stop)
-        finally:
-            lag.cancel()
-
-    profile_to = os.environ.get("HEXD_BENCH_PROFILE")
-    if profile_to:
-        import cProfile
-
-        cProfile.runctx("asyncio.run(run())", globals(), locals(), profile_to)
-    else:
-        asyncio.run(run())
-    print(cpu_seconds(), flush=True)
-
-
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--encounters", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--in-process", action="store_true", help="run the bot on the local Discord's loop")
-    parser.add_argument("--serve-bot", metavar="JSON", help=argparse.SUPPRESS)
+    parser.add_argument("--baseline", metavar="REV", help="also run the bot of git revision REV, alternately")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="sittings (each: this bot, then the baseline's)"
+    )
     args = parser.parse_args()
-    if args.serve_bot:
-        serve_bot(json.loads(args.serve_bot))
-    else:
-        asyncio.run(main(args.encounters, args.rounds, args.in_process))
+    asyncio.run(main(args.encounters, args.rounds, args.in_process, args.baseline, args.repeat))

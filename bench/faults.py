@@ -4,7 +4,7 @@
 ``--seed`` replays the same sequence); the players click their DM panels and Submit, clicking again when nothing
 answers, and start a new game in a new channel when one ends.
 
-The bot runs in its own process by default (bench/e2e.py's ``spawn_bot``); ``--in-process`` runs it on this loop.
+The bot runs in its own process by default (tests/bot_process.py's ``spawn_bot``, as bench/e2e.py); ``--in-process`` runs it on this loop.
 When the time is up the faults stop, every table finishes the phase it is in, and the bench waits until every
 committed step was shown. Then it prints JSON lines:
 
@@ -28,7 +28,6 @@ import asyncio
 import json
 import logging
 import random
-import signal
 import sys
 import tempfile
 import time
@@ -36,8 +35,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from e2e import pct, spawn_bot
+from e2e import pct
 
+from tests.bot_process import BotProcess, spawn_bot
 from tests.e2e_helpers import start_bot
 from tests.fakediscord import FakeDiscord
 from tests.faults_fixtures import (
@@ -63,12 +63,12 @@ async def main(args: argparse.Namespace) -> int:
             run = FaultRun(fd)
             injector = FaultInjector(fd, seed, rest_rate=args.rest_rate, gateway_every=args.gateway_every)
             guild_id = tables[0].guild.id
-            child: asyncio.subprocess.Process | None = None
+            child: BotProcess | None = None
             bot = None
             if args.in_process:
                 bot = await start_bot(fd, f"sqlite:///{path}", guild_id)
             else:
-                child, _ = await spawn_bot(fd, f"sqlite:///{path}", guild_id)
+                child = await spawn_bot(fd, f"sqlite:///{path}", guild_id=guild_id)
             began = time.perf_counter()
             try:
                 injector.start()
@@ -84,10 +84,7 @@ async def main(args: argparse.Namespace) -> int:
                 if bot is not None:
                     await bot.close()
                 if child is not None:
-                    child.send_signal(signal.SIGTERM)
-                    assert child.stdout is not None
-                    await child.stdout.read()
-                    await child.wait()
+                    await child.stop()
             found = verdict(run, tables, path)
             faults = injector.figures()
     print(json.dumps({"figure": "faults", "seed": seed, **faults}))

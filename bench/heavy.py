@@ -1,7 +1,7 @@
 """Heavy commands against everyone else (issue 15 item 3): while one table runs the heaviest commands on a very
 large exo encounter, another user in another channel keeps rolling dice; how long do their acknowledgements take?
 
-By default the bot runs in its own process, as in production (bench/e2e.py's ``spawn_bot``), and the encounter is
+By default the bot runs in its own process, as in production (tests/bot_process.py's ``spawn_bot``: the production ``HexBot``), and the encounter is
 set up through slash commands. ``--in-process`` runs the bot on the local Discord's event loop instead (as in the
 end-to-end tests): then every millisecond the fake server spends (parsing a large upload, for one) also shows up in
 the other user's acknowledgement, and is charged to the bot. Bar: max ack < 500 ms.
@@ -21,7 +21,6 @@ import argparse
 import asyncio
 import json
 import logging
-import signal
 import statistics
 import sys
 import tempfile
@@ -31,9 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from e2e import spawn_bot
-
 from bot.permissions import Actor
+from tests.bot_process import BotProcess, spawn_bot
 from tests.e2e_helpers import start_bot
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 
@@ -66,14 +64,9 @@ async def roll_until(done: asyncio.Event, person: Person, channel: object, acks:
 CASES = [("resolve", "director resolve"), ("replay", "encounter replay"), ("export", "encounter export")]
 
 
-async def bot_lag(child: asyncio.subprocess.Process) -> float:
+async def bot_lag(child: BotProcess) -> float:
     """The longest the bot process held its event loop since the last call (its ``lag`` line on SIGUSR1)."""
-    assert child.stdout is not None
-    child.send_signal(signal.SIGUSR1)
-    while True:
-        line = (await asyncio.wait_for(child.stdout.readline(), timeout=60)).decode().split()
-        if line[:1] == ["lag"]:
-            return float(line[1])
+    return await child.lag()
 
 
 Settle = Callable[[], Awaitable[None]]
@@ -85,7 +78,7 @@ async def measure(
     channels: tuple[Channel, Channel],
     ships: int,
     settle: Settle,
-    child: asyncio.subprocess.Process | None = None,
+    child: BotProcess | None = None,
     options: dict[str, object] | None = None,
 ) -> Message:
     """One heavy command by the director while the other user rolls dice in another channel."""
@@ -143,7 +136,7 @@ async def main(ships: int, in_process: bool) -> None:
                 finally:
                     await bot.close()
                 return
-            child, _ = await spawn_bot(fd, database_url, big.id)
+            child = await spawn_bot(fd, database_url, guild_id=big.id)
             try:
                 scenario = ("fleet.toml", big_scenario(ships).encode())
                 for command, options in [
@@ -186,8 +179,7 @@ async def main(ships: int, in_process: bool) -> None:
                     {"file": upload},
                 )
             finally:
-                child.send_signal(signal.SIGTERM)
-                await child.wait()
+                await child.stop()
 
 
 if __name__ == "__main__":

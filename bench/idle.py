@@ -20,7 +20,6 @@ import argparse
 import asyncio
 import json
 import logging
-import signal
 import sqlite3
 import sys
 import tempfile
@@ -28,10 +27,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from e2e import spawn_bot
-
+from tests.bot_process import spawn_bot
 from tests.e2e_helpers import panels_for
 from tests.fakediscord import FakeDiscord
 
@@ -77,7 +74,7 @@ async def main(encounters: int) -> None:
             director, ana, bea = people = [fd.create_user(n) for n in ("dir", "ana", "bea")]
             for p in people:
                 guild.add_member(p.user)
-            child, _ = await spawn_bot(fd, database_url, guild.id)
+            child = await spawn_bot(fd, database_url, guild_id=guild.id)
             try:
                 for who, name, options in (
                     (director, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"}),
@@ -90,21 +87,17 @@ async def main(encounters: int) -> None:
                 for person, unit in ((ana, "halcon"), (bea, "pirata")):
                     await fd.wait_for(lambda p=person, u=unit: panels_for(p.dms(), u), timeout=30)
             finally:
-                child.send_signal(signal.SIGTERM)
-                await child.communicate()
+                await child.stop()
             copy_encounter(path, 1, encounters - 1)
             began = time.perf_counter()
-            child, cpu_at_ready = await spawn_bot(fd, database_url, guild.id, report_resume=True)
+            child = await spawn_bot(fd, database_url, guild_id=guild.id)
+            cpu_at_ready = child.ready_cpu
             ready = time.perf_counter() - began
             try:
-                assert child.stdout is not None
-                line = await asyncio.wait_for(child.stdout.readline(), timeout=600)
+                cpu, rss = await child.wait_resumed(timeout=600)
                 resumed = time.perf_counter() - began - ready
-                word, cpu, rss = line.split()
-                assert word == b"resumed", line
             finally:
-                child.send_signal(signal.SIGTERM)
-                await child.communicate()
+                await child.stop()
     print(json.dumps({"figure": "ready", "encounters": encounters, "seconds": round(ready, 2), "bar_s": 5}))
     print(
         json.dumps(

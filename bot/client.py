@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import hashlib
 import logging
 import signal
 from collections.abc import Callable, Coroutine, Sequence
@@ -147,6 +148,16 @@ class HexBotCore(commands.Bot):
         """Unsharded: nothing. :class:`HexBot` passes SHARD_COUNT/SHARD_IDS to AutoShardedBot."""
         return {}
 
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process runs the shard that gets ``guild_id``'s events (unsharded: every guild)."""
+        return True
+
+    @property
+    def claimant(self) -> int:
+        """Who this process is when it claims a post in storage (cogs/announcer.py): the same after a restart, so
+        it takes back what it was sending when it died; different for each set of shards (unsharded: 1)."""
+        return 1
+
     @property
     def service(self) -> EncounterService:
         if self._service is None:
@@ -156,7 +167,12 @@ class HexBotCore(commands.Bot):
     async def setup_hook(self) -> None:
         if self._storage is None:
             self._storage = await open_storage(self.config.database_url)
-        self._service = EncounterService(self._storage, director_role_name=self.config.director_role)
+        self._service = EncounterService(
+            self._storage,
+            director_role_name=self.config.director_role,
+            shared=self.claimant
+            != 1,  # other processes (shards) on this database: cached settings kept shortly
+        )
         # import the rulesets and the renderer now, not inside the first interaction (a cold import blocks the loop)
         ruleset_ids()
         await warm_up()
@@ -284,6 +300,22 @@ class HexBot(HexBotCore, commands.AutoShardedBot):
             if config.shard_ids:
                 options["shard_ids"] = list(config.shard_ids)
         return options
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether ``guild_id``'s shard (Discord's formula, ``(guild_id >> 22) % shard_count``) runs here."""
+        count = self.shard_count or 1
+        if count <= 1 or self.shard_ids is None:
+            return True
+        return (guild_id >> 22) % count in self.shard_ids
+
+    @property
+    def claimant(self) -> int:
+        """The shards this process runs, as a number (1: every shard, as an unsharded bot)."""
+        count = self.shard_count or 1
+        if count <= 1 or self.shard_ids is None or set(self.shard_ids) >= set(range(count)):
+            return 1
+        digest = hashlib.blake2b(f"{count}:{sorted(self.shard_ids)}".encode(), digest_size=7).digest()
+        return 2 + int.from_bytes(digest, "big")  # 58 bits: a BIGINT, never 0 (unsent) or 1 (unsharded)
 
 
 async def serve(

@@ -1,7 +1,9 @@
 """Phase deadlines: a small loop that resolves every phase whose deadline has passed (DESIGN §4).
 
 Deadlines live in storage, so they survive a restart; the loop only polls. Resolution goes through the same
-idempotent service call as everything else, so a deadline racing the last order resolves the phase once.
+idempotent service call as everything else, so a deadline racing the last order resolves the phase once. Several
+bot processes poll the same database: each due deadline is claimed in storage first (``claim_deadline``), so one
+process fires it; a process that dies holding the claim leaves it to fire again after :data:`DEADLINE_LEASE`.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 
 from bot.logs import trace_id
 from bot.results import Resolution, StepReport
@@ -17,6 +20,9 @@ from bot.service import EncounterService
 from bot.storage import Deadline
 
 log = logging.getLogger(__name__)
+
+#: seconds a process holds a deadline it claimed; if it died meanwhile, the deadline fires again after that
+DEADLINE_LEASE = 60.0
 
 OnResolved = Callable[[Resolution], Awaitable[None]]
 OnStep = Callable[[StepReport], Awaitable[None]]
@@ -44,7 +50,12 @@ class DeadlineScheduler:
         """Send due reminders, then resolve every due phase once; returns how many phases were resolved."""
         await self.remind()
         done = 0
-        for due in await self.service.storage.due_deadlines(self.service.clock()):
+        storage = self.service.storage
+        for due in await storage.due_deadlines(self.service.clock()):
+            now = self.service.clock()
+            lease = now + timedelta(seconds=DEADLINE_LEASE)
+            if not await storage.claim_deadline(due.encounter_id, due.phase_no, now, lease):
+                continue  # another process fired it (or the phase moved on meanwhile)
             try:
                 result = await self.service.resolve(
                     due.encounter_id, expected_phase_no=due.phase_no, forced=True, on_step=self.on_step
@@ -53,15 +64,21 @@ class DeadlineScheduler:
                 log.exception(
                     "deadline resolution failed trace=%s encounter=%s", trace_id(), due.encounter_id
                 )
-                await self.service.set_deadline(due.encounter_id, due.phase_no, None)
+                await self.clear(due)
                 continue
-            if result.already:
-                await self.service.set_deadline(due.encounter_id, due.phase_no, None)
+            if result.already:  # orders or the director resolved it first: only this phase's deadline goes
+                await self.clear(due)
                 continue
             done += 1
             log.info("deadline resolved encounter=%s phase_no=%s", due.encounter_id, due.phase_no)
             await self.on_resolved(result)
         return done
+
+    async def clear(self, due: Deadline) -> None:
+        """Drop ``due`` if it is still its phase's: never a newer phase's deadline that a resolution in another
+        process has set meanwhile (a blind clear would leave that phase waiting forever)."""
+        await self.service.storage.clear_deadline(due.encounter_id, due.phase_no)
+        self.service.forget_deadline(due.encounter_id)
 
     async def remind(self) -> int:
         """Each due reminder once (taken off before it is sent: a crash loses a reminder, never doubles one)."""

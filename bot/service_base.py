@@ -27,6 +27,8 @@ READ_CACHE_SIZE = 512  # encounters whose last read is kept (each holds one deco
 #: encounters (or guilds) whose small cached rows (deadline, settings) are kept: idle ones fall out (issue 20)
 SMALL_CACHE_SIZE = 4096
 GUILD_SETTINGS_TTL = 30.0  # seconds a guild's settings are reused between reads
+#: the same (and a phase's deadline) when other bot processes may change them (several shards, one database)
+SHARED_TTL = 3.0
 #: how far towards a deadline the players still missing get their reminder DM
 REMIND_AT = 0.75
 #: encounter setting: the players who asked for no reminder DMs
@@ -61,15 +63,19 @@ class ServiceBase:
         *,
         clock: Callable[[], datetime] = utc_now,
         director_role_name: str | None = None,
+        shared: bool = False,
     ) -> None:
         self.storage = storage
         self.clock = clock
         self.director_role_name = director_role_name
+        # other processes change guild settings and deadlines unseen: their reads are kept shortly (issue 20)
+        self.settings_ttl = SHARED_TTL if shared else GUILD_SETTINGS_TTL
+        self.deadline_ttl = SHARED_TTL if shared else DEADLINE_TTL
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: Bounded[int, tuple[int, EncounterState]] = Bounded(READ_CACHE_SIZE)
         self._reads: OrderedDict[int, Reading] = OrderedDict()  # newest read per encounter, LRU-bounded
-        # (read at, pending deadline)
-        self._deadlines: Bounded[int, tuple[float, Deadline | None]] = Bounded(SMALL_CACHE_SIZE)
+        # (read at, the phase it was read for, pending deadline)
+        self._deadlines: Bounded[int, tuple[float, int, Deadline | None]] = Bounded(SMALL_CACHE_SIZE)
         self._guilds: Bounded[int, tuple[float, GuildSettings]] = Bounded(SMALL_CACHE_SIZE)
 
     # --- loading and checks --------------------------------------------------------------------------------
@@ -103,7 +109,7 @@ class ServiceBase:
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         now = time.monotonic()
         cached = self._guilds.get(guild_id)
-        if cached is not None and now - cached[0] < GUILD_SETTINGS_TTL:
+        if cached is not None and now - cached[0] < self.settings_ttl:
             return cached[1]
         settings = await self.storage.get_guild_settings(guild_id)
         self._guilds[guild_id] = (now, settings)
@@ -243,20 +249,24 @@ class ServiceBase:
         when = None if minutes is None else now + timedelta(minutes=minutes)
         remind = None if minutes is None else now + timedelta(minutes=minutes * REMIND_AT)
         await self.storage.set_deadline(encounter_id, phase_no, when, remind_at=remind)
-        self._deadlines.pop(encounter_id, None)
+        self.forget_deadline(encounter_id)
         return when
+
+    def forget_deadline(self, encounter_id: int) -> None:
+        """The cached deadline of the encounter is read again next time (it was changed or removed here)."""
+        self._deadlines.pop(encounter_id, None)
 
     async def deadline_of(self, encounter_id: int, phase_no: int) -> datetime | None:
         """When phase ``phase_no`` resolves by itself, if it has a deadline: read through a short cache, as every
-        panel and status shows it (another process's change shows within :data:`DEADLINE_TTL` seconds)."""
+        panel and status shows it. A read made for another phase is never reused (the process that opened this
+        phase, maybe another one, set its deadline); a director's change within a phase made in another process
+        shows within :data:`DEADLINE_TTL` seconds (:data:`SHARED_TTL` with several processes)."""
         cached = self._deadlines.get(encounter_id)
         now = time.monotonic()
-        if cached is None or now - cached[0] > DEADLINE_TTL:
-            cached = (now, await self.storage.deadline_of(encounter_id))
+        if cached is None or cached[1] != phase_no or now - cached[0] > self.deadline_ttl:
+            cached = (now, phase_no, await self.storage.deadline_of(encounter_id))
             self._deadlines[encounter_id] = cached
-            if len(self._deadlines) > 4096:  # bounded: the oldest reads go first
-                del self._deadlines[next(iter(self._deadlines))]
-        pending = cached[1]
+        pending = cached[2]
         return pending.due_at if pending is not None and pending.phase_no == phase_no else None
 
     async def mute_reminders(self, encounter_id: int, user_id: int, muted: bool) -> None:

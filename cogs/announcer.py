@@ -14,17 +14,25 @@ encounter's ``announced_seq``, so a restart neither loses nor repeats them: on s
 resumed (steps committed but never shown are posted, complete or automatic phases resolved, the open phase's
 status and panels sent). A post that Discord refuses (a 429 without Via, repeated 500s) is retried with backoff
 from what storage holds, so it is never dropped (issue 15 item 5).
+
+Several bot processes may share the database (issue 20: a DM click for a guild on another shard is resolved, and
+posted, by the process that receives it). Each post that must appear once (a step, a status message of its own, a
+panel, the closed-DMs notice, the winner) is claimed in storage before it is sent (``claim_message_ref``), so two
+processes never both send it. A process that died mid-send takes its claims back when it starts again (its
+claimant id is that of its shards); a claim of a process that never comes back is taken after :data:`CLAIM_STALE`,
+by the retries of whoever found it taken.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import discord
@@ -78,6 +86,12 @@ POST = "post"
 LAST_POST = "last"
 #: encounters whose row and announced step are kept between posts (the busy ones; idle ones are read again)
 ANNOUNCER_CACHE_SIZE = 2048
+#: seconds after which a post claimed but never recorded as sent is taken to be of a process that died mid-send
+CLAIM_STALE = 60.0
+#: the message id recorded for a step that was claimed and had nothing public to post
+NOTHING_POSTED = 1
+#: times the status is shown again when the encounter changed while it was being edited
+STATUS_RECHECKS = 2
 
 
 class Announcer:
@@ -102,9 +116,9 @@ class Announcer:
         self._openings_owed: dict[int, int] = {}  # encounter → the phase its refused opening board showed
         self.retry_backoff = RETRY_BACKOFF
         self.resumed = asyncio.Event()  # set once the running encounters are queued for resuming (tests)
-        # one sender at a time per encounter for what is sent once and recorded (status message, DM panels, the
-        # winner): two senders that both found nothing recorded yet both sent it (issue 20, bench/faults.py)
-        self._senders: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # one status writer (and one winner announcement) at a time per encounter in this process
+        self._status_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._sending: set[tuple[int, str, str]] = set()  # this process's claims not yet recorded as sent
 
     def enqueue(self, encounter_id: int, job: Job) -> None:
         queue = self._queues.setdefault(encounter_id, asyncio.Queue())
@@ -130,11 +144,11 @@ class Announcer:
                 if queue.empty():  # nothing left: an idle encounter keeps no queue (issue 20)
                     self._queues.pop(encounter_id, None)
 
-    def _sending(self, encounter_id: int) -> asyncio.Lock:
-        """The lock held while checking, sending and recording a once-only message of ``encounter_id``."""
-        lock = self._senders.get(encounter_id)
+    def _status_lock(self, encounter_id: int) -> asyncio.Lock:
+        """The lock held while reading, sending or editing and recording the encounter's status (or its winner)."""
+        lock = self._status_locks.get(encounter_id)
         if lock is None:
-            lock = self._senders[encounter_id] = asyncio.Lock()
+            lock = self._status_locks[encounter_id] = asyncio.Lock()
         return lock
 
     def status_changed(self, encounter_id: int) -> None:
@@ -162,7 +176,8 @@ class Announcer:
         self.enqueue(step.encounter_id, lambda: self._post(step))
 
     async def _meta(self, encounter_id: int) -> Encounter:
-        """The encounter row as far as posting goes (name, guild, channel, creator: fixed for its lifetime)."""
+        """The encounter row as far as posting goes (name, guild, channel, creator: fixed for its lifetime). Its
+        settings may be stale (another process may have changed them): what depends on them reads them again."""
         meta = self._metas.get(encounter_id)
         if meta is None:
             meta = self._metas[encounter_id] = await self.bot.service.storage.get_encounter(encounter_id)
@@ -180,13 +195,73 @@ class Announcer:
             self._retry_later(meta.id)
 
     async def _post_and_mark(self, meta: Encounter, step: StepReport) -> None:
-        chan = await self.channel(meta)
-        if chan is None:
-            raise ChannelUnavailable(meta.channel_id)
-        await self.post_step(chan, meta, step, await self.channel_lang(meta))
-        await self.post_private_views(meta, step)  # NGT-9: each side's own board, where the ruleset says so
+        """Post one step (claimed first, so no other process posts it too) and record it as shown."""
+        storage = self.bot.service.storage
+        key = str(step.snapshot_seq)
+        # one process alone: ``announced_seq`` says what was shown; shared: each step is claimed and recorded
+        claimed = bool(step.snapshot_seq) and self.shared
+        if claimed and not await self.claim(meta.id, "step", key):
+            ref = await storage.get_message_ref(meta.id, "step", key)
+            if ref is not None and ref.message_id:
+                await self._mark(meta.id, step.snapshot_seq)  # another process posted it
+            return  # else being posted now, here or by another process (then checked again later)
+        try:
+            chan = await self.channel(meta)
+            if chan is None:
+                raise ChannelUnavailable(meta.channel_id)
+            sent = await self.post_step(chan, meta, step, await self.channel_lang(meta))
+            await self.post_private_views(
+                meta, step
+            )  # NGT-9: each side's own board, where the ruleset says so
+        except Exception:
+            if claimed:
+                await self.release(meta.id, "step", key)
+            raise
+        if claimed:
+            await self.record(meta.id, "step", key, meta.channel_id, sent or NOTHING_POSTED)
         if step.snapshot_seq:
             await self._mark(meta.id, step.snapshot_seq)
+
+    # --- posts that must go out once, whichever process sends them --------------------------------------------
+    @property
+    def shared(self) -> bool:
+        """Whether other bot processes may post for the same encounters (this one runs only some shards)."""
+        return self.bot.claimant != 1
+
+    async def claim(self, encounter_id: int, kind: str, key: str) -> bool:
+        """Take the sending of one message (True for one process only; see ``Storage.claim_message_ref``). When
+        another process holds it unsent, this encounter is checked again later (that process may have died).
+        A bot running every shard in one process writes no claim: what it recorded as sent is enough."""
+        if (encounter_id, kind, key) in self._sending:
+            return False  # this process is sending it now
+        storage = self.bot.service.storage
+        if not self.shared:
+            ref = await storage.get_message_ref(encounter_id, kind, key)
+            if ref is not None and ref.message_id:
+                return False
+            self._sending.add((encounter_id, kind, key))
+            return True
+        stale = self.bot.service.clock() - timedelta(seconds=CLAIM_STALE)
+        if await storage.claim_message_ref(
+            encounter_id, kind, key, holder=self.bot.claimant, stale_before=stale
+        ):
+            self._sending.add((encounter_id, kind, key))
+            return True
+        ref = await storage.get_message_ref(encounter_id, kind, key)
+        if ref is not None and not ref.message_id:
+            self._retry_later(encounter_id)
+        return False
+
+    async def record(self, encounter_id: int, kind: str, key: str, channel_id: int, message_id: int) -> None:
+        """The claimed message was sent: record it (no process sends it again)."""
+        await self.bot.service.storage.set_message_ref(encounter_id, kind, key, channel_id, message_id)
+        self._sending.discard((encounter_id, kind, key))
+
+    async def release(self, encounter_id: int, kind: str, key: str) -> None:
+        """Give a claim back after the send failed (it is retried; a crash leaves it to the restarted process)."""
+        self._sending.discard((encounter_id, kind, key))
+        with contextlib.suppress(Exception):
+            await self.bot.service.storage.delete_message_ref(encounter_id, kind, key)
 
     # --- what the channel has been shown, and catching up after a crash or a refused post -----------------
     async def _announced_seq(self, encounter_id: int) -> int | None:
@@ -309,8 +384,13 @@ class Announcer:
         """Resume every running encounter (one queue each, so their posts keep their order). Each resume is queued
         at once, ahead of anything else for its encounter, but only :data:`RESUME_AT_ONCE` run at a time: with
         thousands of running encounters the clicks that come meanwhile wait behind a few resumes, not all of
-        them, and only those few encounters' rows and states are in memory at once (issue 20)."""
+        them, and only those few encounters' rows and states are in memory at once (issue 20).
+
+        With several processes (shards) on one database, each process resumes every running encounter, those of the
+        guilds on its own shards first: a process that died may have been posting for any guild (DM clicks all
+        arrive on shard 0), and the claims in storage make sure each post still goes out once."""
         running = await self.bot.service.storage.running_encounters()
+        running.sort(key=lambda meta: not self.bot.owns_guild(meta.guild_id))  # stable: own guilds first
         gate = asyncio.Semaphore(RESUME_AT_ONCE)
 
         async def resume(encounter_id: int) -> None:
@@ -372,16 +452,16 @@ class Announcer:
             await self.send_panel(meta, result.decision_user, result.decision_unit)
 
     async def announce_end(self, encounter_id: int) -> None:
-        """The winner (or a draw) in the channel, once: recorded, so a retry after a refused post or a second
-        resolution reporting the end sends it no second time."""
-        async with self._sending(encounter_id):
-            storage = self.bot.service.storage
-            if await storage.get_message_ref(encounter_id, "end", "") is not None:
-                return
-            meta = await self._meta(encounter_id)
-            chan = await self.channel(meta)
-            if chan is None:
-                raise ChannelUnavailable(meta.channel_id)
+        """The winner (or a draw) in the channel, once, whichever process sends it (claimed and recorded): a
+        refused post is retried (:meth:`_reopen`: it was lost, issue 20), a second resolution reporting the end
+        sends nothing."""
+        meta = await self._meta(encounter_id)
+        chan = await self.channel(meta)
+        if chan is None:
+            raise ChannelUnavailable(meta.channel_id)
+        if not await self.claim(encounter_id, "over", ""):
+            return
+        try:
             state = (await self.bot.service.read(encounter_id)).state
             locale = await self.channel_lang(meta)
             names = {s.id: s.name for s in state.sides}
@@ -392,13 +472,18 @@ class Announcer:
                 else t("channel.draw", locale)
             )
             sent = await chan.send(f"🏁 **{meta.name}** — {text}")
-            await storage.set_message_ref(encounter_id, "end", "", sent.channel.id, sent.id)
+        except Exception:
+            await self.release(encounter_id, "over", "")
+            raise
+        await self.record(encounter_id, "over", "", sent.channel.id, sent.id)
 
     async def post_step(
         self, chan: discord.abc.Messageable, meta: Encounter, step: StepReport, locale: str
-    ) -> None:
+    ) -> int | None:
+        """Post the step's board and account (added to the resolution's message when it fits); returns the id of
+        the message that shows it (None: nothing public to post)."""
         if not step.public_events:
-            return  # nothing happened that the channel may see: no image to repeat
+            return None  # nothing happened that the channel may see: no image to repeat
         when = phase_title(step.state, step.round, step.phase, locale)  # one phase number (issue 13 item 7)
         header = t("channel.step", locale, name=meta.name, when=when)
         if len(step.public_events) > LONG_ACCOUNT:  # a fleet's account is CPU work: off the event loop
@@ -436,12 +521,14 @@ class Announcer:
         cards = [card_embed(c, locale) for c in _cards(step.state, step.public_events)]
         embeds = [embed, *cards[:MAX_CARDS]]
         if await self._append(meta.id, embeds, uploads):
-            return
+            open_post = self._open_posts.get(meta.id)
+            return open_post.message.id if open_post is not None else NOTHING_POSTED
         sent = await chan.send(
             embeds=embeds, files=_files(uploads), allowed_mentions=discord.AllowedMentions.none()
         )
         self._open_posts[meta.id] = OpenPost(sent, embeds)
         await self._posted(meta.id, sent)
+        return sent.id
 
     async def _append(
         self, encounter_id: int, embeds: list[discord.Embed], uploads: list[tuple[str, bytes]]
@@ -496,6 +583,8 @@ class Announcer:
         if not sides:
             return
         people = await self.bot.service.storage.participants(meta.id)
+        # each player's language as last recorded (maybe by another bot process): not the cached row's
+        meta = await self.bot.service.storage.get_encounter(meta.id)
         directors = {meta.created_by} | {p.user_id for p in people if p.role in ("director", "codirector")}
         viewers: list[tuple[int, str]] = [(user, DIRECTOR) for user in sorted(directors)]
         for side in sides:
@@ -574,6 +663,9 @@ class Announcer:
 
     async def send_held(self, meta: Encounter, held: HeldRolls) -> None:
         """'Director reviews rolls': the director sees the rolls before they are applied (never the channel)."""
+        meta = await self.bot.service.storage.get_encounter(
+            meta.id
+        )  # the director's language as last recorded
         locale = await self.user_lang(meta, meta.created_by)
         purposes = {
             e.index: roll_purpose(e, held.state, locale) for e in held.events if isinstance(e, RollMade)
@@ -645,10 +737,27 @@ class Announcer:
         moves onto a post). The ref's key names the phase it was written for, so a restart knows whether the
         open phase's status went out (see :meth:`_reopen`).
 
+        Two refreshes may race in two bot processes (two orders at once) and the older read's edit land last: so
+        with other processes about, after each edit the encounter's ``last_seq`` is checked again, and a change
+        made meanwhile in the same phase is shown from a fresh read (a phase that moved on shows its own status
+        when it opens).
+
         A new message is sent only when there is none to edit or it was deleted (404): an edit Discord refuses
-        otherwise (a 429, a 5xx) raises, for the caller to retry (a second status message, issue 20)."""
-        async with self._sending(encounter_id):
-            await self._refresh_status(encounter_id, status)
+        otherwise (a 429, a 5xx) raises, for the caller to retry (it sent a second status message, issue 20)."""
+        service = self.bot.service
+        async with self._status_lock(encounter_id):
+            if not self.shared:  # one process: its refreshes take turns under this lock
+                await self._refresh_status(encounter_id, status)
+                return
+            for _ in range(STATUS_RECHECKS + 1):
+                # from a read made now, never a status computed before the lock was taken
+                reading = await service.read(encounter_id)
+                status = await service.status(encounter_id, reading=reading)
+                await self._refresh_status(encounter_id, status)
+                if await service.storage.last_seq(encounter_id) == reading.meta.last_seq:
+                    return
+                if (await service.read(encounter_id)).phase_no != status.phase_no:
+                    return
 
     async def _refresh_status(self, encounter_id: int, status: StatusView | None) -> None:
         storage = self.bot.service.storage
@@ -681,7 +790,17 @@ class Announcer:
                 kind = _kind(where) if where is shown else STATUS_ON_POST
                 await self._keep_status(encounter_id, shown, kind, where, status.phase_no, chan, leftover)
                 return
-        sent = await chan.send(text, allowed_mentions=mentions)
+        claim = (encounter_id, "status_sent", str(status.phase_no))  # a message of its own goes out once
+        if where is not None:  # the one it was shown on is gone: a new one may go out
+            await self.release(*claim)
+        if not await self.claim(*claim):
+            return  # another process is sending it now
+        try:
+            sent = await chan.send(text, allowed_mentions=mentions)
+        except Exception:
+            await self.release(*claim)
+            raise
+        await self.record(*claim, sent.channel.id, sent.id)
         ref = MessageRef(encounter_id, STATUS, "", sent.channel.id, sent.id)
         await self._keep_status(encounter_id, shown, STATUS_OWN, ref, status.phase_no, chan, leftover)
 
@@ -807,10 +926,6 @@ class Announcer:
         rather than a new DM sent; its controls then carry the new phase (a click made for the old one is
         refused, issue 15 item 2). A new turn after others acted gets a new DM, which notifies the player. A
         panel that cannot be edited (deleted) is sent anew."""
-        async with self._sending(meta.id):  # checked, sent and recorded by one sender at a time (issue 20)
-            return await self._send_panel(meta, user_id, unit_id, reading)
-
-    async def _send_panel(self, meta: Encounter, user_id: int, unit_id: str, reading: Reading | None) -> bool:
         storage = self.bot.service.storage
         reading = (
             reading
@@ -818,30 +933,38 @@ class Announcer:
             else await self.bot.service.read(meta.id)
         )
         key = f"{reading.phase_no}:{unit_id}"
-        if await storage.get_message_ref(meta.id, "panel", key) is not None:
-            return True
-        locale = await self.user_lang(reading.meta, user_id)
-        panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, reading=reading)
-        kwargs = await panel_message(panel, locale)
-        before = await storage.get_message_ref(meta.id, "panel", f"{reading.phase_no - 1}:{unit_id}")
+        if not await self.claim(meta.id, "panel", key):
+            return True  # sent already, or being sent now (here or by another process)
         try:
+            locale = await self.user_lang(reading.meta, user_id)
+            panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, reading=reading)
+            kwargs = await panel_message(panel, locale)
+            before = await storage.get_message_ref(meta.id, "panel", f"{reading.phase_no - 1}:{unit_id}")
             user = await self.user(user_id)
-            if before is not None and await self._edit_panel(user, before, kwargs):
-                await storage.set_message_ref(meta.id, "panel", key, before.channel_id, before.message_id)
+            if before is not None and before.message_id and await self._edit_panel(user, before, kwargs):
+                await self.record(meta.id, "panel", key, before.channel_id, before.message_id)
                 return True
             sent = await user.send(**kwargs)
         except discord.Forbidden:
+            await self.release(meta.id, "panel", key)  # sent once the player opens their DMs
             chan = await self.channel(meta)
             notice_key = f"unit:{unit_id}:{user_id}"
-            if chan is not None and await storage.get_message_ref(meta.id, "dm_closed", notice_key) is None:
+            if chan is not None and await self.claim(meta.id, "dm_closed", notice_key):
                 channel_locale = await self.channel_lang(meta)
-                notice = await chan.send(
-                    t("channel.dms_closed", channel_locale, user=f"<@{user_id}>"),
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-                )
-                await storage.set_message_ref(meta.id, "dm_closed", notice_key, notice.channel.id, notice.id)
+                try:
+                    notice = await chan.send(
+                        t("channel.dms_closed", channel_locale, user=f"<@{user_id}>"),
+                        allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+                    )
+                except Exception:
+                    await self.release(meta.id, "dm_closed", notice_key)
+                    raise
+                await self.record(meta.id, "dm_closed", notice_key, notice.channel.id, notice.id)
             return False
-        await storage.set_message_ref(meta.id, "panel", key, sent.channel.id, sent.id)
+        except Exception:
+            await self.release(meta.id, "panel", key)
+            raise
+        await self.record(meta.id, "panel", key, sent.channel.id, sent.id)
         return True
 
     async def _edit_panel(self, user: discord.User, before: MessageRef, kwargs: dict[str, object]) -> bool:

@@ -569,6 +569,18 @@ class Storage(abc.ABC):
     async def due_deadlines(self, now: datetime) -> list[Deadline]:
         """Deadlines at or before ``now`` of running encounters still in the deadline's phase."""
 
+    @abc.abstractmethod
+    async def claim_deadline(
+        self, encounter_id: int, phase_no: int, now: datetime, lease_until: datetime
+    ) -> bool:
+        """Take phase ``phase_no``'s deadline, due at ``now``, to resolve it: True for exactly one of the processes
+        that saw it due. Its time moves to ``lease_until``, so it fires again then only if the taker died before
+        resolving the phase (a resolved phase's deadline never fires: it is no longer the current phase)."""
+
+    @abc.abstractmethod
+    async def clear_deadline(self, encounter_id: int, phase_no: int) -> bool:
+        """Remove the deadline if it is still phase ``phase_no``'s (a newer phase's deadline stays)."""
+
     # message bookkeeping (status message of a phase, a DM panel per unit ...)
     @abc.abstractmethod
     async def set_message_ref(
@@ -583,3 +595,13 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def delete_message_ref(self, encounter_id: int, kind: str, key: str) -> bool: ...
+
+    @abc.abstractmethod
+    async def claim_message_ref(
+        self, encounter_id: int, kind: str, key: str, *, holder: int, stale_before: datetime
+    ) -> bool:
+        """Take the sending of message (``kind``, ``key``) before sending it: True for exactly one process. The
+        claim is a ref with ``message_id`` 0 (and ``holder`` as its channel) until :meth:`set_message_ref` records
+        what was sent. A claim left unsent is taken again when it was last taken before ``stale_before`` (its
+        process died mid-send), or when it is ``holder``'s own: a restarted process (same ``holder``: the same
+        shards) takes back what it held before it died; it must not ask for a claim it is still sending."""

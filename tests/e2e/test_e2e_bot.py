@@ -287,6 +287,15 @@ async def test_the_channel_tools_status_board_arcs_log_export_import_end(table: 
         await t.director.run_command(other, "encounter import", {"file": ("duel.json", blob)})
     ).final_response()
     assert "is back" in imported.content
+    # a broken file is refused by the worker that reads it, privately, and nothing is created (issue 15 items 3, 6)
+    tampered = blob.replace(b'"sha256"', b'"sha257"', 1)
+    spare = t.fd.world.guilds[t.guild_id].create_text_channel("spare")
+    for bad in (b"\xff not json", tampered):
+        refused = await (
+            await t.director.run_command(spare, "encounter import", {"file": ("bad.json", bad)})
+        ).final_response()
+        assert refused.ephemeral and "cannot be imported" in refused.content, refused.content
+    assert await t.bot.service.storage.active_encounter_in_channel(t.guild_id, spare.id) is None
 
 
 async def test_a_spanish_server_reads_the_channel_in_spanish(tmp_path: Path) -> None:

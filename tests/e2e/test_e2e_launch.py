@@ -27,8 +27,9 @@ pytestmark = pytest.mark.slow
 async def test_sharded_hexbot_logs_in_answers_and_stops_like_run_bot(
     tmp_path: Path, shard_count: int | None, shard_ids: tuple[int, ...] | None, expected: dict[int, int]
 ) -> None:
-    async with FakeDiscord() as fd:
-        guild = fd.create_guild("Wargames")
+    # the local Discord routes a guild's events to its shard only: the guild is put on the shard this bot runs
+    async with FakeDiscord(shards=shard_count or 1) as fd:
+        guild = fd.create_guild("Wargames", shard=shard_ids[-1] if shard_ids else 0)
         channel = guild.create_text_channel("duel")
         dora = fd.create_user("dora")
         guild.add_member(dora.user)

@@ -291,3 +291,26 @@ async def test_an_encounter_in_a_thread_of_its_own(tmp_path: Path) -> None:
             )
         ).final_response()
         assert "is open" in other.content
+
+
+async def test_a_thread_the_bot_may_not_open_is_refused_in_private_before_anything_is_created(
+    tmp_path: Path,
+) -> None:
+    """Without Create Public Threads the option is refused to the director alone, before the command answers in
+    public: no thread, no encounter, nothing in the channel."""
+    from tests.fakediscord.state import CREATE_PUBLIC_THREADS
+
+    async with room(tmp_path, channel_name="no-threads") as t:
+        guild = t.channel.guild
+        assert guild is not None
+        for role_id in (guild.everyone_role.id, *guild.members[t.fd.world.bot_user.id].role_ids):
+            guild.roles[role_id].permissions &= ~CREATE_PUBLIC_THREADS
+        refused = await (
+            await t.director.run_command(
+                t.channel, "encounter new", {"ruleset": "exo", "scenario": "exo-duel", "thread": True}
+            )
+        ).response()
+        assert refused is not None and refused.ephemeral and "Create Public Threads" in refused.content
+        assert not [c for c in guild.channels if c.is_thread]
+        assert await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id) is None
+        assert created(t.channel) == []

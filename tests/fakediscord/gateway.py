@@ -1,7 +1,9 @@
 """The gateway: HELLO, heartbeats, IDENTIFY → READY → GUILD_CREATE, RESUME replay, RECONNECT, INVALID_SESSION.
 
 Each IDENTIFY opens a session that numbers its dispatches; events sent while the bot is disconnected stay
-in the session's history and are replayed on RESUME, as Discord does.
+in the session's history and are replayed on RESUME, as Discord does. An IDENTIFY with ``shard: [id, count]``
+opens that shard's session: it gets the events of the guilds with ``(guild_id >> 22) % count == id`` only, and
+the events outside any guild (DMs) only on shard 0, as Discord routes them.
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ class Connection:
 class Session:
     id: str
     intents: int
+    shard: tuple[int, int] = (0, 1)  # IDENTIFY's [shard_id, shard_count]
     seq: int = 0
     history: list[dict[str, Any]] = field(default_factory=lambda: list[dict[str, Any]]())
     connection: Connection | None = None
@@ -81,11 +84,32 @@ class Session:
         if self.connection is not None:
             self.connection.send(frame)
 
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether this session's shard gets an event of ``guild_id`` (None: outside guilds, shard 0's)."""
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return shard_of_guild(guild_id, count) == shard_id
+
+
+def shard_of_guild(guild_id: int, shard_count: int) -> int:
+    """Discord's shard formula."""
+    return (guild_id >> 22) % shard_count
+
+
+def guild_of_event(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to (routes it to a shard), None for DMs and other events outside guilds."""
+    if event == "GUILD_CREATE":
+        return int(data["id"])
+    guild_id = data.get("guild_id")
+    return int(guild_id) if guild_id else None
+
 
 class Gateway:
-    def __init__(self, world: World, token: str) -> None:
+    def __init__(self, world: World, token: str, *, shard_count: int = 1) -> None:
         self.world = world
         self.token = token
+        self.shard_count = shard_count  # what GET /gateway/bot recommends
         self.url = "ws://127.0.0.1/gateway"
         self.heartbeat_interval_ms = 41250
         self.sessions: dict[str, Session] = {}
@@ -98,7 +122,10 @@ class Gateway:
     # -- events from the world ------------------------------------------------------------------
 
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        guild_id = guild_of_event(event, data)
         for session in self.sessions.values():
+            if not session.serves(guild_id):
+                continue
             payload = self._filtered(session.intents, event, data)
             if payload is not None:
                 session.push(event, payload)
@@ -166,7 +193,11 @@ class Gateway:
         if d.get("token") not in (self.token, f"Bot {self.token}"):
             await connection.close(CLOSE_AUTHENTICATION_FAILED)
             return None
-        session = Session(secrets.token_hex(16), int(d.get("intents") or 0), connection=connection)
+        shard = _shard_of(d)
+        session = Session(
+            secrets.token_hex(16), int(d.get("intents") or 0), (shard[0], shard[1]), connection=connection
+        )
+        guilds = [g for g in self.world.guilds.values() if session.serves(g.id)]
         self.sessions[session.id] = session
         self.identify_count += 1
         bot = self.world.bot_user.to_payload() | {"verified": True, "mfa_enabled": False, "email": None}
@@ -175,7 +206,7 @@ class Gateway:
             {
                 "v": 10,
                 "user": bot,
-                "guilds": [{"id": str(g), "unavailable": True} for g in self.world.guilds],
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
                 "session_id": session.id,
                 "session_type": "normal",
                 "resume_gateway_url": self.url,
@@ -184,11 +215,11 @@ class Gateway:
                 "presences": [],
                 "application": {"id": str(self.world.application_id), "flags": 0},
                 # AutoShardedBot reads READY's shard to know which shard is up: echo IDENTIFY's [id, count]
-                "shard": _shard_of(d),
+                "shard": shard,
                 "_trace": ["fakediscord"],
             },
         )
-        for guild in self.world.guilds.values():
+        for guild in guilds:
             if session.intents & INTENT_GUILDS:
                 session.push("GUILD_CREATE", guild.to_payload())
         self.world.touch()
@@ -241,6 +272,7 @@ def _shard_of(identify: dict[str, Any]) -> list[int]:
         isinstance(shard, list | tuple)
         and len(shard) == 2  # pyright: ignore[reportUnknownArgumentType]
         and all(isinstance(n, int) for n in shard)  # pyright: ignore[reportUnknownVariableType]
+        and 0 <= shard[0] < shard[1]
     ):
         return [int(shard[0]), int(shard[1])]  # pyright: ignore[reportUnknownArgumentType]
     return [0, 1]

@@ -22,6 +22,15 @@ class SnowflakeFactory:
         self._last = value
         return value
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next snowflake whose shard is ``shard_id`` of ``shard_count`` (``(id >> 22) % count``): its
+        timestamp part moves on by the few milliseconds that takes."""
+        value = self.next()
+        while (value >> 22) % shard_count != shard_id:
+            value = ((value >> 22) + 1) << 22
+        self._last = value
+        return value
+
 
 def new_token(prefix: str = "") -> str:
     return prefix + secrets.token_urlsafe(48)

@@ -135,6 +135,7 @@ class RestApi:
         self.log: list[RequestRecord] = []
         self.message_size_limit = DEFAULT_ATTACHMENT_SIZE_LIMIT
         self.gateway_url = ""
+        self.shard_count = 1  # GET /gateway/bot's recommended shard count (FakeDiscord(shards=...))
 
     # -- plumbing ---------------------------------------------------------------------------------
 
@@ -282,7 +283,7 @@ class RestApi:
     async def get_gateway(self, request: web.Request) -> web.Response:
         url = self.gateway_url
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": url, "shards": 1, "session_start_limit": limit})
+        return json_response({"url": url, "shards": self.shard_count, "session_start_limit": limit})
 
     async def create_dm(self, request: web.Request) -> web.Response:
         body, _ = await read_body(request)

@@ -17,7 +17,7 @@ from discord.http import Route
 
 from .commands import CommandRegistry
 from .errors import RandomFaults
-from .gateway import INVALID_SESSION, RECONNECT, Gateway
+from .gateway import INVALID_SESSION, RECONNECT, Gateway, shard_of_guild
 from .ids import new_token
 from .interactions import InteractionRules
 from .limits import DEFAULT_ATTACHMENT_SIZE_LIMIT
@@ -43,7 +43,9 @@ class FakeDiscord:
     #: every fake made in this process since the last :meth:`forget_instances` (the suite's checks)
     instances: ClassVar[list[FakeDiscord]] = []
 
-    def __init__(self, *, bot_name: str = "hexbot") -> None:
+    def __init__(self, *, bot_name: str = "hexbot", shards: int = 1) -> None:
+        """``shards``: the shard count GET /gateway/bot recommends; each IDENTIFY with ``shard=[id, count]`` is
+        its own session and gets only its guilds' events (DMs: shard 0), so several bot processes can share it."""
         FakeDiscord.instances.append(self)
         self.world = World()
         self.world.bot_user.username = bot_name
@@ -52,7 +54,11 @@ class FakeDiscord:
         self.clock: Callable[[], float] = lambda: asyncio.get_running_loop().time()
         self.rules = InteractionRules(self.world, lambda: self.clock())
         self.rest = RestApi(self.world, self.commands, self.rules, self.bot_token)
-        self.gateway = Gateway(self.world, self.bot_token)
+        if shards < 1:
+            raise ValueError("a bot has at least one shard")
+        self.shards = shards
+        self.rest.shard_count = shards
+        self.gateway = Gateway(self.world, self.bot_token, shard_count=shards)
         self.attachment_size_limit = DEFAULT_ATTACHMENT_SIZE_LIMIT
         self.base_url = ""
         self._runner: web.AppRunner | None = None
@@ -149,16 +155,28 @@ class FakeDiscord:
         locale: str = "en-US",
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+        shard: int | None = None,
     ) -> Guild:
-        """A guild the bot is in; a connected bot receives GUILD_CREATE."""
+        """A guild the bot is in; a connected bot receives GUILD_CREATE (on the guild's shard: with ``shard``
+        given, the guild's id is picked so that ``(id >> 22) % shards == shard``)."""
+        if shard is not None and not 0 <= shard < self.shards:
+            raise ValueError(f"shard {shard} is not one of this Discord's {self.shards} shards")
         guild = self.world.new_guild(
-            name, locale=locale, bot_permissions=bot_permissions, everyone_permissions=everyone_permissions
+            name,
+            locale=locale,
+            bot_permissions=bot_permissions,
+            everyone_permissions=everyone_permissions,
+            shard=None if shard is None else (shard, self.shards),
         )
         self.world.dispatch("GUILD_CREATE", guild.to_payload())
         return guild
 
     def create_user(self, name: str, *, locale: str = "en-US") -> Person:
         return Person(self, self.world.new_user(name, locale=locale))
+
+    def shard_of(self, guild: Guild) -> int:
+        """The shard that gets ``guild``'s events (Discord's formula)."""
+        return shard_of_guild(guild.id, self.shards)
 
     @property
     def bot_user_id(self) -> int:

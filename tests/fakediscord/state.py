@@ -531,8 +531,17 @@ class World:
         self.users[user.id] = user
         return user
 
-    def new_guild(self, name: str, *, locale: str, bot_permissions: int, everyone_permissions: int) -> Guild:
-        guild = Guild(self.ids.next(), name, self, owner_id=self.owner.id, locale=locale)
+    def new_guild(
+        self,
+        name: str,
+        *,
+        locale: str,
+        bot_permissions: int,
+        everyone_permissions: int,
+        shard: tuple[int, int] | None = None,
+    ) -> Guild:
+        guild_id = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
+        guild = Guild(guild_id, name, self, owner_id=self.owner.id, locale=locale)
         guild.roles[guild.id] = Role(guild.id, guild.id, "@everyone", everyone_permissions)
         bot_role = Role(self.ids.next(), guild.id, self.bot_user.username, bot_permissions, 1, managed=True)
         guild.roles[bot_role.id] = bot_role

@@ -109,6 +109,25 @@ class Bookkeeping(SqlCore):
             )
         return [_deadline(row) for row in rows]
 
+    async def claim_deadline(
+        self, encounter_id: int, phase_no: int, now: datetime, lease_until: datetime
+    ) -> bool:
+        async with self._write() as db:
+            await self._head(db, encounter_id)  # queued behind a resolution of this encounter being committed
+            rows = await db.fetch(
+                "UPDATE deadlines SET due_at = ? WHERE encounter_id = ? AND phase_no = ? AND due_at <= ? "
+                "RETURNING encounter_id",
+                (timestamp(lease_until), encounter_id, phase_no, timestamp(now)),
+            )
+        return bool(rows)
+
+    async def clear_deadline(self, encounter_id: int, phase_no: int) -> bool:
+        async with self._write() as db:
+            deleted = await db.execute(
+                "DELETE FROM deadlines WHERE encounter_id = ? AND phase_no = ?", (encounter_id, phase_no)
+            )
+        return deleted > 0
+
     async def due_reminders(self, now: datetime) -> list[Deadline]:
         async with self._read() as db:
             rows = await db.fetch(
@@ -145,6 +164,23 @@ class Bookkeeping(SqlCore):
                 "channel_id = excluded.channel_id, message_id = excluded.message_id, updated_at = excluded.updated_at",
                 (encounter_id, kind, key, channel_id, message_id, now),
             )
+
+    async def claim_message_ref(
+        self, encounter_id: int, kind: str, key: str, *, holder: int, stale_before: datetime
+    ) -> bool:
+        now = timestamp(self._clock())
+        async with self._write(durable=False) as db:
+            await self._head(db, encounter_id)
+            rows = await db.fetch(
+                "INSERT INTO message_refs (encounter_id, kind, key, channel_id, message_id, updated_at) "
+                "VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (encounter_id, kind, key) DO UPDATE SET "
+                "channel_id = excluded.channel_id, updated_at = excluded.updated_at "
+                "WHERE message_refs.message_id = 0 "
+                "AND (message_refs.updated_at < ? OR message_refs.channel_id = excluded.channel_id) "
+                "RETURNING encounter_id",
+                (encounter_id, kind, key, holder, now, timestamp(stale_before)),
+            )
+        return bool(rows)
 
     async def get_message_ref(self, encounter_id: int, kind: str, key: str) -> MessageRef | None:
         async with self._read() as db:
