@@ -644,9 +644,9 @@ class Announcer:
         if chan is None:
             raise ChannelUnavailable(meta.channel_id)
         state = reading.state
-        if (
-            private
-        ):  # NGT-9: each side (and the director) also gets its own opening board, where the ruleset says so
+        # NGT-9: each side (and the director) also gets its own opening board, where the ruleset says so (once: not
+        # again when the public board is retried)
+        if private:
             opening = StepReport(meta.id, reading.phase_no, state.round, state.phase, (), state, (), True)
             await self.post_private_views(meta, opening)
         locale = await self.channel_lang(meta)
