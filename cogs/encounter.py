@@ -242,7 +242,6 @@ class EncounterCog(
         # one short write, well inside the acknowledgement window
         meta = await encounter_here(interaction)
         joined = await self.bot.service.join(meta.id, interaction.user.id, side, unit)
-        await remember_locale(interaction, meta.id)
         await interaction.response.send_message(
             t(
                 "encounter.joined",
@@ -253,6 +252,9 @@ class EncounterCog(
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        # after the answer: a second durable write on the way to it made a burst of joins wait twice (issue 20);
+        # before the panels, which speak the player's language
+        await remember_locale(interaction, meta.id)
         if meta.status == "running" and self.bot.announcer is not None:
             await self.bot.announcer.open_phase(meta.id)
 
