@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 
@@ -294,6 +295,13 @@ class EncounterCog(
             text += "\n" + t("encounter.unplayed", locale, units=", ".join(unplayed))
         try:
             await interaction.followup.send(clip(text), allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            # the game has started whatever Discord did with the reply: the opening board, the status and the
+            # panels below tell the table, and "Something went wrong" would tell the director the opposite; the
+            # "thinking…" left behind goes (best effort)
+            log.warning("start reply refused encounter=%s", meta.id, exc_info=True)
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
         finally:  # a failed reply never skips the opening board, the status and the panels
             if self.bot.announcer is not None and not result.steps:
                 await self.bot.announcer.post_opening_board(meta.id)

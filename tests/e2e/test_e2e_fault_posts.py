@@ -244,3 +244,29 @@ async def test_a_status_written_for_the_next_phase_before_its_board_went_out_lea
     await t.bot.settle()
     shown = status_messages(t)
     assert len(shown) == 1 and shown[0] is not before, [m.content[:60] for m in shown]
+
+
+async def test_a_refused_start_reply_still_starts_the_game_and_tells_nobody_it_failed(table: Table) -> None:
+    """Discord refuses the reply to /encounter start for good (Cloudflare's 429 on the interaction's webhook): the
+    game has started, so the table gets its opening board and panels, and the director no 'Something went wrong'."""
+    t = table
+    await (
+        await t.director.run_command(t.channel, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"})
+    ).final_response()
+    for person in (t.ana, t.bea):
+        await (await person.run_command(t.channel, "encounter join")).final_response()
+    t.fd.fail_next("POST", r"^/webhooks/\d+/[^/]+$", status=429, via=False)
+    handle = await t.director.run_command(t.channel, "encounter start")
+    await handle.acknowledged()
+    await t.fd.wait_for(lambda: any(r.status == 429 for r in t.fd.requests) or None, what="the refused reply")
+    await t.bot.settle()
+    enc = await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id)
+    assert enc is not None and enc.status == "running"
+    await t.fd.wait_for(lambda: any(m.embeds for m in t.channel.messages()) or None, what="the first post")
+    status = await t.bot.service.status(enc.id)
+    await current_panel_dm(t, t.ana, "halcon", status.phase_no)
+    said = [m.content for m in t.director.ephemeral_messages(t.channel)] + [
+        m.content for m in t.channel.messages()
+    ]
+    assert not any("went wrong" in text for text in said), said
+    assert all(m.content or m.embeds for m in t.channel.messages()), "no empty 'thinking…' left behind"
