@@ -204,8 +204,8 @@ _long_queue: _Queue | None = None
 async def _run(fn: Callable[..., T], *args: Any, priority: int = PREVIEW, key: Hashable | None = None) -> T:
     global _queue, _long_queue
     if priority == LONG:
-        # starting its process (fork and exec of a large process) took half a second on a loaded host: in a
-        # thread, so the first replay or export after start-up does not hold the event loop (issue 15 item 3)
+        # its process is started on first use, in a thread: spawning one from the bot's large process is not
+        # work for the event loop (issue 15 item 3)
         pool = long_pool() if _long_pool_up() else await asyncio.to_thread(_start_long_pool)
         if pool is None:
             return await asyncio.to_thread(fn, *args)
@@ -221,9 +221,9 @@ async def _run(fn: Callable[..., T], *args: Any, priority: int = PREVIEW, key: H
 
 
 async def run_long_job(fn: Callable[..., T], *args: Any) -> T:
-    """A long CPU job that is not a picture (an export file) on the long-job worker: its own process, so neither
-    its work nor its garbage ever holds the bot's event loop (issue 15 item 3); a thread when rendering runs in
-    threads. ``fn`` and its arguments must pickle: hand it stored text, not decoded states."""
+    """A long CPU job that is not a picture (an export file, an import's rows) on the long-job worker: its own
+    process, so neither its work nor its garbage ever holds the bot's event loop (issue 15 item 3); a thread when
+    rendering runs in threads. ``fn`` and its arguments must pickle: hand it stored text, not decoded states."""
     return await _run(fn, *args, priority=LONG)
 
 
