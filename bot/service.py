@@ -81,6 +81,13 @@ def _bundled() -> tuple[tuple[str, str, str], ...]:
     return tuple(out)
 
 
+@cache
+def _bundled_text(scenario_id: str) -> str:
+    # package data, read once per process: a burst of 100 /encounter new read the same file 100 times on the
+    # loop (issue 20)
+    return (SCENARIO_DIR / f"{scenario_id}.toml").read_text(encoding="utf-8")
+
+
 class EncounterService(DirectorActions, RecordActions):
     """Encounters end to end: create, join, start, orders, resolution; director tools and records come from
     the mixins (bot/service_director.py, bot/service_records.py)."""
@@ -135,7 +142,7 @@ class EncounterService(DirectorActions, RecordActions):
                     f"There is no bundled scenario {scenario!r}.",
                     scenario=str(scenario)[:40],
                 )
-            toml_text = (SCENARIO_DIR / f"{scenario}.toml").read_text(encoding="utf-8")
+            toml_text = _bundled_text(scenario)
         try:  # reading a scenario is CPU work (TOML twice: the seed, then the scenario): off the event loop
             loaded = await asyncio.to_thread(_load_seeded, toml_text, seed)
         except ScenarioError as exc:

@@ -110,7 +110,8 @@ class Announcer:
         # the message of the resolution under way, per encounter: its further steps are added to it
         self._open_posts: Bounded[int, OpenPost] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._retries: dict[int, int] = {}  # failed catch-ups in a row, per encounter
-        self._users: Bounded[int, discord.User] = Bounded(ANNOUNCER_CACHE_SIZE)
+        self._users: Bounded[int, discord.User | discord.Member] = Bounded(ANNOUNCER_CACHE_SIZE)
+        self._dms: Bounded[int, discord.DMChannel] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._retry_tasks: set[asyncio.Task[None]] = set()
         self._retry_pending: set[int] = set()  # encounters with a retry waiting for its time
         self._openings_owed: dict[int, int] = {}  # encounter → the phase its refused opening board showed
@@ -897,18 +898,26 @@ class Announcer:
             )
             await self.dm(missing.user_id, clip(text))
 
-    async def user(self, user_id: int) -> discord.User:
-        """The player to DM. Without the members intent discord.py caches no user, and ``fetch_user`` keeps none:
-        one ``GET /users`` per DM (4 a duel's round) is saved by keeping the users fetched (issue 20)."""
-        user = self.bot.get_user(user_id) or self._users.get(user_id)
-        if user is None:
-            user = self._users[user_id] = await self.bot.fetch_user(user_id)
-        return user
+    def remember_user(self, user: discord.User | discord.Member) -> None:
+        """A player seen in an interaction (a join): DMing them later needs no ``GET /users``."""
+        self._users[user.id] = user
+
+    async def dm_channel(self, user_id: int) -> discord.DMChannel:
+        """The DM channel with a player, kept: without the members intent discord.py caches no user and only its
+        newest 128 DM channels, so each DM cost a ``GET /users`` and, past 128 players, a ``POST
+        /users/@me/channels`` too (issue 20)."""
+        channel = self._dms.get(user_id)
+        if channel is None:
+            user = self.bot.get_user(user_id) or self._users.get(user_id)
+            if user is None:
+                user = self._users[user_id] = await self.bot.fetch_user(user_id)
+            channel = self._dms[user_id] = user.dm_channel or await user.create_dm()
+        return channel
 
     async def dm(self, user_id: int, text: str | None, **kwargs: object) -> discord.Message | None:
         try:
-            user = await self.user(user_id)
-            return await user.send(text, **kwargs)  # type: ignore[arg-type]
+            channel = await self.dm_channel(user_id)
+            return await channel.send(text, **kwargs)  # type: ignore[arg-type]
         except discord.Forbidden:
             return None
         except discord.HTTPException:
@@ -940,11 +949,11 @@ class Announcer:
             panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, reading=reading)
             kwargs = await panel_message(panel, locale)
             before = await storage.get_message_ref(meta.id, "panel", f"{reading.phase_no - 1}:{unit_id}")
-            user = await self.user(user_id)
-            if before is not None and before.message_id and await self._edit_panel(user, before, kwargs):
+            dm = await self.dm_channel(user_id)
+            if before is not None and before.message_id and await self._edit_panel(dm, before, kwargs):
                 await self.record(meta.id, "panel", key, before.channel_id, before.message_id)
                 return True
-            sent = await user.send(**kwargs)
+            sent = await dm.send(**kwargs)
         except discord.Forbidden:
             await self.release(meta.id, "panel", key)  # sent once the player opens their DMs
             chan = await self.channel(meta)
@@ -967,19 +976,18 @@ class Announcer:
         await self.record(meta.id, "panel", key, sent.channel.id, sent.id)
         return True
 
-    async def _edit_panel(self, user: discord.User, before: MessageRef, kwargs: dict[str, object]) -> bool:
-        """Edit the panel DM ``before`` into the one ``kwargs`` lays out; False when it is not this user's (the
+    async def _edit_panel(self, dm: discord.DMChannel, before: MessageRef, kwargs: dict[str, object]) -> bool:
+        """Edit the panel DM ``before`` into the one ``kwargs`` lays out; False when it is not in this DM (the
         unit changed hands) or cannot be edited (deleted, DMs closed since)."""
+        if dm.id != before.channel_id:
+            return False
         try:
-            dm = user.dm_channel or await user.create_dm()
-            if dm.id != before.channel_id:
-                return False
             edit = dict(kwargs)
             edit["attachments"] = edit.pop("files", [])
             edit["allowed_mentions"] = discord.AllowedMentions.none()
             await dm.get_partial_message(before.message_id).edit(**edit)  # type: ignore[arg-type]
         except discord.HTTPException:
-            log.info("panel message gone, sending a new one user=%s", user.id)
+            log.info("panel message gone, sending a new one channel=%s", dm.id)
             return False
         return True
 

@@ -256,8 +256,10 @@ class EncounterCog(
         # after the answer: a second durable write on the way to it made a burst of joins wait twice (issue 20);
         # before the panels, which speak the player's language
         await remember_locale(interaction, meta.id)
-        if meta.status == "running" and self.bot.announcer is not None:
-            await self.bot.announcer.open_phase(meta.id)
+        if self.bot.announcer is not None:
+            self.bot.announcer.remember_user(interaction.user)  # the panels' DMs need no user lookup
+            if meta.status == "running":
+                await self.bot.announcer.open_phase(meta.id)
 
     @app_commands.command(
         name=tr("leave", "cmd.encounter.leave.name"),

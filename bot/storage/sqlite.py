@@ -8,14 +8,21 @@ consistent snapshot. Always ``await close()`` (or use ``async with``): aiosqlite
 daemon, so an unclosed storage keeps the process alive.
 
 Latency (issue 7 bench): a statement sent through aiosqlite's thread costs one event-loop round trip, and a busy
-loop made that 10-20 ms per statement, ~50 ms per transaction, ~500 ms per resolution. So a transaction first
-runs *inline* on a second, plain ``sqlite3`` connection with ``busy_timeout = 0``: in WAL mode it never waits
-on another reader, its statements take microseconds, and it completes without yielding to the loop. Only when
-the file's write lock is held by someone else (another process, or our own fallback in flight) does ``BEGIN``
-report busy; that transaction then runs on the aiosqlite connection, whose ``busy_timeout`` waits in its thread
-without blocking the loop. One ``asyncio.Lock`` per connection keeps one task's transaction from interleaving
-with another's statements on it. A write's COMMIT (the WAL fsync, the one slow statement) runs on a commit thread
-while the loop goes on; transactions arriving meanwhile wait those few milliseconds for the inline connection.
+loop made that 10-20 ms per statement, ~50 ms per transaction, ~500 ms per resolution. So transactions run
+*inline*, on plain ``sqlite3`` connections used from the loop's thread with ``busy_timeout = 0``: their statements
+take microseconds and complete without yielding to the loop.
+
+* Reads have a connection of their own (``query_only``): in WAL mode a read sees the last commit and never waits
+  for a writer, nor for a write's sync.
+* Writes share a second one. A durable write's COMMIT (the WAL sync, the one slow statement) runs on a commit
+  thread while the loop goes on; writes arriving meanwhile run, each in its own savepoint, in the next
+  transaction, which one COMMIT then makes durable for all of them (group commit: each caller returns only once
+  its write is synced). A burst of 100 joins otherwise synced 100 times in a row, and every read waited for those
+  syncs (issue 20: board p95 1.4-2.4 s -> 0.5-0.6 s at 100 encounters).
+* Only when the file's write lock is held by someone else (another process, or our own fallback in flight) does
+  ``BEGIN`` report busy; that transaction then runs on the aiosqlite connection, whose ``busy_timeout`` waits in
+  its thread without blocking the loop. One ``asyncio.Lock`` per connection keeps one task's transaction from
+  interleaving with another's statements on it.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import sqlite3
 from collections.abc import AsyncGenerator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextvars import ContextVar
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
@@ -36,6 +44,8 @@ from .schema import migrate
 from .sql import Driver, Row, Session, SqlStorage, utc_now
 
 BUSY_TIMEOUT_MS: Final = 15_000
+#: set while a write's body runs in a batch: a read from it must not wait for that batch's COMMIT
+_IN_WRITE: ContextVar[bool] = ContextVar("hexd_sqlite_in_write", default=False)
 SYNCHRONOUS_MODES: Final = ("FULL", "EXTRA", "NORMAL")
 
 
@@ -97,11 +107,25 @@ def _is_busy(error: sqlite3.OperationalError) -> bool:
     )
 
 
+class _Batch:
+    """Durable writes that share one COMMIT (group commit): each ran in a savepoint of one open transaction."""
+
+    __slots__ = ("committed", "lost")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.committed: asyncio.Future[None] = loop.create_future()
+        self.lost = False  # SQLite rolled the whole transaction back under a writer: nothing of it may commit
+
+
 class SqliteDriver(Driver):
     integrity_errors = (sqlite3.IntegrityError,)
 
     def __init__(
-        self, conn: aiosqlite.Connection, inline: sqlite3.Connection | None = None, synchronous: str = "FULL"
+        self,
+        conn: aiosqlite.Connection,
+        inline: sqlite3.Connection | None = None,
+        synchronous: str = "FULL",
+        reader: sqlite3.Connection | None = None,
     ) -> None:
         self._conn = conn
         self._synchronous = synchronous
@@ -110,9 +134,18 @@ class SqliteDriver(Driver):
         self._inline = inline
         self._inline_session = _InlineSession(inline) if inline is not None else None
         self._inline_lock = asyncio.Lock()
-        self._syncing = False  # a write's COMMIT is running on the commit thread
+        self._reader = reader
+        self._reader_session = _InlineSession(reader) if reader is not None else None
+        self._reader_lock = asyncio.Lock()
+        self._syncing = False  # a batch's COMMIT is running on the commit thread
+        self._batch: _Batch | None = None  # the open write transaction collecting writers, not yet committing
+        self._synced: _Batch | None = None  # the batch whose COMMIT is running
+        self._commits: set[asyncio.Task[None]] = set()
         self._committer = ThreadPoolExecutor(1, thread_name_prefix="hexd-sqlite-commit")
-        self.fallbacks = 0  # transactions that found the write lock taken and went through the thread
+        self.fallbacks = (
+            0  # transactions that found their inline connection taken and went through the thread
+        )
+        self.commits = 0  # COMMITs of batches (group commit: fewer than the durable writes they carry)
 
     def transaction(
         self, *, write: bool, durable: bool = True, bulk: bool = False
@@ -121,71 +154,156 @@ class SqliteDriver(Driver):
             # megabytes of snapshots read or written inline held the loop for half a second at 800 ships (issue 15
             # item 3): a bulk transaction goes through aiosqlite's thread
             return self._threaded("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
-        return self._transaction(
-            "BEGIN IMMEDIATE" if write else "BEGIN DEFERRED", write=write, durable=durable
-        )
+        return self._write(durable=durable) if write else self._read()
 
     @asynccontextmanager
-    async def _transaction(self, begin: str, *, write: bool, durable: bool) -> AsyncGenerator[Session]:
-        inline, session = self._inline, self._inline_session
-        relaxed = write and not durable and self._synchronous != "NORMAL"
-        # the inline connection is busy only for a moment while a commit is synced: wait for it then
-        usable = not self._inline_lock.locked() or self._syncing
-        if inline is not None and session is not None and usable:
-            async with self._inline_lock:
-                if relaxed:  # WAL + NORMAL: no sync at commit (the level cannot change inside a transaction)
-                    inline.execute("PRAGMA synchronous = NORMAL")
-                try:
+    async def _read(self) -> AsyncGenerator[Session]:
+        """A read on its own connection: in WAL mode it never queues behind writers and their syncs, which made a
+        burst of clicks wait for every COMMIT before theirs (issue 20)."""
+        # A write whose body is over is seen: a caller may act on another's write before its sync ends (a
+        # director's move after the phase a resolution just wrote). So wait for the newest batch not yet
+        # committed, one sync at most; not from inside a write, whose batch waits for it.
+        pending = self._batch or self._synced
+        if pending is not None and not pending.committed.done() and not _IN_WRITE.get():
+            await asyncio.wait([pending.committed])
+        reader, session = self._reader, self._reader_session
+        if reader is not None and session is not None and not self._reader_lock.locked():
+            async with self._reader_lock:
+                if _begin(reader, "BEGIN DEFERRED"):
                     try:
-                        inline.execute(begin)
-                        # a read snapshot starts at the first read: take it now, so "busy" can only happen here
-                        inline.execute("SELECT 1 FROM schema_version LIMIT 1").fetchall()
-                        started = True
-                    except sqlite3.OperationalError as error:
-                        if not _is_busy(error):
-                            raise
-                        if inline.in_transaction:
-                            inline.execute("ROLLBACK")
-                        started = False
-                    if started:
-                        try:
-                            yield session
-                        except BaseException:
-                            if inline.in_transaction:
-                                inline.execute("ROLLBACK")
-                            raise
-                        if write and durable and self._synchronous != "NORMAL":
-                            await self._commit_off_loop(inline)
-                        else:
-                            inline.execute("COMMIT")  # nothing to sync: a read, or a relaxed write
-                        return
-                finally:
-                    if relaxed:
-                        inline.execute(f"PRAGMA synchronous = {self._synchronous}")
-            self.fallbacks += 1
-        async with self._threaded(begin) as threaded:
+                        yield session
+                    except BaseException:
+                        if reader.in_transaction:
+                            reader.execute("ROLLBACK")
+                        raise
+                    reader.execute("COMMIT")
+                    return
+        # a read that yields mid-transaction holds the reader (rare), or there is no second connection
+        self.fallbacks += 1
+        async with self._threaded("BEGIN DEFERRED") as threaded:
             yield threaded
 
-    async def _commit_off_loop(self, inline: sqlite3.Connection) -> None:
-        """COMMIT of a write syncs the WAL to disk (synchronous=FULL: ~1 ms here, far more on slow disks): do it
-        on the commit thread so the loop keeps answering interactions meanwhile. The caller holds the inline lock
-        until the commit is over, even if it is cancelled: nothing else may touch the connection mid-commit,
-        and a cancelled caller's write still commits (an order stored but not acknowledged is harmless; the
-        reverse would not be)."""
-        self._syncing = True
+    @asynccontextmanager
+    async def _write(self, *, durable: bool) -> AsyncGenerator[Session]:
+        inline, session = self._inline, self._inline_session
+        # the inline connection is busy only for a moment while a batch is synced: wait for it then
+        usable = not self._inline_lock.locked() or self._syncing
+        if inline is not None and session is not None and usable:
+            batch: _Batch | None = None
+            async with self._inline_lock:
+                batch = self._batch
+                if batch is None and (not durable or self._synchronous == "NORMAL"):
+                    # nothing to sync at its commit: a bookkeeping write (WAL + NORMAL), or every write is so
+                    async with self._unsynced(inline, session, relaxed=not durable) as unsynced:
+                        if unsynced is not None:
+                            yield unsynced
+                            return
+                elif batch is not None or _begin(inline, "BEGIN IMMEDIATE"):
+                    if batch is None:
+                        batch = self._open_batch(inline)
+                    inline.execute("SAVEPOINT hexd_write")
+                    inside = _IN_WRITE.set(True)
+                    try:
+                        yield session
+                    except BaseException:
+                        if inline.in_transaction:  # this writer's work only; the batch goes on
+                            inline.execute("ROLLBACK TO hexd_write")
+                            inline.execute("RELEASE hexd_write")
+                        else:  # SQLite undid the whole transaction: the writers before this one lose theirs too
+                            batch.lost = True
+                        raise
+                    finally:
+                        _IN_WRITE.reset(inside)
+                    inline.execute("RELEASE hexd_write")
+            if batch is not None:
+                await self._committed(batch)
+                return
+            self.fallbacks += 1
+        async with self._threaded("BEGIN IMMEDIATE") as threaded:
+            yield threaded
+
+    @asynccontextmanager
+    async def _unsynced(
+        self, inline: sqlite3.Connection, session: Session, *, relaxed: bool
+    ) -> AsyncGenerator[Session | None]:
+        """A write committed on the loop without a sync (None: the file's write lock is taken, fall back)."""
+        if relaxed:  # WAL + NORMAL for this transaction (the level cannot change inside one)
+            inline.execute("PRAGMA synchronous = NORMAL")
         try:
-            commit = asyncio.get_running_loop().run_in_executor(self._committer, inline.execute, "COMMIT")
+            if not _begin(inline, "BEGIN IMMEDIATE"):
+                yield None
+                return
             try:
-                await asyncio.shield(commit)
-            except asyncio.CancelledError:
-                await asyncio.wait([commit])
+                yield session
+            except BaseException:
+                if inline.in_transaction:
+                    inline.execute("ROLLBACK")
                 raise
-        except sqlite3.Error:
-            if inline.in_transaction:
-                inline.execute("ROLLBACK")
-            raise
+            inline.execute("COMMIT")
         finally:
-            self._syncing = False
+            if relaxed:
+                inline.execute(f"PRAGMA synchronous = {self._synchronous}")
+
+    def _open_batch(self, inline: sqlite3.Connection) -> _Batch:
+        """Group commit: the COMMIT is queued on the inline lock behind the writers already waiting for it, who
+        run in this same transaction; one sync then makes all of them durable (a burst of 100 joins synced 100
+        times, one after the other, and every read waited for those syncs: issue 20)."""
+        batch = self._batch = _Batch(asyncio.get_running_loop())
+        task = asyncio.get_running_loop().create_task(self._commit(inline, batch))
+        self._commits.add(task)
+        task.add_done_callback(self._commits.discard)
+        return batch
+
+    async def _commit(self, inline: sqlite3.Connection, batch: _Batch) -> None:
+        """COMMIT syncs the WAL to disk (synchronous=FULL: ~0.4 ms here, far more on slow disks): it runs on the
+        commit thread so the loop keeps answering interactions meanwhile, holding the inline lock until it is over
+        even if cancelled (nothing else may touch the connection mid-commit; a cancelled writer's order stays
+        stored: stored but not acknowledged is harmless, the reverse would not be)."""
+        try:
+            await self._inline_lock.acquire()
+        except BaseException:  # cancelled before its turn (the loop is closing): no writer waits forever
+            batch.committed.set_exception(sqlite3.OperationalError("the commit was cancelled"))
+            raise
+        try:
+            self._batch = None  # writers from now on open the next batch
+            self._synced = batch
+            self._syncing = True
+            try:
+                if batch.lost:
+                    raise sqlite3.OperationalError("the transaction was rolled back by SQLite")
+                commit = asyncio.get_running_loop().run_in_executor(self._committer, inline.execute, "COMMIT")
+                try:
+                    await asyncio.shield(commit)
+                except asyncio.CancelledError:
+                    await asyncio.wait([commit])
+                    raise
+                self.commits += 1
+            except BaseException as error:
+                if inline.in_transaction:
+                    inline.execute("ROLLBACK")
+                if not batch.committed.done():
+                    batch.committed.set_exception(
+                        error
+                        if isinstance(error, Exception)
+                        else sqlite3.OperationalError("commit cancelled")
+                    )
+                if not isinstance(error, Exception):
+                    raise
+            else:
+                batch.committed.set_result(None)
+            finally:
+                self._syncing = False
+                self._synced = None
+        finally:
+            self._inline_lock.release()
+
+    async def _committed(self, batch: _Batch) -> None:
+        """Wait for the batch's COMMIT; a cancelled writer still waits for it to end (see :meth:`_commit`)."""
+        try:
+            await asyncio.shield(batch.committed)
+        except asyncio.CancelledError:
+            await asyncio.wait([batch.committed])
+            raise
 
     @asynccontextmanager
     async def _threaded(self, begin: str) -> AsyncGenerator[Session]:
@@ -201,13 +319,31 @@ class SqliteDriver(Driver):
             await conn.execute("COMMIT")
 
     async def close(self) -> None:
+        while self._commits:  # the writes already made are committed before the connection goes
+            await asyncio.wait(set(self._commits))
         async with self._lock:
-            async with self._inline_lock:
-                if self._inline is not None:
-                    self._inline.close()
-                    self._inline = self._inline_session = None
+            async with self._inline_lock, self._reader_lock:
+                for conn in (self._inline, self._reader):
+                    if conn is not None:
+                        conn.close()
+                self._inline = self._inline_session = self._reader = self._reader_session = None
             self._committer.shutdown(wait=True)
             await self._conn.close()
+
+
+def _begin(conn: sqlite3.Connection, begin: str) -> bool:
+    """Start a transaction on an inline connection; False if the file's lock is taken (busy: fall back)."""
+    try:
+        conn.execute(begin)
+        # a read snapshot starts at the first read: take it now, so "busy" can only happen here
+        conn.execute("SELECT 1 FROM schema_version LIMIT 1").fetchall()
+        return True
+    except sqlite3.OperationalError as error:
+        if not _is_busy(error):
+            raise
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        return False
 
 
 class SqliteStorage(SqlStorage):
@@ -229,14 +365,17 @@ class SqliteStorage(SqlStorage):
             await conn.execute(f"PRAGMA synchronous = {synchronous}")
             await conn.execute("PRAGMA foreign_keys = ON")
             await migrate(conn)
-            inline = None
+            inline = reader = None
             if path != ":memory:":  # a second connection to :memory: would be another, empty database
                 # used from the loop's thread and (COMMIT only, under the inline lock) the commit thread
                 inline = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
                 inline.execute("PRAGMA busy_timeout = 0")  # never wait on the loop: fall back instead
                 inline.execute(f"PRAGMA synchronous = {synchronous}")
                 inline.execute("PRAGMA foreign_keys = ON")
+                reader = sqlite3.connect(path, isolation_level=None)  # the loop's thread only
+                reader.execute("PRAGMA busy_timeout = 0")
+                reader.execute("PRAGMA query_only = ON")  # reads only: a write here would skip the batch
         except BaseException:
             await conn.close()
             raise
-        return cls(SqliteDriver(conn, inline, synchronous), clock=clock)
+        return cls(SqliteDriver(conn, inline, synchronous, reader), clock=clock)

@@ -314,3 +314,28 @@ async def test_a_thread_the_bot_may_not_open_is_refused_in_private_before_anythi
         assert not [c for c in guild.channels if c.is_thread]
         assert await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id) is None
         assert created(t.channel) == []
+
+
+async def test_a_player_who_joined_is_dmed_without_a_user_lookup_and_their_dm_is_opened_once(
+    table: Table,
+) -> None:
+    """Issue 20, Discord requests per round: a player who joined here is DMed without ``GET /users`` (the join's
+    user is kept), and their DM channel is opened once, also after discord.py forgets it (it keeps only its newest
+    128 DM channels: a busy bot reopened a DM for every panel)."""
+    t = table
+    enc = await open_duel(t)
+
+    def requests(method: str, path: str) -> int:
+        return sum(1 for r in t.fd.requests if r.method == method and r.path.startswith(path))
+
+    for round_no in range(2):
+        seen = await t.bot.service.read(enc)
+        await play_phase(t, enc, ana_moves="D", bea_moves="I")
+        await wait_phase_after(t, enc, seen.phase_no)
+        await t.bot.settle()
+        if round_no == 0:  # as if 128 other players had been DMed since
+            state = t.bot._connection  # pyright: ignore[reportPrivateUsage]
+            state._private_channels.clear()  # pyright: ignore[reportPrivateUsage]
+            state._private_channels_by_user.clear()  # pyright: ignore[reportPrivateUsage]
+    assert requests("GET", "/users/") == requests("GET", "/users/@me")
+    assert requests("POST", "/users/@me/channels") <= 2  # Ana and Bea (whose DMs are closed), once each
