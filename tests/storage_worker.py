@@ -3,8 +3,9 @@
 Modes:
 
 ``crash DB SEED``
-    Accept orders and resolve phases with a toy resolver, forever, printing ``ACK <phase> <unit> <seq> <value>``
-    after each committed order and ``RESOLVED <phase>`` after each committed resolution. The parent kills it.
+    Accept orders and resolve phases with a toy resolver, forever, from several tasks at once, printing ``ACK
+    <phase> <unit> <seq> <value>`` after each committed order and ``RESOLVED <phase>`` after each committed
+    resolution. The parent kills it.
 ``race DB ENCOUNTER``
     For each line ``GO <phase>`` read from stdin, read that phase's orders and try to resolve it, then print
     ``RESULT <phase> <Resolved|AlreadyResolved|InputsChanged|StalePhaseError>``.
@@ -34,6 +35,7 @@ from bot.storage import (
 GUILD_ID = 1
 CHANNEL_ID = 10
 UNITS = ("alpha", "bravo", "charlie", "delta")
+WRITERS = 3  # concurrent writer tasks of the crash worker
 
 
 def toy_resolve(state: Mapping[str, Any], order_values: list[int]) -> dict[str, Any]:
@@ -64,7 +66,6 @@ async def resolve_once(storage: Storage, encounter_id: int, phase_no: int) -> st
 
 
 async def crash_writer(db: str, seed: int) -> None:
-    rng = random.Random(seed)
     storage = await open_storage(db)
     encounter = await storage.active_encounter_in_channel(GUILD_ID, CHANNEL_ID)
     if encounter is None:
@@ -74,20 +75,32 @@ async def crash_writer(db: str, seed: int) -> None:
     else:
         encounter_id = encounter.id
     emit(f"READY {encounter_id}")
+    # several writers at once, as the bot's tasks are: SQLite then commits their writes in shared batches (group
+    # commit), and a kill lands inside one; an acknowledgement must still mean "synced"
+    await asyncio.gather(
+        *(crash_loop(storage, encounter_id, random.Random(seed * WRITERS + i)) for i in range(WRITERS))
+    )
+
+
+async def crash_loop(storage: Storage, encounter_id: int, rng: random.Random) -> None:
     while True:
         phase_no = (await storage.get_encounter(encounter_id)).phase_no
         if rng.random() < 0.75:
             unit = rng.choice(UNITS)
             value = rng.randint(1, 100)
-            ack = await storage.submit_order(
-                encounter_id, phase_no, unit, 100 + UNITS.index(unit), {"value": value}
-            )
+            try:
+                ack = await storage.submit_order(
+                    encounter_id, phase_no, unit, 100 + UNITS.index(unit), {"value": value}
+                )
+            except StalePhaseError:  # another writer resolved the phase meanwhile
+                continue
             emit(f"ACK {phase_no} {unit} {ack.seq} {value}")
         else:
             outcome = await resolve_once(storage, encounter_id, phase_no)
-            if outcome != "Resolved":
-                raise SystemExit(f"the only writer could not resolve phase {phase_no}: {outcome}")
-            emit(f"RESOLVED {phase_no}")
+            if outcome == "Resolved":
+                emit(f"RESOLVED {phase_no}")
+            elif outcome not in ("AlreadyResolved", "InputsChanged", "StalePhaseError"):
+                raise SystemExit(f"phase {phase_no} could not be resolved: {outcome}")
 
 
 async def race_contender(db: str, encounter_id: int) -> None:
