@@ -16,6 +16,7 @@ from bot.client import EXTENSIONS, HexBotCore
 from bot.config import Config
 from bot.panels.draft import Draft, decode_draft
 from bot.storage import Encounter
+from rules.registry import ruleset_for
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 
 
@@ -276,6 +277,17 @@ async def wait_phase_after(t: Table, enc: int, phase_no: int) -> None:
             return
         await asyncio.sleep(0.02)
     raise AssertionError(f"phase {phase_no} did not resolve")
+
+
+async def wait_turn_after(t: Table, enc: int, phase_no: int) -> None:
+    """Until a step after ``phase_no`` waits for someone (or the game is over). Steps that run by themselves (a
+    chit draw) are committed one by one, so a step after ``phase_no`` may be one the bot is still resolving."""
+    for _ in range(3000):  # polling the database (60 s ceiling for slow machines), not timing anything
+        seen = await t.bot.service.read(enc)
+        if seen.state.over or (seen.phase_no > phase_no and ruleset_for(seen.state).awaiting(seen.state)):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"step {phase_no} did not resolve")
 
 
 async def public_board(t: Table) -> bytes:

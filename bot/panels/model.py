@@ -58,12 +58,14 @@ class Option:
     label: str
     key: str = ""
     params: tuple[tuple[str, str | Text], ...] = ()
+    #: the words shown, made once: panels read them for every option on every click (issue 20)
+    text: Text = field(init=False, repr=False, compare=False)
 
-    @property
-    def text(self) -> Text:
-        if not self.key:
-            return Text.plain(self.label)
-        return Text(self.key, (("target", self.label), *self.params))
+    def __post_init__(self) -> None:
+        words = (
+            Text.plain(self.label) if not self.key else Text(self.key, (("target", self.label), *self.params))
+        )
+        object.__setattr__(self, "text", words)
 
     def param(self, name: str) -> str:
         """A plain parameter's value ("" when absent or not plain)."""

@@ -6,6 +6,7 @@ No I/O and no ruleset here."""
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -14,7 +15,7 @@ import discord
 from discord import ui
 
 from bot.panels.draft import CUSTOM_ID_LIMIT, encode_draft
-from bot.panels.model import Button, Control, PanelModel, Select, Style
+from bot.panels.model import Button, Control, Option, PanelModel, Select, Style
 from data.i18n import t
 
 #: every control of every panel; ``phase`` is missing only from panels sent before it was carried (stale)
@@ -121,10 +122,8 @@ def _select(select: Select, custom_id: str, locale: str) -> ui.Select[Any] | Non
         return None
     count = len(select.options)
     options = [
-        discord.SelectOption(
-            label=o.text.render(locale)[:OPTION_LABEL], value=o.value, default=o.value in select.chosen
-        )
-        for o in select.options
+        discord.SelectOption(label=label, value=o.value, default=o.value in select.chosen)
+        for o, label in zip(select.options, option_labels(select.options, locale), strict=True)
     ]
     return ui.Select(
         custom_id=custom_id,
@@ -134,3 +133,24 @@ def _select(select: Select, custom_id: str, locale: str) -> ui.Select[Any] | Non
         max_values=max(1, min(select.max_values, count)),
         disabled=not select.enabled,
     )
+
+
+_LABELS: OrderedDict[tuple[int, str], tuple[tuple[Option, ...], tuple[str, ...]]] = OrderedDict()
+LABELS_KEPT = 1024  # option lists: a few per unit of the encounters under way
+
+
+def option_labels(options: tuple[Option, ...], locale: str) -> tuple[str, ...]:
+    """Each option's words in ``locale``. A select of 25 options was rendered anew for every click and panel, a
+    tenth of a click's work at 100 encounters (issue 20); plug-ins hand out the same options tuple while the state
+    is unchanged (bot/panels/memo.py), so the labels are kept by its identity (the tuple is held with them, so an
+    identity is never reused while kept)."""
+    key = (id(options), locale)
+    hit = _LABELS.get(key)
+    if hit is not None and hit[0] is options:
+        _LABELS.move_to_end(key)
+        return hit[1]
+    labels = tuple(o.text.render(locale)[:OPTION_LABEL] for o in options)
+    _LABELS[key] = (options, labels)
+    if len(_LABELS) > LABELS_KEPT:
+        _LABELS.popitem(last=False)
+    return labels

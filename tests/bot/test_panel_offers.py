@@ -194,3 +194,27 @@ async def test_every_panel_of_a_simulated_game_offers_only_what_the_rules_accept
     print(
         f"{game}: {checked[game]} options and presses checked, {sorted(kinds)}, round {state.round}, over {state.over}"
     )
+
+
+def test_a_selects_option_labels_are_rendered_once_per_options_list_and_language() -> None:
+    """Issue 20: a select's 25 option labels were rendered for every click and panel. They are kept by the options
+    tuple a plug-in hands out (the same object while the state is unchanged) and the reader's language."""
+    from bot.panels.model import Option, Text
+    from cogs.panel.components import option_labels
+
+    options = tuple(
+        Option(
+            f"s{i}.1",
+            "captain",
+            "panel.station",
+            (("crew", f"Crew {i}"), ("who", f"Crew {i}"), ("target", Text.of("station.captain"))),
+        )
+        for i in range(25)
+    )
+    spanish = option_labels(options, "es")
+    assert option_labels(options, "es") is spanish  # kept
+    assert spanish == tuple(o.text.render("es")[:100] for o in options)
+    english = option_labels(options, "en")
+    assert english != spanish and english == tuple(o.text.render("en")[:100] for o in options)
+    equal_but_new = tuple(Option(o.value, o.label, o.key, o.params) for o in options)
+    assert option_labels(equal_but_new, "es") == spanish and option_labels(equal_but_new, "es") is not spanish

@@ -9,7 +9,6 @@ side's character. Once in English and once in Spanish.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -18,7 +17,7 @@ import pytest
 
 from rules.registry import get_ruleset
 from rules.skirmish.model import Character
-from tests.e2e_helpers import Table, draft_in, panel_for_phase, retargeted, room
+from tests.e2e_helpers import Table, draft_in, panel_for_phase, retargeted, room, wait_turn_after
 from tests.fakediscord import Channel, Message, Person
 
 pytestmark = pytest.mark.slow
@@ -104,14 +103,6 @@ async def press(person: Person, panel: Message, unit: str, action: str) -> Messa
     return (await handle.wait_for_followups(1, timeout=60))[0]
 
 
-async def wait_step_after(t: Table, enc: int, phase_no: int) -> None:
-    for _ in range(3000):  # polling the database (60 s ceiling for slow machines), not timing anything
-        if (await t.bot.service.storage.get_encounter(enc)).phase_no > phase_no:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"step {phase_no} did not resolve")
-
-
 async def test_skirmish_activations_by_dm_panels(table: Table) -> None:
     t = table
     words = TEXT[t.lang]
@@ -151,7 +142,7 @@ async def test_skirmish_activations_by_dm_panels(table: Table) -> None:
             if not forged_checked:
                 forged_checked = await forged_click(t, enc, foe, unit, phase_no)
             await play_one(t, person, panel, unit, state.units[unit], moved, shot)
-        await wait_step_after(t, enc, phase_no)
+        await wait_turn_after(t, enc, phase_no)
     assert answered and forged_checked and posted("SK-4.1", "SK-3.3", "SK-2.2"), (answered, forged_checked)
 
     public = everything_public(t.channel)

@@ -8,7 +8,6 @@ scripted dice).
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,7 +18,7 @@ from render import BoardSnapshot, RenderOptions
 from render.board import viewport_for
 from rules.night.events import NightStraying
 from rules.registry import ruleset_for
-from tests.e2e_helpers import Table, create_from_file, draft_in, panel_for_phase, room
+from tests.e2e_helpers import Table, create_from_file, draft_in, panel_for_phase, room, wait_turn_after
 from tests.fakediscord import Channel, Message, Person
 from tests.night_fixtures import decode, select_of
 
@@ -160,14 +159,6 @@ async def act(t: Table, person: Person, panel: Message, unit: str, value: str | 
     await handle.wait_for_followups(1, timeout=60)
 
 
-async def wait_step_after(t: Table, enc: int, phase_no: int) -> None:
-    for _ in range(3000):  # polling the database, not timing anything
-        if (await t.bot.service.storage.get_encounter(enc)).phase_no > phase_no:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"step {phase_no} did not resolve")
-
-
 async def test_a_night_round_sends_each_side_its_own_board_and_a_unit_strays(table: Table) -> None:
     t = table
     enc = await open_raid(t)
@@ -189,7 +180,7 @@ async def test_a_night_round_sends_each_side_its_own_board_and_a_unit_strays(tab
             await act(t, person, panel, unit, moves[0])
         else:
             await act(t, person, panel, unit, None)
-        await wait_step_after(t, enc, phase_no)
+        await wait_turn_after(t, enc, phase_no)
     await t.bot.announcer.drain()  # type: ignore[union-attr]
     state = (await t.bot.service.read(enc)).state
     assert state.round == 2, "one whole night round was played"
