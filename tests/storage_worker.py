@@ -2,10 +2,10 @@
 
 Modes:
 
-``crash DB SEED``
+``crash DB SEED WRITERS``
     Accept orders and resolve phases with a toy resolver, forever, from several tasks at once, printing ``ACK
     <phase> <unit> <seq> <value>`` after each committed order and ``RESOLVED <phase>`` after each committed
-    resolution. The parent kills it.
+    resolution. The parent kills it. ``WRITERS`` tasks write at once.
 ``race DB ENCOUNTER``
     For each line ``GO <phase>`` read from stdin, read that phase's orders and try to resolve it, then print
     ``RESULT <phase> <Resolved|AlreadyResolved|InputsChanged|StalePhaseError>``.
@@ -35,7 +35,6 @@ from bot.storage import (
 GUILD_ID = 1
 CHANNEL_ID = 10
 UNITS = ("alpha", "bravo", "charlie", "delta")
-WRITERS = 3  # concurrent writer tasks of the crash worker
 
 
 def toy_resolve(state: Mapping[str, Any], order_values: list[int]) -> dict[str, Any]:
@@ -65,7 +64,7 @@ async def resolve_once(storage: Storage, encounter_id: int, phase_no: int) -> st
     return type(result).__name__
 
 
-async def crash_writer(db: str, seed: int) -> None:
+async def crash_writer(db: str, seed: int, writers: int) -> None:
     storage = await open_storage(db)
     encounter = await storage.active_encounter_in_channel(GUILD_ID, CHANNEL_ID)
     if encounter is None:
@@ -78,7 +77,7 @@ async def crash_writer(db: str, seed: int) -> None:
     # several writers at once, as the bot's tasks are: SQLite then commits their writes in shared batches (group
     # commit), and a kill lands inside one; an acknowledgement must still mean "synced"
     await asyncio.gather(
-        *(crash_loop(storage, encounter_id, random.Random(seed * WRITERS + i)) for i in range(WRITERS))
+        *(crash_loop(storage, encounter_id, random.Random(seed * writers + i)) for i in range(writers))
     )
 
 
@@ -119,7 +118,7 @@ async def race_contender(db: str, encounter_id: int) -> None:
 def main(argv: list[str]) -> None:
     mode, db, number = argv[1], argv[2], int(argv[3])
     if mode == "crash":
-        asyncio.run(crash_writer(db, number))
+        asyncio.run(crash_writer(db, number, int(argv[4])))
     elif mode == "race":
         asyncio.run(race_contender(db, number))
     else:
