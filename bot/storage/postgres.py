@@ -66,7 +66,7 @@ class PostgresDriver(Driver):
         self.integrity_errors = (asyncpg.IntegrityConstraintViolationError,)
 
     def transaction(
-        self, *, write: bool, durable: bool = True, bulk: bool = False
+        self, *, write: bool, durable: bool = True, bulk: bool = False, key: int | None = None
     ) -> AbstractAsyncContextManager[Session]:
         return self._transaction(
             write, durable

@@ -110,10 +110,11 @@ def _is_busy(error: sqlite3.OperationalError) -> bool:
 class _Batch:
     """Durable writes that share one COMMIT (group commit): each ran in a savepoint of one open transaction."""
 
-    __slots__ = ("committed", "lost")
+    __slots__ = ("committed", "keys", "lost")
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.committed: asyncio.Future[None] = loop.create_future()
+        self.keys: set[int] = set()  # the encounters its writes change
         self.lost = False  # SQLite rolled the whole transaction back under a writer: nothing of it may commit
 
 
@@ -148,23 +149,25 @@ class SqliteDriver(Driver):
         self.commits = 0  # COMMITs of batches (group commit: fewer than the durable writes they carry)
 
     def transaction(
-        self, *, write: bool, durable: bool = True, bulk: bool = False
+        self, *, write: bool, durable: bool = True, bulk: bool = False, key: int | None = None
     ) -> AbstractAsyncContextManager[Session]:
         if bulk:
             # megabytes of snapshots read or written inline held the loop for half a second at 800 ships (issue 15
             # item 3): a bulk transaction goes through aiosqlite's thread
             return self._threaded("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
-        return self._write(durable=durable) if write else self._read()
+        return self._write(durable=durable, key=key) if write else self._read(key)
 
     @asynccontextmanager
-    async def _read(self) -> AsyncGenerator[Session]:
+    async def _read(self, key: int | None) -> AsyncGenerator[Session]:
         """A read on its own connection: in WAL mode it never queues behind writers and their syncs, which made a
         burst of clicks wait for every COMMIT before theirs (issue 20)."""
-        # A write whose body is over is seen: a caller may act on another's write before its sync ends (a
-        # director's move after the phase a resolution just wrote). So wait for the newest batch not yet
-        # committed, one sync at most; not from inside a write, whose batch waits for it.
-        pending = self._batch or self._synced
-        if pending is not None and not pending.committed.done() and not _IN_WRITE.get():
+        # A write to this encounter whose body is over is seen, so a caller acting on the encounter right after
+        # another's write (a director's move after the step a resolution just wrote) does not act on the step
+        # before: wait for the newest batch with such a write, one sync at most (not from inside a write, whose
+        # batch waits for it). Other reads (a channel's encounter, settings) need not wait: nobody has been told
+        # of a write still syncing.
+        pending = self._pending(key)
+        if pending is not None and not _IN_WRITE.get():
             await asyncio.wait([pending.committed])
         reader, session = self._reader, self._reader_session
         if reader is not None and session is not None and not self._reader_lock.locked():
@@ -184,7 +187,7 @@ class SqliteDriver(Driver):
             yield threaded
 
     @asynccontextmanager
-    async def _write(self, *, durable: bool) -> AsyncGenerator[Session]:
+    async def _write(self, *, durable: bool, key: int | None) -> AsyncGenerator[Session]:
         inline, session = self._inline, self._inline_session
         # the inline connection is busy only for a moment while a batch is synced: wait for it then
         usable = not self._inline_lock.locked() or self._syncing
@@ -201,6 +204,8 @@ class SqliteDriver(Driver):
                 elif batch is not None or _begin(inline, "BEGIN IMMEDIATE"):
                     if batch is None:
                         batch = self._open_batch(inline)
+                    if key is not None:
+                        batch.keys.add(key)
                     inline.execute("SAVEPOINT hexd_write")
                     inside = _IN_WRITE.set(True)
                     try:
@@ -243,6 +248,15 @@ class SqliteDriver(Driver):
         finally:
             if relaxed:
                 inline.execute(f"PRAGMA synchronous = {self._synchronous}")
+
+    def _pending(self, key: int | None) -> _Batch | None:
+        """The newest batch not yet committed with a write to encounter ``key``."""
+        if key is None:
+            return None
+        for batch in (self._batch, self._synced):
+            if batch is not None and key in batch.keys and not batch.committed.done():
+                return batch
+        return None
 
     def _open_batch(self, inline: sqlite3.Connection) -> _Batch:
         """Group commit: the COMMIT is queued on the inline lock behind the writers already waiting for it, who

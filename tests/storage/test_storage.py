@@ -744,6 +744,31 @@ async def test_a_read_waits_for_the_sync_in_flight_but_not_behind_the_writers_qu
         await storage.close()
 
 
+async def test_reads_of_other_encounters_and_of_channels_never_wait_for_a_sync(tmp_path: Path) -> None:
+    """Issue 20: only a read of the encounter a syncing write changes waits for that sync. A burst of joins and
+    starts read their channel's encounter first, and each waited for a commit of someone else's table."""
+    storage = await open_storage(f"sqlite:///{tmp_path / 'keys.db'}")
+    held = _HeldExecutor()
+    try:
+        mine, other = await new_encounter(storage), await new_encounter(storage, channel=CHANNEL + 1)
+        driver: Any = storage._driver  # type: ignore[attr-defined]
+        driver._committer = held
+        submit = asyncio.create_task(storage.submit_order(mine, 1, "halcon", ALICE, {"move": "A"}))
+        await _syncing(held)
+        assert await asyncio.wait_for(storage.submitted_units(other, 1), 5) == []
+        found = await asyncio.wait_for(storage.active_encounter_in_channel(GUILD, CHANNEL), 5)
+        assert found is not None and found.id == mine
+        mine_read = asyncio.create_task(storage.submitted_units(mine, 1))
+        await asyncio.sleep(0.01)
+        assert not mine_read.done()  # this one waits for the sync
+        held.release.set()
+        await submit
+        assert await mine_read == ["halcon"]
+    finally:
+        held.release.set()
+        await storage.close()
+
+
 async def test_writes_that_arrive_while_a_commit_syncs_share_the_next_one(tmp_path: Path) -> None:
     """Group commit (issue 20): three orders given while the first one's COMMIT syncs are committed together,
     by one more COMMIT, each acknowledged only once that sync is over; another connection then sees them all."""

@@ -79,7 +79,7 @@ class Bookkeeping(SqlCore):
     ) -> None:
         due = None if when_utc is None else timestamp(when_utc)
         remind = None if remind_at is None or when_utc is None else timestamp(remind_at)
-        async with self._write() as db:
+        async with self._write(encounter_id) as db:
             await self._head(db, encounter_id)
             if due is None:
                 await db.execute("DELETE FROM deadlines WHERE encounter_id = ?", (encounter_id,))
@@ -92,7 +92,7 @@ class Bookkeeping(SqlCore):
                 )
 
     async def deadline_of(self, encounter_id: int) -> Deadline | None:
-        async with self._read() as db:
+        async with self._read(encounter_id) as db:
             rows = await db.fetch(
                 "SELECT encounter_id, phase_no, due_at, remind_at FROM deadlines WHERE encounter_id = ?",
                 (encounter_id,),
@@ -112,7 +112,7 @@ class Bookkeeping(SqlCore):
     async def claim_deadline(
         self, encounter_id: int, phase_no: int, now: datetime, lease_until: datetime
     ) -> bool:
-        async with self._write() as db:
+        async with self._write(encounter_id) as db:
             await self._head(db, encounter_id)  # queued behind a resolution of this encounter being committed
             rows = await db.fetch(
                 "UPDATE deadlines SET due_at = ? WHERE encounter_id = ? AND phase_no = ? AND due_at <= ? "
@@ -122,7 +122,7 @@ class Bookkeeping(SqlCore):
         return bool(rows)
 
     async def clear_deadline(self, encounter_id: int, phase_no: int) -> bool:
-        async with self._write() as db:
+        async with self._write(encounter_id) as db:
             deleted = await db.execute(
                 "DELETE FROM deadlines WHERE encounter_id = ? AND phase_no = ?", (encounter_id, phase_no)
             )
@@ -140,7 +140,7 @@ class Bookkeeping(SqlCore):
         return [_deadline(row) for row in rows]
 
     async def clear_reminder(self, encounter_id: int, phase_no: int) -> bool:
-        async with self._write() as db:
+        async with self._write(encounter_id) as db:
             rows = await db.fetch(
                 "UPDATE deadlines SET remind_at = NULL WHERE encounter_id = ? AND phase_no = ? "
                 "AND remind_at IS NOT NULL RETURNING encounter_id",
@@ -156,7 +156,7 @@ class Bookkeeping(SqlCore):
         now = timestamp(self._clock())
         # which message shows a panel or the status: losing the newest one to a power cut only means it is sent
         # again, so it skips the disk sync that game state and orders get
-        async with self._write(durable=False) as db:
+        async with self._write(encounter_id, durable=False) as db:
             await self._head(db, encounter_id)
             await db.execute(
                 "INSERT INTO message_refs (encounter_id, kind, key, channel_id, message_id, updated_at) "
@@ -169,7 +169,7 @@ class Bookkeeping(SqlCore):
         self, encounter_id: int, kind: str, key: str, *, holder: int, stale_before: datetime
     ) -> bool:
         now = timestamp(self._clock())
-        async with self._write(durable=False) as db:
+        async with self._write(encounter_id, durable=False) as db:
             await self._head(db, encounter_id)
             rows = await db.fetch(
                 "INSERT INTO message_refs (encounter_id, kind, key, channel_id, message_id, updated_at) "
@@ -183,7 +183,7 @@ class Bookkeeping(SqlCore):
         return bool(rows)
 
     async def get_message_ref(self, encounter_id: int, kind: str, key: str) -> MessageRef | None:
-        async with self._read() as db:
+        async with self._read(encounter_id) as db:
             row = await db.fetch_row(
                 "SELECT channel_id, message_id FROM message_refs WHERE encounter_id = ? AND kind = ? AND key = ?",
                 (encounter_id, kind, key),
@@ -200,7 +200,7 @@ class Bookkeeping(SqlCore):
         if kind is not None:
             sql += " AND kind = ?"
             params.append(kind)
-        async with self._read() as db:
+        async with self._read(encounter_id) as db:
             rows = await db.fetch(sql + " ORDER BY kind, key", params)
         return [
             MessageRef(encounter_id, row["kind"], row["key"], row["channel_id"], row["message_id"])
@@ -208,7 +208,7 @@ class Bookkeeping(SqlCore):
         ]
 
     async def delete_message_ref(self, encounter_id: int, kind: str, key: str) -> bool:
-        async with self._write() as db:
+        async with self._write(encounter_id) as db:
             deleted = await db.execute(
                 "DELETE FROM message_refs WHERE encounter_id = ? AND kind = ? AND key = ?",
                 (encounter_id, kind, key),

@@ -47,11 +47,15 @@ class SqlCore(Storage):
     async def close(self) -> None:
         await self._driver.close()
 
-    def _write(self, *, durable: bool = True, bulk: bool = False) -> AbstractAsyncContextManager[Session]:
-        return self._driver.transaction(write=True, durable=durable, bulk=bulk)
+    def _write(
+        self, key: int | None = None, *, durable: bool = True, bulk: bool = False
+    ) -> AbstractAsyncContextManager[Session]:
+        """A write transaction; ``key``: the encounter it changes, if one."""
+        return self._driver.transaction(write=True, durable=durable, bulk=bulk, key=key)
 
-    def _read(self, *, bulk: bool = False) -> AbstractAsyncContextManager[Session]:
-        return self._driver.transaction(write=False, bulk=bulk)
+    def _read(self, key: int | None = None, *, bulk: bool = False) -> AbstractAsyncContextManager[Session]:
+        """A read transaction; ``key``: the encounter it reads, if one."""
+        return self._driver.transaction(write=False, bulk=bulk, key=key)
 
     async def _head(self, db: Session, encounter_id: int) -> Head:
         row = await db.fetch_row(SELECT_HEAD + db.lock_clause, (encounter_id,))

@@ -45,12 +45,14 @@ class Driver(abc.ABC):
 
     @abc.abstractmethod
     def transaction(
-        self, *, write: bool, durable: bool = True, bulk: bool = False
+        self, *, write: bool, durable: bool = True, bulk: bool = False, key: int | None = None
     ) -> AbstractAsyncContextManager[Session]:
         """Writes take the database's write lock (or row locks); reads see one consistent snapshot.
         ``durable=False`` (bookkeeping only, never game state or orders): the commit survives a crash of the
         bot but may be lost with a power cut, and costs no disk sync. ``bulk``: a read of many large rows (every
-        snapshot of an encounter, or an import's), which must not run on the event loop's thread."""
+        snapshot of an encounter, or an import's), which must not run on the event loop's thread. ``key``: the
+        encounter the transaction is about, if one (a read of it sees a write to it whose caller is still waiting
+        for the commit; see bot/storage/sqlite.py)."""
 
     @abc.abstractmethod
     async def close(self) -> None: ...

@@ -68,7 +68,7 @@ class EncounterRows(SqlCore):
         return encounter_id
 
     async def get_encounter(self, encounter_id: int) -> Encounter:
-        async with self._read() as db:
+        async with self._read(encounter_id) as db:
             row = await db.fetch_row(SELECT_ENCOUNTER, (encounter_id,))
         if row is None:
             raise EncounterNotFoundError(encounter_id)
@@ -103,7 +103,7 @@ class EncounterRows(SqlCore):
         if status not in STATUSES:
             raise ValueError(f"unknown encounter status {status!r}")
         now = timestamp(self._clock())
-        async with self._write() as db:
+        async with self._write(encounter_id) as db:
             head = await self._head(db, encounter_id)
             if head.status != status:
                 try:
@@ -115,7 +115,7 @@ class EncounterRows(SqlCore):
         return await self.get_encounter(encounter_id)
 
     async def note_settings(self, encounter_id: int, **changes: Any) -> None:
-        async with self._write(durable=False) as db:
+        async with self._write(encounter_id, durable=False) as db:
             await self._head(db, encounter_id)  # locks the row (PostgreSQL): no lost concurrent update
             (row,) = await db.fetch("SELECT settings FROM encounters WHERE id = ?", (encounter_id,))
             await db.execute(
@@ -125,7 +125,7 @@ class EncounterRows(SqlCore):
 
     async def update_settings(self, encounter_id: int, **changes: Any) -> Encounter:
         now = timestamp(self._clock())
-        async with self._write() as db:
+        async with self._write(encounter_id) as db:
             head = await self._head(db, encounter_id)
             (row,) = await db.fetch("SELECT settings FROM encounters WHERE id = ?", (encounter_id,))
             settings = _merged(loads(row["settings"]), changes)

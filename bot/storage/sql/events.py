@@ -31,7 +31,7 @@ from .rows import (
 
 class EventLog(SqlCore):
     async def load(self, encounter_id: int) -> Loaded:
-        async with self._read() as db:
+        async with self._read(encounter_id) as db:
             row = await db.fetch_row(SELECT_ENCOUNTER, (encounter_id,))
             if row is None:
                 raise EncounterNotFoundError(encounter_id)
@@ -50,7 +50,7 @@ class EventLog(SqlCore):
         return Loaded(meta, snapshot["phase_no"], loads(snapshot["state"]), snapshot_seq, events, parts)
 
     async def last_seq(self, encounter_id: int) -> int:
-        async with self._read() as db:
+        async with self._read(encounter_id) as db:
             row = await db.fetch_row("SELECT last_seq FROM encounters WHERE id = ?", (encounter_id,))
         if row is None:
             raise EncounterNotFoundError(encounter_id)
@@ -65,7 +65,7 @@ class EventLog(SqlCore):
             wanted = sorted(set(types))
             sql += f" AND type IN ({', '.join('?' * len(wanted))})"
             params.extend(wanted)
-        async with self._read() as db:
+        async with self._read(encounter_id) as db:
             await self._head(db, encounter_id)
             rows = await db.fetch(sql + " ORDER BY seq", params)
         return events_from(encounter_id, rows)
@@ -74,13 +74,13 @@ class EventLog(SqlCore):
         ((event_type, text),) = check_event_specs([(type, payload)])
         moment = self._clock()
         now = timestamp(moment)
-        async with self._write() as db:
+        async with self._write(encounter_id) as db:
             head = await self._head(db, encounter_id)
             last = await self._log(db, encounter_id, head, [(event_type, text)], now)
         return StoredEvent(encounter_id, last, event_type, loads(text), head.phase_no, parse_time(now))
 
     async def snapshot_chain(self, encounter_id: int) -> list[HistoryStep]:
-        async with self._read(bulk=True) as db:
+        async with self._read(encounter_id, bulk=True) as db:
             head = await self._head(db, encounter_id)
             snapshots = await db.fetch(
                 "SELECT seq, phase_no, parent_seq, state FROM snapshots WHERE encounter_id = ? ORDER BY seq",

@@ -25,7 +25,7 @@ class Participants(SqlCore):
             raise ValueError(f"unknown participant role {role!r}")
         now = timestamp(self._clock())
         wanted = (user_id, role, side or "", unit or "")
-        async with self._write() as db:
+        async with self._write(encounter_id) as db:
             head = await self._head(db, encounter_id)
             log: list[tuple[str, str]] = []
             if unit:
@@ -72,7 +72,7 @@ class Participants(SqlCore):
             condition += " AND unit = ?"
             params.append(unit)
         now = timestamp(self._clock())
-        async with self._write() as db:
+        async with self._write(encounter_id) as db:
             head = await self._head(db, encounter_id)
             rows = await db.fetch(f"SELECT role, side, unit FROM participants WHERE {condition}", params)
             if rows:
@@ -95,7 +95,7 @@ class Participants(SqlCore):
         return len(rows)
 
     async def participants(self, encounter_id: int) -> list[Participant]:
-        async with self._read() as db:
+        async with self._read(encounter_id) as db:
             await self._head(db, encounter_id)
             rows = await db.fetch(SELECT_PARTICIPANTS, (encounter_id,))
         return [participant_from(encounter_id, row) for row in rows]

@@ -36,7 +36,7 @@ class Phases(SqlCore):
             raise ValueError("an order needs a unit id")
         body = dumps(order)
         now = timestamp(self._clock())
-        async with self._write() as db:
+        async with self._write(encounter_id) as db:
             head = await self._live_head(db, encounter_id)
             if phase_no != head.phase_no:
                 raise StalePhaseError(encounter_id, phase_no, head.phase_no)
@@ -75,7 +75,7 @@ class Phases(SqlCore):
         return pending
 
     async def _current_pending(self, encounter_id: int, phase_no: int) -> dict[str, PendingOrder] | None:
-        async with self._read() as db:
+        async with self._read(encounter_id) as db:
             head = await self._head(db, encounter_id)
             if head.phase_no != phase_no:
                 return None
@@ -89,7 +89,7 @@ class Phases(SqlCore):
         return sorted(await self._current_pending(encounter_id, phase_no) or {})
 
     async def orders_for_resolution(self, encounter_id: int, phase_no: int) -> OrdersForResolution:
-        async with self._read() as db:
+        async with self._read(encounter_id) as db:
             head = await self._head(db, encounter_id)
             if head.phase_no != phase_no:
                 raise StalePhaseError(encounter_id, phase_no, head.phase_no)
@@ -114,7 +114,7 @@ class Phases(SqlCore):
         encoded = check_event_specs(events)
         state_text = dumps(new_state)
         now = timestamp(self._clock())
-        async with self._write() as db:
+        async with self._write(encounter_id) as db:
             head = await self._live_head(db, encounter_id)
             if head.phase_no > expected_phase_no:
                 return AlreadyResolved(encounter_id, expected_phase_no, head.phase_no)
@@ -157,7 +157,7 @@ class Phases(SqlCore):
         ((event_type, payload),) = check_event_specs([event])
         state_text = dumps(new_state)
         now = timestamp(self._clock())
-        async with self._write() as db:
+        async with self._write(encounter_id) as db:
             head = await self._live_head(db, encounter_id)
             if head.phase_no != expected_phase_no:
                 raise StalePhaseError(encounter_id, expected_phase_no, head.phase_no)
@@ -175,7 +175,7 @@ class Phases(SqlCore):
 
     async def undo(self, encounter_id: int, *, expected_phase_no: int | None = None) -> int:
         now = timestamp(self._clock())
-        async with self._write() as db:
+        async with self._write(encounter_id) as db:
             head = await self._live_head(db, encounter_id)
             if expected_phase_no is not None and expected_phase_no != head.phase_no:
                 raise StalePhaseError(encounter_id, expected_phase_no, head.phase_no)

@@ -30,7 +30,7 @@ from .rows import (
 
 class Records(SqlCore):
     async def export_rows(self, encounter_id: int) -> ExportRows:
-        async with self._read(bulk=True) as db:
+        async with self._read(encounter_id, bulk=True) as db:
             row = await db.fetch_row(SELECT_ENCOUNTER, (encounter_id,))
             if row is None:
                 raise EncounterNotFoundError(encounter_id)
