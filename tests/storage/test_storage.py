@@ -9,7 +9,9 @@ import sqlite3
 import subprocess
 import sys
 import threading
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -659,19 +661,33 @@ async def _syncing(held: _HeldExecutor) -> None:
         await asyncio.sleep(0.001)
 
 
-async def test_a_write_cancelled_while_its_commit_syncs_is_kept_and_others_wait(tmp_path: Path) -> None:
-    """SQLite commits off the loop (bot/storage/sqlite.py): a caller cancelled mid-commit must not roll back or
-    corrupt the connection, and a read arriving meanwhile waits for that commit (one caller may act on another's write as soon as its
-    body is over) instead of reading around it."""
-    storage = await open_storage(f"sqlite:///{tmp_path / 'held.db'}")
+@asynccontextmanager
+async def _held_storage(
+    path: Path, *, others: int = 0
+) -> AsyncIterator[tuple[Storage, Any, _HeldExecutor, int]]:
+    """A SQLite storage with an encounter (and ``others`` in the next channels), whose COMMITs then wait until the
+    test sets ``held.release``: (storage, its driver, the executor holding the commits, the encounter)."""
+    storage = await open_storage(f"sqlite:///{path}")
+    held = _HeldExecutor()
     try:
         encounter_id = await new_encounter(storage)
+        for n in range(others):
+            await new_encounter(storage, channel=CHANNEL + 1 + n)
         driver: Any = storage._driver  # type: ignore[attr-defined]
-        held = _HeldExecutor()
         driver._committer = held
+        yield storage, driver, held, encounter_id
+    finally:
+        held.release.set()
+        await storage.close()
+
+
+async def test_a_write_cancelled_while_its_commit_syncs_is_kept_and_others_wait(tmp_path: Path) -> None:
+    """SQLite commits off the loop (bot/storage/sqlite.py): a caller cancelled mid-commit must not roll back or
+    corrupt the connection, and a read of the encounter arriving meanwhile waits for that commit (a caller may act
+    on another's write as soon as its body is over) instead of reading around it."""
+    async with _held_storage(tmp_path / "held.db") as (storage, driver, held, encounter_id):
         submit = asyncio.create_task(storage.submit_order(encounter_id, 1, "halcon", ALICE, {"move": "A"}))
-        while not held.started.is_set():
-            await asyncio.sleep(0.001)
+        await _syncing(held)
         reader = asyncio.create_task(storage.submitted_units(encounter_id, 1))
         await asyncio.sleep(0.01)
         assert not reader.done()  # waits for the commit, never reads around it
@@ -685,9 +701,6 @@ async def test_a_write_cancelled_while_its_commit_syncs_is_kept_and_others_wait(
         assert driver.fallbacks == 0
         await storage.submit_order(encounter_id, 1, "pirata", BOB, {"move": "I"})
         assert await storage.submitted_units(encounter_id, 1) == ["halcon", "pirata"]
-    finally:
-        held.release.set()
-        await storage.close()
 
 
 class _GatedExecutor(ThreadPoolExecutor):
@@ -747,15 +760,12 @@ async def test_a_read_waits_for_the_sync_in_flight_but_not_behind_the_writers_qu
 async def test_reads_of_other_encounters_and_of_channels_never_wait_for_a_sync(tmp_path: Path) -> None:
     """Issue 20: only a read of the encounter a syncing write changes waits for that sync. A burst of joins and
     starts read their channel's encounter first, and each waited for a commit of someone else's table."""
-    storage = await open_storage(f"sqlite:///{tmp_path / 'keys.db'}")
-    held = _HeldExecutor()
-    try:
-        mine, other = await new_encounter(storage), await new_encounter(storage, channel=CHANNEL + 1)
-        driver: Any = storage._driver  # type: ignore[attr-defined]
-        driver._committer = held
+    async with _held_storage(tmp_path / "keys.db", others=1) as (storage, _, held, mine):
+        other = await storage.active_encounter_in_channel(GUILD, CHANNEL + 1)
+        assert other is not None
         submit = asyncio.create_task(storage.submit_order(mine, 1, "halcon", ALICE, {"move": "A"}))
         await _syncing(held)
-        assert await asyncio.wait_for(storage.submitted_units(other, 1), 5) == []
+        assert await asyncio.wait_for(storage.submitted_units(other.id, 1), 5) == []
         found = await asyncio.wait_for(storage.active_encounter_in_channel(GUILD, CHANNEL), 5)
         assert found is not None and found.id == mine
         mine_read = asyncio.create_task(storage.submitted_units(mine, 1))
@@ -764,21 +774,12 @@ async def test_reads_of_other_encounters_and_of_channels_never_wait_for_a_sync(t
         held.release.set()
         await submit
         assert await mine_read == ["halcon"]
-    finally:
-        held.release.set()
-        await storage.close()
 
 
 async def test_writes_that_arrive_while_a_commit_syncs_share_the_next_one(tmp_path: Path) -> None:
     """Group commit (issue 20): three orders given while the first one's COMMIT syncs are committed together,
     by one more COMMIT, each acknowledged only once that sync is over; another connection then sees them all."""
-    path = tmp_path / "group.db"
-    storage = await open_storage(f"sqlite:///{path}")
-    held = _HeldExecutor()
-    try:
-        encounter_id = await new_encounter(storage)
-        driver: Any = storage._driver  # type: ignore[attr-defined]
-        driver._committer = held
+    async with _held_storage(tmp_path / "group.db") as (storage, driver, held, encounter_id):
         commits = driver.commits
         first = asyncio.create_task(storage.submit_order(encounter_id, 1, "halcon", ALICE, {"move": "A"}))
         await _syncing(held)
@@ -791,27 +792,19 @@ async def test_writes_that_arrive_while_a_commit_syncs_share_the_next_one(tmp_pa
         held.release.set()
         await asyncio.gather(first, *later)
         assert driver.commits - commits == 2
-        other = sqlite3.connect(path)
+        other = sqlite3.connect(tmp_path / "group.db")
         try:
             rows = other.execute("SELECT unit_id FROM orders WHERE encounter_id = ?", (encounter_id,))
             stored = {row[0] for row in rows}
         finally:
             other.close()
         assert stored == {"halcon", "pirata", "sable", "lince"}
-    finally:
-        held.release.set()
-        await storage.close()
 
 
 async def test_a_write_that_fails_in_a_shared_commit_loses_only_its_own_work(tmp_path: Path) -> None:
     """Each write of a group commit runs in its own savepoint: one that raises is undone alone, the others of its
     batch are committed, and the connection stays usable."""
-    storage = await open_storage(f"sqlite:///{tmp_path / 'savepoint.db'}")
-    held = _HeldExecutor()
-    try:
-        encounter_id = await new_encounter(storage)
-        driver: Any = storage._driver  # type: ignore[attr-defined]
-        driver._committer = held
+    async with _held_storage(tmp_path / "savepoint.db") as (storage, driver, held, encounter_id):
         name = (await storage.get_encounter(encounter_id)).name
         first = asyncio.create_task(storage.submit_order(encounter_id, 1, "halcon", ALICE, {"move": "A"}))
         await _syncing(held)
@@ -833,9 +826,6 @@ async def test_a_write_that_fails_in_a_shared_commit_loses_only_its_own_work(tmp
         assert (await storage.get_encounter(encounter_id)).name == name
         await storage.submit_order(encounter_id, 1, "lince", 4, {"move": "I"})
         assert await storage.submitted_units(encounter_id, 1) == ["halcon", "lince", "pirata"]
-    finally:
-        held.release.set()
-        await storage.close()
 
 
 async def test_bookkeeping_writes_skip_the_sync_and_leave_the_connection_durable(tmp_path: Path) -> None:
