@@ -28,6 +28,7 @@ take microseconds and complete without yielding to the loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import AsyncGenerator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -204,6 +205,9 @@ class SqliteDriver(Driver):
                 elif batch is not None or _begin(inline, "BEGIN IMMEDIATE"):
                     if batch is None:
                         batch = self._open_batch(inline)
+                    elif batch.lost:
+                        # outside a transaction a savepoint's RELEASE commits: this write would commit alone
+                        raise sqlite3.OperationalError("the transaction was rolled back by SQLite")
                     if key is not None:
                         batch.keys.add(key)
                     inline.execute("SAVEPOINT hexd_write")
@@ -277,6 +281,7 @@ class SqliteDriver(Driver):
             await self._inline_lock.acquire()
         except BaseException:  # cancelled before its turn (the loop is closing): no writer waits forever
             batch.committed.set_exception(sqlite3.OperationalError("the commit was cancelled"))
+            batch.committed.exception()
             raise
         try:
             self._batch = None  # writers from now on open the next batch
@@ -291,7 +296,8 @@ class SqliteDriver(Driver):
                     inline.execute("COMMIT")
                     self.commits += 1  # only this thread counts
                     # the writers wake from here, one pass of a busy loop sooner than through this task
-                    loop.call_soon_threadsafe(_settle, batch.committed)
+                    with contextlib.suppress(RuntimeError):  # the loop closed: the task settles it, if ever
+                        loop.call_soon_threadsafe(_settle, batch.committed)
 
                 commit = loop.run_in_executor(self._committer, commit_and_tell)
                 try:
@@ -308,6 +314,7 @@ class SqliteDriver(Driver):
                         if isinstance(error, Exception)
                         else sqlite3.OperationalError("commit cancelled")
                     )
+                    batch.committed.exception()  # seen: writers that already failed no longer await it
                 if not isinstance(error, Exception):
                     raise
             else:

@@ -828,6 +828,40 @@ async def test_a_write_that_fails_in_a_shared_commit_loses_only_its_own_work(tmp
         assert await storage.submitted_units(encounter_id, 1) == ["halcon", "lince", "pirata"]
 
 
+async def test_when_sqlite_undoes_a_shared_transaction_no_write_of_it_is_kept_or_acknowledged(
+    tmp_path: Path,
+) -> None:
+    """Some errors (a full disk) make SQLite roll back the whole transaction under one writer of a batch: every
+    writer of that batch is told it failed and none of their writes is kept (one joining after the rollback would
+    otherwise start a transaction of its own and commit alone, yet be told it failed)."""
+    async with _held_storage(tmp_path / "lost.db") as (storage, driver, held, encounter_id):
+        name = (await storage.get_encounter(encounter_id)).name
+        first = asyncio.create_task(storage.submit_order(encounter_id, 1, "halcon", ALICE, {"move": "A"}))
+        await _syncing(held)
+
+        async def rename(to: str) -> None:
+            async with driver.transaction(write=True, key=encounter_id) as db:
+                await db.execute("UPDATE encounters SET name = ? WHERE id = ?", (to, encounter_id))
+
+        async def undone_by_sqlite() -> None:
+            async with driver.transaction(write=True, key=encounter_id) as db:
+                await db.execute("ROLLBACK")  # what SQLite does by itself on such an error
+                raise sqlite3.OperationalError("database or disk is full")
+
+        lost = asyncio.create_task(undone_by_sqlite())
+        await asyncio.sleep(0)  # queued first for the connection
+        batch = [lost, asyncio.create_task(rename("after"))]
+        await asyncio.sleep(0.01)
+        held.release.set()
+        await first
+        for task in batch:
+            with pytest.raises(sqlite3.OperationalError):
+                await task
+        assert (await storage.get_encounter(encounter_id)).name == name
+        await storage.submit_order(encounter_id, 1, "lince", 4, {"move": "I"})  # the connection goes on
+        assert await storage.submitted_units(encounter_id, 1) == ["halcon", "lince"]
+
+
 async def test_bookkeeping_writes_skip_the_sync_and_leave_the_connection_durable(tmp_path: Path) -> None:
     """Message refs are written with ``durable=False`` (synchronous=NORMAL for that transaction only): every other
     write must still run at FULL afterwards, also after a bookkeeping write that failed."""
