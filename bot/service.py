@@ -471,8 +471,15 @@ class EncounterService(DirectorActions, RecordActions):
                         state=state,
                     )
                     return Resolution(encounter_id, tuple(steps), held=held)
+                # the next phase's default deadline is written with the step: a crash in between would leave
+                # the table waiting on nobody, with no deadline to move it on
+                next_deadline = (
+                    self.deadline_times(deadline_minutes)
+                    if deadline_minutes and not new_state.over and self.owing(new_state)
+                    else None
+                )
                 outcome = await self.storage.commit_resolution(
-                    encounter_id, phase_no, specs, encoded, based_on=batch
+                    encounter_id, phase_no, specs, encoded, based_on=batch, next_deadline=next_deadline
                 )
                 if isinstance(outcome, AlreadyResolved):
                     return Resolution(encounter_id, tuple(steps), already=not steps)
@@ -498,9 +505,8 @@ class EncounterService(DirectorActions, RecordActions):
                 if new_state.over:
                     await self.storage.set_encounter_status(encounter_id, "ended")
                     return Resolution(encounter_id, tuple(steps), over=True, winner=new_state.winner)
-                # a deadline left on a resolved phase never fires (due_deadlines wants the current phase)
-                if deadline_minutes and self.owing(new_state):
-                    await self.set_deadline(encounter_id, phase_no, deadline_minutes)
+                if next_deadline is not None:
+                    self.forget_deadline(encounter_id)
             parts = parts if parts is not None else await self.storage.participants(encounter_id)
             return self._stopped(encounter_id, steps, state, phase_no, parts)
 

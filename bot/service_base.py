@@ -242,12 +242,15 @@ class ServiceBase:
             raise refuse("unit.not_yours", "That is not one of your units.")
         return meta, state, phase_no
 
-    async def set_deadline(self, encounter_id: int, phase_no: int, minutes: float | None) -> datetime | None:
-        """The phase resolves ``minutes`` from now (None: no deadline); the players still missing are reminded
-        by DM once, :data:`REMIND_AT` of the way there."""
+    def deadline_times(self, minutes: float) -> tuple[datetime, datetime]:
+        """(due, remind at) of a deadline ``minutes`` from now: the players still missing are reminded by DM
+        once, :data:`REMIND_AT` of the way there."""
         now = self.clock()
-        when = None if minutes is None else now + timedelta(minutes=minutes)
-        remind = None if minutes is None else now + timedelta(minutes=minutes * REMIND_AT)
+        return now + timedelta(minutes=minutes), now + timedelta(minutes=minutes * REMIND_AT)
+
+    async def set_deadline(self, encounter_id: int, phase_no: int, minutes: float | None) -> datetime | None:
+        """The phase resolves ``minutes`` from now (None: no deadline); see :meth:`deadline_times`."""
+        when, remind = (None, None) if minutes is None else self.deadline_times(minutes)
         await self.storage.set_deadline(encounter_id, phase_no, when, remind_at=remind)
         self.forget_deadline(encounter_id)
         return when

@@ -484,10 +484,13 @@ class Storage(abc.ABC):
         new_state: Mapping[str, Any],
         *,
         based_on: OrdersForResolution | None = None,
+        next_deadline: tuple[datetime, datetime | None] | None = None,
     ) -> CommitOutcome:
         """In one transaction: append ``events`` and a ``PhaseResolved`` event, snapshot ``new_state`` and move
-        to phase ``expected_phase_no + 1``. Returns ``AlreadyResolved`` (nothing written) when the phase is
-        stale and ``InputsChanged`` when ``based_on`` no longer matches the pending orders or the snapshot."""
+        to phase ``expected_phase_no + 1``, with ``next_deadline`` (due, remind at) as that phase's deadline if
+        given (so a crash never leaves the new phase without the deadline it was opened with). Returns
+        ``AlreadyResolved`` (nothing written) when the phase is stale and ``InputsChanged`` when ``based_on`` no
+        longer matches the pending orders or the snapshot."""
 
     @abc.abstractmethod
     async def record_override(

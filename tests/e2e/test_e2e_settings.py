@@ -90,17 +90,6 @@ async def next_order_phase(t: Table, enc: int, after: int) -> StatusView:
     raise AssertionError(f"no phase after {after} waits for orders")
 
 
-async def deadline_set(t: Table, enc: int, phase_no: int) -> None:
-    """Until the encounter's deadline is the one of ``phase_no``: the bot sets a phase's default deadline in a
-    write of its own, after the resolution that opened the phase (the status may show the phase first)."""
-    for _ in range(3000):  # polling the database (60 s ceiling for slow machines), not timing anything
-        deadline = await t.bot.service.storage.deadline_of(enc)
-        if deadline is not None and deadline.phase_no == phase_no:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"phase {phase_no} got no deadline")
-
-
 async def answer(
     person: Person, channel: Channel, name: str, options: dict[str, Any] | None = None
 ) -> Message:
@@ -217,7 +206,6 @@ async def test_the_default_deadline_applies_to_newly_opened_phases(server: Serve
     await answer(s.admin, s.channel, "settings deadline", {"minutes": 10})
     await play_phase(t, enc)
     opened = await next_order_phase(t, enc, first.phase_no)
-    await deadline_set(t, enc, opened.phase_no)
     assert await storage.due_deadlines(clock() + timedelta(minutes=9)) == []
     due = await storage.due_deadlines(clock() + timedelta(minutes=10))
     assert [(d.encounter_id, d.phase_no) for d in due] == [(enc, opened.phase_no)]
@@ -228,7 +216,6 @@ async def test_the_default_deadline_applies_to_newly_opened_phases(server: Serve
     assert scheduler is not None
     assert await scheduler.tick() == 1
     current = await next_order_phase(t, enc, opened.phase_no)
-    await deadline_set(t, enc, current.phase_no)
     assert [d.phase_no for d in await storage.due_deadlines(clock() + timedelta(minutes=10))] == [
         current.phase_no
     ]
@@ -237,7 +224,6 @@ async def test_the_default_deadline_applies_to_newly_opened_phases(server: Serve
     await answer(s.admin, s.channel, "settings deadline", {"minutes": 0})
     await play_phase(t, enc)
     later = await next_order_phase(t, enc, current.phase_no)
-    await t.bot.settle()  # whatever the resolution that opened it had left to write
     assert [
         d for d in await storage.due_deadlines(clock() + timedelta(days=30)) if d.phase_no >= later.phase_no
     ] == []

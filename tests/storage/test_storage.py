@@ -24,6 +24,7 @@ from bot.storage import (
     AlreadyResolved,
     BackendUnavailableError,
     ChannelBusyError,
+    Deadline,
     EncounterEndedError,
     EncounterNotFoundError,
     GuildSettings,
@@ -557,6 +558,29 @@ async def test_deadlines_fire_only_for_running_encounters_still_in_that_phase(st
     assert await storage.due_deadlines(t0 + timedelta(days=1)) == []
     with pytest.raises(ValueError, match="timezone-aware"):
         await storage.set_deadline(encounter_id, 2, datetime(2026, 1, 1))
+
+
+async def test_a_resolution_opens_the_next_phase_with_its_deadline_in_the_same_transaction(
+    storage: Storage,
+) -> None:
+    """A default deadline used to be written after the step that opened its phase: a crash in between left the
+    phase with none, and the table waiting on nobody. Now it is part of the step's commit, or of nothing."""
+    encounter_id = await new_encounter(storage)
+    await storage.set_encounter_status(encounter_id, "running")
+    t0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    due, remind = t0 + timedelta(minutes=10), t0 + timedelta(minutes=8)
+    with pytest.raises(ValueError, match="timezone-aware"):  # refused before anything is written
+        await storage.commit_resolution(
+            encounter_id, 1, [], {"phase": 2}, next_deadline=(datetime(2026, 1, 1), None)
+        )
+    assert (await storage.load(encounter_id)).phase_no == 1
+    await storage.commit_resolution(encounter_id, 1, [], {"phase": 2}, next_deadline=(due, remind))
+    assert await storage.deadline_of(encounter_id) == Deadline(encounter_id, 2, due, remind)
+    stale = await storage.commit_resolution(encounter_id, 1, [], {"phase": 2}, next_deadline=(t0, None))
+    assert isinstance(stale, AlreadyResolved)
+    assert await storage.deadline_of(encounter_id) == Deadline(encounter_id, 2, due, remind)  # untouched
+    await storage.commit_resolution(encounter_id, 2, [], {"phase": 3})  # no deadline for phase 3
+    assert [d.phase_no for d in await storage.due_deadlines(t0 + timedelta(days=1))] == []
 
 
 async def test_a_reminder_is_due_once_in_its_phase_and_a_new_deadline_replaces_it(storage: Storage) -> None:

@@ -84,12 +84,7 @@ class Bookkeeping(SqlCore):
             if due is None:
                 await db.execute("DELETE FROM deadlines WHERE encounter_id = ?", (encounter_id,))
             else:
-                await db.execute(
-                    "INSERT INTO deadlines (encounter_id, phase_no, due_at, remind_at) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (encounter_id) DO UPDATE SET phase_no = excluded.phase_no, "
-                    "due_at = excluded.due_at, remind_at = excluded.remind_at",
-                    (encounter_id, phase_no, due, remind),
-                )
+                await self._put_deadline(db, encounter_id, phase_no, due, remind)
 
     async def deadline_of(self, encounter_id: int) -> Deadline | None:
         async with self._read(encounter_id) as db:

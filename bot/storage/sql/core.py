@@ -57,6 +57,17 @@ class SqlCore(Storage):
         """A read transaction; ``key``: the encounter it reads, if one."""
         return self._driver.transaction(write=False, bulk=bulk, key=key)
 
+    async def _put_deadline(
+        self, db: Session, encounter_id: int, phase_no: int, due: str, remind: str | None
+    ) -> None:
+        """The encounter's one deadline, now for ``phase_no`` (timestamps as stored)."""
+        await db.execute(
+            "INSERT INTO deadlines (encounter_id, phase_no, due_at, remind_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (encounter_id) DO UPDATE SET phase_no = excluded.phase_no, "
+            "due_at = excluded.due_at, remind_at = excluded.remind_at",
+            (encounter_id, phase_no, due, remind),
+        )
+
     async def _head(self, db: Session, encounter_id: int) -> Head:
         row = await db.fetch_row(SELECT_HEAD + db.lock_clause, (encounter_id,))
         if row is None:

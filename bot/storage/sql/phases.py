@@ -4,6 +4,7 @@ and undo. Each decides under the encounter's write lock, against the phase numbe
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from ..base import (
@@ -110,10 +111,15 @@ class Phases(SqlCore):
         new_state: Mapping[str, Any],
         *,
         based_on: OrdersForResolution | None = None,
+        next_deadline: tuple[datetime, datetime | None] | None = None,
     ) -> CommitOutcome:
         encoded = check_event_specs(events)
         state_text = dumps(new_state)
         now = timestamp(self._clock())
+        deadline = None
+        if next_deadline is not None:  # checked before anything is written (a naive time is refused)
+            due, remind = next_deadline
+            deadline = (timestamp(due), None if remind is None else timestamp(remind))
         async with self._write(encounter_id) as db:
             head = await self._live_head(db, encounter_id)
             if head.phase_no > expected_phase_no:
@@ -145,6 +151,8 @@ class Phases(SqlCore):
                 INSERT_SNAPSHOT, (encounter_id, last, next_phase, last, head.snapshot_seq, state_text, now)
             )
             await db.execute(MOVE_TO_SNAPSHOT, (next_phase, last, last, last, now, encounter_id))
+            if deadline is not None:
+                await self._put_deadline(db, encounter_id, next_phase, *deadline)
         return Resolved(encounter_id, expected_phase_no, next_phase, head.last_seq + 1, last)
 
     async def record_override(
