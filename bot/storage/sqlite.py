@@ -405,7 +405,8 @@ class SqliteStorage(SqlStorage):
                 inline.execute("PRAGMA busy_timeout = 0")  # never wait on the loop: fall back instead
                 inline.execute(f"PRAGMA synchronous = {synchronous}")
                 inline.execute("PRAGMA foreign_keys = ON")
-                reader = sqlite3.connect(path, isolation_level=None)  # the loop's thread only
+                # used under the reader lock, from the thread of whichever loop runs the storage
+                reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
                 reader.execute("PRAGMA busy_timeout = 0")
                 reader.execute("PRAGMA query_only = ON")  # reads only: a write here would skip the batch
         except BaseException:
