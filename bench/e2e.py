@@ -12,7 +12,10 @@ Prints one JSON line per figure:
 * ``ack``: from a player's interaction (slash command, button, select) to its acknowledgement, p50/p99 ms;
   bar p99 <= 100 ms;
 * ``image``: from the click that gave a phase's last order to the board image posted in the channel,
-  p50/p95 ms; bar p95 <= 500 ms.
+  p50/p95 ms; bar p95 <= 500 ms;
+* ``bot_answer`` (bot in its own process): from the click to the bot *starting* its answer (the callback request),
+  p50/p99 ms, overall and by kind: ``ack`` without the local Discord's own handling of that answer, which runs in
+  this process on the same two cores (the same monotonic clock in both processes).
 
 Every figure line carries ``bot`` when comparing: ``--baseline REV`` also runs the bot of git revision REV (its
 tree exported to a temporary folder, served by this tree's tests/bot_process.py), alternating with the work tree's
@@ -49,8 +52,10 @@ class Timings:
         self.ack: list[float] = []
         self.by_kind: dict[str, list[float]] = {}
         self.image: list[float] = []
+        self.started: list[tuple[int, float, str]] = []  # (interaction id, clicked at, kind)
 
     async def timed(self, start: float, handle: InteractionHandle, kind: str) -> InteractionHandle:
+        self.started.append((handle.interaction.id, start, kind))
         await handle.acknowledged()
         ms = (time.perf_counter() - start) * 1000
         self.ack.append(ms)
@@ -160,6 +165,7 @@ async def play(encounters: int, rounds: int, in_process: bool, code: Path = ROOT
     """One sitting's workload, its figures printed (each tagged ``bot``: which code ran it when comparing)."""
     tm = Timings()
     bot_cpu: float | None = None
+    answer_ms: dict[str, list[float]] = {}  # by kind: click → the bot starting its answer
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeDiscord() as fd:
             # every wait here is on the local Discord's own state, which wakes waiters when it changes: the
@@ -184,7 +190,14 @@ async def play(encounters: int, rounds: int, in_process: bool, code: Path = ROOT
                 finally:
                     await bot.close()
             else:  # the production HexBot in its own process (tests/bot_process.py)
-                child = await spawn_bot(fd, database_url, guild_id=guild.id, code=code)
+                answers_file = Path(tmp) / "answers.json"
+                child = await spawn_bot(
+                    fd,
+                    database_url,
+                    guild_id=guild.id,
+                    code=code,
+                    extra={"HEXD_BENCH_ANSWERS": str(answers_file)},
+                )
                 try:
                     began = time.perf_counter()
                     await asyncio.gather(*(duel(fd, tm, ch, ppl, rounds) for ch, ppl in tables))
@@ -193,6 +206,16 @@ async def play(encounters: int, rounds: int, in_process: bool, code: Path = ROOT
                     exit_cpu = await child.stop()
                 if exit_cpu is not None:  # the bot's CPU seconds from ready to exit (not its render workers)
                     bot_cpu = round(exit_cpu - child.ready_cpu, 2)
+                if answers_file.exists():
+                    answered = json.loads(answers_file.read_text())
+                    answer_ms = {
+                        kind: [
+                            (answered[str(iid)] - start) * 1000
+                            for iid, start, k in tm.started
+                            if k == kind and str(iid) in answered
+                        ]
+                        for kind in tm.by_kind
+                    }
             routes = request_counts(fd, encounters)
     tag = {"bot": label} if label else {}
     print(
@@ -231,6 +254,20 @@ async def play(encounters: int, rounds: int, in_process: bool, code: Path = ROOT
                     "samples": len(values),
                     "p50_ms": pct(values, 0.5),
                     "p99_ms": pct(values, 0.99),
+                }
+            )
+        )
+    if answer_ms:
+        every = [ms for values in answer_ms.values() for ms in values]
+        print(
+            json.dumps(
+                {
+                    **tag,
+                    "figure": "bot_answer",
+                    "samples": len(every),
+                    "p50_ms": pct(every, 0.50),
+                    "p99_ms": pct(every, 0.99),
+                    "p99_by_kind_ms": {k: pct(v, 0.99) for k, v in sorted(answer_ms.items()) if v},
                 }
             )
         )

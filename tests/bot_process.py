@@ -272,6 +272,32 @@ async def report_loop_lag(tick: float = 0.005) -> None:
         worst = max(worst, loop.time() - before - tick)
 
 
+def time_answers(path: str) -> Callable[[], None]:
+    """``HEXD_BENCH_ANSWERS=<file>``: note when the bot starts answering each interaction (its first callback
+    request), on the machine's monotonic clock (``time.perf_counter``, the same in every process here). The returned
+    function writes them to ``path`` as JSON ``{interaction id: seconds}``. bench/e2e.py sets them against its
+    clicks: the bot's share of an acknowledgement, without the local Discord's own handling of the answer (it
+    shares the machine's two cores with the bot)."""
+    import json
+    import time
+
+    from discord.webhook import async_ as webhook
+
+    answered: dict[int, float] = {}
+    respond = webhook.AsyncWebhookAdapter.create_interaction_response
+
+    def timed(self: Any, interaction_id: int, *args: Any, **kwargs: Any) -> Any:
+        answered.setdefault(int(interaction_id), time.perf_counter())
+        return respond(self, interaction_id, *args, **kwargs)
+
+    webhook.AsyncWebhookAdapter.create_interaction_response = timed  # type: ignore[method-assign]
+
+    def write() -> None:
+        Path(path).write_text(json.dumps({str(k): v for k, v in answered.items()}))
+
+    return write
+
+
 def orphaned(then: Callable[[], object], grace: float = 30.0) -> None:
     """When the test process that started this child is gone (its end of our stdin closes), call ``then`` (a
     clean stop), and exit anyway after ``grace`` seconds: a killed test run leaves no bot reconnecting forever."""
@@ -336,6 +362,8 @@ def serve_child() -> int:
         finally:
             lag.cancel()
 
+    answers = os.environ.get("HEXD_BENCH_ANSWERS")
+    write_answers = time_answers(answers) if answers else None
     profile_to = os.environ.get("HEXD_BENCH_PROFILE")
     if profile_to:
         import cProfile
@@ -345,6 +373,8 @@ def serve_child() -> int:
         code = box.get("code", 1)
     else:
         code = asyncio.run(run())
+    if write_answers is not None:
+        write_answers()
     print("exit", cpu_seconds(), flush=True)
     return code
 
