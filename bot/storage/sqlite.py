@@ -12,13 +12,14 @@ loop made that 10-20 ms per statement, ~50 ms per transaction, ~500 ms per resol
 *inline*, on plain ``sqlite3`` connections used from the loop's thread with ``busy_timeout = 0``: their statements
 take microseconds and complete without yielding to the loop.
 
-* Reads have a connection of their own (``query_only``): in WAL mode a read sees the last commit and never waits
-  for a writer, nor for a write's sync.
+* Reads have a connection of their own (``query_only``): in WAL mode a read sees the last commit and never queues
+  behind writers. A read of an encounter waits only for a write to that encounter still syncing (one sync at
+  most), so a caller acting right after another's write does not act on the state before it.
 * Writes share a second one. A durable write's COMMIT (the WAL sync, the one slow statement) runs on a commit
   thread while the loop goes on; writes arriving meanwhile run, each in its own savepoint, in the next
   transaction, which one COMMIT then makes durable for all of them (group commit: each caller returns only once
   its write is synced). A burst of 100 joins otherwise synced 100 times in a row, and every read waited for those
-  syncs (issue 20: board p95 1.4-2.4 s -> 0.5-0.6 s at 100 encounters).
+  syncs (issue 20: board p95 1.1-2.4 s -> 0.17-0.71 s at 100 encounters).
 * Only when the file's write lock is held by someone else (another process, or our own fallback in flight) does
   ``BEGIN`` report busy; that transaction then runs on the aiosqlite connection, whose ``busy_timeout`` waits in
   its thread without blocking the loop. One ``asyncio.Lock`` per connection keeps one task's transaction from
@@ -144,9 +145,7 @@ class SqliteDriver(Driver):
         self._synced: _Batch | None = None  # the batch whose COMMIT is running
         self._commits: set[asyncio.Task[None]] = set()
         self._committer = ThreadPoolExecutor(1, thread_name_prefix="hexd-sqlite-commit")
-        self.fallbacks = (
-            0  # transactions that found their inline connection taken and went through the thread
-        )
+        self.fallbacks = 0  # transactions that found their inline connection taken: run on aiosqlite's thread
         self.commits = 0  # COMMITs of batches (group commit: fewer than the durable writes they carry)
 
     def transaction(
