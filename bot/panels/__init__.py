@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, cast
 
 from bot.panels.draft import Draft
+from bot.panels.memo import per_state
 from bot.panels.model import Card, PanelModel, Preview, Text
 from rules.errors import GameError
 from rules.events import Event
@@ -21,6 +22,9 @@ from rules.ruleset import Order
 from rules.state import EncounterState
 
 NO_PANEL = "bot.panels.waiting"  # a ruleset without an orders panel: every panel waits
+#: panels kept built: a click builds the panel it was made on and the one after it, and the first is the one
+#: the click before built (or the phase's opening sent): with a hundred tables clicking in turn, a few hundred
+BUILDS_KEPT = 512
 
 
 class PanelPlugin(Protocol):
@@ -78,6 +82,23 @@ def panel_for(ruleset_id: str) -> PanelPlugin:
     return cast(PanelPlugin, importlib.import_module(name))
 
 
+def _build_now(
+    state: EncounterState, plugin: PanelPlugin, unit_id: str, draft: Draft, owing: bool
+) -> PanelModel:
+    return plugin.build_panel(state, unit_id, draft=draft, owing=owing)
+
+
+_built = per_state(_build_now, size=BUILDS_KEPT)
+
+
+def build(
+    plugin: PanelPlugin, state: EncounterState, unit_id: str, *, draft: Draft, owing: bool
+) -> PanelModel:
+    """``plugin.build_panel``, kept for the state: models are immutable and a pure function of their arguments,
+    and each click builds again the panel the click before it built (issue 20)."""
+    return _built(state, plugin, unit_id, draft, owing)
+
+
 def press(
     plugin: PanelPlugin,
     state: EncounterState,
@@ -89,7 +110,7 @@ def press(
     the draft holds changes what is offered: a full movement disables its buttons). Only a panel that takes
     orders is pressed."""
     draft = plugin.apply(model, action, values)
-    return plugin.build_panel(state, model.unit_id, draft=draft, owing=True)
+    return build(plugin, state, model.unit_id, draft=draft, owing=True)
 
 
 def accepted(state: EncounterState, unit_id: str, raw: Any) -> Order | None:

@@ -21,8 +21,10 @@ T = TypeVar("T")
 SIZE = 256  # entries per memoized function: a few units of a few encounters, over the last few states
 
 
-def per_state(fn: Callable[Concatenate[EncounterState, P], T]) -> Callable[Concatenate[EncounterState, P], T]:
-    """Memoize ``fn(state, *args)`` (hashable ``args``) by the identity of ``state``."""
+def per_state(
+    fn: Callable[Concatenate[EncounterState, P], T], size: int = SIZE
+) -> Callable[Concatenate[EncounterState, P], T]:
+    """Memoize ``fn(state, *args)`` (hashable ``args``) by the identity of ``state``, the last ``size`` calls."""
     cache: OrderedDict[tuple[Hashable, ...], tuple[EncounterState, T]] = OrderedDict()
 
     @functools.wraps(fn)
@@ -34,7 +36,7 @@ def per_state(fn: Callable[Concatenate[EncounterState, P], T]) -> Callable[Conca
             return hit[1]
         value = fn(state, *args, **kwargs)
         cache[key] = (state, value)
-        if len(cache) > SIZE:
+        if len(cache) > size:
             cache.popitem(last=False)
         return value
 

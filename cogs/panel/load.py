@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.panels import PanelPlugin, panel_for, press
+from bot.panels import PanelPlugin, build, panel_for, press
 from bot.panels.draft import Draft, decode_draft
 from bot.panels.model import PanelModel
 from bot.permissions import Actor
@@ -75,7 +75,7 @@ async def load_panel(
                 if pending.unit_id == unit_id:
                     raw = pending.order.get("raw")
         draft, submitted = plugin.draft_from_raw(state, unit_id, raw), raw is not None
-    model = plugin.build_panel(state, unit_id, draft=draft, owing=owing)
+    model = build(plugin, state, unit_id, draft=draft, owing=owing)
     deadline = await service.deadline_of(encounter_id, phase_no) if owing else None
     return LoadedPanel(encounter_id, phase_no, model, submitted, state, plugin, deadline)
 

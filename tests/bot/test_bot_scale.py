@@ -105,3 +105,38 @@ async def test_a_fresh_process_decodes_a_stored_state_before_its_ruleset_was_imp
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "Ship" in done.stdout
+
+
+def test_a_panel_built_on_a_state_is_built_once_and_again_for_a_new_state() -> None:
+    """Issue 20: a click built the panel it was made on, which the click before it had just built on the same
+    state; a model is a pure function of (state, unit, draft, owing), so it is kept for the state."""
+    import dataclasses
+
+    from bot.panels import build, panel_for, press
+    from rules.exo.state import ORDERS_STEP, ExoState
+    from tests.exo_fixtures import load, ship_toml
+
+    loaded = load(ship_toml("a", "red", "0805"), ship_toml("b", "blue", "0802"))
+    assert isinstance(loaded.ext, ExoState)
+    state = loaded.replace(ext=dataclasses.replace(loaded.ext, step=ORDERS_STEP))
+    plugin = panel_for("exo")
+    calls: list[Draft] = []
+
+    class Counting:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(plugin, name)
+
+        def build_panel(self, state: Any, unit_id: str, *, draft: Draft, owing: bool) -> Any:
+            calls.append(draft)
+            return plugin.build_panel(state, unit_id, draft=draft, owing=owing)
+
+    counting = cast(Any, Counting())
+    first = build(counting, state, "a", draft=Draft(), owing=True)
+    after = press(counting, state, first, "D")
+    assert after.draft == Draft(move="D")
+    assert build(counting, state, "a", draft=after.draft, owing=True) is after  # the next click's load
+    assert calls == [Draft(), Draft(move="D")]
+    later = state.replace()  # an equal state that is another object (the encounter changed): built again
+    assert later is not state
+    assert build(counting, later, "a", draft=after.draft, owing=True) == after
+    assert len(calls) == 3
