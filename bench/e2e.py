@@ -100,7 +100,7 @@ async def give_orders(
         )
     start = time.perf_counter()
     handle = await tm.timed(start, await person.click(panel, button_id(panel, unit, "submit")), "submit")
-    await handle.wait_for_followups(1, timeout=30)
+    await handle.wait_for_replies(1, timeout=30)
     return start
 
 
@@ -134,7 +134,7 @@ async def duel(fd: FakeDiscord, tm: Timings, channel: Channel, people: list[Pers
         assert draft is not None
         if step_of(panel) == "repairs":  # phase 5 (EXO-6.1): this ship's crew declares no repairs
             handle = await players[unit].click(panel, button_id(panel, unit, "submit"))
-            await handle.wait_for_followups(1, timeout=30)
+            await handle.wait_for_replies(1, timeout=30)
             last[unit] = draft[0]
             continue
         if step_of(panel) == "decision":  # a piloting critical (EXO-4.1): keep the orders as written
@@ -144,7 +144,7 @@ async def duel(fd: FakeDiscord, tm: Timings, channel: Channel, people: list[Pers
                 lambda p=panel: (d := draft_in(p)) is not None and d[1].text("choice") != "", timeout=30
             )
             handle = await players[unit].click(panel, button_id(panel, unit, "submit"))
-            await handle.wait_for_followups(1, timeout=30)
+            await handle.wait_for_replies(1, timeout=30)
             last[unit] = draft[0]
             continue
         phase = draft[0]

@@ -106,6 +106,11 @@ def freeze_startup_heap() -> None:
         gc.freeze()
 
 
+#: seconds; the acknowledgement bar is 100 ms (issue 20) and a panel with its preview takes about 10-20 ms on a
+#: quiet machine, so most clicks are answered by their panel, and a busy render pool costs at most this much
+PANEL_ANSWER_WITHIN = 0.05
+
+
 class HexBotCore(commands.Bot):
     """Everything the bot does; :class:`HexBot` runs it sharded (most end-to-end tests run this class
     unsharded for speed; tests/test_e2e_launch.py runs :class:`HexBot` itself through :func:`serve`)."""
@@ -138,6 +143,9 @@ class HexBotCore(commands.Bot):
         self.extension_names = tuple(extensions)
         self.failed_extensions: list[str] = []
         self.deadline_interval = deadline_interval
+        # how long a panel click may take to draw its panel and still answer with it, in one request (past it the
+        # click is deferred and the panel edited: cogs/panel/items.py); tests set it to choose either way
+        self.panel_answer_within = PANEL_ANSWER_WITHIN
         self.announcer: Announcing | None = None  # set by the cogs.announcements extension
         self._service: EncounterService | None = None
         self.scheduler: DeadlineScheduler | None = None

@@ -144,7 +144,10 @@ class _Queue:
 
     def serves(self, pool: Executor) -> bool:
         """Whether this queue feeds ``pool`` for the running event loop."""
-        return self._pool is pool and self._loop is asyncio.get_running_loop()
+        return self._pool is pool and self.serves_loop()
+
+    def serves_loop(self) -> bool:
+        return self._loop is asyncio.get_running_loop()
 
     async def run(self, priority: int, fn: Callable[..., T], *args: Any, key: Hashable | None = None) -> T:
         loop = asyncio.get_running_loop()
@@ -172,6 +175,10 @@ class _Queue:
         heapq.heappush(self._waiting, (priority, next(self._tickets), start))
         self._pump()
         return await result
+
+    def backed_up(self) -> bool:
+        """Whether a job asked for now would wait for more than one drawing already under way."""
+        return bool(self._waiting) or self._running > 1
 
     def _pump(self) -> None:
         while self._running < self._slots and self._waiting:
@@ -218,6 +225,13 @@ async def _run(fn: Callable[..., T], *args: Any, priority: int = PREVIEW, key: H
     if _queue is None or not _queue.serves(pool):
         _queue = _Queue(pool, render_workers())
     return await _queue.run(priority, fn, *args, key=key)
+
+
+def previews_backed_up() -> bool:
+    """Whether a preview asked for now would wait behind more than one other drawing (then a click does not wait
+    for its preview to answer with it: cogs/panel/items.py)."""
+    queue = _queue
+    return queue is not None and queue.serves_loop() and queue.backed_up()
 
 
 async def run_long_job(fn: Callable[..., T], *args: Any) -> T:

@@ -139,7 +139,7 @@ async def fill_and_submit(
                 lambda: (d := draft_in(panel)) is not None and d[1].list("fire") == tuple(values)
             )
     handle = await person.click(panel, button_id(panel, unit, "submit"))
-    acks = await handle.wait_for_followups(1, timeout=60)
+    acks = await handle.wait_for_replies(1, timeout=60)
     return acks[0]
 
 

@@ -257,13 +257,13 @@ async def _press(
             continue
         run.ack_ms.append((time.perf_counter() - start) * 1000)
         try:
-            await run.fd.wait_for(lambda h=handle: changed() or h.followups(), timeout=run.answer_wait)
+            await run.fd.wait_for(lambda h=handle: changed() or h.replies(), timeout=run.answer_wait)
         except TimeoutError:
             run.retries["click: panel unchanged"] += 1
             continue
         if changed():
             return True
-        run.refused[handle.followups()[0].content[:60]] += 1
+        run.refused[handle.replies()[0].content[:60]] += 1
         return False
     raise Stuck(f"{person.name}'s clicks never changed the panel")
 
@@ -321,7 +321,7 @@ async def act(run: FaultRun, seat: Seat, person: Person, panel: Message, ref: tu
             continue
         run.ack_ms.append((time.perf_counter() - start) * 1000)
         try:
-            answer = (await handle.wait_for_followups(1, timeout=run.answer_wait))[0]
+            answer = (await handle.wait_for_replies(1, timeout=run.answer_wait))[0]
         except TimeoutError:
             run.retries["submit: no follow-up"] += 1
             continue

@@ -7,18 +7,20 @@ rule lives here.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord import ui
 
-from bot.imaging import Superseded
+from bot.imaging import Superseded, previews_backed_up
 from bot.results import Refused
 from cogs.common import bot_of, lang
 from cogs.panel.components import TEMPLATE, ControlRef, panel_components, panel_embed
-from cogs.panel.flow import Clicked, click
+from cogs.panel.flow import click
 from cogs.panel.load import LoadedPanel
 from cogs.panel.preview import PREVIEW_NAME, preview_file
 from data.i18n import t
@@ -44,17 +46,25 @@ class PanelItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        # acknowledge first (Discord's 3 s window, our 100 ms bar); the flow checks ownership before anything else
-        await interaction.response.defer()
         values = None
         if isinstance(self.item, ui.Select):
             values = tuple(str(v) for v in (interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        bot = bot_of(interaction)
+        # the panel as it is after the click, its preview drawn, is the click's acknowledgement when it is ready
+        # soon enough (Discord's 3 s window, our 100 ms bar): one request instead of a deferral and then an edit
+        # (issue 20). When previews are queueing (a busy bot) it would not be: the click is acknowledged at once
+        # and the panel edited once drawn. The flow checks ownership before anything else, and a refusal is
+        # private either way.
+        answer = asyncio.ensure_future(_answer(interaction, self.ref, values))
+        within = 0.0 if previews_backed_up() else bot.panel_answer_within
+        if within <= 0 or not (await asyncio.wait({answer}, timeout=within))[0]:
+            await interaction.response.defer()
         try:
-            clicked = await click(interaction, self.ref, values)
+            shown = await answer
         except (GameError, Refused) as exc:
-            await bot_of(interaction).reply_error(interaction, exc)
+            await bot.reply_error(interaction, exc)
             return
-        await _show(interaction, clicked)
+        await _show(interaction, shown)
 
 
 def panel_view(panel: LoadedPanel, locale: str) -> ui.View:
@@ -81,29 +91,55 @@ async def panel_message(panel: LoadedPanel, locale: str, coalesce: int | None = 
     return {"embed": embed, "view": panel_view(panel, locale), "files": [preview] if preview else []}
 
 
-async def _show(interaction: discord.Interaction, clicked: Clicked) -> None:
-    """Edit the panel the click came from, through the interaction's webhook (works for DMs and ephemerals)."""
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a click shows: the panel message's new embed, view and preview, and after a Submit the private
+    text telling the player their order is stored."""
+
+    edit: dict[str, Any]
+    acknowledged: str = ""
+
+
+async def _answer(
+    interaction: discord.Interaction, ref: ControlRef, values: tuple[str, ...] | None
+) -> Shown | None:
+    """The click's effect and the panel after it (None: a newer click on the panel came before its preview was
+    drawn; that one shows it)."""
+    clicked = await click(interaction, ref, values)
     locale = lang(interaction)
     panel = clicked.panel
     message = interaction.message
     if clicked.acknowledged:
-        text = t(clicked.acknowledged, locale, unit=panel.model.unit_name)
-        try:
-            await interaction.followup.send(text, ephemeral=True)
-        except discord.HTTPException:  # the order is stored: the panel below says so all the same (issue 20)
-            log.warning("order acknowledgement refused user=%s", interaction.user.id)
         # the draft did not change: keep the preview image already on the panel, update the text and buttons
         embed = panel_embed(panel.model, locale, submitted=True, deadline=panel.deadline)
         if message is not None and message.attachments:
             embed.set_image(url=f"attachment://{message.attachments[0].filename}")
-        kwargs: dict[str, Any] = {"embed": embed, "view": panel_view(panel, locale)}
+        text = t(clicked.acknowledged, locale, unit=panel.model.unit_name)
+        return Shown({"embed": embed, "view": panel_view(panel, locale)}, text)
+    try:
+        edit = await panel_message(panel, locale, None if message is None else message.id)
+    except Superseded:
+        return None
+    edit["attachments"] = edit.pop("files")
+    return Shown(edit)
+
+
+async def _show(interaction: discord.Interaction, shown: Shown | None) -> None:
+    """The panel the click came from, as the click's answer when it is not acknowledged yet, else edited through
+    the interaction's webhook (works for DMs and ephemerals); then the Submit's private acknowledgement."""
+    if not interaction.response.is_done():
+        if shown is None:
+            await interaction.response.defer()  # superseded: the newer click shows the panel
+        else:
+            await interaction.response.edit_message(**shown.edit)
+    elif shown is None:
+        return
+    elif interaction.message is None:
+        await interaction.edit_original_response(**shown.edit)
     else:
+        await interaction.followup.edit_message(interaction.message.id, **shown.edit)
+    if shown is not None and shown.acknowledged:
         try:
-            kwargs = await panel_message(panel, locale, None if message is None else message.id)
-        except Superseded:  # a newer click on this panel came before its preview was drawn: that one shows it
-            return
-        kwargs["attachments"] = kwargs.pop("files")
-    if message is None:
-        await interaction.edit_original_response(**kwargs)
-    else:
-        await interaction.followup.edit_message(message.id, **kwargs)
+            await interaction.followup.send(shown.acknowledged, ephemeral=True)
+        except discord.HTTPException:  # the order is stored: the panel says so all the same (issue 20)
+            log.warning("order acknowledgement refused user=%s", interaction.user.id)

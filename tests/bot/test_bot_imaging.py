@@ -130,8 +130,13 @@ async def test_previews_leave_one_worker_free_so_a_board_never_waits_behind_one(
     with ThreadPoolExecutor(2) as pool:
         queue = _Queue(pool, slots=2)
         slow = asyncio.create_task(queue.run(PREVIEW, job, "slow"))
+        await asyncio.sleep(0)
+        # what a click asks before waiting for its preview to answer with it (cogs/panel/items.py): one drawing
+        # ahead of it is not a backlog, one waiting is
+        assert not queue.backed_up()
         waiting = asyncio.create_task(queue.run(PREVIEW, job, "preview"))
         await asyncio.sleep(0)
+        assert queue.backed_up()
         assert await queue.run(BOARD, job, "board") == "board"  # while "slow" still holds a worker
         assert ran == ["board"] and not waiting.done()
         gate.set()

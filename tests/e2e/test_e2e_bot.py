@@ -180,7 +180,7 @@ async def test_a_forged_custom_id_cannot_order_for_another_players_unit(table: T
             if comp.get("custom_id") == own:
                 comp["custom_id"] = forged  # a modified client sends Ana's unit
     handle = await t.bea.click(panel, forged)
-    refusal = (await handle.wait_for_followups(1))[0]
+    refusal = (await handle.wait_for_replies(1))[0]
     assert refusal.ephemeral and "no es tuya" in refusal.content  # Bea reads Spanish
     assert await t.bot.service.storage.submitted_units(enc, (await encounter_of(t)).phase_no) == []
 
@@ -205,7 +205,7 @@ async def test_a_panel_from_a_phase_that_is_over_is_refused(table: Table) -> Non
     shown = draft_in(old)
     for action in ("submit", "clear"):
         handle = await t.ana.click(old, button_id(old, "halcon", action))
-        refusal = (await handle.wait_for_followups(1))[0]
+        refusal = (await handle.wait_for_replies(1))[0]
         assert refusal.ephemeral and "belongs to a phase that is over" in refusal.content, refusal.content
     assert await t.bot.service.storage.submitted_units(enc, now.phase_no) == []
     assert draft_in(old) == shown, "the stale panel was not redrawn for the new phase"

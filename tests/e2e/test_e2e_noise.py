@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rules.registry import get_ruleset
 from tests.e2e_helpers import (
     Table,
+    button_id,
+    current_panel_dm,
     draft_in,
     fill_and_submit,
     open_duel,
@@ -142,7 +145,7 @@ async def act(t: Table, person: Person, panel: Message, unit: str, group: str, v
         what="the panel to show the chosen action",
     )
     submit = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:submit"))
-    await (await person.click(panel, submit)).wait_for_followups(1, timeout=60)
+    await (await person.click(panel, submit)).wait_for_replies(1, timeout=60)
 
 
 async def wait_step_after(t: Table, enc: int, phase_no: int) -> None:
@@ -198,7 +201,7 @@ async def test_a_skirmish_action_posts_one_message_and_the_panel_is_edited_while
             continue
         else:
             end = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:end"))
-            await (await person.click(panel, end)).wait_for_followups(1, timeout=60)
+            await (await person.click(panel, end)).wait_for_replies(1, timeout=60)
         actions += 1
         await wait_step_after(t, enc, seen.phase_no)
         await t.bot.settle()
@@ -226,7 +229,7 @@ async def stale_click_is_refused(t: Table, person: Person, panel: Message, old_i
         for comp in row["components"]:
             if comp.get("custom_id") == current:
                 comp["custom_id"] = old_id
-    refusal = (await (await person.click(panel, old_id)).wait_for_followups(1))[0]
+    refusal = (await (await person.click(panel, old_id)).wait_for_replies(1))[0]
     assert refusal.ephemeral and "phase that is over" in refusal.content, refusal.content
     for row in panel.components:
         for comp in row["components"]:
@@ -339,3 +342,79 @@ async def test_a_player_who_joined_is_dmed_without_a_user_lookup_and_their_dm_is
             state._private_channels_by_user.clear()  # pyright: ignore[reportPrivateUsage]
     assert requests("GET", "/users/") == requests("GET", "/users/@me")
     assert requests("POST", "/users/@me/channels") <= 2  # Ana and Bea (whose DMs are closed), once each
+
+
+def _webhook_edits(t: Table, since: int) -> int:
+    return sum(1 for r in t.fd.requests[since:] if r.method == "PATCH" and r.path.startswith("/webhooks/"))
+
+
+async def test_a_click_whose_panel_is_drawn_in_time_is_answered_by_the_panel_itself(table: Table) -> None:
+    """Issue 20, Discord requests per round: a click whose new panel (preview drawn) is ready within
+    ``panel_answer_within`` answers with it (UPDATE_MESSAGE: embed, buttons and preview in one request) instead of
+    a deferral and then an edit."""
+    from tests.fakediscord.interactions import UPDATE_MESSAGE
+
+    t = table
+    t.bot.panel_answer_within = 60.0  # the one-request answer, whatever this machine's load
+    enc = await open_duel(t)
+    panel = await current_panel_dm(t, t.ana, "halcon", (await t.bot.service.read(enc)).phase_no)
+    preview = panel.attachments[0].data
+    await t.bot.settle()  # no board of the opening still being drawn: the render workers are free
+    since = len(t.fd.requests)
+    handle = await t.ana.click(panel, button_id(panel, "halcon", "D"))
+    assert await handle.acknowledged() == UPDATE_MESSAGE
+    found = draft_in(panel)
+    assert found is not None and found[1].text("move") == "D"  # the answer is the panel after the click
+    assert panel.attachments and panel.attachments[0].data != preview  # its preview draws the turn
+    await t.bot.settle()
+    assert _webhook_edits(t, since) == 0
+    assert sum(1 for r in t.fd.requests[since:] if r.path.endswith("/callback")) == 1
+
+
+async def test_a_click_whose_panel_is_slow_to_draw_is_acknowledged_at_once_and_the_panel_edited(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other side of the one-request answer: while the preview is still being drawn past
+    ``panel_answer_within`` (a busy render pool), the click is acknowledged anyway (a deferred update, inside
+    Discord's 3 s and the 100 ms bar), and the panel is edited once drawn."""
+    from cogs.panel import items
+    from tests.fakediscord.interactions import DEFERRED_UPDATE_MESSAGE
+
+    t = table
+    enc = await open_duel(t)
+    panel = await current_panel_dm(t, t.ana, "halcon", (await t.bot.service.read(enc)).phase_no)
+    drawn = asyncio.Event()
+    draw = items.panel_message
+
+    async def slow(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        await drawn.wait()  # opened below, only once the click is acknowledged: no timing involved
+        return await draw(*args, **kwargs)
+
+    monkeypatch.setattr(items, "panel_message", slow)
+    since = len(t.fd.requests)
+    handle = await t.ana.click(panel, button_id(panel, "halcon", "D"))
+    assert await handle.acknowledged() == DEFERRED_UPDATE_MESSAGE
+    assert _webhook_edits(t, since) == 0
+    drawn.set()
+    await t.fd.wait_for(lambda: (d := draft_in(panel)) is not None and d[1].text("move") == "D")
+    assert _webhook_edits(t, since) == 1
+
+
+async def test_a_click_while_previews_queue_is_acknowledged_without_waiting_for_its_own(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A busy bot (previews queueing for the render workers) does not spend ``panel_answer_within`` on a preview
+    that would not be drawn in time: the click is acknowledged at once, the panel edited when drawn."""
+    from cogs.panel import items
+    from tests.fakediscord.interactions import DEFERRED_UPDATE_MESSAGE
+
+    t = table
+    t.bot.panel_answer_within = 60.0  # were it waited for, the acknowledgement would miss Discord's 3 s
+    enc = await open_duel(t)
+    panel = await current_panel_dm(t, t.ana, "halcon", (await t.bot.service.read(enc)).phase_no)
+    monkeypatch.setattr(items, "previews_backed_up", lambda: True)
+    since = len(t.fd.requests)
+    handle = await t.ana.click(panel, button_id(panel, "halcon", "D"))
+    assert await handle.acknowledged() == DEFERRED_UPDATE_MESSAGE
+    await t.fd.wait_for(lambda: (d := draft_in(panel)) is not None and d[1].text("move") == "D")
+    assert _webhook_edits(t, since) == 1

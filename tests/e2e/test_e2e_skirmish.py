@@ -100,7 +100,7 @@ async def choose(t: Table, person: Person, panel: Message, unit: str, group: str
 async def press(person: Person, panel: Message, unit: str, action: str) -> Message:
     cid = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:{action}"))
     handle = await person.click(panel, cid)
-    return (await handle.wait_for_followups(1, timeout=60))[0]
+    return (await handle.wait_for_replies(1, timeout=60))[0]
 
 
 async def test_skirmish_activations_by_dm_panels(table: Table) -> None:
@@ -218,7 +218,7 @@ async def forged_click(t: Table, enc: int, foe: Person, unit: str, phase_no: int
             if comp.get("custom_id") == original:
                 comp["custom_id"] = forged
     handle = await foe.click(theirs, forged)
-    refusal = (await handle.wait_for_followups(1))[0]
+    refusal = (await handle.wait_for_replies(1))[0]
     assert refusal.ephemeral and TEXT[t.lang]["refused"] in refusal.content
     assert await t.bot.service.storage.submitted_units(enc, phase_no) == []
     assert (await t.bot.service.storage.get_encounter(enc)).phase_no == phase_no

@@ -102,6 +102,20 @@ class InteractionHandle:
 
         return await self._fd.world.wait_for(enough, timeout=timeout, what=f"{count} follow-up(s)")
 
+    def replies(self) -> list[Message]:
+        """The messages the bot answered with: its response when that is a message of its own (type 4, e.g. a
+        private refusal of a click), then its follow-ups. A click may be answered either way (cogs/panel/items.py:
+        at once, or deferred), and a test reads what the person reads."""
+        first = self.interaction.original if self.interaction.response_type == CHANNEL_MESSAGE else None
+        return ([first] if first is not None and not first.deleted else []) + self.followups()
+
+    async def wait_for_replies(self, count: int = 1, *, timeout: float = 5.0) -> list[Message]:
+        def enough() -> list[Message] | None:
+            found = self.replies()
+            return found if len(found) >= count else None
+
+        return await self._fd.world.wait_for(enough, timeout=timeout, what=f"{count} repl(y/ies)")
+
     async def wait_for_rejection(self, code: int, *, timeout: float = 5.0) -> DiscordAPIError:
         def find() -> DiscordAPIError | None:
             return next((e for e in self.interaction.rejected if e.code == code), None)

@@ -121,7 +121,7 @@ async def declare(t: Table, person: Person, panel: Message, unit: str) -> list[s
         await t.fd.wait_for(lambda: (d := draft_in(panel)) is not None and value in d[1].list("w"))
     submit = control(panel, unit, "submit")
     assert submit is not None
-    ack = (await (await person.click(panel, submit[0])).wait_for_followups(1, timeout=60))[0]
+    ack = (await (await person.click(panel, submit[0])).wait_for_replies(1, timeout=60))[0]
     assert ack.ephemeral and "recibidas" in ack.content, ack.content
     return labels
 
@@ -155,7 +155,7 @@ async def out_of_turn(t: Table, enc: int, person: Person, old: Message, unit: st
         for comp in row["components"]:
             if comp.get("custom_id") == submit[0]:
                 comp["custom_id"] = forged
-    refusal = (await (await person.click(old, forged)).wait_for_followups(1))[0]
+    refusal = (await (await person.click(old, forged)).wait_for_replies(1))[0]
     assert refusal.ephemeral and "no recibe órdenes ahora" in refusal.content, refusal.content
     assert await t.bot.service.storage.submitted_units(enc, phase_no) == []
     assert (await t.bot.service.storage.get_encounter(enc)).phase_no == phase_no
@@ -249,7 +249,7 @@ async def test_secret_declarations_reach_nobody_before_the_reveal(table: Table) 
         assert after is not None and after[1].text("v") == "F"
         submit = control(panel, unit, "submit")
         assert submit is not None
-        await (await person.click(panel, submit[0])).wait_for_followups(1, timeout=60)
+        await (await person.click(panel, submit[0])).wait_for_replies(1, timeout=60)
         await wait_step_after(t, enc, phase_no)
         await t.bot.settle()
         state = (await t.bot.service.read(enc)).state

@@ -156,7 +156,7 @@ async def act(t: Table, person: Person, panel: Message, unit: str, value: str | 
         action = "end"
     cid = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:{action}"))
     handle = await person.click(panel, cid)
-    await handle.wait_for_followups(1, timeout=60)
+    await handle.wait_for_replies(1, timeout=60)
 
 
 async def test_a_night_round_sends_each_side_its_own_board_and_a_unit_strays(table: Table) -> None:

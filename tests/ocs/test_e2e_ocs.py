@@ -104,7 +104,7 @@ async def choose(t: Table, person: Person, panel: Message, unit: str, action: st
 async def submit(t: Table, person: Person, panel: Message, unit: str) -> Message:
     cid = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:submit"))
     handle = await person.click(panel, cid)
-    ack = (await handle.wait_for_followups(1, timeout=60))[0]
+    ack = (await handle.wait_for_replies(1, timeout=60))[0]
     assert ack.ephemeral
     return ack
 

@@ -94,7 +94,7 @@ async def press(t: Table, p: Person, panel: Message, unit: str, action: str) -> 
     before = draft_in(panel)
     handle = await p.click(panel, cid)
     if action in ("submit", "keep"):
-        return (await handle.wait_for_followups(1, timeout=60))[0]
+        return (await handle.wait_for_replies(1, timeout=60))[0]
     await handle.acknowledged()
     await t.fd.wait_for(lambda: draft_in(panel) != before, what=f"the panel after {action}")
     return None
