@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 import weakref
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -68,6 +70,14 @@ log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
 
+
+@dataclass(frozen=True, slots=True)
+class StepPost:
+    """A queued step to post: steps queued one behind the other go out together (:meth:`Announcer._work`)."""
+
+    step: StepReport
+
+
 #: an account with more events than this is written in a worker thread
 LONG_ACCOUNT = 200
 #: encounter setting: the snapshot of the newest step shown in the channel (absent on encounters from before it)
@@ -100,7 +110,7 @@ class Announcer:
 
     def __init__(self, bot: HexBotCore) -> None:
         self.bot = bot
-        self._queues: dict[int, asyncio.Queue[Job]] = {}
+        self._queues: dict[int, deque[Job | StepPost]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._queued: set[int] = set()  # ids of StepReports already queued through step_done
         # the rows of the encounters posted to lately, and ANNOUNCED per encounter as last read or written: both
@@ -121,9 +131,8 @@ class Announcer:
         self._status_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._sending: set[tuple[int, str, str]] = set()  # this process's claims not yet recorded as sent
 
-    def enqueue(self, encounter_id: int, job: Job) -> None:
-        queue = self._queues.setdefault(encounter_id, asyncio.Queue())
-        queue.put_nowait(job)
+    def enqueue(self, encounter_id: int, job: Job | StepPost) -> None:
+        self._queues.setdefault(encounter_id, deque()).append(job)
         worker = self._workers.get(encounter_id)
         if worker is None or worker.done():
             self._workers[encounter_id] = asyncio.create_task(
@@ -133,8 +142,16 @@ class Announcer:
     async def _work(self, encounter_id: int) -> None:
         queue = self._queues[encounter_id]
         try:
-            while not queue.empty():
-                job = queue.get_nowait()
+            while queue:
+                job = queue.popleft()
+                if isinstance(job, StepPost):
+                    # the steps committed while the one before them was being posted go out together: one
+                    # message or edit for a resolution's steps, not one each (issue 20)
+                    steps = [job.step]
+                    while queue and isinstance(following := queue[0], StepPost):
+                        steps.append(following.step)
+                        queue.popleft()
+                    job = functools.partial(self._post, steps)
                 try:
                     await job()
                 except Exception:
@@ -142,7 +159,7 @@ class Announcer:
         finally:  # cancelled too (the bot closing): a finished worker never stays listed
             if self._workers.get(encounter_id) is asyncio.current_task():
                 self._workers.pop(encounter_id, None)
-                if queue.empty():  # nothing left: an idle encounter keeps no queue (issue 20)
+                if not queue:  # nothing left: an idle encounter keeps no queue (issue 20)
                     self._queues.pop(encounter_id, None)
 
     def _status_lock(self, encounter_id: int) -> asyncio.Lock:
@@ -174,7 +191,7 @@ class Announcer:
 
     async def step_done(self, step: StepReport) -> None:
         self._queued.add(id(step))
-        self.enqueue(step.encounter_id, lambda: self._post(step))
+        self.enqueue(step.encounter_id, StepPost(step))
 
     async def _meta(self, encounter_id: int) -> Encounter:
         """The encounter row as far as posting goes (name, guild, channel, creator: fixed for its lifetime). Its
@@ -184,13 +201,19 @@ class Announcer:
             meta = self._metas[encounter_id] = await self.bot.service.storage.get_encounter(encounter_id)
         return meta
 
-    async def _post(self, step: StepReport) -> None:
-        meta = await self._meta(step.encounter_id)
+    async def _post(self, steps: list[StepReport]) -> None:
+        """Post steps of one encounter, queued in order."""
+        meta = await self._meta(steps[0].encounter_id)
         try:
             if meta.id in self._retries:  # an earlier post was refused: it goes first, from storage
-                await self.catch_up(meta.id, before=step.snapshot_seq)
-            if step.snapshot_seq > (await self._announced_seq(meta.id) or 0):
-                await self._post_and_mark(meta, step)
+                await self.catch_up(meta.id, before=steps[0].snapshot_seq)
+            shown = await self._announced_seq(meta.id) or 0
+            owed = [s for s in steps if s.snapshot_seq > shown]
+            if len(owed) > 1 and not self.shared:
+                await self._post_together(meta, owed)
+            else:  # each step is claimed in storage on its own when processes share the encounters
+                for step in owed:
+                    await self._post_and_mark(meta, step)
         except (discord.HTTPException, ChannelUnavailable):
             log.warning("step post failed, retrying later encounter=%s", meta.id, exc_info=True)
             self._retry_later(meta.id)
@@ -222,6 +245,45 @@ class Announcer:
             await self.record(meta.id, "step", key, meta.channel_id, sent or NOTHING_POSTED)
         if step.snapshot_seq:
             await self._mark(meta.id, step.snapshot_seq)
+
+    async def _post_together(self, meta: Encounter, steps: list[StepReport]) -> None:
+        """Post several steps (this process alone posts for the encounter: no claims) in as few messages as
+        Discord's limits allow, their boards drawn side by side; the newest step in each message is recorded as
+        shown once that message is out, so a refusal halfway repeats nothing that went out."""
+        chan = await self.channel(meta)
+        if chan is None:
+            raise ChannelUnavailable(meta.channel_id)
+        locale = await self.channel_lang(meta)
+        contents = await asyncio.gather(*(self.step_content(meta, step, locale) for step in steps))
+        group: list[StepReport] = []
+        embeds: list[discord.Embed] = []
+        uploads: list[tuple[str, bytes]] = []
+        for step, content in zip(steps, contents, strict=True):
+            if content is not None and embeds and not _fits([*embeds, *content[0]], [*uploads, *content[1]]):
+                await self._show_group(chan, meta, group, embeds, uploads)
+                group, embeds, uploads = [], [], []
+            group.append(step)
+            if content is not None:
+                embeds.extend(content[0])
+                uploads.extend(content[1])
+        await self._show_group(chan, meta, group, embeds, uploads)
+
+    async def _show_group(
+        self,
+        chan: discord.abc.Messageable,
+        meta: Encounter,
+        steps: list[StepReport],
+        embeds: list[discord.Embed],
+        uploads: list[tuple[str, bytes]],
+    ) -> None:
+        if embeds:
+            await self._send_or_append(chan, meta, embeds, uploads)
+        for step in steps:
+            await self.post_private_views(
+                meta, step
+            )  # NGT-9: each side's own board, where the ruleset says so
+        if seq := max(step.snapshot_seq for step in steps):
+            await self._mark(meta.id, seq)
 
     # --- posts that must go out once, whichever process sends them --------------------------------------------
     @property
@@ -426,7 +488,7 @@ class Announcer:
             return
         for step in result.steps:
             if id(step) not in self._queued:
-                self.enqueue(step.encounter_id, lambda step=step: self._post(step))
+                self.enqueue(step.encounter_id, StepPost(step))
             self._queued.discard(id(step))
         self.enqueue(result.encounter_id, lambda: self._conclude(result))
 
@@ -483,6 +545,16 @@ class Announcer:
     ) -> int | None:
         """Post the step's board and account (added to the resolution's message when it fits); returns the id of
         the message that shows it (None: nothing public to post)."""
+        content = await self.step_content(meta, step, locale)
+        if content is None:
+            return None
+        return await self._send_or_append(chan, meta, *content)
+
+    async def step_content(
+        self, meta: Encounter, step: StepReport, locale: str
+    ) -> tuple[list[discord.Embed], list[tuple[str, bytes]]] | None:
+        """The step's embeds (its account and board, then its cards) and the files they show (None: nothing
+        happened that the channel may see)."""
         if not step.public_events:
             return None  # nothing happened that the channel may see: no image to repeat
         when = phase_title(step.state, step.round, step.phase, locale)  # one phase number (issue 13 item 7)
@@ -520,7 +592,17 @@ class Announcer:
         if ids := cited(lines):  # every rule the account cites can be read with /rule (issue 13 item 9)
             embed.set_footer(text=clip(t("channel.rules_footer", locale, ids=" · ".join(ids[:12])), 2048))
         cards = [card_embed(c, locale) for c in _cards(step.state, step.public_events)]
-        embeds = [embed, *cards[:MAX_CARDS]]
+        return [embed, *cards[:MAX_CARDS]], uploads
+
+    async def _send_or_append(
+        self,
+        chan: discord.abc.Messageable,
+        meta: Encounter,
+        embeds: list[discord.Embed],
+        uploads: list[tuple[str, bytes]],
+    ) -> int:
+        """Add ``embeds`` to the resolution's open message when they fit, else send them as a new one; returns
+        the id of the message that shows them."""
         if await self._append(meta.id, embeds, uploads):
             open_post = self._open_posts.get(meta.id)
             return open_post.message.id if open_post is not None else NOTHING_POSTED
@@ -541,11 +623,7 @@ class Announcer:
         if open_post is None:
             return False
         together = [*open_post.embeds, *embeds]
-        if (
-            len(together) > MAX_EMBEDS
-            or sum(len(e) for e in together) > EMBEDS_TEXT_LIMIT
-            or len(open_post.message.attachments) + len(uploads) > MAX_ATTACHMENTS
-        ):
+        if not _fits(together, uploads, attached=len(open_post.message.attachments)):
             self._open_posts.pop(encounter_id, None)
             return False
         try:
@@ -1005,6 +1083,15 @@ class OpenPost:
 
     message: discord.Message
     embeds: list[discord.Embed]
+
+
+def _fits(embeds: list[discord.Embed], uploads: list[tuple[str, bytes]], *, attached: int = 0) -> bool:
+    """Whether ``embeds`` and ``attached`` files plus ``uploads`` fit in one Discord message."""
+    return (
+        len(embeds) <= MAX_EMBEDS
+        and sum(len(e) for e in embeds) <= EMBEDS_TEXT_LIMIT
+        and attached + len(uploads) <= MAX_ATTACHMENTS
+    )
 
 
 def _files(uploads: list[tuple[str, bytes]]) -> list[discord.File]:

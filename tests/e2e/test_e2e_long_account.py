@@ -1,5 +1,5 @@
 """A phase account longer than the inline limit goes to the channel as a .txt file (cogs/announcer.py
-``post_step``; DESIGN §4 limits), with the embed saying so — in an English and in a Spanish server.
+``step_content``; DESIGN §4 limits), with the embed saying so — in an English and in a Spanish server.
 
 The limit is lowered for the test so the bundled duel's first resolved phase is already "long"; the file must hold
 the whole account exactly as the announcer built it, line for line."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
-import discord
 import pytest
 
 import cogs.announcer
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow
 
 SMALL_LIMIT = 40  # characters: any real account of a resolved phase is longer
 
-PostStep = Callable[[discord.abc.Messageable, Encounter, StepReport, str], Awaitable[None]]
+StepContent = Callable[[Encounter, StepReport, str], Awaitable[Any]]
 
 
 @pytest.mark.parametrize(
@@ -54,15 +54,13 @@ async def test_a_long_account_is_posted_as_a_text_file(
             announcer = bot.announcer
             assert isinstance(announcer, cogs.announcer.Announcer)
             posted: list[tuple[StepReport, str]] = []
-            original: PostStep = announcer.post_step
+            original: StepContent = announcer.step_content
 
-            async def recording(
-                chan: discord.abc.Messageable, meta: Encounter, step: StepReport, locale: str
-            ) -> None:
+            async def recording(meta: Encounter, step: StepReport, locale: str) -> Any:
                 posted.append((step, locale))
-                await original(chan, meta, step, locale)
+                return await original(meta, step, locale)
 
-            monkeypatch.setattr(announcer, "post_step", recording)
+            monkeypatch.setattr(announcer, "step_content", recording)
             t = Table(fd, bot, channel, dora, ana, bea, "", guild.id)
             await (
                 await dora.run_command(channel, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"})

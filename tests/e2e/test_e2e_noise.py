@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from bot.results import StepReport
 from rules.registry import get_ruleset
 from tests.e2e_helpers import (
     Table,
@@ -35,6 +36,7 @@ from tests.e2e_helpers import (
     room,
     start_bot,
     wait_phase_after,
+    wait_turn_after,
 )
 from tests.fakediscord import Channel, Message, Person
 
@@ -418,3 +420,95 @@ async def test_a_click_while_previews_queue_is_acknowledged_without_waiting_for_
     assert await handle.acknowledged() == DEFERRED_UPDATE_MESSAGE
     await t.fd.wait_for(lambda: (d := draft_in(panel)) is not None and d[1].text("move") == "D")
     assert _webhook_edits(t, since) == 1
+
+
+async def test_the_steps_queued_behind_another_post_go_out_in_one_request(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 20, Discord requests per round: the steps of a resolution that were committed while the encounter's
+    poster was busy (a board being drawn, a post refused and retried) go out together, in one post or edit of the
+    resolution's message, not one each. Here a whole exo round waits behind a job of the encounter's queue."""
+    import cogs.announcer
+
+    t = table
+    enc = await open_duel(t)
+    await t.bot.settle()
+    announcer = t.bot.announcer
+    assert isinstance(announcer, cogs.announcer.Announcer)
+    shown: list[int] = []  # embeds of each step with something public, as laid out
+    requests: list[int] = []  # embeds per post or edit
+    content, send = announcer.step_content, announcer._send_or_append  # pyright: ignore[reportPrivateUsage]
+
+    async def laid_out(*args: Any) -> Any:
+        found = await content(*args)
+        if found is not None:
+            shown.append(len(found[0]))
+        return found
+
+    async def sent(*args: Any) -> int:
+        requests.append(len(args[2]))
+        return await send(*args)
+
+    monkeypatch.setattr(announcer, "step_content", laid_out)
+    monkeypatch.setattr(announcer, "_send_or_append", sent)
+    busy = asyncio.Event()
+
+    async def busy_poster() -> None:
+        await busy.wait()
+
+    announcer.enqueue(enc, busy_poster)  # the poster is busy until the whole resolution is committed
+    seen = await t.bot.service.read(enc)
+    await play_phase(t, enc, ana_moves="D", bea_moves="I")
+    await wait_turn_after(t, enc, seen.phase_no)
+    busy.set()
+    await t.bot.settle()
+    assert len(shown) >= 3  # at least movement, fire and the next round's crew rolls (exo)
+    assert requests == [sum(shown)]  # one request, every step's embeds (one each before)
+
+
+async def test_steps_posted_together_are_split_at_discords_limits_in_order(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same, when the waiting steps do not fit in one message (Discord: 10 embeds): as many whole steps per
+    message as fit, in order, and the channel is recorded as shown up to the last step."""
+    import discord
+
+    import cogs.announcer
+
+    t = table
+    enc = await open_duel(t)
+    await t.bot.settle()
+    announcer = t.bot.announcer
+    assert isinstance(announcer, cogs.announcer.Announcer)
+    content = announcer.step_content
+    laid_out: dict[int, str] = {}  # step (phase_no) → its title
+
+    async def four_embeds(meta: Any, step: StepReport, locale: str) -> Any:  # three cards (an ocs combat's)
+        found = await content(meta, step, locale)
+        if found is None:
+            return None
+        title = laid_out[step.phase_no] = str(found[0][0].title)
+        return [*found[0][:1], *(discord.Embed(title=f"{title} #{n}") for n in range(3))], found[1]
+
+    monkeypatch.setattr(announcer, "step_content", four_embeds)
+    busy = asyncio.Event()
+
+    async def busy_poster() -> None:
+        await busy.wait()
+
+    announcer.enqueue(enc, busy_poster)
+    seen = await t.bot.service.read(enc)
+    await play_phase(t, enc, ana_moves="D", bea_moves="I")
+    await wait_turn_after(t, enc, seen.phase_no)
+    since = {m.id for m in t.channel.messages()}
+    busy.set()
+    await t.bot.settle()
+    posts = [m for m in t.channel.messages() if m.id not in since and m.embeds]
+    titles = [laid_out[k] for k in sorted(laid_out)]
+    assert len(titles) >= 3
+    assert [len(m.embeds) for m in posts] == [8] * (len(titles) // 2) + [4] * (len(titles) % 2)
+    shown = [str(m.embeds[i]["title"]) for m in posts for i in range(0, len(m.embeds), 4)]
+    assert shown == titles  # whole steps, in order
+    storage = t.bot.service.storage
+    newest = (await storage.load(enc)).snapshot_seq
+    assert (await storage.get_encounter(enc)).settings.get(cogs.announcer.ANNOUNCED) == newest
