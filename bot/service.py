@@ -53,7 +53,7 @@ from rules.events import Event, RollMade, ShotResolved
 from rules.order_modes import OrderPolicy, policy_for
 from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR, PUBLIC, DiceFactory, PhaseResult, Ruleset
-from rules.scenario import Scenario, load_scenario
+from rules.scenario import Scenario, load_scenario, names_seed
 from rules.serial import from_json, to_json
 from rules.state import EncounterState, Unit
 
@@ -637,10 +637,6 @@ __all__ = [
 
 def _load_seeded(toml_text: str, seed: int | None) -> Scenario:
     """The scenario; a file that names no seed (and no seed given) gets a fresh random one."""
-    try:
-        raw = tomllib.loads(toml_text)
-    except tomllib.TOMLDecodeError:
-        raw = {}  # load_scenario says what is wrong with the file
-    if seed is None and "seed" not in raw:
+    if seed is None and not names_seed(toml_text):  # a file that does not parse: load_scenario says why
         seed = random.SystemRandom().randrange(1, 2**31)
     return load_scenario(toml_text, seed=seed)

@@ -6,10 +6,12 @@ its TOML key path and, where it can be found, its line. Unknown keys are errors 
 
 from __future__ import annotations
 
+import copy
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
 
@@ -307,6 +309,21 @@ def _toml_key(value: str) -> str:
     return value
 
 
+@lru_cache(maxsize=32)
+def _parsed(text: str) -> dict[str, Any]:
+    """The file's TOML, kept for the texts read lately: a server opening encounter after encounter of the same
+    bundled scenario parsed it twice each time, in pure Python (issue 20). A text that does not parse is not kept."""
+    return tomllib.loads(text)
+
+
+def names_seed(text: str) -> bool:
+    """Whether the scenario text sets its own ``seed`` (a text that does not parse sets none)."""
+    try:
+        return "seed" in _parsed(text)
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return False
+
+
 def load_scenario(
     source: str | Path, *, dice: tuple[int, ...] | None = None, seed: int | None = None
 ) -> Scenario:
@@ -314,7 +331,7 @@ def load_scenario(
     text = _read_text(source) if isinstance(source, Path) else source
     ctx = ScenarioContext(text)
     try:
-        raw = tomllib.loads(text)
+        raw = copy.deepcopy(_parsed(text))  # its own copy: reading a scenario must not change the one kept
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError([_toml_problem(str(exc))]) from None
     except RecursionError:

@@ -182,3 +182,22 @@ def test_sim_cli_illegal_order_exits_2_naming_unit_and_round(
     assert main(["sim", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "round 1" in err and "unit halcon" in err and "TOY-1" in err
+
+
+def test_a_scenario_text_is_parsed_once_and_each_load_builds_from_its_own_copy() -> None:
+    """Issue 20: opening encounter after encounter of the same bundled scenario parsed its TOML twice each time
+    (the seed check, then the scenario) in pure Python; the parse is kept, and every load gets its own copy."""
+    from rules import scenario as sc
+
+    text = (Path(__file__).resolve().parents[2] / "data" / "scenarios" / "exo-duel.toml").read_text("utf-8")
+    sc._parsed.cache_clear()  # pyright: ignore[reportPrivateUsage]
+    assert sc.names_seed(text)
+    first = sc.load_scenario(text, seed=7)
+    kept = sc._parsed(text)  # pyright: ignore[reportPrivateUsage]
+    kept_before = repr(kept)
+    second = sc.load_scenario(text, seed=7)
+    info = sc._parsed.cache_info()  # pyright: ignore[reportPrivateUsage]
+    assert (info.misses, info.hits) == (1, 3)
+    assert first.state == second.state
+    assert repr(kept) == kept_before  # building a scenario changed nothing in the kept parse
+    assert not sc.names_seed("not = [toml")  # a text that does not parse names no seed (load says why)
