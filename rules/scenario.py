@@ -309,17 +309,30 @@ def _toml_key(value: str) -> str:
     return value
 
 
-@lru_cache(maxsize=32)
+#: texts up to this long have their parse kept (the bundled scenarios are a few kilobytes; an uploaded file may be
+#: 256 KB, which parses to megabytes of objects: a one-off, not worth keeping)
+KEPT_TEXT_CHARS = 32 * 1024
+
+
+@lru_cache(maxsize=16)
 def _parsed(text: str) -> dict[str, Any]:
-    """The file's TOML, kept for the texts read lately: a server opening encounter after encounter of the same
-    bundled scenario parsed it twice each time, in pure Python (issue 20). A text that does not parse is not kept."""
+    """The file's TOML, kept for the short texts read lately: a server opening encounter after encounter of the
+    same bundled scenario parsed it twice each time, in pure Python (issue 20). A text that does not parse is not
+    kept. Never changed: :func:`_own_parse` hands out copies."""
     return tomllib.loads(text)
+
+
+def _own_parse(text: str) -> dict[str, Any]:
+    """The text's TOML, a dict of the caller's own."""
+    if len(text) > KEPT_TEXT_CHARS:
+        return tomllib.loads(text)
+    return copy.deepcopy(_parsed(text))
 
 
 def names_seed(text: str) -> bool:
     """Whether the scenario text sets its own ``seed`` (a text that does not parse sets none)."""
     try:
-        return "seed" in _parsed(text)
+        return "seed" in (_parsed(text) if len(text) <= KEPT_TEXT_CHARS else tomllib.loads(text))
     except (tomllib.TOMLDecodeError, RecursionError):
         return False
 
@@ -331,7 +344,7 @@ def load_scenario(
     text = _read_text(source) if isinstance(source, Path) else source
     ctx = ScenarioContext(text)
     try:
-        raw = copy.deepcopy(_parsed(text))  # its own copy: reading a scenario must not change the one kept
+        raw = _own_parse(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError([_toml_problem(str(exc))]) from None
     except RecursionError:

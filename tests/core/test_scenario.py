@@ -201,3 +201,6 @@ def test_a_scenario_text_is_parsed_once_and_each_load_builds_from_its_own_copy()
     assert first.state == second.state
     assert repr(kept) == kept_before  # building a scenario changed nothing in the kept parse
     assert not sc.names_seed("not = [toml")  # a text that does not parse names no seed (load says why)
+    long_file = "seed = 3\n" + "#" * sc.KEPT_TEXT_CHARS + "\n"  # an upload: parsed, not kept
+    assert sc.names_seed(long_file)
+    assert sc._parsed.cache_info().currsize == 1  # pyright: ignore[reportPrivateUsage]
