@@ -17,6 +17,7 @@ import discord
 from discord import ui
 
 from bot.imaging import Superseded, previews_backed_up
+from bot.logs import trace_id
 from bot.results import Refused
 from cogs.common import bot_of, lang
 from cogs.panel.components import TEMPLATE, ControlRef, panel_components, panel_embed
@@ -57,8 +58,13 @@ class PanelItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
         # private either way.
         answer = asyncio.ensure_future(_answer(interaction, self.ref, values))
         within = 0.0 if previews_backed_up() else bot.panel_answer_within
-        if within <= 0 or not (await asyncio.wait({answer}, timeout=within))[0]:
-            await interaction.response.defer()
+        try:
+            if within <= 0 or not (await asyncio.wait({answer}, timeout=within))[0]:
+                await interaction.response.defer()
+        except BaseException:
+            # Discord refused the acknowledgement (or the bot is closing): nobody to show the answer to
+            answer.add_done_callback(_unshown)
+            raise
         try:
             shown = await answer
         except (GameError, Refused) as exc:
@@ -89,6 +95,18 @@ async def panel_message(panel: LoadedPanel, locale: str, coalesce: int | None = 
     if preview is not None:
         embed.set_image(url=f"attachment://{PREVIEW_NAME}")
     return {"embed": embed, "view": panel_view(panel, locale), "files": [preview] if preview else []}
+
+
+def _unshown(answer: asyncio.Future[Shown | None]) -> None:
+    """A click whose acknowledgement Discord refused still did what it did (an order stored is kept: the player,
+    told nothing, gives it again, which amends it); what it would have shown is dropped, and only logged."""
+    if answer.cancelled():
+        return
+    error = answer.exception()
+    if isinstance(error, GameError | Refused):
+        log.info("refusal of an unacknowledged click dropped: %s", type(error).__name__)
+    elif error is not None:
+        log.warning("unacknowledged click failed trace=%s", trace_id(), exc_info=error)
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from tests.e2e_helpers import (
     open_duel,
     panel_for_phase,
     play_phase,
+    retargeted,
     room,
     start_bot,
     wait_phase_after,
@@ -512,3 +513,46 @@ async def test_steps_posted_together_are_split_at_discords_limits_in_order(
     storage = t.bot.service.storage
     newest = (await storage.load(enc)).snapshot_seq
     assert (await storage.get_encounter(enc)).settings.get(cogs.announcer.ANNOUNCED) == newest
+
+
+async def test_a_click_whose_acknowledgement_discord_refuses_is_dropped_quietly(
+    table: Table, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Found by bench/faults.py: when Discord refused a click's acknowledgement (a 429 without Via), the click's
+    own work (here a refusal: a forged unit) went on with nobody to show it to, and asyncio logged "Task exception
+    was never retrieved". It is dropped, and logged as such."""
+    import gc
+    import logging
+
+    from cogs.panel import items
+
+    t = table
+    enc = await open_duel(t)
+    await t.bot.settle()
+    panel = await current_panel_dm(t, t.ana, "halcon", (await t.bot.service.read(enc)).phase_no)
+    own = button_id(panel, "halcon", "submit")
+    forged = retargeted(own, "pirata")
+    for row in panel.components:
+        for comp in row["components"]:
+            if comp.get("custom_id") == own:
+                comp["custom_id"] = forged  # a modified client sends Bea's unit
+    monkeypatch.setattr(
+        items, "previews_backed_up", lambda: True
+    )  # acknowledged at once: the refused request
+    t.fd.fail_next("POST", r"/interactions/\d+/[^/]+/callback", status=429, via=False)
+    loop = asyncio.get_running_loop()
+    unhandled: list[dict[str, Any]] = []
+    loop.set_exception_handler(lambda _loop, context: unhandled.append(context))
+    caplog.set_level(logging.INFO, logger="cogs.panel.items")
+    try:
+        await t.ana.click(panel, forged)
+        await t.fd.wait_for(
+            lambda: any("unacknowledged click dropped" in r.getMessage() for r in caplog.records) or None,
+            what="the dropped refusal",
+        )
+        gc.collect()
+        await asyncio.sleep(0)
+    finally:
+        loop.set_exception_handler(None)
+    assert unhandled == []
+    assert await t.bot.service.storage.submitted_units(enc, (await t.bot.service.read(enc)).phase_no) == []
