@@ -96,6 +96,15 @@ def retargeted(custom_id: str, unit: str) -> str:
     return re.sub(r":unit:[^:]+:", f":unit:{unit}:", custom_id, count=1)
 
 
+def forge(message: Message, custom_id: str, forged: str) -> str:
+    """A modified client: the control ``custom_id`` of ``message`` sends ``forged`` instead (returned)."""
+    for row in message.components:
+        for comp in row["components"]:
+            if comp.get("custom_id") == custom_id:
+                comp["custom_id"] = forged
+    return forged
+
+
 async def fill_and_submit(
     fd: FakeDiscord,
     person: Person,

@@ -25,6 +25,7 @@ from tests.e2e_helpers import (
     encounter_of,
     everything_public,
     fill_and_submit,
+    forge,
     open_duel,
     orders_panel,
     play_phase,
@@ -174,11 +175,7 @@ async def test_a_forged_custom_id_cannot_order_for_another_players_unit(table: T
     enc = await open_duel(t)
     panel = await orders_panel(t, t.bea)  # Bea's own ephemeral panel for Pirata
     own = button_id(panel, "pirata", "submit")
-    forged = retargeted(own, "halcon")
-    for row in panel.components:
-        for comp in row["components"]:
-            if comp.get("custom_id") == own:
-                comp["custom_id"] = forged  # a modified client sends Ana's unit
+    forged = forge(panel, own, retargeted(own, "halcon"))  # a modified client sends Ana's unit
     handle = await t.bea.click(panel, forged)
     refusal = (await handle.wait_for_replies(1))[0]
     assert refusal.ephemeral and "no es tuya" in refusal.content  # Bea reads Spanish

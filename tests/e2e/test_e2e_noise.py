@@ -30,6 +30,7 @@ from tests.e2e_helpers import (
     current_panel_dm,
     draft_in,
     fill_and_submit,
+    forge,
     open_duel,
     panel_for_phase,
     play_phase,
@@ -531,11 +532,7 @@ async def test_a_click_whose_acknowledgement_discord_refuses_is_dropped_quietly(
     await t.bot.settle()
     panel = await current_panel_dm(t, t.ana, "halcon", (await t.bot.service.read(enc)).phase_no)
     own = button_id(panel, "halcon", "submit")
-    forged = retargeted(own, "pirata")
-    for row in panel.components:
-        for comp in row["components"]:
-            if comp.get("custom_id") == own:
-                comp["custom_id"] = forged  # a modified client sends Bea's unit
+    forged = forge(panel, own, retargeted(own, "pirata"))  # a modified client sends Bea's unit
     monkeypatch.setattr(
         items, "previews_backed_up", lambda: True
     )  # acknowledged at once: the refused request

@@ -17,7 +17,7 @@ import pytest
 
 from rules.registry import get_ruleset
 from rules.skirmish.model import Character
-from tests.e2e_helpers import Table, draft_in, panel_for_phase, retargeted, room, wait_turn_after
+from tests.e2e_helpers import Table, draft_in, forge, panel_for_phase, retargeted, room, wait_turn_after
 from tests.fakediscord import Channel, Message, Person
 
 pytestmark = pytest.mark.slow
@@ -212,11 +212,7 @@ async def forged_click(t: Table, enc: int, foe: Person, unit: str, phase_no: int
         return False
     original = own_end(theirs)
     assert original is not None
-    forged = retargeted(original, unit)
-    for row in theirs.components:
-        for comp in row["components"]:
-            if comp.get("custom_id") == original:
-                comp["custom_id"] = forged
+    forged = forge(theirs, original, retargeted(original, unit))
     handle = await foe.click(theirs, forged)
     refusal = (await handle.wait_for_replies(1))[0]
     assert refusal.ephemeral and TEXT[t.lang]["refused"] in refusal.content

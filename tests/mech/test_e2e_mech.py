@@ -22,7 +22,7 @@ import pytest
 
 from rules.mech.state import DECLARE, ext_of
 from rules.registry import get_ruleset
-from tests.e2e_helpers import Table, draft_in, panel_for_phase, room
+from tests.e2e_helpers import Table, draft_in, forge, panel_for_phase, room
 from tests.fakediscord import Channel, Message, Person
 
 pytestmark = pytest.mark.slow
@@ -150,11 +150,7 @@ async def out_of_turn(t: Table, enc: int, person: Person, old: Message, unit: st
     nothing stored, the step still open."""
     submit = control(old, unit, "submit")
     assert submit is not None
-    forged = re.sub(r":phase:\d+:", f":phase:{phase_no}:", submit[0])
-    for row in old.components:
-        for comp in row["components"]:
-            if comp.get("custom_id") == submit[0]:
-                comp["custom_id"] = forged
+    forged = forge(old, submit[0], re.sub(r":phase:\d+:", f":phase:{phase_no}:", submit[0]))
     refusal = (await (await person.click(old, forged)).wait_for_replies(1))[0]
     assert refusal.ephemeral and "no recibe órdenes ahora" in refusal.content, refusal.content
     assert await t.bot.service.storage.submitted_units(enc, phase_no) == []
