@@ -254,11 +254,16 @@ class Announcer:
         if chan is None:
             raise ChannelUnavailable(meta.channel_id)
         locale = await self.channel_lang(meta)
-        contents = await asyncio.gather(*(self.step_content(meta, step, locale) for step in steps))
+        laid_out = await asyncio.gather(
+            *(self.step_content(meta, step, locale) for step in steps), return_exceptions=True
+        )
         group: list[StepReport] = []
         embeds: list[discord.Embed] = []
         uploads: list[tuple[str, bytes]] = []
-        for step, content in zip(steps, contents, strict=True):
+        for step, content in zip(steps, laid_out, strict=True):
+            if isinstance(content, BaseException):  # a bug in one step's account: the others still go out
+                log.error("step not shown trace=%s encounter=%s", trace_id(), meta.id, exc_info=content)
+                content = None
             if content is not None and embeds and not _fits([*embeds, *content[0]], [*uploads, *content[1]]):
                 await self._show_group(chan, meta, group, embeds, uploads)
                 group, embeds, uploads = [], [], []

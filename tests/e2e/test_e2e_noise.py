@@ -424,6 +424,22 @@ async def test_a_click_while_previews_queue_is_acknowledged_without_waiting_for_
     assert _webhook_edits(t, since) == 1
 
 
+async def _round_behind_a_busy_poster(t: Table, enc: int, announcer: Any) -> None:
+    """An exo round played while the encounter's poster is busy (a job of its queue waits until the whole
+    resolution is committed), so every step of it is queued together; returns once all is posted."""
+    busy = asyncio.Event()
+
+    async def busy_poster() -> None:
+        await busy.wait()
+
+    announcer.enqueue(enc, busy_poster)
+    seen = await t.bot.service.read(enc)
+    await play_phase(t, enc, ana_moves="D", bea_moves="I")
+    await wait_turn_after(t, enc, seen.phase_no)
+    busy.set()
+    await t.bot.settle()
+
+
 async def test_the_steps_queued_behind_another_post_go_out_in_one_request(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -453,17 +469,7 @@ async def test_the_steps_queued_behind_another_post_go_out_in_one_request(
 
     monkeypatch.setattr(announcer, "step_content", laid_out)
     monkeypatch.setattr(announcer, "_send_or_append", sent)
-    busy = asyncio.Event()
-
-    async def busy_poster() -> None:
-        await busy.wait()
-
-    announcer.enqueue(enc, busy_poster)  # the poster is busy until the whole resolution is committed
-    seen = await t.bot.service.read(enc)
-    await play_phase(t, enc, ana_moves="D", bea_moves="I")
-    await wait_turn_after(t, enc, seen.phase_no)
-    busy.set()
-    await t.bot.settle()
+    await _round_behind_a_busy_poster(t, enc, announcer)
     assert len(shown) >= 3  # at least movement, fire and the next round's crew rolls (exo)
     assert requests == [sum(shown)]  # one request, every step's embeds (one each before)
 
@@ -493,18 +499,8 @@ async def test_steps_posted_together_are_split_at_discords_limits_in_order(
         return [*found[0][:1], *(discord.Embed(title=f"{title} #{n}") for n in range(3))], found[1]
 
     monkeypatch.setattr(announcer, "step_content", four_embeds)
-    busy = asyncio.Event()
-
-    async def busy_poster() -> None:
-        await busy.wait()
-
-    announcer.enqueue(enc, busy_poster)
-    seen = await t.bot.service.read(enc)
-    await play_phase(t, enc, ana_moves="D", bea_moves="I")
-    await wait_turn_after(t, enc, seen.phase_no)
     since = {m.id for m in t.channel.messages()}
-    busy.set()
-    await t.bot.settle()
+    await _round_behind_a_busy_poster(t, enc, announcer)
     posts = [m for m in t.channel.messages() if m.id not in since and m.embeds]
     titles = [laid_out[k] for k in sorted(laid_out)]
     assert len(titles) >= 3
@@ -553,3 +549,35 @@ async def test_a_click_whose_acknowledgement_discord_refuses_is_dropped_quietly(
         loop.set_exception_handler(None)
     assert unhandled == []
     assert await t.bot.service.storage.submitted_units(enc, (await t.bot.service.read(enc)).phase_no) == []
+
+
+async def test_a_step_that_fails_to_lay_out_does_not_hold_back_the_ones_posted_with_it(
+    table: Table, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Posted together, the steps still stand alone: a bug in one step's account is logged, and the other steps
+    of the batch go out."""
+    import cogs.announcer
+
+    t = table
+    enc = await open_duel(t)
+    await t.bot.settle()
+    announcer = t.bot.announcer
+    assert isinstance(announcer, cogs.announcer.Announcer)
+    content = announcer.step_content
+    laid_out: list[int] = []
+
+    async def second_fails(meta: Any, step: StepReport, locale: str) -> Any:
+        found = await content(meta, step, locale)
+        if found is not None:
+            laid_out.append(step.phase_no)
+            if len(laid_out) == 2:
+                raise RuntimeError("a bug in this step's account")
+        return found
+
+    monkeypatch.setattr(announcer, "step_content", second_fails)
+    since = {m.id for m in t.channel.messages()}
+    await _round_behind_a_busy_poster(t, enc, announcer)
+    posts = [m for m in t.channel.messages() if m.id not in since and m.embeds]
+    assert len(laid_out) >= 3
+    assert sum(len(m.embeds) for m in posts) == len(laid_out) - 1  # all but the one that failed
+    assert "step not shown" in caplog.text
