@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from bot.results import StepReport
+from cogs.announcer import ANNOUNCED, Announcer
 from rules.registry import get_ruleset
 from tests.e2e_helpers import (
     Table,
@@ -424,6 +425,15 @@ async def test_a_click_while_previews_queue_is_acknowledged_without_waiting_for_
     assert _webhook_edits(t, since) == 1
 
 
+async def _settled_duel(t: Table) -> tuple[int, Announcer]:
+    """A duel open, its opening posted, and the announcer that posts for it."""
+    enc = await open_duel(t)
+    await t.bot.settle()
+    announcer = t.bot.announcer
+    assert isinstance(announcer, Announcer)
+    return enc, announcer
+
+
 async def _round_behind_a_busy_poster(t: Table, enc: int, announcer: Any) -> None:
     """An exo round played while the encounter's poster is busy (a job of its queue waits until the whole
     resolution is committed), so every step of it is queued together; returns once all is posted."""
@@ -446,13 +456,9 @@ async def test_the_steps_queued_behind_another_post_go_out_in_one_request(
     """Issue 20, Discord requests per round: the steps of a resolution that were committed while the encounter's
     poster was busy (a board being drawn, a post refused and retried) go out together, in one post or edit of the
     resolution's message, not one each. Here a whole exo round waits behind a job of the encounter's queue."""
-    import cogs.announcer
 
     t = table
-    enc = await open_duel(t)
-    await t.bot.settle()
-    announcer = t.bot.announcer
-    assert isinstance(announcer, cogs.announcer.Announcer)
+    enc, announcer = await _settled_duel(t)
     shown: list[int] = []  # embeds of each step with something public, as laid out
     requests: list[int] = []  # embeds per post or edit
     content, send = announcer.step_content, announcer._send_or_append  # pyright: ignore[reportPrivateUsage]
@@ -481,13 +487,8 @@ async def test_steps_posted_together_are_split_at_discords_limits_in_order(
     message as fit, in order, and the channel is recorded as shown up to the last step."""
     import discord
 
-    import cogs.announcer
-
     t = table
-    enc = await open_duel(t)
-    await t.bot.settle()
-    announcer = t.bot.announcer
-    assert isinstance(announcer, cogs.announcer.Announcer)
+    enc, announcer = await _settled_duel(t)
     content = announcer.step_content
     laid_out: dict[int, str] = {}  # step (phase_no) → its title
 
@@ -509,7 +510,7 @@ async def test_steps_posted_together_are_split_at_discords_limits_in_order(
     assert shown == titles  # whole steps, in order
     storage = t.bot.service.storage
     newest = (await storage.load(enc)).snapshot_seq
-    assert (await storage.get_encounter(enc)).settings.get(cogs.announcer.ANNOUNCED) == newest
+    assert (await storage.get_encounter(enc)).settings.get(ANNOUNCED) == newest
 
 
 async def test_a_click_whose_acknowledgement_discord_refuses_is_dropped_quietly(
@@ -556,13 +557,9 @@ async def test_a_step_that_fails_to_lay_out_does_not_hold_back_the_ones_posted_w
 ) -> None:
     """Posted together, the steps still stand alone: a bug in one step's account is logged, and the other steps
     of the batch go out."""
-    import cogs.announcer
 
     t = table
-    enc = await open_duel(t)
-    await t.bot.settle()
-    announcer = t.bot.announcer
-    assert isinstance(announcer, cogs.announcer.Announcer)
+    enc, announcer = await _settled_duel(t)
     content = announcer.step_content
     laid_out: list[int] = []
 
