@@ -275,6 +275,11 @@ class HexBotCore(commands.Bot):
         elif isinstance(error, StorageError):
             text = t("errors.storage", locale, reason=str(error)[:200])
             log.warning("storage refused user=%s: %s", interaction.user.id, error)
+        elif isinstance(error, discord.HTTPException) and (error.status == 429 or error.status >= 500):
+            # Discord refused a request of ours (rate limited, or down for a moment): not a fault of the bot, and
+            # giving the command again is what helps (found by bench/faults.py: it read "something went wrong")
+            text = t("errors.discord_busy", locale)
+            log.warning("discord refused a request user=%s status=%s", interaction.user.id, error.status)
         else:
             trace = trace_id()
             log.error("unhandled error trace=%s", trace, exc_info=error)

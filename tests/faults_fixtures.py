@@ -180,8 +180,9 @@ def _received(text: str) -> bool:
 
 
 def _went_wrong(text: str) -> bool:
+    """The bot says it failed, or that Discord did not take its answer: what a person does then is try again."""
     head, _, _ = t("errors.internal", LANG, trace="\x00").partition("\x00")
-    return text.startswith(head)
+    return text.startswith(head) or text == t("errors.discord_busy", LANG)
 
 
 async def command(

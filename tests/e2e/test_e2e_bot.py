@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from data.i18n import t as t_
 from tests.e2e_helpers import (
     Table,
     button_id,
@@ -393,3 +394,20 @@ async def test_a_damaged_ships_crew_chooses_its_repairs_by_dm_after_the_damage(t
     assert [(e["unit"], e["item"]) for e in tried] == [("halcon", "engines")]
     await t.bot.settle()
     assert "EXO-6.1" in everything_public(t.channel)
+
+
+async def test_a_command_whose_answer_discord_refuses_asks_to_give_it_again(table: Table) -> None:
+    """Found by bench/faults.py: a /encounter start whose acknowledgement Discord refused (a 429 without Via) was
+    answered "something went wrong on our side, quote this id". It is Discord's refusal, and giving the command
+    again is what helps: it says so, privately, and nothing started."""
+    t = table
+    await (
+        await t.director.run_command(t.channel, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"})
+    ).final_response()
+    await (await t.ana.run_command(t.channel, "encounter join")).final_response()
+    t.fd.fail_next("POST", r"/interactions/\d+/[^/]+/callback", status=429, via=False)
+    refused = await (await t.director.run_command(t.channel, "encounter start")).final_response()
+    assert refused.ephemeral and refused.content == t_("errors.discord_busy", "en"), refused.content
+    assert (await encounter_of(t)).status != "running"
+    again = await (await t.director.run_command(t.channel, "encounter start")).final_response()
+    assert "starts" in again.content
