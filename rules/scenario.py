@@ -322,17 +322,21 @@ def _parsed(text: str) -> dict[str, Any]:
     return tomllib.loads(text)
 
 
+def _shared_parse(text: str) -> dict[str, Any]:
+    """The text's TOML, kept when the text is short: to read, never to change."""
+    return _parsed(text) if len(text) <= KEPT_TEXT_CHARS else tomllib.loads(text)
+
+
 def _own_parse(text: str) -> dict[str, Any]:
     """The text's TOML, a dict of the caller's own."""
-    if len(text) > KEPT_TEXT_CHARS:
-        return tomllib.loads(text)
-    return copy.deepcopy(_parsed(text))
+    parsed = _shared_parse(text)
+    return copy.deepcopy(parsed) if len(text) <= KEPT_TEXT_CHARS else parsed
 
 
 def names_seed(text: str) -> bool:
     """Whether the scenario text sets its own ``seed`` (a text that does not parse sets none)."""
     try:
-        return "seed" in (_parsed(text) if len(text) <= KEPT_TEXT_CHARS else tomllib.loads(text))
+        return "seed" in _shared_parse(text)
     except (tomllib.TOMLDecodeError, RecursionError):
         return False
 
