@@ -97,7 +97,7 @@ class ServiceBase:
                 return cached
             loaded = await self.storage.load(encounter_id)
         except EncounterNotFoundError:
-            raise refuse("encounter.none", "There is no such encounter.") from None
+            raise refuse("encounter.gone", "That encounter no longer exists.") from None
         state = self._decode(encounter_id, loaded.snapshot_seq, loaded.state)
         reading = Reading(loaded.meta, state, loaded.phase_no, list(loaded.participants))
         self._reads[encounter_id] = reading
@@ -146,9 +146,9 @@ class ServiceBase:
         try:
             meta = await self.storage.get_encounter(encounter_id)
         except EncounterNotFoundError:
-            raise refuse("encounter.none", "There is no such encounter.") from None
+            raise refuse("encounter.gone", "That encounter no longer exists.") from None
         if guild_id is not None and meta.guild_id != guild_id:
-            raise refuse("encounter.none", "There is no such encounter.")
+            raise refuse("encounter.gone", "That encounter no longer exists.")
         return meta
 
     async def is_director(

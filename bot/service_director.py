@@ -16,6 +16,7 @@ from rules.serial import to_json
 from rules.state import EncounterState
 
 OVERRIDE_EVENT = "DirectorOverride"
+OVERRIDE_ATTEMPTS = 3  # builds of an override on a state another process keeps moving on, before it gives up
 
 
 class DirectorActions(ServiceBase):
@@ -28,28 +29,40 @@ class DirectorActions(ServiceBase):
         unit: str,
         build: Callable[[EncounterState], tuple[EncounterState, Any]],
     ) -> OverrideDone:
-        meta, state, phase_no = await self.load(encounter_id)
-        await self.require_director(meta, actor)
-        if meta.status == "ended":
-            raise refuse("encounter.ended", "This encounter has ended.")
-        new_state, produced = build(state)
-        events: tuple[Event, ...] = (
-            cast(tuple[Event, ...], produced) if isinstance(produced, tuple) else (produced,)
-        )
-        first = events[0]
-        payload = {
-            "round": state.round,
-            "phase": state.phase,
-            "event": to_json(first),
-            "extra": [to_json(e) for e in events[1:]],
-            "by": actor.user_id,
-        }
-        try:
-            await self.storage.record_override(
-                encounter_id, phase_no, (OVERRIDE_EVENT, payload), to_json(new_state)
-            )
-        except StalePhaseError:
-            raise refuse("phase.stale", "The phase changed meanwhile; try again.") from None
+        # under the encounter's lock, an override waits for a resolution in this process to finish its steps
+        # (phases that run by themselves included) and then applies to the state it left; another process's
+        # resolution shows up as a stale phase, and the override is built again on the newer state
+        async with self._lock(encounter_id):
+            attempt = 1
+            while True:
+                meta, state, phase_no = await self.load(encounter_id)
+                await self.require_director(meta, actor)
+                if meta.status == "ended":
+                    raise refuse("encounter.ended", "This encounter has ended.")
+                new_state, produced = build(state)
+                events: tuple[Event, ...] = (
+                    cast(tuple[Event, ...], produced) if isinstance(produced, tuple) else (produced,)
+                )
+                first = events[0]
+                payload = {
+                    "round": state.round,
+                    "phase": state.phase,
+                    "event": to_json(first),
+                    "extra": [to_json(e) for e in events[1:]],
+                    "by": actor.user_id,
+                }
+                try:
+                    await self.storage.record_override(
+                        encounter_id, phase_no, (OVERRIDE_EVENT, payload), to_json(new_state)
+                    )
+                except StalePhaseError:
+                    if attempt == OVERRIDE_ATTEMPTS:
+                        raise refuse(
+                            "phase.changed", "The game moved on while I applied that; give it again."
+                        ) from None
+                    attempt += 1
+                    continue
+                break
         # the channel hears of it only if every unit it touches is public afterwards (removed: was public);
         # a hidden unit moved, damaged, removed or assigned is told to the director alone (FOG-1)
         touched = {u for e in events for u in e.involved()} | {unit}
@@ -91,7 +104,7 @@ class DirectorActions(ServiceBase):
         if meta.status == "ended":
             raise refuse("encounter.ended", "This encounter has ended.")
         if status == "paused" and meta.status != "running":
-            raise refuse("encounter.not_started", "Only a running encounter can be paused.")
+            raise refuse("encounter.not_running", "Only a running encounter can be paused.")
         if status == "running" and meta.status != "paused":
             raise refuse("encounter.not_paused", "The encounter is not paused.")
         await self.storage.set_encounter_status(encounter_id, status)  # type: ignore[arg-type]

@@ -61,7 +61,7 @@ async def owns(interaction: discord.Interaction, ref: ControlRef) -> Reading:
     Returns what it read, so the click does not read it again."""
     reading = await bot_of(interaction).service.read(ref.encounter_id)
     if interaction.guild_id is not None and reading.meta.guild_id != interaction.guild_id:
-        raise refuse("encounter.none", "There is no such encounter.")
+        raise refuse("encounter.gone", "That encounter no longer exists.")
     if not await bot_of(interaction).service.may_use_panel(reading, ref.unit_id, actor_of(interaction)):
         log.info("panel refused user=%s encounter=%s", interaction.user.id, ref.encounter_id)
         raise refuse("unit.not_yours", "That is not one of your units.")

@@ -6,7 +6,9 @@ bot's flow independently of any real ruleset; tests/exo/test_bot_exo.py plays ex
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -159,6 +161,70 @@ async def test_override_is_an_event_and_undo_restores_the_state(service: Encount
     assert restored.units["a"].at == Hex.parse("0202")
 
 
+async def test_an_override_waits_for_a_resolution_running_in_this_process(
+    service: EncounterService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A director's override given while the bot resolves (phases that run by themselves included) used to read
+    the phase before the resolution committed and be refused as stale, with the orders panel's text (CI flake
+    of test_e2e_replay). It now waits for the encounter's lock and applies to the state the resolution left."""
+    from bot import overrides
+
+    enc = await _running(service)
+    loads: list[int] = []
+    real_load = service.load
+
+    async def counted(encounter_id: int):  # type: ignore[no-untyped-def]
+        loads.append(encounter_id)
+        return await real_load(encounter_id)
+
+    monkeypatch.setattr(service, "load", counted)
+    to = Hex.parse("0808")
+    async with service._lock(enc):  # pyright: ignore[reportPrivateUsage]  (a resolution holds it)
+        task = asyncio.create_task(
+            service.override(enc, Actor(DIRECTOR), "move", "a", lambda s: overrides.move(s, "a", to))
+        )
+        await asyncio.sleep(0)  # the task runs to its first suspension
+        assert not loads and not task.done(), "the override must not read the encounter mid-resolution"
+    done = await task
+    assert loads == [enc] and done.state.units["a"].at == to
+
+
+async def test_an_override_on_a_phase_another_process_moved_on_is_built_again(
+    service: EncounterService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot import overrides
+    from bot.storage import StalePhaseError
+
+    enc = await _running(service)
+    real = service.storage.record_override
+    refusals = [1]
+
+    async def moved_on_once(*args: Any, **kwargs: Any) -> Any:
+        if refusals:
+            refusals.pop()
+            raise StalePhaseError(1, 1, 2)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(service.storage, "record_override", moved_on_once)
+    built: list[Hex | None] = []
+
+    def move(s: Any) -> Any:
+        built.append(s.units["a"].at)
+        return overrides.move(s, "a", Hex.parse("0808"))
+
+    done = await service.override(enc, Actor(DIRECTOR), "move", "a", move)
+    assert len(built) == 2 and done.state.units["a"].at == Hex.parse("0808")
+
+    async def always_moved_on(*args: Any, **kwargs: Any) -> Any:
+        raise StalePhaseError(1, 1, 2)
+
+    monkeypatch.setattr(service.storage, "record_override", always_moved_on)
+    with pytest.raises(Refused) as err:
+        await service.override(enc, Actor(DIRECTOR), "move", "a", move)
+    # the director's own words, not the orders panel's "open /orders again"
+    assert err.value.code == "phase.changed"
+
+
 async def test_cohost_becomes_a_director(service: EncounterService) -> None:
     enc = await _running(service)
     await service.cohost(enc, Actor(DIRECTOR), EVE)
@@ -243,3 +309,16 @@ async def test_the_channel_status_never_names_a_hidden_unit(service: EncounterSe
     status = await service.status(enc)
     assert {(m.user_id, m.unit_name) for m in status.missing} == {(ANA, "Alfa"), (BEA, "")}
     assert "Bravo" not in repr(status)
+
+
+async def test_pausing_twice_or_resuming_a_running_encounter_says_so(service: EncounterService) -> None:
+    enc = await _running(service)
+    director = Actor(DIRECTOR)
+    with pytest.raises(Refused) as err:
+        await service.set_status(enc, director, "running")
+    assert err.value.code == "encounter.not_paused"
+    await service.set_status(enc, director, "paused")
+    with pytest.raises(Refused) as err:
+        await service.set_status(enc, director, "paused")
+    # not "the encounter has not started yet", which it has
+    assert err.value.code == "encounter.not_running"
