@@ -112,10 +112,13 @@ class DirectorActions(ServiceBase):
     async def director_deadline(
         self, encounter_id: int, actor: Actor, minutes: float | None
     ) -> datetime | None:
-        meta, _, phase_no = await self.load(encounter_id)
-        await self.require_director(meta, actor)
-        self._require_running(meta)
-        return await self.set_deadline(encounter_id, phase_no, minutes)
+        async with self._lock(
+            encounter_id
+        ):  # not on a phase a resolution in progress is closing (as override)
+            meta, _, phase_no = await self.load(encounter_id)
+            await self.require_director(meta, actor)
+            self._require_running(meta)
+            return await self.set_deadline(encounter_id, phase_no, minutes)
 
     async def assign(self, encounter_id: int, actor: Actor, unit_id: str, user_id: int) -> Joined:
         meta, state, _ = await self.load(encounter_id)

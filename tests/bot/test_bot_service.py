@@ -187,6 +187,12 @@ async def test_an_override_waits_for_a_resolution_running_in_this_process(
         assert not loads and not task.done(), "the override must not read the encounter mid-resolution"
     done = await task
     assert loads == [enc] and done.state.units["a"].at == to
+    # a deadline too: set on the phase a resolution is closing, it would replace the next phase's
+    async with service._lock(enc):  # pyright: ignore[reportPrivateUsage]
+        task = asyncio.create_task(service.director_deadline(enc, Actor(DIRECTOR), 30))
+        await asyncio.sleep(0)
+        assert loads == [enc] and not task.done()
+    assert await task is not None and loads == [enc, enc]
 
 
 async def test_an_override_on_a_phase_another_process_moved_on_is_built_again(
