@@ -734,6 +734,7 @@ class _GatedExecutor(ThreadPoolExecutor):
         super().__init__(1)
         self.started = [threading.Event() for _ in range(jobs)]
         self.gates = [threading.Event() for _ in range(jobs)]
+        self.finished = [threading.Event() for _ in range(jobs)]
         self._next = 0
 
     def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
@@ -742,7 +743,10 @@ class _GatedExecutor(ThreadPoolExecutor):
         def gated() -> Any:
             self.started[n].set()
             self.gates[n].wait(10)
-            return fn(*args, **kwargs)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.finished[n].set()
 
         return super().submit(gated)
 
@@ -776,6 +780,46 @@ async def test_a_read_waits_for_the_sync_in_flight_but_not_behind_the_writers_qu
         gated.gates[1].set()
         await asyncio.gather(first, second)
         assert await storage.submitted_units(encounter_id, 1) == ["halcon", "pirata"]
+    finally:
+        gated.open_all()
+        await storage.close()
+
+
+async def test_writers_that_waited_for_a_sync_all_write_in_the_next_pass_of_the_loop(tmp_path: Path) -> None:
+    """Issue 20: writers that arrive while a COMMIT syncs used to queue on a lock, and each one woke the next a
+    pass of the loop later: in the set-up burst of 100 encounters a join's write waited 70-114 ms (p50) for its
+    turn, a pass of the busy loop being 10-40 ms. They now all wake together in the pass after the sync ends."""
+    storage = await open_storage(f"sqlite:///{tmp_path / 'passes.db'}")
+    gated = _GatedExecutor(2)
+    try:
+        encounter_id = await new_encounter(storage)
+        driver: Any = storage._driver  # type: ignore[attr-defined]
+        driver._committer = gated
+        commits = driver.commits
+        first = asyncio.create_task(storage.submit_order(encounter_id, 1, "halcon", ALICE, {"move": "A"}))
+        while not gated.started[0].is_set():
+            await asyncio.sleep(0.001)
+        wrote: list[int] = []
+
+        async def write(n: int) -> None:
+            async with driver.transaction(write=True, key=encounter_id) as db:
+                wrote.append(n)
+                await db.execute("UPDATE encounters SET name = ? WHERE id = ?", (f"n{n}", encounter_id))
+
+        writers = [asyncio.create_task(write(n)) for n in range(20)]
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert wrote == []  # the connection is the commit thread's
+        gated.gates[0].set()
+        gated.finished[0].wait(10)  # blocks the loop: the sync's end is now queued for its next pass
+        passes = 0
+        while len(wrote) < len(writers) and passes < 100:
+            await asyncio.sleep(0)  # exactly one pass of the loop
+            passes += 1
+        assert sorted(wrote) == list(range(20)) and passes <= 3, f"{len(wrote)} writers after {passes} passes"
+        gated.gates[1].set()
+        await asyncio.gather(first, *writers)
+        assert driver.commits - commits == 2 and driver.fallbacks == 0  # the 20 shared the second COMMIT
     finally:
         gated.open_all()
         await storage.close()
