@@ -154,21 +154,26 @@ class DirectorActions(ServiceBase):
         await self.storage.update_settings(encounter_id, reveal_at_end=on)
 
     async def override_roll(self, encounter_id: int, actor: Actor, index: int, dice: tuple[int, ...]) -> int:
-        """Replace roll ``index`` of the held resolution of the current phase ("director reviews rolls")."""
-        meta, _, phase_no = await self.load(encounter_id)
-        await self.require_director(meta, actor)
-        if not meta.settings.get("review_rolls"):
-            raise refuse("director.review_off", "Turn on 'director reviews rolls' first (/director review).")
-        if not dice or any(not 1 <= d <= 100 for d in dice) or not 0 <= index < 1000:
-            raise refuse(
-                "director.bad_value",
-                "Give the roll number and its dice, e.g. 3 and 6,6,6.",
-                stat="dice",
-                value="",
-            )
-        table: dict[str, Any] = dict(meta.settings.get("roll_overrides", {}))
-        phase_table = dict(table.get(str(phase_no), {}))
-        phase_table[str(index)] = list(dice)
-        table[str(phase_no)] = phase_table
-        await self.storage.update_settings(encounter_id, roll_overrides=table)
-        return phase_no
+        """Replace roll ``index`` of the held resolution of the current phase ("director reviews rolls"). Under the
+        encounter's lock: not lost to a resolution reading the table meanwhile, nor to another director's change
+        of the same table (each reads it and writes it whole)."""
+        async with self._lock(encounter_id):
+            meta, _, phase_no = await self.load(encounter_id)
+            await self.require_director(meta, actor)
+            if not meta.settings.get("review_rolls"):
+                raise refuse(
+                    "director.review_off", "Turn on 'director reviews rolls' first (/director review)."
+                )
+            if not dice or any(not 1 <= d <= 100 for d in dice) or not 0 <= index < 1000:
+                raise refuse(
+                    "director.bad_value",
+                    "Give the roll number and its dice, e.g. 3 and 6,6,6.",
+                    stat="dice",
+                    value="",
+                )
+            table: dict[str, Any] = dict(meta.settings.get("roll_overrides", {}))
+            phase_table = dict(table.get(str(phase_no), {}))
+            phase_table[str(index)] = list(dice)
+            table[str(phase_no)] = phase_table
+            await self.storage.update_settings(encounter_id, roll_overrides=table)
+            return phase_no

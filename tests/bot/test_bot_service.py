@@ -161,7 +161,7 @@ async def test_override_is_an_event_and_undo_restores_the_state(service: Encount
     assert restored.units["a"].at == Hex.parse("0202")
 
 
-async def test_an_override_waits_for_a_resolution_running_in_this_process(
+async def test_director_changes_wait_for_a_resolution_running_in_this_process(
     service: EncounterService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A director's override given while the bot resolves (phases that run by themselves included) used to read
@@ -193,6 +193,14 @@ async def test_an_override_waits_for_a_resolution_running_in_this_process(
         await asyncio.sleep(0)
         assert loads == [enc] and not task.done()
     assert await task is not None and loads == [enc, enc]
+    # and a roll's override: a resolution reads the table once, so one written meanwhile would be told "set" and
+    # never used
+    await service.storage.update_settings(enc, review_rolls=True)
+    async with service._lock(enc):  # pyright: ignore[reportPrivateUsage]
+        roll = asyncio.create_task(service.override_roll(enc, Actor(DIRECTOR), 0, (6, 6)))
+        await asyncio.sleep(0)
+        assert loads == [enc, enc] and not roll.done()
+    assert await roll >= 1 and loads == [enc, enc, enc]
 
 
 async def test_an_override_on_a_phase_another_process_moved_on_is_built_again(
