@@ -755,20 +755,34 @@ class _GatedExecutor(ThreadPoolExecutor):
             gate.set()
 
 
-async def test_a_read_waits_for_the_sync_in_flight_but_not_behind_the_writers_queued_after_it(
-    tmp_path: Path,
-) -> None:
-    """Issue 20: reads have their own connection. Before, a read queued on the one connection behind every writer
-    that came first, each syncing in turn: at 100 encounters a board waited 1.4-2.4 s (p95) for its reads."""
-    storage = await open_storage(f"sqlite:///{tmp_path / 'queue.db'}")
+@asynccontextmanager
+async def _gated_storage(path: Path) -> AsyncIterator[tuple[Storage, Any, _GatedExecutor, int]]:
+    """A SQLite storage with an encounter whose next two COMMITs each wait for their gate, and a first order whose
+    COMMIT is syncing (held at gate 0): (storage, its driver, the gates, the encounter). The order's task is
+    ``driver.first``."""
+    storage = await open_storage(f"sqlite:///{path}")
     gated = _GatedExecutor(2)
     try:
         encounter_id = await new_encounter(storage)
         driver: Any = storage._driver  # type: ignore[attr-defined]
         driver._committer = gated
-        first = asyncio.create_task(storage.submit_order(encounter_id, 1, "halcon", ALICE, {"move": "A"}))
+        driver.first = asyncio.create_task(
+            storage.submit_order(encounter_id, 1, "halcon", ALICE, {"move": "A"})
+        )
         while not gated.started[0].is_set():
             await asyncio.sleep(0.001)
+        yield storage, driver, gated, encounter_id
+    finally:
+        gated.open_all()
+        await storage.close()
+
+
+async def test_a_read_waits_for_the_sync_in_flight_but_not_behind_the_writers_queued_after_it(
+    tmp_path: Path,
+) -> None:
+    """Issue 20: reads have their own connection. Before, a read queued on the one connection behind every writer
+    that came first, each syncing in turn: at 100 encounters a board waited 1.4-2.4 s (p95) for its reads."""
+    async with _gated_storage(tmp_path / "queue.db") as (storage, driver, gated, encounter_id):
         second = asyncio.create_task(storage.submit_order(encounter_id, 1, "pirata", BOB, {"move": "I"}))
         await asyncio.sleep(0.01)  # the second writer now waits for the connection
         reader = asyncio.create_task(storage.submitted_units(encounter_id, 1))
@@ -778,27 +792,16 @@ async def test_a_read_waits_for_the_sync_in_flight_but_not_behind_the_writers_qu
         assert await asyncio.wait_for(reader, 5) == ["halcon"]  # without waiting for the second one's
         assert not second.done()
         gated.gates[1].set()
-        await asyncio.gather(first, second)
+        await asyncio.gather(driver.first, second)
         assert await storage.submitted_units(encounter_id, 1) == ["halcon", "pirata"]
-    finally:
-        gated.open_all()
-        await storage.close()
 
 
 async def test_writers_that_waited_for_a_sync_all_write_in_the_next_pass_of_the_loop(tmp_path: Path) -> None:
     """Issue 20: writers that arrive while a COMMIT syncs used to queue on a lock, and each one woke the next a
     pass of the loop later: in the set-up burst of 100 encounters a join's write waited 70-114 ms (p50) for its
     turn, a pass of the busy loop being 10-40 ms. They now all wake together in the pass after the sync ends."""
-    storage = await open_storage(f"sqlite:///{tmp_path / 'passes.db'}")
-    gated = _GatedExecutor(2)
-    try:
-        encounter_id = await new_encounter(storage)
-        driver: Any = storage._driver  # type: ignore[attr-defined]
-        driver._committer = gated
+    async with _gated_storage(tmp_path / "passes.db") as (_, driver, gated, encounter_id):
         commits = driver.commits
-        first = asyncio.create_task(storage.submit_order(encounter_id, 1, "halcon", ALICE, {"move": "A"}))
-        while not gated.started[0].is_set():
-            await asyncio.sleep(0.001)
         wrote: list[int] = []
 
         async def write(n: int) -> None:
@@ -818,11 +821,8 @@ async def test_writers_that_waited_for_a_sync_all_write_in_the_next_pass_of_the_
             passes += 1
         assert sorted(wrote) == list(range(20)) and passes <= 3, f"{len(wrote)} writers after {passes} passes"
         gated.gates[1].set()
-        await asyncio.gather(first, *writers)
+        await asyncio.gather(driver.first, *writers)
         assert driver.commits - commits == 2 and driver.fallbacks == 0  # the 20 shared the second COMMIT
-    finally:
-        gated.open_all()
-        await storage.close()
 
 
 async def test_reads_of_other_encounters_and_of_channels_never_wait_for_a_sync(tmp_path: Path) -> None:
