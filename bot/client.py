@@ -286,6 +286,7 @@ class HexBotCore(commands.Bot):
             text = t("errors.internal", locale, trace=trace)
         try:
             if interaction.response.is_done():
+                await _clear_public_placeholder(interaction)
                 await interaction.followup.send(text[:2000], ephemeral=True)
             else:
                 await interaction.response.send_message(text[:2000], ephemeral=True)
@@ -303,6 +304,18 @@ class HexBotCore(commands.Bot):
         if self._storage is not None and self._owns_storage:
             await self._storage.close()
             self._storage = None
+
+
+async def _clear_public_placeholder(interaction: discord.Interaction) -> None:
+    """A refusal after a public deferral: the first follow-up would fill the channel's "thinking…" message, for
+    everyone to read. That placeholder goes first, so the refusal that follows is the person's alone (a command
+    refuses before deferring wherever it can; this is for what can only be found out later, such as a race)."""
+    if interaction.response.type is not discord.InteractionResponseType.deferred_channel_message:
+        return
+    with contextlib.suppress(discord.HTTPException):
+        original = await interaction.original_response()
+        if original.flags.loading and not original.flags.ephemeral:
+            await interaction.delete_original_response()
 
 
 class HexBot(HexBotCore, commands.AutoShardedBot):

@@ -248,9 +248,12 @@ class EncounterService(DirectorActions, RecordActions):
         )
 
     async def start(self, encounter_id: int, actor: Actor, *, on_step: OnStep | None = None) -> Resolution:
-        await self.check_start(encounter_id, actor)
-        meta, _, phase_no = await self.load(encounter_id)
-        await self.storage.set_encounter_status(encounter_id, "running")
+        # checked again and claimed under the encounter's lock: of two starts given at once (a double tap, two
+        # co-directors) one starts the game and the other is refused, instead of both announcing it
+        async with self._lock(encounter_id):
+            await self.check_start(encounter_id, actor)
+            meta, _, phase_no = await self.load(encounter_id)
+            await self.storage.set_encounter_status(encounter_id, "running")
         settings = await self.storage.get_guild_settings(meta.guild_id)
         if settings.default_deadline_minutes:
             await self.set_deadline(encounter_id, phase_no, settings.default_deadline_minutes)

@@ -371,9 +371,10 @@ class DirectorCog(
     )
     async def undo(self, interaction: discord.Interaction) -> None:
         meta = await encounter_here(interaction)
-        await interaction.response.defer()
+        # answered once done, not deferred: an undo is a few writes, and "nothing to undo" must reach the director
+        # alone (after a public "thinking…" it filled that message, in the channel)
         _, state = await self.bot.service.undo(meta.id, actor_of(interaction))
-        await interaction.followup.send(
+        await interaction.response.send_message(
             t(
                 "director.undone",
                 lang(interaction),

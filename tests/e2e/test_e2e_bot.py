@@ -36,7 +36,8 @@ from tests.e2e_helpers import (
     step_of,
     wait_phase_after,
 )
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, Message
+from tests.fakediscord.limits import FLAG_LOADING
 from tests.paths import ROOT
 
 pytestmark = pytest.mark.slow
@@ -411,3 +412,54 @@ async def test_a_command_whose_answer_discord_refuses_asks_to_give_it_again(tabl
     assert (await encounter_of(t)).status != "running"
     again = await (await t.director.run_command(t.channel, "encounter start")).final_response()
     assert "starts" in again.content
+
+
+async def test_a_directors_undo_with_nothing_to_undo_is_refused_in_private(table: Table) -> None:
+    """A director's own refusal stays private too: /director undo used to answer "thinking…" in the channel first,
+    so "There is nothing to undo" then filled that public message for the whole table to read."""
+    t = table
+    await open_duel(t)
+    for _ in range(10):  # the start and the phases that ran by themselves, then nothing
+        reply = await (await t.director.run_command(t.channel, "director undo")).final_response()
+        if "nothing to undo" in reply.content or "nada que deshacer" in reply.content:
+            break
+    else:
+        raise AssertionError("undo never ran out")
+    assert reply.ephemeral
+    await t.bot.settle()
+    assert not [m for m in t.channel.messages() if "nothing to undo" in m.content or "nada que" in m.content]
+
+
+async def test_two_starts_at_once_start_the_game_once_and_refuse_the_other_in_private(table: Table) -> None:
+    """A double tap on /encounter start (or two co-directors): both passed the check made before answering, and
+    both announced the start. The start is now claimed under the encounter's lock; the one that loses is refused
+    privately, even when it had already answered "thinking…" in the channel (the placeholder is taken away)."""
+    t = table
+    await (
+        await t.director.run_command(t.channel, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"})
+    ).final_response()
+    for person in (t.ana, t.bea):
+        await (await person.run_command(t.channel, "encounter join")).final_response()
+    first, second = await asyncio.gather(
+        t.director.run_command(t.channel, "encounter start"),
+        t.director.run_command(t.channel, "encounter start"),
+    )
+    for handle in (first, second):
+        await handle.acknowledged()
+
+    def refused() -> list[Message] | None:
+        found = [m for m in t.channel.history if "already started" in m.content and not m.deleted]
+        return found or None
+
+    def announced() -> list[Message] | None:
+        return [m for m in t.channel.messages() if "starts!" in m.content] or None
+
+    refusals = await t.fd.world.wait_for(refused, timeout=10, what="the second start's refusal")
+    await t.fd.world.wait_for(announced, timeout=10, what="the start's announcement")
+    await t.bot.settle()
+    started = announced() or []
+    assert len(started) == 1, [m.content for m in started]
+    assert len(refusals) == 1 and refusals[0].ephemeral
+    assert not [m for m in t.channel.messages() if m.flags & FLAG_LOADING], (
+        'no "thinking…" is left in the channel'
+    )

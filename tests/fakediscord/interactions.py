@@ -310,8 +310,9 @@ class InteractionRules:
         if interaction.response_type is None:
             raise unknown_webhook()  # nothing to follow up yet
         original = interaction.original
-        if original is not None and original.flags & FLAG_LOADING:
-            # Discord: the first follow-up after a deferred response edits the loading message.
+        if original is not None and original.flags & FLAG_LOADING and not original.deleted:
+            # Discord: the first follow-up after a deferred response edits the loading message (once that is
+            # deleted, a follow-up is a message of its own, with its own flags).
             self.edit(interaction, original, body, uploads)
             return original
         flags = int(body.get("flags") or 0)
