@@ -73,6 +73,13 @@ class DirectorActions(ServiceBase):
         )
         return OverrideDone(encounter_id, action, unit, first, new_state, public=public)
 
+    async def check_undo(self, encounter_id: int, actor: Actor) -> None:
+        """The undo's refusals, made before anything is answered in the channel (see :meth:`undo`)."""
+        meta = await self.storage.get_encounter(encounter_id)
+        await self.require_director(meta, actor)
+        if not await self.storage.can_undo(encounter_id):
+            raise refuse("undo.nothing", "There is nothing to undo.")
+
     async def undo(self, encounter_id: int, actor: Actor) -> tuple[int, EncounterState]:
         """Undo the last override, or the last resolution and back to the previous state that waited for orders
         (or the first one). Returns (phase_no, state)."""

@@ -371,10 +371,12 @@ class DirectorCog(
     )
     async def undo(self, interaction: discord.Interaction) -> None:
         meta = await encounter_here(interaction)
-        # answered once done, not deferred: an undo is a few writes, and "nothing to undo" must reach the director
-        # alone (after a public "thinking…" it filled that message, in the channel)
+        # refused before the public "thinking…" (which "nothing to undo" used to fill, for the table to read); the
+        # undo itself may take a while (0.6 s for a resolution at 800 ships), so it is deferred
+        await self.bot.service.check_undo(meta.id, actor_of(interaction))
+        await interaction.response.defer()
         _, state = await self.bot.service.undo(meta.id, actor_of(interaction))
-        await interaction.response.send_message(
+        await interaction.followup.send(
             t(
                 "director.undone",
                 lang(interaction),

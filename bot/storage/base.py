@@ -508,6 +508,11 @@ class Storage(abc.ABC):
         """Restore the snapshot before the current one and append ``Undone``; returns the restored phase.
         Nothing is deleted. Raises ``NothingToUndoError`` (and ``StalePhaseError`` when guarded)."""
 
+    @abc.abstractmethod
+    async def can_undo(self, encounter_id: int) -> bool:
+        """Whether :meth:`undo` has a snapshot to go back to now (asked before a public answer, so that "nothing
+        to undo" stays private)."""
+
     # export / import
     @abc.abstractmethod
     async def export_rows(self, encounter_id: int) -> ExportRows:

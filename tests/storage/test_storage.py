@@ -428,11 +428,13 @@ async def test_undo_walks_back_through_overrides_and_phases(storage: Storage) ->
 
     states = []
     for _ in range(3):
+        assert await storage.can_undo(encounter_id)
         await storage.undo(encounter_id)
         loaded = await storage.load(encounter_id)
         states.append((loaded.phase_no, loaded.state))
     assert states == [(2, {"phase": 2}), (1, {"phase": 1, "o": 1}), (1, START)]
     assert await storage.submitted_units(encounter_id, 1) == ["halcon"]
+    assert not await storage.can_undo(encounter_id)  # asked before a public answer (cogs/director.py undo)
     with pytest.raises(NothingToUndoError):
         await storage.undo(encounter_id)
     with pytest.raises(StalePhaseError):

@@ -14,6 +14,7 @@ from ..base import (
     Ack,
     AlreadyResolved,
     CommitOutcome,
+    EncounterNotFoundError,
     EventSpec,
     InputsChanged,
     NothingToUndoError,
@@ -180,6 +181,17 @@ class Phases(SqlCore):
                 (seq, seq, now, encounter_id),
             )
         return StoredEvent(encounter_id, seq, event_type, loads(payload), head.phase_no, parse_time(now))
+
+    async def can_undo(self, encounter_id: int) -> bool:
+        async with self._read(encounter_id) as db:
+            row = await db.fetch_row(
+                "SELECT s.parent_seq FROM encounters e JOIN snapshots s "
+                "ON s.encounter_id = e.id AND s.seq = e.snapshot_seq WHERE e.id = ?",
+                (encounter_id,),
+            )
+        if row is None:
+            raise EncounterNotFoundError(encounter_id)
+        return row["parent_seq"] is not None
 
     async def undo(self, encounter_id: int, *, expected_phase_no: int | None = None) -> int:
         now = timestamp(self._clock())
