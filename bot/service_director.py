@@ -10,7 +10,7 @@ from typing import Any, cast
 from bot.permissions import Actor
 from bot.results import Joined, OverrideDone, refuse
 from bot.service_base import MAX_AUTO_STEPS, ServiceBase, orderable
-from bot.storage import NothingToUndoError, StalePhaseError
+from bot.storage import EncounterEndedError, NothingToUndoError, StalePhaseError
 from rules.events import Event
 from rules.serial import to_json
 from rules.state import EncounterState
@@ -77,6 +77,8 @@ class DirectorActions(ServiceBase):
         """The undo's refusals, made before anything is answered in the channel (see :meth:`undo`)."""
         meta = await self.storage.get_encounter(encounter_id)
         await self.require_director(meta, actor)
+        if meta.status == "ended":  # the store takes nothing more for it (as an override)
+            raise refuse("encounter.ended", "This encounter has ended.")
         if not await self.storage.can_undo(encounter_id):
             raise refuse("undo.nothing", "There is nothing to undo.")
 
@@ -91,6 +93,8 @@ class DirectorActions(ServiceBase):
                 restored = await self.storage.undo(encounter_id)
             except NothingToUndoError:
                 raise refuse("undo.nothing", "There is nothing to undo.") from None
+            except EncounterEndedError:  # ended since the check
+                raise refuse("encounter.ended", "This encounter has ended.") from None
             # an override is undone alone (same phase); phases that ran by themselves after a resolution go too
             for _ in range(MAX_AUTO_STEPS if restored != phase_before else 0):
                 _, state, phase_no = await self.load(encounter_id)

@@ -336,3 +336,27 @@ async def test_pausing_twice_or_resuming_a_running_encounter_says_so(service: En
         await service.set_status(enc, director, "paused")
     # not "the encounter has not started yet", which it has
     assert err.value.code == "encounter.not_running"
+
+
+async def test_undo_is_checked_before_answering_and_an_ended_encounter_says_so(
+    service: EncounterService,
+) -> None:
+    """/director undo asks these before its public "thinking…": nothing to undo, and an ended encounter (whose
+    store refusal used to reach the director as "The encounter store refused that: encounter 1 has ended; …", in
+    English whatever their language)."""
+    enc = await _running(service)
+    director = Actor(DIRECTOR)
+    while True:  # back to the start
+        try:
+            await service.check_undo(enc, director)
+        except Refused as refused:
+            assert refused.code == "undo.nothing"
+            break
+        await service.undo(enc, director)
+    await service.resolve(enc, forced=True)
+    await service.check_undo(enc, director)
+    await service.storage.set_encounter_status(enc, "ended")
+    for call in (service.check_undo(enc, director), service.undo(enc, director)):
+        with pytest.raises(Refused) as err:
+            await call
+        assert err.value.code == "encounter.ended"
