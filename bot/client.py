@@ -21,10 +21,21 @@ from bot.config import Config
 from bot.heavy import HeavyLimiter
 from bot.imaging import warm_up
 from bot.logs import setup_logging, trace_id
-from bot.results import OverrideDone, Resolution, StatusView, StepReport
+from bot.results import OverrideDone, Resolution, StatusView, StepReport, refuse
 from bot.scheduler import DeadlineScheduler
 from bot.service import EncounterService
-from bot.storage import Deadline, Encounter, Storage, StorageError, open_storage
+from bot.storage import (
+    ChannelBusyError,
+    Deadline,
+    Encounter,
+    EncounterEndedError,
+    EncounterNotFoundError,
+    NothingToUndoError,
+    StalePhaseError,
+    Storage,
+    StorageError,
+    open_storage,
+)
 from bot.translator import HexTranslator
 from data.i18n import has, localized, t
 from rules.errors import GameError
@@ -50,6 +61,25 @@ class Refusal(app_commands.CheckFailure):
     def __init__(self, original: GameError) -> None:
         super().__init__(str(original))
         self.original = original
+
+
+#: what the store refuses when a race gets past the service's own checks (an encounter ended, a phase resolved
+#: meanwhile), said in the person's words: its own messages are for logs, in English, with ids
+STORE_REFUSALS: tuple[tuple[type[StorageError], str, str], ...] = (
+    (EncounterEndedError, "encounter.ended", "This encounter has ended."),
+    (StalePhaseError, "phase.changed", "The game moved on while I applied that; give it again."),
+    (EncounterNotFoundError, "encounter.gone", "That encounter no longer exists."),
+    (ChannelBusyError, "encounter.exists", "This channel already has an encounter; end it first."),
+    (NothingToUndoError, "undo.nothing", "There is nothing to undo."),
+)
+
+
+def in_their_words(error: Exception) -> Exception:
+    """A store refusal listed in :data:`STORE_REFUSALS` as the refusal a person reads; anything else as it is."""
+    for kind, code, text in STORE_REFUSALS:
+        if isinstance(error, kind):
+            return refuse(code, text)
+    return error
 
 
 def error_text(error: Exception, locale: str | None) -> str:
@@ -267,6 +297,7 @@ class HexBotCore(commands.Bot):
 
     async def reply_error(self, interaction: discord.Interaction, error: Exception) -> None:
         locale = interaction.locale.value
+        error = in_their_words(error)
         if isinstance(error, GameError):
             text = error_text(error, locale)
             log.info("refused user=%s code=%s", interaction.user.id, error.code)

@@ -19,6 +19,7 @@ from discord import ui
 from bot.imaging import Superseded, previews_backed_up
 from bot.logs import trace_id
 from bot.results import Refused
+from bot.storage import StorageError
 from cogs.common import bot_of, lang
 from cogs.panel.components import TEMPLATE, ControlRef, panel_components, panel_embed
 from cogs.panel.flow import click
@@ -67,7 +68,11 @@ class PanelItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
             raise
         try:
             shown = await answer
-        except (GameError, Refused) as exc:
+        except (
+            GameError,
+            Refused,
+            StorageError,
+        ) as exc:  # a store refusal: a race (the encounter just ended)
             await bot.reply_error(interaction, exc)
             return
         await _show(interaction, shown)

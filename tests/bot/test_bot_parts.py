@@ -12,7 +12,7 @@ import pytest
 from discord import Locale, app_commands
 
 from bot import overrides
-from bot.client import error_text
+from bot.client import error_text, in_their_words
 from bot.dice_expr import CheckExpr, SombraExpr, SumExpr, parse_roll, roll_expression
 from bot.logs import RedactSecrets
 from bot.panels import exo as exo_panel
@@ -241,6 +241,32 @@ def test_game_errors_are_shown_in_the_readers_language() -> None:
     assert error_text(err, "en-US") == "That is not one of your units."
     unknown = IllegalOrderError("Halcón: something specific (EXO-9.9)", code="no.such.key", rule="EXO-9.9")
     assert error_text(unknown, "es-ES") == str(unknown)
+
+
+def test_store_refusals_a_race_can_bring_are_shown_in_the_readers_words() -> None:
+    """A race past the service's checks (the encounter ended, the phase resolved meanwhile) reached people as
+    "The encounter store refused that: encounter 7 has ended; it accepts no more orders or resolutions", in
+    English with an id; each such refusal now reads as the service's own."""
+    from bot.storage import (
+        ChannelBusyError,
+        EncounterEndedError,
+        EncounterNotFoundError,
+        NothingToUndoError,
+        StalePhaseError,
+        UnitTakenError,
+    )
+
+    said = {
+        EncounterEndedError(7): "Este encuentro ha terminado.",
+        StalePhaseError(7, 1, 2): "La partida avanzó mientras lo aplicaba; vuelve a darlo.",
+        EncounterNotFoundError(7): "Ese encuentro ya no existe.",
+        ChannelBusyError(1, 2): "Este canal ya tiene un encuentro; termínalo antes con /encuentro terminar.",
+        NothingToUndoError(7): "No hay nada que deshacer.",
+    }
+    for error, spanish in said.items():
+        assert error_text(in_their_words(error), "es-ES") == spanish
+    other = UnitTakenError(7, "halcon", 3)  # the service turns it into "unit.taken", with the unit's name
+    assert in_their_words(other) is other
 
 
 def test_logs_never_carry_the_token() -> None:
