@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from bot.storage import EncounterEndedError
 from data.i18n import t as t_
 from tests.e2e_helpers import (
     Table,
@@ -463,3 +464,22 @@ async def test_two_starts_at_once_start_the_game_once_and_refuse_the_other_in_pr
     assert not [m for m in t.channel.messages() if m.flags & FLAG_LOADING], (
         'no "thinking…" is left in the channel'
     )
+
+
+async def test_a_click_that_meets_a_store_refusal_is_answered_in_the_players_words(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A race past the service's checks (the director ended the encounter as the order went in) made the store
+    refuse the Submit: the click failed silently ("interaction failed"). It is answered, privately, in the
+    player's words."""
+    t = table
+    enc = await open_duel(t)
+    panel = await orders_panel(t, t.bea)
+
+    async def ended_meanwhile(*_: Any, **__: Any) -> Any:
+        raise EncounterEndedError(enc)
+
+    monkeypatch.setattr(t.bot.service.storage, "submit_order", ended_meanwhile)
+    handle = await t.bea.click(panel, button_id(panel, "pirata", "submit"))
+    refusal = (await handle.wait_for_replies(1))[0]
+    assert refusal.ephemeral and refusal.content == "Este encuentro ha terminado."  # Bea reads Spanish
