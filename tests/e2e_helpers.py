@@ -232,6 +232,15 @@ async def create_from_file(
     return checked, announced
 
 
+async def duel_ready_to_start(t: Table) -> None:
+    """An exo duel in the channel that Ana and Bea have joined, not started yet."""
+    await (
+        await t.director.run_command(t.channel, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"})
+    ).final_response()
+    for person in (t.ana, t.bea):
+        await (await person.run_command(t.channel, "encounter join")).final_response()
+
+
 async def open_duel(t: Table) -> int:
     handle = await t.director.run_command(
         t.channel, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"}

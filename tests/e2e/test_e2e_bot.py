@@ -24,6 +24,7 @@ from tests.e2e_helpers import (
     create_from_file,
     current_panel_dm,
     draft_in,
+    duel_ready_to_start,
     encounter_of,
     everything_public,
     fill_and_submit,
@@ -436,11 +437,7 @@ async def test_two_starts_at_once_start_the_game_once_and_refuse_the_other_in_pr
     both announced the start. The start is now claimed under the encounter's lock; the one that loses is refused
     privately, even when it had already answered "thinking…" in the channel (the placeholder is taken away)."""
     t = table
-    await (
-        await t.director.run_command(t.channel, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"})
-    ).final_response()
-    for person in (t.ana, t.bea):
-        await (await person.run_command(t.channel, "encounter join")).final_response()
+    await duel_ready_to_start(t)
     first, second = await asyncio.gather(
         t.director.run_command(t.channel, "encounter start"),
         t.director.run_command(t.channel, "encounter start"),

@@ -33,6 +33,7 @@ from tests.e2e_helpers import (
     Table,
     button_id,
     current_panel_dm,
+    duel_ready_to_start,
     fill_and_submit,
     open_duel,
     play_phase,
@@ -250,11 +251,7 @@ async def test_a_refused_start_reply_still_starts_the_game_and_tells_nobody_it_f
     """Discord refuses the reply to /encounter start for good (Cloudflare's 429 on the interaction's webhook): the
     game has started, so the table gets its opening board and panels, and the director no 'Something went wrong'."""
     t = table
-    await (
-        await t.director.run_command(t.channel, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"})
-    ).final_response()
-    for person in (t.ana, t.bea):
-        await (await person.run_command(t.channel, "encounter join")).final_response()
+    await duel_ready_to_start(t)
     t.fd.fail_next("POST", r"^/webhooks/\d+/[^/]+$", status=429, via=False)
     handle = await t.director.run_command(t.channel, "encounter start")
     await handle.acknowledged()
