@@ -68,11 +68,8 @@ class PanelItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
             raise
         try:
             shown = await answer
-        except (
-            GameError,
-            Refused,
-            StorageError,
-        ) as exc:  # a store refusal: a race (the encounter just ended)
+        # a store refusal is a race past the service's checks (the encounter ended as the order went in)
+        except (GameError, Refused, StorageError) as exc:
             await bot.reply_error(interaction, exc)
             return
         await _show(interaction, shown)
