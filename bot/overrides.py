@@ -32,7 +32,9 @@ def move(
 ) -> tuple[EncounterState, DirectorOverride]:
     """Place a unit; the ruleset keeps what must follow it (an exo ship's vector, EXO-1.1)."""
     unit = _unit(state, unit_id)
-    moved = ruleset_for(state).place(state, unit, to, facing)
+    rules = ruleset_for(state)
+    rules.check_placement(state, unit, to)  # the director overrides the rules, never the board
+    moved = rules.place(state, unit, to, facing)
     args: tuple[tuple[str, Any], ...] = (("frm", unit.at.label if unit.at else "-"), ("to", to.label))
     if facing is not None:
         args = (*args, ("facing", facing % 6))
@@ -127,7 +129,9 @@ def add_unit(
     copy = replace_unit(
         template, id=new_id, side=side, name=name or new_id, destroyed=False, label=(name or new_id)[:4]
     )
-    unit = ruleset_for(state).place(state, copy, at, None)
+    rules = ruleset_for(state)
+    rules.check_placement(state, copy, at)
+    unit = rules.place(state, copy, at, None)
     event = DirectorOverride(
         rule=RULE, action="add-unit", unit=new_id, args=(("at", at.label), ("like", like))
     )

@@ -93,6 +93,11 @@ class Layer:
     def visible_to(self, state: EncounterState, side: str, base: Visibility) -> Visibility:
         return base
 
+    def check_placement(self, base: Ruleset, state: EncounterState, unit: Unit, to: Hex) -> None:
+        """The director's hand (``/director move``, ``add-unit``): the layer's own limits on where a unit may be
+        put, then the base's."""
+        base.check_placement(state, unit, to)
+
     def unit_summary(self, unit: Unit, summary: dict[str, Any]) -> dict[str, Any]:
         return summary
 
@@ -164,6 +169,9 @@ class LayeredRuleset(Ruleset):
         return self.layer.visible_to(state, side, self.base.visible_to(state, side))
 
     # --- the director's hand, pictures -------------------------------------------------------------------
+    def check_placement(self, state: EncounterState, unit: Unit, to: Hex) -> None:
+        self.layer.check_placement(self.base, state, unit, to)
+
     def place(self, state: EncounterState, unit: Unit, to: Hex, facing: int | None) -> Unit:
         return self.base.place(state, unit, to, facing)
 

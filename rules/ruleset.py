@@ -17,6 +17,7 @@ from rules.dice import Dice
 from rules.errors import IllegalOrderError
 from rules.events import Event, Note, ShotResolved, UnitMoved
 from rules.hexgrid import Hex
+from rules.placement import off_board
 from rules.serial import serializable
 from rules.state import Board, Decision, EncounterState, Unit, replace_unit
 
@@ -218,6 +219,14 @@ class Ruleset(ABC):
         return False
 
     # --- the director's hand (DESIGN §4: directors can override anything) ---------------------------------
+    def check_placement(self, state: EncounterState, unit: Unit, to: Hex) -> None:
+        """Whether ``unit`` may be put on ``to`` by hand (``/director move``, ``add-unit``): overriding the rules
+        never breaks the board. Raises ``IllegalOrderError`` with the reason and the rule (rules/placement.py).
+        By default a hex of the board (HEX-1); a ruleset adds what its own rules forbid there (terrain no unit
+        may enter, a hex another unit holds where one unit is all a hex takes)."""
+        if not state.board.contains(to):
+            raise off_board(to)
+
     def place(self, state: EncounterState, unit: Unit, to: Hex, facing: int | None) -> Unit:
         """``unit`` put on ``to`` by hand (``/director move``, ``add-unit``); rulesets keep what must follow it."""
         changes: dict[str, Any] = {"at": to}

@@ -489,6 +489,11 @@ class ExoRuleset(Ruleset):
         return RULINGS
 
     # --- the director's hand ---------------------------------------------------------------------------------
+    def check_placement(self, state: EncounterState, unit: Unit, to: Hex) -> None:
+        """EXO-4.4: space has no edge, so only a scenario's bounded board limits where a ship goes; EXO-4.5: ships,
+        debris and asteroids may share a hex (the director rules what follows), so no hex is refused for that."""
+        super().check_placement(state, unit, to)
+
     def place(self, state: EncounterState, unit: Unit, to: Hex, facing: int | None) -> Unit:
         """EXO-1.1: a ship keeps its velocity, so its vector moves by the same displacement."""
         placed = super().place(state, unit, to, facing)

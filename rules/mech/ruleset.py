@@ -38,6 +38,8 @@ from rules.mech.movement import mp_available, path_cost, step_problem
 from rules.mech.orders import CRUISE, WALK, MechOrder, parse_order, stand_order
 from rules.mech.resolution import resolve_turn
 from rules.mech.state import DECLARE, INITIATIVE, RESOLVE, SECRET_DECLARATIONS, MechState, ext_of, secret
+from rules.mech.tables import tables
+from rules.placement import impassable, occupied
 from rules.registry import register, ruleset_for
 from rules.ruleset import (
     DiceFactory,
@@ -222,6 +224,17 @@ class MechRuleset(Ruleset):
     def damage_locations(self, state: EncounterState, unit_id: str) -> tuple[str, ...]:
         unit = state.units.get(unit_id)
         return unit.locations if isinstance(unit, Mech) else ()
+
+    def check_placement(self, state: EncounterState, unit: Unit, to: Hex) -> None:
+        """MECH-1.2: a unit never ends in a hex another unit holds, and a vehicle only on terrain vehicles may
+        enter (the terrain table's ``vehicles``)."""
+        super().check_placement(state, unit, to)
+        kind = state.board.terrain_at(to)
+        if isinstance(unit, Mech) and not unit.is_mech and not tables().terrain_kind(kind).vehicles:
+            raise impassable(to, kind or "clear", "MECH-1.2")
+        for other in state.units.values():
+            if other.id != unit.id and other.at == to and not other.destroyed:
+                raise occupied(to, other, "MECH-1.2")
 
     def damage_by_hand(
         self, state: EncounterState, unit_id: str, amount: str

@@ -13,10 +13,12 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.dice import Dice
+from rules.hexgrid import Hex
 from rules.ocs import flow, scenario_io, sim
 from rules.ocs.legality import PLAYERS_OPEN_COMBATS, check_order
-from rules.ocs.model import OcsState, OcsUnit, combat_of
+from rules.ocs.model import OcsState, OcsUnit, combat_of, units_in
 from rules.ocs.orders import parse
+from rules.placement import occupied
 from rules.registry import register, ruleset_for
 from rules.ruleset import (
     DiceFactory,
@@ -87,6 +89,14 @@ class OcsRuleset(Ruleset):
         """True only when a resolution is due without anyone's answer (a combat ready to roll); an idle
         encounter waits for the director."""
         return flow.auto_resolves(state)
+
+    # --- the director's hand -----------------------------------------------------------------------------
+    def check_placement(self, state: EncounterState, unit: Unit, to: Hex) -> None:
+        """OCS-1: a side's units stack freely, but never in a hex that holds the other side's units."""
+        super().check_placement(state, unit, to)
+        enemy = next((u for u in units_in(state, to) if u.side != unit.side and u.id != unit.id), None)
+        if enemy is not None:
+            raise occupied(to, enemy, "OCS-1")
 
     # --- scenario files ----------------------------------------------------------------------------------
     def build_unit(

@@ -10,11 +10,12 @@ from rules.dice import Dice
 from rules.errors import InvalidOrderError
 from rules.hexgrid import Hex, HexSide
 from rules.pbw import scenario_io, sim, turn
-from rules.pbw.geometry import clear_line, enterable, step_limit
+from rules.pbw.geometry import blocks_move, clear_line, enterable, occupant, step_limit
 from rules.pbw.legality import check_change, check_declaration, illegal
 from rules.pbw.model import DEFEND_ACTION, MOVE, Change, Character, Declaration, PbwState
 from rules.pbw.orders import parse_order
 from rules.pbw.tables import LOCATIONS
+from rules.placement import impassable, occupied
 from rules.registry import register, ruleset_for
 from rules.ruleset import (
     DiceFactory,
@@ -125,6 +126,16 @@ class PbwRuleset(Ruleset):
             disengage=order.disengage,
         )
         return MoveIntent(unit=ch.id, points=step_limit(ch) * len(moves), rest=rest)
+
+    def check_placement(self, state: EncounterState, unit: Unit, to: Hex) -> None:
+        """PBW-2: a character never stands in a wall nor in a hex another living character holds."""
+        super().check_placement(state, unit, to)
+        kind = state.board.terrain_at(to)
+        if kind is not None and blocks_move(state, to):
+            raise impassable(to, kind, "PBW-2")
+        other = occupant(state, to, besides=unit.id)
+        if other is not None:
+            raise occupied(to, other, "PBW-2")
 
     def enter_cost(self, state: EncounterState, unit_id: str, frm: Hex, to: Hex) -> int | None:
         ch = state.unit_as(unit_id, Character)

@@ -10,6 +10,7 @@ from rules.by_hand import damage_events, positive_amount
 from rules.dice import Dice
 from rules.events import Event
 from rules.hexgrid import Hex, Vertex
+from rules.placement import impassable, occupied
 from rules.registry import register, ruleset_for
 from rules.ruleset import (
     DiceFactory,
@@ -28,11 +29,12 @@ from rules.ruleset import (
 from rules.skirmish import arcs, flow, scenario_io, sim
 from rules.skirmish.activation import ACTIVATION, DRAW, ext_of, fresh_round, waiting_characters
 from rules.skirmish.events import SkApSpent
-from rules.skirmish.geometry import blocks_move, can_see, step_cost
+from rules.skirmish.geometry import FIRE, blocks_move, can_see, step_cost
 from rules.skirmish.halfhex import occupants
 from rules.skirmish.legality import action_cost
 from rules.skirmish.model import Character, SkGrenade, SkirmishState, SkMelee, SkMove, SkReaction, SkShoot
 from rules.skirmish.orders import parse_action
+from rules.skirmish.tables import tables
 from rules.state import EncounterState, Marker, Unit, replace_unit
 
 if TYPE_CHECKING:
@@ -83,6 +85,27 @@ class SkirmishRuleset(Ruleset):
     def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
         """A chit draw (``draw`` phase, no orders), one action, or one answer to an overwatch question."""
         return flow.resolve(state, orders, dice)
+
+    def check_placement(self, state: EncounterState, unit: Unit, to: Hex) -> None:
+        """SK-2.4: one character a hex (SK-2.5: a hex half held by characters astride counts as held), never on an
+        obstacle or an obstruction; SK-6.2: nor into a fire, an obstruction while it burns."""
+        super().check_placement(state, unit, to)
+        kind = state.board.terrain_at(to)
+        spec = tables().kind(kind)
+        if kind is not None and spec is not None and spec.blocks_move:
+            raise impassable(to, kind, "SK-2.4")
+        if blocks_move(state, to):
+            raise impassable(to, FIRE, "SK-6.2")
+        others = occupants(state, to, besides=unit.id)
+        if others:
+            raise occupied(to, others[0], "SK-2.4")
+
+    def place(self, state: EncounterState, unit: Unit, to: Hex, facing: int | None) -> Unit:
+        """A character put down by hand stands in ``to`` whole (SK-2.5: not astride the hexes it left)."""
+        placed = super().place(state, unit, to, facing)
+        return (
+            replace_unit(placed, astride=None) if isinstance(placed, Character) and placed.astride else placed
+        )
 
     def damage_by_hand(
         self, state: EncounterState, unit_id: str, amount: str
