@@ -15,7 +15,11 @@ from rules.by_hand import RULE
 from rules.events import DirectorOverride, Event
 from rules.hexgrid import Hex
 from rules.registry import ruleset_for
+from rules.scenario import MAX_UNIT_NAME, SAFE_ID
 from rules.state import EncounterState, Unit, replace_unit
+
+# how much of a typed id a refusal repeats: enough to recognise it, never enough to crowd the message
+SHOWN = 40
 
 # stats a director may not set by hand: identity and position have their own commands (rulesets add theirs)
 PROTECTED = frozenset({"id", "side", "at", "kind"})
@@ -23,7 +27,9 @@ PROTECTED = frozenset({"id", "side", "at", "kind"})
 
 def _unit(state: EncounterState, unit_id: str) -> Unit:
     if unit_id not in state.units:
-        raise refuse("unit.unknown", f"There is no unit called {unit_id!r} in this encounter.", unit=unit_id)
+        raise refuse(
+            "unit.unknown", f"There is no unit called {unit_id!r} in this encounter.", unit=unit_id[:SHOWN]
+        )
     return state.units[unit_id]
 
 
@@ -62,29 +68,37 @@ def set_stat(
             "director.bad_stat",
             f"{unit.name} has no stat {stat!r} a director can set.",
             unit=unit_id,
-            stat=stat,
+            stat=stat[:SHOWN],
             allowed=", ".join(settable_stats(state, unit)),
         )
     current = getattr(unit, stat)
     parsed: Any
     if isinstance(current, bool):
         if value.lower() not in ("true", "false", "yes", "no", "1", "0", "si", "sí"):
-            raise refuse("director.bad_value", f"{stat} takes true or false.", stat=stat, value=value)
+            raise refuse("director.bad_value", f"{stat} takes true or false.", stat=stat, value=value[:SHOWN])
         parsed = value.lower() in ("true", "yes", "1", "si", "sí")
     elif isinstance(current, int):
         try:
             parsed = int(value)
         except ValueError:
             raise refuse(
-                "director.bad_value", f"{stat} takes a whole number.", stat=stat, value=value
+                "director.bad_value", f"{stat} takes a whole number.", stat=stat, value=value[:SHOWN]
             ) from None
         if parsed < 0:
-            raise refuse("director.bad_value", f"{stat} cannot be negative.", stat=stat, value=value)
+            raise refuse("director.bad_value", f"{stat} cannot be negative.", stat=stat, value=value[:SHOWN])
         limit = getattr(unit, f"max_{stat}", None)
         if isinstance(limit, int) and not isinstance(limit, bool) and parsed > limit:
-            raise refuse("director.bad_value", f"{stat} is at most {limit}.", stat=stat, value=value)
+            raise refuse("director.bad_value", f"{stat} is at most {limit}.", stat=stat, value=value[:SHOWN])
+    elif stat == "name" and len(value) > MAX_UNIT_NAME:
+        # a scenario file's limit (rules/scenario.py), so every message that repeats the name fits
+        raise refuse(
+            "director.name_too_long",
+            f"A unit's name has at most {MAX_UNIT_NAME} characters (this one has {len(value)}).",
+            limit=MAX_UNIT_NAME,
+            length=len(value),
+        )
     else:
-        parsed = value[:64]
+        parsed = value[:MAX_UNIT_NAME]
     changed = replace_unit(unit, **{stat: parsed})
     event = DirectorOverride(rule=RULE, action="set", unit=unit_id, args=(("stat", stat), ("value", parsed)))
     return state.with_units([changed]), event
@@ -117,15 +131,26 @@ def add_unit(
     state: EncounterState, new_id: str, side: str, at: Hex, like: str, name: str | None = None
 ) -> tuple[EncounterState, DirectorOverride]:
     """A new unit copied from an existing one (same class and stats), on ``side`` at ``at``."""
+    # the limits of a scenario file's units (rules/scenario.py): an id a panel's custom id carries, a name that fits
+    # every message and menu that repeats it
+    if not SAFE_ID.match(new_id):
+        raise refuse(
+            "director.bad_id", "Unit ids use letters, digits, - and _ (at most 32).", unit=new_id[:SHOWN]
+        )
     if new_id in state.units:
         raise refuse("director.unit_exists", f"There is already a unit called {new_id!r}.", unit=new_id)
-    if not new_id.replace("-", "").replace("_", "").isalnum() or len(new_id) > 32:
+    if name is not None and not name.strip():
+        name = None
+    if name is not None and len(name) > MAX_UNIT_NAME:
         raise refuse(
-            "director.bad_id", "Unit ids use letters, digits, - and _ (at most 32).", unit=new_id[:40]
+            "director.name_too_long",
+            f"A unit's name has at most {MAX_UNIT_NAME} characters (this one has {len(name)}).",
+            limit=MAX_UNIT_NAME,
+            length=len(name),
         )
     template = _unit(state, like)
     if side not in state.side_ids():
-        raise refuse("side.unknown", f"There is no side called {side!r}.", side=side)
+        raise refuse("side.unknown", f"There is no side called {side!r}.", side=side[:SHOWN])
     copy = replace_unit(
         template, id=new_id, side=side, name=name or new_id, destroyed=False, label=(name or new_id)[:4]
     )

@@ -24,6 +24,7 @@ from cogs.common import (
     actor_of,
     channel_language,
     choices,
+    clip,
     encounter_here,
     lang,
     reply,
@@ -130,15 +131,17 @@ class DirectorCog(
         line = describe(done.event, done.state, locale)
         if not done.public:  # a unit the public cannot see: the director alone hears of it (FOG-1)
             await interaction.response.send_message(
-                t("director.override_private", locale, line=line), ephemeral=True
+                clip(t("director.override_private", locale, line=line)), ephemeral=True
             )
             return
         channel_locale = await channel_language(self.bot, meta)
         await interaction.response.send_message(
-            t(
-                "director.override_done",
-                channel_locale,
-                line=describe(done.event, done.state, channel_locale),
+            clip(
+                t(
+                    "director.override_done",
+                    channel_locale,
+                    line=describe(done.event, done.state, channel_locale),
+                )
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )

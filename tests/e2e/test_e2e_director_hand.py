@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
+from rules.scenario import MAX_UNIT_NAME
 from rules.serial import to_json
-from tests.e2e_helpers import Table, encounter_of, room
+from tests.e2e_helpers import Table, encounter_of, open_duel, room
 
 pytestmark = pytest.mark.slow
 
@@ -69,3 +70,31 @@ async def test_hex_1_sk_2_4_director_move_off_the_board_or_onto_an_obstruction_a
     assert "0305" in moved.content, moved.content
     state = (await t.bot.service.read((await encounter_of(t)).id)).state
     assert state.units["veddio"].at is not None and state.units["veddio"].at.label == "0305"
+
+
+async def test_add_unit_names_and_ids_meet_a_scenario_files_limits(table: Table) -> None:
+    """A 5,000-character name and an id a panel's custom id cannot carry are refused privately, as a scenario
+    file's would be (rules/scenario.py MAX_UNIT_NAME, SAFE_ID); nothing is added and nothing is posted."""
+    t = table
+    await open_duel(t)
+    await t.bot.settle()
+    before = await everything(t)
+    base = {"side": "blue", "hex": "1010", "like": "pirata"}
+    long_name = await answer(t, t.director, "director add-unit", {**base, "id": "raider", "name": "R" * 5000})
+    accented = await answer(t, t.director, "director add-unit", {**base, "id": "héroe"})
+    long_id = await answer(t, t.director, "director add-unit", {**base, "id": "x" * 33})
+    renamed = await answer(
+        t, t.director, "director set", {"unit": "pirata", "stat": "name", "value": "P" * 5000}
+    )
+    await t.bot.settle()
+    for refusal in (long_name, accented, long_id, renamed):
+        assert refusal.ephemeral and len(refusal.content) < 300, refusal.content
+    assert f"at most {MAX_UNIT_NAME}" in long_name.content and "5000" in long_name.content
+    assert "letters, digits" in accented.content and "letters, digits" in long_id.content
+    assert await everything(t) == before
+    # the longest name a scenario may give is taken, and every message that repeats it fits Discord
+    longest = "N" * MAX_UNIT_NAME
+    added = await answer(t, t.director, "director add-unit", {**base, "id": "raider", "name": longest})
+    assert not added.ephemeral and longest in added.content and len(added.content) <= 2000
+    state = (await t.bot.service.read((await encounter_of(t)).id)).state
+    assert state.units["raider"].name == longest
