@@ -22,15 +22,14 @@ from bot.translator import tr
 from cogs.common import (
     HexTransformer,
     actor_of,
+    bot_of,
     channel_language,
     choices,
     clip,
     encounter_here,
     lang,
     reply,
-    state_here,
 )
-from cogs.units import any_unit_autocomplete
 from data.i18n import has, t
 from render.phase import phase_title
 from rules.errors import GameError
@@ -44,18 +43,39 @@ HexArg = app_commands.Transform[Hex, HexTransformer]
 CLEAR_TERRAIN = "clear"  # the /director terrain value that removes a hex's terrain
 
 
+async def director_state(interaction: discord.Interaction) -> EncounterState | None:
+    """The channel's encounter state for a director's autocomplete; None (no suggestions) for anyone else.
+    Discord asks for suggestions before any check of the command runs, so a player typing a director's command
+    learns nothing from them: not which units, locations or options exist (FOG-1)."""
+    try:
+        meta = await encounter_here(interaction)
+        service = bot_of(interaction).service
+        if not await service.is_director(meta, actor_of(interaction)):
+            return None
+        return (await service.read(meta.id)).state
+    except GameError:
+        return None
+
+
+async def director_unit_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Every unit, hidden ones included, for a director (who sees them all); nothing for anyone else."""
+    if (state := await director_state(interaction)) is None:
+        return []
+    return choices(((f"{u.name} ({u.side})", u.id) for u in state.units.values()), current)
+
+
 async def terrain_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The terrain kinds of this encounter's ruleset (its data table), named in the reader's language."""
-    try:
-        meta = await encounter_here(interaction)
-    except GameError:
+    if (state := await director_state(interaction)) is None:
         return []
     locale = lang(interaction)
     options = [
         (t(f"render.terrain.{k}", locale) if has(f"render.terrain.{k}", "en") else k, k)
-        for k in overrides.terrain_kinds(meta.ruleset)
+        for k in overrides.terrain_kinds(state.ruleset)
     ]
     options.append((t("director.terrain_clear_choice", locale), CLEAR_TERRAIN))
     return choices(((f"{name} ({value})", value) for name, value in options), current)
@@ -68,7 +88,7 @@ async def ruling_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The rulings this encounter's ruleset leaves to the director (exo: collision, dock, board)."""
-    if (state := await state_here(interaction)) is None:
+    if (state := await director_state(interaction)) is None:
         return []
     locale = lang(interaction)
     return choices(((t(r.usage, locale), r.id) for r in ruleset_for(state).rulings().values()), current)
@@ -78,7 +98,7 @@ async def switch_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The encounter options this encounter's ruleset lets the director switch (mech: secret declarations)."""
-    if (state := await state_here(interaction)) is None:
+    if (state := await director_state(interaction)) is None:
         return []
     locale = lang(interaction)
     return choices(((t(f"option.{n}", locale), n) for n in ruleset_for(state).director_switches()), current)
@@ -88,7 +108,7 @@ async def location_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """Where the chosen unit takes damage, when its ruleset has locations (mech: head, ct, lt …)."""
-    if (state := await state_here(interaction)) is None:
+    if (state := await director_state(interaction)) is None:
         return []
     unit = str(getattr(interaction.namespace, "unit", "") or "")
     if unit not in state.units:
@@ -152,7 +172,7 @@ class DirectorCog(
         name=tr("move", "cmd.director.move.name"),
         description=tr("Place a unit on a hex", "cmd.director.move.desc"),
     )
-    @app_commands.autocomplete(unit=any_unit_autocomplete)
+    @app_commands.autocomplete(unit=director_unit_autocomplete)
     async def move(
         self, interaction: discord.Interaction, unit: str, hex: HexArg, facing: str | None = None
     ) -> None:
@@ -169,7 +189,7 @@ class DirectorCog(
     @app_commands.command(
         name=tr("set", "cmd.director.set.name"), description=tr("Set a unit's stat", "cmd.director.set.desc")
     )
-    @app_commands.autocomplete(unit=any_unit_autocomplete)
+    @app_commands.autocomplete(unit=director_unit_autocomplete)
     async def set_(self, interaction: discord.Interaction, unit: str, stat: str, value: str) -> None:
         await self._override(interaction, "set", unit, lambda s: overrides.set_stat(s, unit, stat, value))
 
@@ -177,7 +197,7 @@ class DirectorCog(
         name=tr("damage", "cmd.director.damage.name"),
         description=tr("Damage a unit by hand", "cmd.director.damage.desc"),
     )
-    @app_commands.autocomplete(unit=any_unit_autocomplete, location=location_autocomplete)
+    @app_commands.autocomplete(unit=director_unit_autocomplete, location=location_autocomplete)
     async def damage(
         self,
         interaction: discord.Interaction,
@@ -203,7 +223,7 @@ class DirectorCog(
         name=tr("add-unit", "cmd.director.add_unit.name"),
         description=tr("Add a unit copied from another", "cmd.director.add_unit.desc"),
     )
-    @app_commands.autocomplete(like=any_unit_autocomplete)
+    @app_commands.autocomplete(like=director_unit_autocomplete)
     async def add_unit(
         self,
         interaction: discord.Interaction,
@@ -221,7 +241,7 @@ class DirectorCog(
         name=tr("remove-unit", "cmd.director.remove_unit.name"),
         description=tr("Remove a unit", "cmd.director.remove_unit.desc"),
     )
-    @app_commands.autocomplete(unit=any_unit_autocomplete)
+    @app_commands.autocomplete(unit=director_unit_autocomplete)
     async def remove_unit(self, interaction: discord.Interaction, unit: str) -> None:
         await self._override(interaction, "remove-unit", unit, lambda s: overrides.remove_unit(s, unit))
 
@@ -229,7 +249,7 @@ class DirectorCog(
         name=tr("reveal", "cmd.director.reveal.name"),
         description=tr("Reveal a hidden unit", "cmd.director.reveal.desc"),
     )
-    @app_commands.autocomplete(unit=any_unit_autocomplete)
+    @app_commands.autocomplete(unit=director_unit_autocomplete)
     async def reveal(self, interaction: discord.Interaction, unit: str) -> None:
         await self._override(interaction, "reveal", unit, lambda s: overrides.reveal(s, unit))
 
@@ -269,7 +289,7 @@ class DirectorCog(
         name=tr("assign", "cmd.director.assign.name"),
         description=tr("Give a unit to a player", "cmd.director.assign.desc"),
     )
-    @app_commands.autocomplete(unit=any_unit_autocomplete)
+    @app_commands.autocomplete(unit=director_unit_autocomplete)
     async def assign(self, interaction: discord.Interaction, unit: str, user: discord.User) -> None:
         meta = await encounter_here(interaction)
         joined = await self.bot.service.assign(meta.id, actor_of(interaction), unit, user.id)

@@ -64,6 +64,13 @@ async def owns(interaction: discord.Interaction, ref: ControlRef) -> Reading:
         raise refuse("encounter.gone", "That encounter no longer exists.")
     if not await bot_of(interaction).service.may_use_panel(reading, ref.unit_id, actor_of(interaction)):
         log.info("panel refused user=%s encounter=%s", interaction.user.id, ref.encounter_id)
+        user = interaction.user.id
+        if interaction.guild_id is None and not (
+            reading.meta.created_by == user or any(p.user_id == user for p in reading.parts)
+        ):
+            # a DM carries no server: an encounter the person has no part in is answered as one that does not
+            # exist, so a forged id never tells whether it is in use in some other server
+            raise refuse("encounter.gone", "That encounter no longer exists.")
         raise refuse("unit.not_yours", "That is not one of your units.")
     return reading
 
