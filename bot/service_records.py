@@ -24,6 +24,7 @@ from rules.engine import visibility
 from rules.events import Event
 from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR, PUBLIC
+from rules.scenario import MAX_NAME, MAX_UNIT_NAME, SAFE_ID
 from rules.serial import from_json
 from rules.state import EncounterState
 
@@ -219,6 +220,8 @@ def check_archive(data: Mapping[str, Any]) -> None:
     ``InvalidExportError`` saying where; never RecursionError, whatever the nesting."""
     try:
         archive = parse_archive(data)
+        if len(archive.encounter.name) > MAX_NAME:
+            raise InvalidExportError(f"encounter: its name is over {MAX_NAME} characters")
         for i, snap in enumerate(archive.snapshots):
             state = from_json(snap.state)
             if not isinstance(state, EncounterState):
@@ -227,6 +230,7 @@ def check_archive(data: Mapping[str, Any]) -> None:
             ids = [u.id for u in state.units.values()]
             if len(ids) != len(set(ids)) or any(key != u.id for key, u in state.units.items()):
                 raise InvalidExportError(f"snapshots[{i}]: two units share an id")
+            _names_fit(state, f"snapshots[{i}]")
             _timestamp(snap.created_at, f"snapshots[{i}]")
         for i, event in enumerate(archive.events):
             for body in (event.payload.get("event"), *event.payload.get("extra", ())):
@@ -241,6 +245,23 @@ def check_archive(data: Mapping[str, Any]) -> None:
         raise InvalidExportError("the file is nested too deeply") from None
     except (TypeError, KeyError, ValueError, AttributeError) as exc:
         raise InvalidExportError(f"it holds data this bot cannot read ({str(exc)[:120]})") from None
+
+
+def _names_fit(state: EncounterState, where: str) -> None:
+    """An imported encounter's names and ids meet a scenario file's limits (rules/scenario.py), as those a command
+    gives do: ids a panel's custom id can carry, names every message that repeats them has room for."""
+    if len(state.name) > MAX_NAME:
+        raise InvalidExportError(f"{where}: the encounter's name is over {MAX_NAME} characters")
+    for kind, pieces in (("side", state.sides), ("unit", tuple(state.units.values()))):
+        for piece in pieces:
+            if not SAFE_ID.match(piece.id):
+                raise InvalidExportError(
+                    f"{where}: {kind} id {piece.id[:40]!r} is not letters, digits, - and _ (at most 32)"
+                )
+            if len(piece.name) > MAX_UNIT_NAME:
+                raise InvalidExportError(
+                    f"{where}: {kind} {piece.id}'s name is over {MAX_UNIT_NAME} characters"
+                )
 
 
 def _timestamp(text: str, where: str) -> None:

@@ -143,3 +143,38 @@ def test_a_large_export_is_gzip_compressed_and_imports_back(monkeypatch: pytest.
     with pytest.raises(Refused) as refused:
         parse_export(bomb)
     assert refused.value.code == "import.invalid"
+
+
+def _overlong(state: dict[str, Any], which: str) -> None:
+    """One name or id of an exported state made what a scenario file may not hold."""
+    units: dict[str, Any] = state["units"]
+    if which == "unit-name":
+        units["halcon"]["name"] = "H" * 5000
+    elif which == "side-name":
+        state["sides"][0]["name"] = "S" * 65
+    elif which == "encounter-name":
+        state["name"] = "E" * 101
+    else:
+        units["héroe"] = {**units["halcon"], "id": "héroe"}
+
+
+@pytest.mark.parametrize(
+    ("which", "reason"),
+    [
+        ("unit-name", "name is over 64"),
+        ("side-name", "name is over 64"),
+        ("encounter-name", "name is over 100"),
+        ("unit-id", "héroe"),
+    ],
+)
+async def test_an_imports_names_and_ids_meet_a_scenario_files_limits(
+    service: EncounterService, which: str, reason: str
+) -> None:
+    """A name too long for the messages that repeat it, or an id a panel's custom id cannot carry, is refused as
+    a scenario file's would be (rules/scenario.py MAX_NAME, MAX_UNIT_NAME, SAFE_ID)."""
+    data = await exported_duel(service)
+    _overlong(data["snapshots"][-1]["state"], which)
+    with pytest.raises(Refused, match=reason) as err:
+        await service.import_(resealed(data), GUILD, OTHER_CHANNEL, DIRECTOR)
+    assert err.value.code == "import.invalid"
+    await service.create(GUILD, OTHER_CHANNEL, DIRECTOR, ruleset="exo", scenario="exo-duel")  # nothing stored
