@@ -97,8 +97,8 @@ class SkirmishRuleset(Ruleset):
         if blocks_move(state, to):
             raise impassable(to, FIRE, "SK-6.2")
         others = occupants(state, to, besides=unit.id)
-        if others:
-            raise occupied(to, others[0], "SK-2.4")
+        if others:  # half held by one astride: a half hex, passed but never stood in (SK-2.5)
+            raise occupied(to, others[0], "SK-2.5" if others[0].astride is not None else "SK-2.4")
 
     def place(self, state: EncounterState, unit: Unit, to: Hex, facing: int | None) -> Unit:
         """A character put down by hand stands in ``to`` whole (SK-2.5: not astride the hexes it left)."""

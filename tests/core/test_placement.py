@@ -159,3 +159,13 @@ def test_sk_2_5_a_character_put_down_by_hand_stands_in_its_hex_whole() -> None:
     moved, _ = overrides.move(astride, "veddio", Hex.parse("0305"))
     placed = moved.units["veddio"]
     assert isinstance(placed, Character) and placed.at == Hex.parse("0305") and placed.astride is None
+
+
+def test_sk_2_5_no_character_is_put_down_in_a_half_hex() -> None:
+    state = scenario("skirmish-corridor")
+    lana = state.units["lana"]
+    assert lana.at is not None
+    half = lana.at.neighbor(0)
+    astride = state.with_units([replace_unit(lana, astride=half)])
+    error = refused(astride, "veddio", half.label)
+    assert (error.code, error.rule) == ("place.occupied", "SK-2.5") and "Lana" in error_text(error, "en")
