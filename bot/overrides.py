@@ -219,7 +219,13 @@ def set_terrain(state: EncounterState, at: Hex, kind: str | None) -> tuple[Encou
     terrain = {h: k for h, k in board.terrain.items() if h != at}
     if kind is not None:
         terrain[at] = kind
-    new_board = dataclasses.replace(board, terrain=terrain)
+    changed = state.replace(board=dataclasses.replace(board, terrain=terrain))
+    rules = ruleset_for(state)
+    for unit in state.units.values():
+        if (
+            unit.at == at and not unit.destroyed
+        ):  # a unit standing there must still be able to (as a move there)
+            rules.check_placement(changed, unit, at)
     args: tuple[tuple[str, Any], ...] = (("hex", at.label), ("terrain", kind or ""), ("was", was or ""))
     event = DirectorOverride(rule=RULE, action="terrain" if kind is not None else "terrain-clear", args=args)
-    return state.replace(board=new_board), event
+    return changed, event

@@ -169,3 +169,22 @@ def test_sk_2_5_no_character_is_put_down_in_a_half_hex() -> None:
     astride = state.with_units([replace_unit(lana, astride=half)])
     error = refused(astride, "veddio", half.label)
     assert (error.code, error.rule) == ("place.occupied", "SK-2.5") and "Lana" in error_text(error, "en")
+
+
+def test_sk_2_4_pbw_2_mech_1_2_no_terrain_is_painted_under_a_unit_that_could_not_stand_on_it() -> None:
+    for name, unit, kind, rule in (
+        ("skirmish-corridor", "veddio", "obstruction", "SK-2.4"),
+        ("pbw-street", "ana", "wall", "PBW-2"),
+        ("mech-mixed", "bulldog", "water", "MECH-1.2"),
+    ):
+        state = scenario(name)
+        at = state.units[unit].at
+        assert at is not None
+        with pytest.raises(IllegalOrderError) as caught:
+            overrides.set_terrain(state, at, kind)
+        assert (caught.value.code, caught.value.rule) == ("place.impassable", rule), name
+    state = scenario("skirmish-corridor")
+    at = state.units["veddio"].at
+    assert at is not None
+    painted, _ = overrides.set_terrain(state, at, "difficult")  # harder going, but it may stand there
+    assert painted.board.terrain_at(at) == "difficult"
