@@ -221,10 +221,9 @@ def set_terrain(state: EncounterState, at: Hex, kind: str | None) -> tuple[Encou
         terrain[at] = kind
     changed = state.replace(board=dataclasses.replace(board, terrain=terrain))
     rules = ruleset_for(state)
+    # a unit standing there must still be able to stand there, as if it were put there now
     for unit in state.units.values():
-        if (
-            unit.at == at and not unit.destroyed
-        ):  # a unit standing there must still be able to (as a move there)
+        if unit.at == at and not unit.destroyed:
             rules.check_placement(changed, unit, at)
     args: tuple[tuple[str, Any], ...] = (("hex", at.label), ("terrain", kind or ""), ("was", was or ""))
     event = DirectorOverride(rule=RULE, action="terrain" if kind is not None else "terrain-clear", args=args)
