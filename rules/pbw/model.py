@@ -160,6 +160,11 @@ class Declaration(Order):
     def rest(self) -> bool:
         return all(s.action == REST for s in self.segments)
 
+    @property
+    def only_defends(self) -> bool:
+        """PBW-3: three skipped segments are a turn spent only defending, which rests like ``rest``."""
+        return all(s.action == DEFEND for s in self.segments)
+
 
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -183,7 +188,7 @@ class TurnRecord:
     spent: int = 0  # actions used: resolved actions, melee defences and changes of intention
     defences_used: int = 0
     changes: int = 0
-    rest: bool = False  # PBW-3: a whole turn of rest, not broken by a change
+    rest: bool = False  # PBW-3: a whole turn of rest (or only defending), not broken by a change
     disengage: bool = False  # PBW-5: leaving melee this turn
     resolved: tuple[int, ...] = ()  # segments whose action has been carried out
     moved: tuple[int, ...] = ()  # PBW-5: segments in which the character moved

@@ -28,6 +28,7 @@ from rules.pbw.legality import change_payment, check_change, check_declaration, 
 from rules.pbw.model import (
     DEFEND_ACTION,
     LOST_ACTION,
+    REST,
     REST_ACTION,
     SEGMENTS,
     Change,
@@ -122,7 +123,7 @@ def lock(state: EncounterState, ch: Character, decl: Declaration, source: str) -
     rec = TurnRecord(
         plan=decl.segments,
         actions=ch.actions_per_turn(),
-        rest=decl.rest,
+        rest=decl.rest or decl.only_defends,
         disengage=decl.disengage,
         source=source,
     )
@@ -253,7 +254,9 @@ def resolve_segment(state: EncounterState, orders: Mapping[str, Order], dice: Di
 
 
 def end_turn(state: EncounterState) -> Outcome:
-    """PBW-3: a whole turn of rest recovers fatigue; PBW-5: a turn spent disengaging frees the way out."""
+    """PBW-3: a whole turn of rest recovers fatigue, and so does one spent only defending (the seed's "se puede
+    permanecer a la defensiva todo el turno y solo defenderse de ataques"), whether or not an attack came; PBW-5:
+    a turn spent disengaging frees the way out."""
     ext = ext_of(state)
     events: list[Event] = []
     rested: list[Character] = []
@@ -263,8 +266,9 @@ def end_turn(state: EncounterState) -> Outcome:
         if rec.rest and ch.awake and ch.fatigue > 0:
             now = max(0, ch.fatigue - recovery)
             rested.append(replace_unit(ch, fatigue=now))
+            reason = "rest" if all(s.action == REST for s in rec.plan) else "defended"
             events.append(
-                PbwFatigue(rule="PBW-3", unit=uid, change=now - ch.fatigue, fatigue=now, reason="rest")
+                PbwFatigue(rule="PBW-3", unit=uid, change=now - ch.fatigue, fatigue=now, reason=reason)
             )
     free = tuple(uid for uid, rec in ext.records.items() if rec.disengage and not rec.attacked)
     events.extend(PbwDisengaged(rule="PBW-5", unit=uid) for uid in free)
