@@ -87,12 +87,15 @@ class Visibility:
 class MoveIntent:
     """An order that is about to move a unit (a layer's straying check, NGT-5): the unit, the movement points it
     has for the move, whether it is a motor vehicle, and what is left of the order once its move is taken away
-    (None: nothing; a mech's declaration without its path)."""
+    (None: nothing; a mech's declaration without its path). ``path`` is the hexes the order enters, in order,
+    when it names them beforehand (mech, pbw): the layer judges the exemption before each of them; empty when the
+    move is judged once, from where the unit stands (a skirmish move action)."""
 
     unit: str
     points: int
     vehicle: bool = False
     rest: Order | None = None
+    path: tuple[Hex, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -124,7 +124,8 @@ class PbwRuleset(Ruleset):
             segments=tuple(DEFEND_ACTION if s.action == MOVE else s for s in order.segments),
             disengage=order.disengage,
         )
-        return MoveIntent(unit=ch.id, points=step_limit(ch) * len(moves), rest=rest)
+        path = tuple(h for s in moves for h in s.path)
+        return MoveIntent(unit=ch.id, points=step_limit(ch) * len(moves), rest=rest, path=path)
 
     def enter_cost(self, state: EncounterState, unit_id: str, frm: Hex, to: Hex) -> int | None:
         ch = state.unit_as(unit_id, Character)
