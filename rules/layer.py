@@ -17,6 +17,7 @@ from rules.hexgrid import Hex
 from rules.ruleset import (
     DiceFactory,
     MoveIntent,
+    MoveSurcharge,
     Order,
     OrderMode,
     PhaseLabel,
@@ -91,6 +92,10 @@ class Layer:
         return result
 
     def visible_to(self, state: EncounterState, side: str, base: Visibility) -> Visibility:
+        return base
+
+    def move_surcharge(self, state: EncounterState, base: MoveSurcharge) -> MoveSurcharge:
+        """Movement costs the layer adds on top of ``base`` (night: NGT-5.1)."""
         return base
 
     def unit_summary(self, unit: Unit, summary: dict[str, Any]) -> dict[str, Any]:
@@ -180,6 +185,9 @@ class LayeredRuleset(Ruleset):
 
     def move_intent(self, state: EncounterState, order: Order) -> MoveIntent | None:
         return self.base.move_intent(state, order)
+
+    def move_surcharge(self, state: EncounterState) -> MoveSurcharge:
+        return self.layer.move_surcharge(state, self.base.move_surcharge(state))
 
     def enter_cost(self, state: EncounterState, unit_id: str, frm: Hex, to: Hex) -> int | None:
         return self.base.enter_cost(state, unit_id, frm, to)

@@ -17,6 +17,7 @@ from rules.pbw.geometry import (
     blocks_move,
     clear_line,
     enemies_within_reach,
+    hexes_used,
     occupant,
     step_limit,
 )
@@ -174,6 +175,16 @@ def check_path(state: EncounterState, ch: Character, look: Outlook, path: Sequen
     if len(path) > limit:
         raise illegal(
             ch, "too_far", "PBW-2", f"moves at most {limit} hex(es) per action, not {len(path)}", limit=limit
+        )
+    used = hexes_used(state, path)
+    if used > limit:
+        raise illegal(
+            ch,
+            "too_far_night",
+            "NGT-5.1",
+            f"at night each concealing hex costs one more: this path takes {used} of {limit} hexes of Movement",
+            limit=limit,
+            used=used,
         )
     prev = look.at
     seen = {look.at}

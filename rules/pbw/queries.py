@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from rules.errors import IllegalOrderError
 from rules.hexgrid import Hex
 from rules.pbw.combat import ToHit, to_hit
-from rules.pbw.geometry import enemies_within_reach, reachable, step_limit
+from rules.pbw.geometry import enemies_within_reach, hexes_used, reachable, step_limit
 from rules.pbw.legality import (
     Outlook,
     change_payment,
@@ -174,7 +174,8 @@ def path_cost(
     """``(hexes used, hexes left)`` of a path, or ``IllegalOrderError`` saying why it cannot be walked."""
     ch = _character(state, unit_id)
     check_path(state, ch, outlook(state, ch, earlier), path)
-    return len(path), step_limit(ch) - len(path)
+    used = hexes_used(state, path)
+    return used, step_limit(ch) - used
 
 
 # --- attacks -------------------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from rules.dice import Dice
 from rules.errors import InvalidOrderError
 from rules.hexgrid import Hex, HexSide
 from rules.pbw import scenario_io, sim, turn
-from rules.pbw.geometry import clear_line, enterable, step_limit
+from rules.pbw.geometry import clear_line, enterable, hexes_used, step_limit
 from rules.pbw.legality import check_change, check_declaration, illegal
 from rules.pbw.model import DEFEND_ACTION, MOVE, Change, Character, Declaration, PbwState
 from rules.pbw.orders import parse_order
@@ -129,7 +129,7 @@ class PbwRuleset(Ruleset):
 
     def enter_cost(self, state: EncounterState, unit_id: str, frm: Hex, to: Hex) -> int | None:
         ch = state.unit_as(unit_id, Character)
-        return 1 if state.board.contains(to) and enterable(state, ch, to) else None
+        return hexes_used(state, (to,)) if state.board.contains(to) and enterable(state, ch, to) else None
 
     def sees_hex(self, state: EncounterState, unit_id: str, target: Hex) -> bool:
         """The walls block sight (PBW terrain)."""
