@@ -10,6 +10,10 @@ from typing import Any
 
 import pytest
 
+from bot.panels import accepted, press
+from bot.panels import pbw as P
+from bot.panels.draft import Draft
+from bot.panels.model import Button
 from rules.errors import IllegalOrderError
 from rules.mech.legality import check_declaration
 from rules.mech.orders import MechOrder
@@ -140,3 +144,17 @@ def test_ngt5_1_the_scenario_names_the_concealing_terrain_classes() -> None:
     bad = at_night(pbw_text([person("ana", "a", "0303")]), "pbw", 'concealing = "cover"')
     with pytest.raises(ScenarioError):
         load_scenario(bad)
+
+
+def test_ngt5_1_pbw_the_panel_pad_never_steps_where_the_night_refuses() -> None:
+    """The order panel's move pad (bot/panels/pbw.py): two steps south into cover use all 4 hexes of Ana's Movement
+    at night, so the third step is not offered; by day it is."""
+    for night, third in ((False, True), (True, False)):
+        state = pbw_state(night)
+        model = P.build_panel(state, "ana", draft=Draft(), owing=True)
+        model = press(P, state, model, P.ACT, ("m",))
+        for _ in range(2):
+            model = press(P, state, model, "d3")  # south: 0304, then 0305 (both cover)
+        south = model.control("d3")
+        assert isinstance(south, Button) and south.enabled is third, f"night={night}"
+        assert accepted(state, "ana", P.raw_order(model)) is not None, "what the pad built is accepted"
