@@ -17,6 +17,7 @@ from rules.hexgrid import Hex
 from rules.ruleset import (
     DiceFactory,
     MoveIntent,
+    MoveSurcharge,
     Order,
     OrderMode,
     PhaseLabel,
@@ -97,6 +98,10 @@ class Layer:
         """The director's hand (``/director move``, ``add-unit``): the layer's own limits on where a unit may be
         put, then the base's."""
         base.check_placement(state, unit, to)
+
+    def move_surcharge(self, state: EncounterState, base: MoveSurcharge) -> MoveSurcharge:
+        """Movement costs the layer adds on top of ``base`` (night: NGT-5.1)."""
+        return base
 
     def unit_summary(self, unit: Unit, summary: dict[str, Any]) -> dict[str, Any]:
         return summary
@@ -188,6 +193,9 @@ class LayeredRuleset(Ruleset):
 
     def move_intent(self, state: EncounterState, order: Order) -> MoveIntent | None:
         return self.base.move_intent(state, order)
+
+    def move_surcharge(self, state: EncounterState) -> MoveSurcharge:
+        return self.layer.move_surcharge(state, self.base.move_surcharge(state))
 
     def enter_cost(self, state: EncounterState, unit_id: str, frm: Hex, to: Hex) -> int | None:
         return self.base.enter_cost(state, unit_id, frm, to)

@@ -88,12 +88,43 @@ class Visibility:
 class MoveIntent:
     """An order that is about to move a unit (a layer's straying check, NGT-5): the unit, the movement points it
     has for the move, whether it is a motor vehicle, and what is left of the order once its move is taken away
-    (None: nothing; a mech's declaration without its path)."""
+    (None: nothing; a mech's declaration without its path). ``path`` is the hexes the order enters, in order,
+    when it names them beforehand (mech, pbw): the layer judges the exemption before each of them; empty when the
+    move is judged once, from where the unit stands (a skirmish move action)."""
 
     unit: str
     points: int
     vehicle: bool = False
     rest: Order | None = None
+    path: tuple[Hex, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MoveSurcharge:
+    """Movement costs a layer adds to the base ruleset's (night, NGT-5.1): ``enter`` more points for an
+    infantry-scale unit to enter a hex whose terrain is one of ``terrain``, and ``per_turn`` more for each hexside
+    a vehicle turns. The base ruleset knows which of its units are infantry-scale and which are vehicles."""
+
+    terrain: frozenset[str] = frozenset()
+    enter: int = 0
+    per_turn: int = 0
+
+    def entering(self, board: Board, h: Hex) -> int:
+        """What an infantry-scale unit pays on top of the base cost to enter ``h``."""
+        return self.enter if self.enter and board.terrain_at(h) in self.terrain else 0
+
+
+NO_SURCHARGE = MoveSurcharge()
+
+
+def surcharge(state: EncounterState) -> MoveSurcharge:
+    """The movement costs the state's layers add (none without layers): every base ruleset counts them wherever
+    it counts movement (validation, resolution, the reach its panels offer), so nothing offered is refused."""
+    if not state.layers:
+        return NO_SURCHARGE
+    from rules.registry import ruleset_for
+
+    return ruleset_for(state).move_surcharge(state)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,6 +333,11 @@ class Ruleset(ABC):
         """The move ``order`` is about to make, or None when it moves nothing (NGT-5). None by default: a
         ruleset that says nothing is never checked for straying."""
         return None
+
+    def move_surcharge(self, state: EncounterState) -> MoveSurcharge:
+        """Movement costs the layers add (NGT-5.1); a base ruleset adds none (read them through
+        :func:`surcharge`)."""
+        return NO_SURCHARGE
 
     def enter_cost(self, state: EncounterState, unit_id: str, frm: Hex, to: Hex) -> int | None:
         """Movement points for ``unit_id`` to step from ``frm`` into the adjacent ``to``; None when it cannot

@@ -40,12 +40,14 @@ from bot.panels.model import (
     blank_panel,
     submit_button,
 )
+from rules.engine import visibility
 from rules.hexgrid import Hex, HexSide, hexes_within
 from rules.mech.geometry import weapon_in_arc
 from rules.mech.model import Mech
 from rules.mech.orders import CRUISE, FLANK, JUMP, RUN, STAND, WALK, FireEntry, MechOrder, parse_order
 from rules.mech.query import cost_of_path, fire_options, heat_after, mp_by_mode, physical_options
 from rules.mech.state import DECLARE
+from rules.registry import ruleset_for
 from rules.state import EncounterState
 
 MODE, MOVES, TWIST, FIRE, PHYSICAL = "m", "v", "t", "w", "x"  # draft fields
@@ -534,9 +536,15 @@ def _fire_options(
     assert unit.at is not None
     end = path[-1] if path else unit.at
     codes = _codes(state)
+    seen = _seen_by(state, unit.side)
     found: list[tuple[int, int, Option]] = []
     for target in state.units.values():
-        if not isinstance(target, Mech) or target.side == unit.side or not target.active or target.hidden:
+        if (
+            not isinstance(target, Mech)
+            or target.side == unit.side
+            or not target.active
+            or target.id not in seen
+        ):
             continue
         for w in fire_options(state, unit_id, target.id, mode=mode, at=end, facing=facing, twist=twist):
             if not w.legal:
@@ -567,7 +575,7 @@ def _physical_options(
     for p in physical_options(state, unit_id, mode=mode, path=path, facing=facing, twist=twist):
         code = PHYSICAL_CODES.get((p.kind, p.limb))
         target = state.units.get(p.target)
-        if code is None or target is None or target.hidden:
+        if code is None or target is None or target.id not in _seen_by(state, unit.side):
             continue
         value = f"{code}{codes[p.target]}"
         if accepted(state, unit.id, _raw(state, draft_plan, Draft(x=[value]), fire=False)) is None:
@@ -584,6 +592,12 @@ def _physical_options(
         )
         out.append(Option(value, target.name, "panel.mech.physical_option", params))
     return tuple(out[:MAX_OPTIONS])
+
+
+def _seen_by(state: EncounterState, side: str) -> frozenset[str]:
+    """The units ``side`` sees (FOG-1, and NGT-2 at night): no other is offered as a target, so a select never
+    names a unit hidden in the dark, nor offers what the night would refuse."""
+    return visibility(ruleset_for(state), state, side).units
 
 
 # --- small codecs --------------------------------------------------------------------------------------------

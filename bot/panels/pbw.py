@@ -56,6 +56,7 @@ from rules.pbw.model import (
     SEGMENTS,
     SHOOT,
     STOW,
+    TREAT,
     Character,
     SegmentAction,
 )
@@ -69,6 +70,7 @@ from rules.pbw.queries import (
     legal_actions,
     path_cost,
     to_hit_for,
+    treat_options,
 )
 from rules.pbw.tables import LOCATIONS, tables
 from rules.pbw.turn import DECLARE, next_declarer
@@ -85,7 +87,18 @@ DISENGAGE = "dis"
 KEEP, CHANGE, CANCEL = "keep", "change", "nochange"
 EDIT, DIS, CH, NEW = "e", "x", "ch", "s0"
 NO_AIM = "-"
-CODE = {DEFEND: "d", REST: "r", RELOAD: "l", STOW: "s", DRAW: "w", MOVE: "m", SHOOT: "f", MELEE: "c"}
+CODE = {
+    DEFEND: "d",
+    REST: "r",
+    RELOAD: "l",
+    STOW: "s",
+    DRAW: "w",
+    MOVE: "m",
+    SHOOT: "f",
+    MELEE: "c",
+    TREAT: "t",
+}
+WHOLE_TURN = (REST, TREAT)  # PBW-3, PBW-6: the first segment's choice fills the turn
 KIND = {v: k for k, v in CODE.items()}
 
 
@@ -98,9 +111,9 @@ class Slot:
 
     kind: str = DEFEND
     sides: str = ""  # move: hexsides stepped across, one digit each
-    target: int = -1  # shoot/melee: the target's number (its place in the state's units)
+    target: int = -1  # shoot/melee/treat: the target's number (its place in the state's units)
     weapon: int = 0  # shoot/melee/draw: 1-based
-    aim: int = -1  # shoot/melee: index into LOCATIONS, -1 for no aim
+    aim: int = -1  # shoot/melee: index into LOCATIONS, -1 for no aim; treat: the wounded location
 
     @property
     def complete(self) -> bool:
@@ -110,6 +123,8 @@ class Slot:
             return self.target >= 0 and self.weapon > 0
         if self.kind == DRAW:
             return self.weapon > 0
+        if self.kind == TREAT:
+            return self.target >= 0 and self.aim >= 0
         return True
 
     @property
@@ -121,6 +136,8 @@ class Slot:
             return f"{head}{self.weapon}" if self.weapon else head
         if self.kind in (SHOOT, MELEE) and self.target >= 0 and self.weapon:
             return f"{head}{self.target}.{self.weapon}" + (f".{self.aim}" if self.aim >= 0 else "")
+        if self.kind == TREAT and self.complete:
+            return f"{head}{self.target}.{self.aim}"
         return head
 
 
@@ -140,6 +157,15 @@ def parse_code(code: str) -> Slot:
             aim = int(parts[2]) if len(parts) == 3 and int(parts[2]) < len(LOCATIONS) else -1
             return Slot(kind, target=int(parts[0]), weapon=int(parts[1]), aim=aim)
         return Slot(kind)
+    if kind == TREAT:
+        parts = rest.split(".")
+        if (
+            len(parts) == 2
+            and all(p.isdigit() and len(p) < 4 for p in parts)
+            and int(parts[1]) < len(LOCATIONS)
+        ):
+            return Slot(TREAT, target=int(parts[0]), aim=int(parts[1]))
+        return Slot(TREAT)
     return Slot(kind)
 
 
@@ -173,9 +199,11 @@ def action_of(state: EncounterState, slot: Slot, start: Hex) -> SegmentAction:
     """The engine's action for a slot (an incomplete one has no path or target yet)."""
     ids = unit_ids(state)
     target = ids[slot.target] if 0 <= slot.target < len(ids) else ""
-    aim = LOCATIONS[slot.aim] if slot.aim >= 0 else ""
+    where = LOCATIONS[slot.aim] if slot.aim >= 0 else ""
+    if slot.kind == TREAT:
+        return SegmentAction(action=TREAT, target=target, location=where)
     return SegmentAction(
-        action=slot.kind, path=walk(start, slot.sides), target=target, weapon=slot.weapon, aim=aim
+        action=slot.kind, path=walk(start, slot.sides), target=target, weapon=slot.weapon, aim=where
     )
 
 
@@ -190,6 +218,8 @@ def table_of(act: SegmentAction) -> dict[str, Any]:
         out["weapon"] = act.weapon
     if act.aim:
         out["aim"] = act.aim
+    if act.location:
+        out["location"] = act.location
     return out
 
 
@@ -223,6 +253,11 @@ def _attacks(
 @per_state
 def _draws(state: EncounterState, unit_id: str, earlier: tuple[SegmentAction, ...]) -> tuple[int, ...]:
     return draw_options(state, unit_id, earlier)
+
+
+@per_state
+def _treats(state: EncounterState, unit_id: str) -> tuple[tuple[str, str], ...]:
+    return treat_options(state, unit_id)
 
 
 @per_state
@@ -273,6 +308,11 @@ def checked_slot(
         return Slot(MOVE, sides=sides)
     if slot.kind == DRAW:
         return slot if slot.weapon in _draws(board, ch.id, earlier) else Slot(DRAW)
+    if slot.kind == TREAT:
+        ids = unit_ids(state)
+        target = ids[slot.target] if 0 <= slot.target < len(ids) else ""
+        wound = (target, LOCATIONS[slot.aim]) if slot.aim >= 0 else ("", "")
+        return slot if wound in _treats(board, ch.id) else Slot()
     if slot.kind in (SHOOT, MELEE):
         ids = unit_ids(state)
         target = ids[slot.target] if 0 <= slot.target < len(ids) else ""
@@ -288,9 +328,11 @@ def plan_of(state: EncounterState, ch: Character, draft: Draft) -> tuple[tuple[S
     disengage = draft.text(DIS) == "1" and can_disengage(board, ch.id)
     out: list[Segment] = []
     earlier: tuple[SegmentAction, ...] = ()
+    first = parse_code(draft.text("s1"))
     for k in range(1, SEGMENTS + 1):
         options = _actions(board, ch.id, earlier, disengage)
-        slot = checked_slot(board, state, ch, parse_code(draft.text(f"s{k}")), earlier, options)
+        code = draft.text("s1") if first.kind == TREAT else draft.text(f"s{k}")  # PBW-6: the whole turn
+        slot = checked_slot(board, state, ch, parse_code(code), earlier, options)
         start = outlook(board, ch, earlier).at
         out.append(Segment(slot, start, options, earlier))
         earlier = (*earlier, action_of(state, slot, start))
@@ -413,12 +455,12 @@ def _declaring(model: PanelModel, state: EncounterState, ch: Character, draft: D
     the target and aim menus; buttons switch segments; Submit once the rules take the whole declaration."""
     board = known(state, ch.side)
     plan, disengage = plan_of(state, ch, draft)
-    resting = plan[0].slot.kind == REST
+    resting = plan[0].slot.kind in WHOLE_TURN
     k = 1 if resting else _edited(draft)
     seg = plan[k - 1]
     fields = {f"s{i}": s.slot.code if s.slot.kind != DEFEND else "" for i, s in enumerate(plan, start=1)}
     kept = Draft(**fields, e=str(k) if k != 1 else "", x="1" if disengage else "")
-    controls: list[Control] = [_action_select(board, ch, seg, k)]
+    controls: list[Control] = [_action_select(board, state, ch, seg, k)]
     controls.extend(_detail_controls(board, state, ch, seg, kept, f"s{k}"))
     controls.extend(
         Button(
@@ -460,15 +502,20 @@ def _declaring(model: PanelModel, state: EncounterState, ch: Character, draft: D
     )
 
 
-def _action_select(board: EncounterState, ch: Character, seg: Segment, k: int) -> Select:
+def _action_select(
+    board: EncounterState, state: EncounterState, ch: Character, seg: Segment, k: int
+) -> Select:
     options: list[Option] = []
     for o in seg.options:
         if o.action == DRAW:
             for w in _draws(board, ch.id, seg.earlier):
                 options.append(Option(f"w{w}", "", "panel.pbw.act.draw", (("weapon", _weapon_text(ch, w)),)))
             continue
+        if o.action == TREAT:
+            options.extend(_treat_option(state, ch, target, loc) for target, loc in _treats(board, ch.id))
+            continue
         options.append(_action_option(ch, o))
-    chosen = seg.slot.code if seg.slot.kind == DRAW else CODE[seg.slot.kind]
+    chosen = seg.slot.code if seg.slot.kind in (DRAW, TREAT) else CODE[seg.slot.kind]
     return Select(
         ACT,
         Text.of("panel.pbw.placeholder.act", n=str(k)),
@@ -476,6 +523,19 @@ def _action_select(board: EncounterState, ch: Character, seg: Segment, k: int) -
         chosen=(chosen,) if chosen in {o.value for o in options} else (),
         min_values=1,
     )
+
+
+def _treat_option(state: EncounterState, ch: Character, target: str, loc: str) -> Option:
+    """PBW-6: treating one wound the whole turn, with the turns already spent on it (of ten)."""
+    number = unit_ids(state).index(target)
+    t = ch.treating
+    done = t.turns if t is not None and (t.target, t.location) == (target, loc) else 0
+    params: tuple[tuple[str, str | Text], ...] = (
+        ("target", state.units[target].name),
+        ("loc", Text.of(f"term.{loc}")),
+        ("turns", str(done)),
+    )
+    return Option(f"{CODE[TREAT]}{number}.{LOCATIONS.index(loc)}", "", "panel.pbw.act.treat", params)
 
 
 def _action_option(ch: Character, o: ActionOption) -> Option:
@@ -712,7 +772,30 @@ def _stats(ch: Character, state: EncounterState) -> tuple[Stat, ...]:
         Stat("pbw_held", held),
         Stat("pbw_at", where),
         Stat("pbw_state", Text.of(f"term.{ch.condition}")),
+        *_treatment_stats(ch, state),
     )
+
+
+def _treatment_stats(ch: Character, state: EncounterState) -> tuple[Stat, ...]:
+    """PBW-6: the count of a treatment under way, on the healer's panel and on the patient's (a healer the
+    patient's side cannot see is not named)."""
+    out: list[Stat] = []
+    if ch.treating is not None and ch.treating.turns:
+        t = ch.treating
+        target = state.units[t.target].name if t.target in state.units else t.target
+        loc = Text.of(f"term.{t.location}")
+        out.append(
+            Stat("pbw_treating", Text.of("panel.pbw.treating", target=target, loc=loc, turns=str(t.turns)))
+        )
+    seen = visibility(ruleset_for(state), state, ch.side).units
+    for healer in state.units_of(Character):
+        t = healer.treating
+        if t is None or not t.turns or t.target != ch.id or healer.id == ch.id or healer.id not in seen:
+            continue
+        loc = Text.of(f"term.{t.location}")
+        text = Text.of("panel.pbw.treated_by", healer=healer.name, loc=loc, turns=str(t.turns))
+        out.append(Stat("pbw_treated", text))
+    return tuple(out)
 
 
 def _short(slot: Slot) -> Text:

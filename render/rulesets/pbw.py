@@ -1,5 +1,5 @@
-"""The pbw overlay (RULES.md §3.2): a character's Hit Points and fatigue bars and its damaged locations in the side
-panel (PBW-3, PBW-4), and a badge on the counter for a character that is prone, incapacitated or unconscious
+"""The pbw overlay (RULES.md §3.2): a character's Hit Points and fatigue bars, its damaged locations and the turns
+of a treatment it is giving in the side panel (PBW-3, PBW-4, PBW-6), and a badge on the counter for a character that is prone, incapacitated or unconscious
 (PBW-4); the dead are wrecks with the common renderer's cross."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from render.panel import LegendItem
 from render.rulesets import Overlay, Scene, StatBar
 from rules.pbw.model import DEAD, INCAPACITATED, OK, PRONE, UNCONSCIOUS, Character
 from rules.pbw.tables import LOCATIONS
+from rules.pbw.turn import TREAT_TURNS
 from rules.state import Unit
 
 BADGE: dict[str, RGB] = {
@@ -22,6 +23,7 @@ BADGE: dict[str, RGB] = {
     UNCONSCIOUS: (120, 110, 220),  # violet: out
 }
 FATIGUE_BAR: RGB = (95, 150, 235)
+TREAT_BAR: RGB = (60, 175, 95)  # PBW-6: the turns of a treatment under way, of ten
 
 
 def _ring(cv: Canvas, at: Point, k: float, colour: RGB, outline: RGB) -> None:
@@ -99,7 +101,7 @@ class PbwOverlay(Overlay):
         ]
 
     def palette(self, theme: Theme) -> Iterable[RGB]:
-        return (*BADGE.values(), FATIGUE_BAR)
+        return (*BADGE.values(), FATIGUE_BAR, TREAT_BAR)
 
     def stat_bars(self, unit: Unit) -> Sequence[StatBar]:
         """Hit Points (the counter's damage bar), fatigue up to exhaustion at twice the attribute (PBW-3), and each
@@ -121,6 +123,9 @@ class PbwOverlay(Overlay):
             now, full = unit.resistance.get(loc, 0), unit.max_resistance.get(loc, 0)
             if full and now < full:
                 bars.append(StatBar(f"render.stat.pbw_{loc}", max(now, 0), full, damage=False))
+        if unit.treating is not None and unit.treating.turns:
+            turns = unit.treating.turns
+            bars.append(StatBar("render.stat.pbw_treat", turns, TREAT_TURNS, damage=False, colour=TREAT_BAR))
         return bars
 
     def signature(self, unit: Unit) -> tuple[object, ...]:
@@ -131,6 +136,7 @@ class PbwOverlay(Overlay):
             unit.fatigue,
             unit.condition != OK and unit.condition,
             tuple(sorted(unit.resistance.items())),
+            unit.treating,
         )
 
 

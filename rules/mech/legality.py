@@ -17,7 +17,15 @@ from rules.hexgrid import Hex, HexSide
 from rules.mech.geometry import FRONT, LEFT, RIGHT, adjacent_arc_hexes, weapon_in_arc
 from rules.mech.heat import mp_penalty
 from rules.mech.model import Mech
-from rules.mech.movement import FAST_MODES, PathCost, modes_for, mp_available, path_cost, step_problem
+from rules.mech.movement import (
+    FAST_MODES,
+    PathCost,
+    modes_for,
+    mp_available,
+    path_cost,
+    step_problem,
+    turn_surcharge,
+)
 from rules.mech.orders import CRUISE, FLANK, JUMP, RUN, STAND, WALK, MechOrder, PhysicalEntry
 from rules.mech.state import ext_of, secret
 from rules.mech.tohit import Motion, ShotOdds, fire_odds
@@ -45,7 +53,9 @@ def end_of(state: EncounterState, unit: Mech, order: MechOrder) -> tuple[Hex, in
     assert unit.at is not None
     if order.mode == STAND or unit.shutdown or unit.immobile:
         return unit.at, unit.facing, None
-    cost = path_cost(state.board, unit, order.mode, order.path, order.facing)
+    cost = path_cost(
+        state.board, unit, order.mode, order.path, order.facing, per_turn=turn_surcharge(state, unit)
+    )
     return cost.end, cost.end_facing, cost
 
 
@@ -150,7 +160,9 @@ def _check_movement(
         )
     if order.mode == JUMP and not order.path:
         raise _illegal(unit, "a jump enters at least one hex", "mech.jump_empty", "MECH-1.2")
-    cost = path_cost(state.board, unit, order.mode, order.path, order.facing)
+    cost = path_cost(
+        state.board, unit, order.mode, order.path, order.facing, per_turn=turn_surcharge(state, unit)
+    )
     problem = step_problem(state.board, unit, order.mode, cost, unit.at)
     if problem is not None:
         raise problem

@@ -15,10 +15,11 @@ from rules.errors import IllegalOrderError
 from rules.hexgrid import Hex, turn_distance
 from rules.mech.geometry import elevation
 from rules.mech.heat import mp_penalty
-from rules.mech.model import Mech
+from rules.mech.model import VEHICLE, Mech
 from rules.mech.orders import CRUISE, FLANK, JUMP, RUN, STAND, WALK
 from rules.mech.tables import tables
-from rules.state import Board
+from rules.ruleset import surcharge
+from rules.state import Board, EncounterState
 
 MECH_MODES = (STAND, WALK, RUN, JUMP)
 VEHICLE_MODES = (STAND, CRUISE, FLANK)
@@ -95,8 +96,10 @@ def path_cost(
     *,
     start: Hex | None = None,
     start_facing: int | None = None,
+    per_turn: int = 0,
 ) -> PathCost:
-    """The MP cost of ``path`` then turning to ``facing`` (None: keep the facing the path leaves).
+    """The MP cost of ``path`` then turning to ``facing`` (None: keep the facing the path leaves); ``per_turn`` MP
+    more for every hexside turned (a layer's surcharge, :func:`turn_surcharge`).
 
     Raises ``IllegalOrderError`` only for a path that is not a chain of neighbours (MECH-1.2); every other limit
     (MP, reverse at run, climbs, the board edge) is for the caller to judge from the result.
@@ -128,7 +131,8 @@ def path_cost(
             terrain = tb.terrain_kind(board.terrain_at(h)).mp
             climb = abs(elevation(board, h) - elevation(board, here)) * tb.mp_per_level
             new_facing = (direction + 3) % 6 if reverse else direction
-            steps.append(StepCost(h, reverse, turns, terrain, climb, 1 + turns + terrain + climb, new_facing))
+            cost = 1 + turns * (1 + per_turn) + terrain + climb
+            steps.append(StepCost(h, reverse, turns, terrain, climb, cost, new_facing))
             heading = new_facing
         here = h
     if mode == JUMP:
@@ -136,26 +140,34 @@ def path_cost(
         facing_turns = 0
     else:
         end_facing = facing if facing is not None else heading
-        facing_turns = turn_distance(heading, end_facing)
+        facing_turns = turn_distance(heading, end_facing) * (1 + per_turn)
     total = stand_up + sum(s.cost for s in steps) + facing_turns
     return PathCost(mode, tuple(steps), stand_up, here, end_facing % 6, facing_turns, total)
 
 
-def legal_facings(board: Board, unit: Mech, mode: str, path: tuple[Hex, ...]) -> tuple[int, ...]:
+def turn_surcharge(state: EncounterState, unit: Mech) -> int:
+    """NGT-5.1: the MP a layer adds per hexside a vehicle turns (night: 1); BattleMechs pay the day costs
+    [HOUSE]."""
+    return surcharge(state).per_turn if unit.kind == VEHICLE else 0
+
+
+def legal_facings(
+    board: Board, unit: Mech, mode: str, path: tuple[Hex, ...], per_turn: int = 0
+) -> tuple[int, ...]:
     """End facings the unit can afford after ``path`` in ``mode`` (jump: all six; standing: its own)."""
     if mode == STAND:
         return (unit.facing,)
     mp = mp_available(unit).get(mode)
     if mp is None:
         return ()
-    base = path_cost(board, unit, mode, path)
+    base = path_cost(board, unit, mode, path, per_turn=per_turn)
     if base.total > mp:
         return ()
     if mode == JUMP:
         return tuple(range(6))
     heading = base.steps[-1].facing if base.steps else unit.facing
     spare = mp - (base.total - base.facing_turns)
-    return tuple(f for f in range(6) if turn_distance(heading, f) <= spare)
+    return tuple(f for f in range(6) if turn_distance(heading, f) * (1 + per_turn) <= spare)
 
 
 def step_problem(board: Board, unit: Mech, mode: str, cost: PathCost, start: Hex) -> IllegalOrderError | None:

@@ -25,7 +25,7 @@ from rules.mech.legality import (
     straight_run,
 )
 from rules.mech.model import Mech
-from rules.mech.movement import PathCost, legal_facings, mp_available, path_cost
+from rules.mech.movement import PathCost, legal_facings, mp_available, path_cost, turn_surcharge
 from rules.mech.orders import STAND, MechOrder, PhysicalEntry
 from rules.mech.tohit import Modifier, Motion, fire_odds, physical_damage, physical_odds
 from rules.state import EncounterState
@@ -45,13 +45,15 @@ def cost_of_path(
 ) -> PathCost:
     """What ``path`` then turning to ``facing`` costs, hex by hex (MECH-1.2, DESIGN §7.1). Raises
     ``IllegalOrderError`` for a path that is not a chain of neighbours."""
-    return path_cost(state.board, _unit(state, unit_id), mode, path, facing)
+    unit = _unit(state, unit_id)
+    return path_cost(state.board, unit, mode, path, facing, per_turn=turn_surcharge(state, unit))
 
 
 def end_facings(state: EncounterState, unit_id: str, mode: str, path: tuple[Hex, ...]) -> tuple[int, ...]:
     """The end facings the unit can still afford after ``path`` (jump: any; standing still: its own)."""
     try:
-        return legal_facings(state.board, _unit(state, unit_id), mode, path)
+        unit = _unit(state, unit_id)
+        return legal_facings(state.board, unit, mode, path, turn_surcharge(state, unit))
     except IllegalOrderError:
         return ()
 
@@ -182,7 +184,11 @@ def physical_options(
     assert unit.at is not None
     seen = _seen(state, unit_id)
     try:
-        cost: PathCost | None = None if mode == STAND else path_cost(state.board, unit, mode, path, facing)
+        cost: PathCost | None = (
+            None
+            if mode == STAND
+            else path_cost(state.board, unit, mode, path, facing, per_turn=turn_surcharge(state, unit))
+        )
     except IllegalOrderError:
         return ()
     end = cost.end if cost is not None else unit.at

@@ -38,7 +38,7 @@ from rules.mech.events import (
 from rules.mech.geometry import Sight, sight, weapon_in_arc
 from rules.mech.heat import ammo_rolls, heat_to_hit, movement_heat, mp_penalty, shutdown_rolls, weapons_heat
 from rules.mech.legality import physical_reach, straight_run
-from rules.mech.model import Mech
+from rules.mech.model import VEHICLE, Mech
 from rules.mech.movement import PathCost, mp_available, path_cost
 from rules.mech.orders import JUMP, RUN, STAND, WALK, MechOrder, stand_order
 from rules.mech.state import INITIATIVE, MechState, ext_of, secret
@@ -52,6 +52,7 @@ from rules.mech.tohit import (
     physical_damage,
     physical_odds,
 )
+from rules.ruleset import surcharge
 from rules.state import Board, EncounterState, Unit
 
 PHYSICAL_TABLE = {"punch": PUNCH, "kick": KICK, "melee": STANDARD, "charge": STANDARD, "dfa": PUNCH}
@@ -80,10 +81,11 @@ class Pending:
 class Turn:
     """The units of the turn being resolved, changed in place; the new state is built once, at the end."""
 
-    __slots__ = ("board", "held", "units")
+    __slots__ = ("board", "held", "per_turn", "units")
 
     def __init__(self, state: EncounterState) -> None:
         self.board: Board = state.board
+        self.per_turn = surcharge(state).per_turn  # NGT-5.1: what a vehicle pays more per hexside turned
         self.units: dict[str, Unit] = dict(state.units)
         self.held: dict[Hex, str] = {
             u.at: u.id for u in self.units.values() if isinstance(u, Mech) and u.active and u.at is not None
@@ -166,7 +168,8 @@ def _move(turn: Turn, uid: str, order: MechOrder) -> tuple[list[Event], Executed
         )
         turn.put(moved)
         return [event], Executed(Motion())
-    cost = path_cost(turn.board, unit, order.mode, order.path, order.facing)
+    per_turn = turn.per_turn if unit.kind == VEHICLE else 0
+    cost = path_cost(turn.board, unit, order.mode, order.path, order.facing, per_turn=per_turn)
     taken = _steps_possible(turn, unit, order.mode, cost)
     events: list[Event] = []
     if taken < len(cost.steps):

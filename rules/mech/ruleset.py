@@ -35,7 +35,7 @@ from rules.mech.legality import check_declaration
 from rules.mech.model import MECH as MECH_KIND
 from rules.mech.model import Mech
 from rules.mech.movement import mp_available, path_cost, step_problem
-from rules.mech.orders import CRUISE, WALK, MechOrder, parse_order, stand_order
+from rules.mech.orders import CRUISE, JUMP, WALK, MechOrder, parse_order, stand_order
 from rules.mech.resolution import resolve_turn
 from rules.mech.state import DECLARE, INITIATIVE, RESOLVE, SECRET_DECLARATIONS, MechState, ext_of, secret
 from rules.mech.tables import tables
@@ -320,12 +320,19 @@ class MechRuleset(Ruleset):
         return tuple(dict.fromkeys([*(f.target for f in order.fire), *(p.target for p in order.physical)]))
 
     def move_intent(self, state: EncounterState, order: Order) -> MoveIntent | None:
-        """A declaration with a path; a stray replaces it with standing (no move, no fire)."""
+        """A declaration with a path, judged before each hex it enters (a jump once, from where it starts); a stray
+        replaces the rest of it with standing (no more move, no fire)."""
         if state.phase != DECLARE or not isinstance(order, MechOrder) or not order.moves or not order.path:
             return None
         unit = state.unit_as(order.unit, Mech)
         points = mp_available(unit).get(order.mode, 0)
-        return MoveIntent(unit=unit.id, points=points, vehicle=not unit.is_mech, rest=stand_order(unit.id))
+        return MoveIntent(
+            unit=unit.id,
+            points=points,
+            vehicle=not unit.is_mech,
+            rest=stand_order(unit.id),
+            path=() if order.mode == JUMP else tuple(order.path),
+        )
 
     def enter_cost(self, state: EncounterState, unit_id: str, frm: Hex, to: Hex) -> int | None:
         """MECH-1.2: the MP of one step (terrain, climb; turns are free to a straying unit); None off the board,

@@ -64,7 +64,9 @@ class NightMarkersCleared(Event):
 class NightStraying(Note):
     """NGT-5: the movement roll (``colored``, ``white``) of a unit about to move, or why it is ``exempt``; on a
     stray, the direction roll and where and why it stopped (``ti``: marked TI). ``key`` picks the account's
-    sentence: ``night_exempt``, ``night_kept_way``, ``night_strayed`` (``night_strayed_ti``), ``night_jittered``."""
+    sentence: ``night_exempt``, ``night_kept_way``, ``night_strayed`` (``night_strayed_ti``), ``night_jittered``;
+    each but the first with ``_at`` when the roll was made mid-path, where a unit that set out exempt lost its
+    exemption (``args`` then carries ``checked_at``, that hex's label)."""
 
     exempt: str | None = None
     colored: int | None = None

@@ -23,7 +23,16 @@ from rules.night.sight import gunflash_units, is_vehicle, lit_hexes, side_view
 from rules.night.state import night_of, read_top, set_nvr, with_night
 from rules.night.tables import FLARE, ILLUMINATION, tables
 from rules.registry import register
-from rules.ruleset import Change, Order, PhaseResult, RoundSpec, Ruleset, Ruling, Visibility
+from rules.ruleset import (
+    Change,
+    MoveSurcharge,
+    Order,
+    PhaseResult,
+    RoundSpec,
+    Ruleset,
+    Ruling,
+    Visibility,
+)
 from rules.state import EncounterState
 
 if TYPE_CHECKING:
@@ -123,6 +132,16 @@ class NightLayer(Layer):
 
     def visible_to(self, state: EncounterState, side: str, base: Visibility) -> Visibility:
         return side_view(state, side, base)
+
+    def move_surcharge(self, state: EncounterState, base: MoveSurcharge) -> MoveSurcharge:
+        """NGT-5.1: infantry-scale units pay more to enter concealing terrain, vehicles per hexside turned."""
+        tab = tables()
+        terrain = frozenset(night_of(state).concealing_for(state.ruleset))
+        return MoveSurcharge(
+            terrain=base.terrain | terrain,
+            enter=base.enter + tab.conceal_cost,
+            per_turn=base.per_turn + tab.turn_cost,
+        )
 
     def private_views(self, state: EncounterState, base: tuple[str, ...]) -> tuple[str, ...]:
         """NGT-9: every side gets its own board."""

@@ -34,6 +34,11 @@ class NightState(RulesetState):
     round_started: int = 0
     #: NGT-5: units that strayed onto a friendly unit in good order: they move on without straying this round
     steady: tuple[str, ...] = ()
+    #: NGT-5.1: the terrain classes that conceal, as the scenario names them (None: the base ruleset's default)
+    concealing: tuple[str, ...] | None = None
+
+    def concealing_for(self, ruleset: str) -> tuple[str, ...]:
+        return self.concealing if self.concealing is not None else tables().concealing.get(ruleset, ())
 
     def discipline_of(self, unit_id: str) -> str:
         return dict(self.discipline).get(unit_id, tables().default_discipline)
@@ -58,8 +63,8 @@ def read_top(raw: Mapping[str, Any], state: EncounterState, ctx: ScenarioContext
     else:
         ctx.error("night", "problem.expected", expected=Phrase.of("problem.kind.dict"), got=describe(found))
     for key in table:
-        if key not in ("nvr", "wind"):
-            ctx.error(f"night.{key}", "problem.unknown_key", key=key, allowed="nvr, wind")
+        if key not in ("nvr", "wind", "concealing"):
+            ctx.error(f"night.{key}", "problem.unknown_key", key=key, allowed="nvr, wind, concealing")
     nvr = ctx.number(table, "nvr", "night", default=tab.default_nvr, low=tab.min_nvr, high=tab.max_nvr)
     wind: object = table.get("wind", False)
     if not isinstance(wind, bool):
@@ -67,6 +72,19 @@ def read_top(raw: Mapping[str, Any], state: EncounterState, ctx: ScenarioContext
             "night.wind", "problem.expected", expected=Phrase.of("problem.kind.bool"), got=describe(wind)
         )
         wind = False
+    concealing: tuple[str, ...] | None = None
+    classes: object = table.get("concealing")
+    if classes is not None:
+        listed_classes = cast(list[object], classes) if isinstance(classes, list) else None
+        if listed_classes is not None and all(isinstance(c, str) for c in listed_classes):
+            concealing = tuple(str(c) for c in listed_classes)
+        else:
+            ctx.error(
+                "night.concealing",
+                "problem.expected",
+                expected=Phrase.of("problem.kind.list"),
+                got=describe(cast(object, classes)),
+            )
     discipline: list[tuple[str, str]] = []
     motorized: list[str] = []
     tracked: list[str] = []
@@ -93,7 +111,12 @@ def read_top(raw: Mapping[str, Any], state: EncounterState, ctx: ScenarioContext
             elif v:
                 into.append(uid)
     ns = NightState(
-        nvr=nvr, wind=wind, discipline=tuple(discipline), motorized=tuple(motorized), tracked=tuple(tracked)
+        nvr=nvr,
+        wind=wind,
+        discipline=tuple(discipline),
+        motorized=tuple(motorized),
+        tracked=tuple(tracked),
+        concealing=concealing,
     )
     return with_night(state, ns)
 

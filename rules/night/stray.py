@@ -1,7 +1,9 @@
 """Straying (NGT-5) and jitter fire (NGT-6), checked each time a unit is about to move.
 
-Exempt: the unit sees a known enemy, or starts on or next to a road, trail, gully or stream, or in or next to
-an illuminated hex. Otherwise the movement roll (coloured d6, white d6): coloured 6 → possible stray; lax units
+Exempt: the unit sees a known enemy, or stands on or next to a road, trail, gully or stream, or in or next to
+an illuminated hex. The exemption is judged again before every hex a declared path enters (the seed: "tendrán que
+chequear por extravío cuando no sigan reuniendo ninguna de esas condiciones y quieran entrar en un nuevo
+hexágono"); the first hex where it is lost gets the movement roll, one per move. Otherwise the movement roll (coloured d6, white d6): coloured 6 → possible stray; lax units
 always stray, normal ones on white ≥ 3, stealthy ones on white ≥ 5 (motor vehicles are always lax). A straying
 unit rolls the direction (coloured die → side 1-6 = N … NW, white die) and moves as far as it can that way,
 stopping before moving closer to a known enemy, an illuminated hex, a known fire zone, the board edge,
@@ -122,17 +124,44 @@ def nearest_enemy(state: EncounterState, unit: Unit) -> Unit | None:
     return min(candidates, key=lambda e: (here.distance(e.at) if e.at else 0, e.id))
 
 
+def lost_exemption(
+    ruleset: Ruleset, state: EncounterState, unit: Unit, path: tuple[Hex, ...], lit: frozenset[Hex]
+) -> tuple[int, int, str | None]:
+    """NGT-5 judged before every hex of ``path``: how many of its hexes the unit enters still exempt, the points
+    they cost, and the exemption it starts with (None: it must roll before its first step). All of ``path``: it
+    never loses its exemption before a hex it means to enter."""
+    assert unit.at is not None
+    first = exemption(state, unit, lit)
+    if first is None:
+        return 0, 0, None
+    at, spent = unit.at, 0
+    for k, nxt in enumerate(path[:-1], start=1):
+        spent += ruleset.enter_cost(state, unit.id, at, nxt) or 1  # the path was checked when declared
+        at = nxt
+        here = replace(unit, at=at)
+        if exemption(state.with_units([here]), here, lit) is None:
+            return k, spent, first
+    return len(path), spent, first
+
+
 def check(
     ruleset: Ruleset, state: EncounterState, intent: MoveIntent, dice: Dice
 ) -> tuple[EncounterState, list[Event], bool]:
     """The straying check of a unit about to move. Returns the new state, the events, and whether its move was
-    taken over (a stray, or cancelled by its own jitter fire)."""
+    taken over (a stray, or cancelled by its own jitter fire). A declared path that loses its exemption mid-way is
+    checked where it loses it: on a stray the unit walks the path so far, then strays from there."""
     tab = tables()
     unit = state.unit(intent.unit)
     lit = lit_hexes(state)
     discipline = discipline_for(state, unit, intent)
-    reason = exemption(state, unit, lit)
-    if reason is not None or unit.at is None:
+    if unit.at is None:
+        return (
+            state,
+            [NightStraying(rule="NGT-5", key="night_exempt", unit=unit.id, discipline=discipline)],
+            False,
+        )
+    kept, prefix_spent, reason = lost_exemption(ruleset, state, unit, intent.path, lit)
+    if reason is not None and kept == len(intent.path):
         return (
             state,
             [
@@ -142,19 +171,29 @@ def check(
             ],
             False,
         )
+    before, start = state, unit.at
+    prefix = intent.path[:kept]
+    at_key = "_at" if prefix else ""
+    where: tuple[tuple[str, str], ...] = (("checked_at", prefix[-1].label),) if prefix else ()
+    here = prefix[-1] if prefix else start
+    if prefix:
+        # judged where it lost its exemption, with the points the path so far cost already spent
+        unit = replace(unit, at=here)
+        state = state.with_units([unit])
     roll = dice.roll(2, 6, rule="NGT-5", purpose="movement")
     colored, white = roll.dice
     strays = colored == tab.stray_colored and white >= tab.white_at_least[discipline]
     if not strays:
         event = NightStraying(
             rule="NGT-5",
-            key="night_kept_way",
+            key=f"night_kept_way{at_key}",
             unit=unit.id,
             colored=colored,
             white=white,
             discipline=discipline,
+            args=where,
         )
-        return state, [event], False
+        return before, [event], False
     direction = dice.roll(2, 6, rule="NGT-5", purpose="stray direction")
     dc, dw = direction.dice
     side = dc - 1
@@ -173,7 +212,7 @@ def check(
         key = "night_jittered" if because == "jitter" else "night_strayed_ti" if ti else "night_strayed"
         return NightStraying(
             rule="NGT-5",
-            key=key,
+            key=f"{key}{at_key}",
             unit=unit.id,
             colored=colored,
             white=white,
@@ -186,15 +225,21 @@ def check(
             stopped_because=because,
             hexes=hexes,
             ti=ti,
+            args=where,
         )
 
+    # the stray is judged from where the exemption was lost, but carried out from where the unit stood: the path
+    # so far is walked for real, then the stray's own hexes
+    judged = state
+    state = state.with_units([replace(state.unit(unit.id), at=start)])
     if cancelled:
-        return state, [strayed(unit.at, "jitter"), *after], True
-    w = walk(ruleset, state, unit, side, intent.points, lit)
+        state, moved = ruleset.stray_move(state, unit.id, prefix, prefix_spent)
+        return state, [strayed(here, "jitter"), *moved, *after], True
+    w = walk(ruleset, judged, unit, side, intent.points - prefix_spent, lit)
     ti = w.because in ("enemy", "terrain") or (w.because == "points" and w.left > 0)
-    stopped = w.path[-1] if w.path else unit.at
+    stopped = w.path[-1] if w.path else here
     event = strayed(stopped, w.because, len(w.path), ti)
-    state, moved = ruleset.stray_move(state, unit.id, w.path, w.spent)
+    state, moved = ruleset.stray_move(state, unit.id, (*prefix, *w.path), prefix_spent + w.spent)
     if ti:
         state = state.replace(markers=(*state.markers, Marker(kind=TI, at=stopped, owner=unit.id)))
     if w.because == "friendly":

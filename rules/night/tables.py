@@ -27,6 +27,7 @@ _SCHEMA: dict[str, Any] = {
         "exempt_terrain": [str],
     },
     "jitter": {"mover_fires_on": [int]},
+    "costs": {"conceal": int, "per_turn": int, "concealing": {"*": [str]}},
     "ambush": {"night_margin": int, "day_margin": int},
 }
 
@@ -58,6 +59,9 @@ class NightTables:
     mover_fires_on: tuple[int, ...]
     night_margin: int
     day_margin: int
+    conceal_cost: int
+    turn_cost: int
+    concealing: Mapping[str, tuple[str, ...]]
 
     def radius(self, kind: str) -> int:
         """NGT-3: the lit radius of a flare or an illuminating round."""
@@ -88,4 +92,7 @@ def tables() -> NightTables:
         mover_fires_on=tuple(raw["jitter"]["mover_fires_on"]),
         night_margin=raw["ambush"]["night_margin"],
         day_margin=raw["ambush"]["day_margin"],
+        conceal_cost=raw["costs"]["conceal"],
+        turn_cost=raw["costs"]["per_turn"],
+        concealing={k: tuple(v) for k, v in cast(dict[str, list[str]], raw["costs"]["concealing"]).items()},
     )

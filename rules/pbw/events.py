@@ -176,6 +176,19 @@ class PbwHandsUsed(Note):
 
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PbwTreatment(Note):
+    """PBW-6: a turn of treatment by ``unit`` on ``target``'s ``location``: ``turns`` complete, consecutive turns
+    so far; at ten the location and the hit points get 1 back (``restored``) and the count starts again. ``key``:
+    ``pbw.treat.turn``, ``pbw.treat.restored`` or ``pbw.treat.broken`` (the count lost, ``turns`` then those lost)."""
+
+    target: str
+    location: str
+    turns: int
+    restored: bool = False
+
+
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PbwFatigue(Event):
     """PBW-3: fatigue gained (Athletics, melee) or recovered (a whole turn of rest)."""
 

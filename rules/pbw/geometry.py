@@ -3,11 +3,13 @@ and the hexes a move can reach."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import heapq
+from collections.abc import Iterable, Sequence
 
 from rules.hexgrid import Hex, hexes_crossed
 from rules.pbw.model import Character
 from rules.pbw.tables import TerrainKind, tables
+from rules.ruleset import surcharge
 from rules.state import EncounterState
 
 
@@ -75,6 +77,24 @@ def step_limit(ch: Character) -> int:
     return tables().crawl if ch.crawling else ch.movement
 
 
+def hexes_used(state: EncounterState, path: Sequence[Hex]) -> int:
+    """PBW-2: the hexes of Movement a path uses, one per hex entered, plus a layer's surcharge (night, NGT-5.1:
+    one hex more into concealing terrain, characters being infantry-scale)."""
+    extra = surcharge(state)
+    return len(path) + sum(extra.entering(state.board, h) for h in path)
+
+
+def within_movement(state: EncounterState, path: Sequence[Hex], limit: int) -> tuple[Hex, ...]:
+    """The longest start of ``path`` that ``limit`` hexes of Movement pay for."""
+    extra = surcharge(state)
+    used = 0
+    for i, h in enumerate(path):
+        used += 1 + extra.entering(state.board, h)
+        if used > limit:
+            return tuple(path[:i])
+    return tuple(path)
+
+
 def enterable(state: EncounterState, ch: Character, h: Hex) -> bool:
     return state.board.contains(h) and not blocks_move(state, h) and occupant(state, h, besides=ch.id) is None
 
@@ -87,18 +107,25 @@ def reachable(
     A path never enters a wall or an occupied hex, and ends at the first hex within 1 hex of an enemy it was not
     already engaged with (PBW-5: "no pueden desplazarse sin abandonar dicha situación")."""
     already = frozenset(engaged)
+    extra = surcharge(state)
     paths: dict[Hex, tuple[Hex, ...]] = {start: ()}
-    frontier = [start]
-    for _ in range(limit):
-        nxt: list[Hex] = []
-        for h in frontier:
-            if h != start and set(enemies_within_reach(state, ch.side, h)) - already:
-                continue  # running into a melee ends the move there
-            for n in h.neighbors():
-                if n in paths or not enterable(state, ch, n):
-                    continue
-                paths[n] = (*paths[h], n)
-                nxt.append(n)
-        frontier = nxt
+    used = {start: 0}
+    # cheapest first (a hex costs 1, or 2 into concealing terrain at night); ties in the order found
+    queue: list[tuple[int, int, Hex]] = [(0, 0, start)]
+    found = 0
+    while queue:
+        cost, _, h = heapq.heappop(queue)
+        if cost > used[h]:
+            continue
+        if h != start and set(enemies_within_reach(state, ch.side, h)) - already:
+            continue  # running into a melee ends the move there
+        for n in h.neighbors():
+            step = cost + 1 + extra.entering(state.board, n)
+            if step > limit or (n in used and used[n] <= step) or not enterable(state, ch, n):
+                continue
+            used[n] = step
+            paths[n] = (*paths[h], n)
+            found += 1
+            heapq.heappush(queue, (step, found, n))
     del paths[start]
     return paths

@@ -17,6 +17,7 @@ from rules.pbw.geometry import (
     blocks_move,
     clear_line,
     enemies_within_reach,
+    hexes_used,
     occupant,
     step_limit,
 )
@@ -33,6 +34,7 @@ from rules.pbw.model import (
     SEGMENTS,
     SHOOT,
     STOW,
+    TREAT,
     Change,
     Character,
     Declaration,
@@ -40,7 +42,7 @@ from rules.pbw.model import (
     SegmentAction,
     TurnRecord,
 )
-from rules.pbw.tables import LOCATIONS, WeaponType
+from rules.pbw.tables import LOCATIONS, MEDKIT, WeaponType
 from rules.state import EncounterState
 
 
@@ -152,7 +154,48 @@ def check_action(state: EncounterState, ch: Character, look: Outlook, act: Segme
         if act.weapon and act.weapon - 1 != look.held:
             raise illegal(ch, "not_held", "PBW-2", f"does not hold weapon {act.weapon}", weapon=act.weapon)
         return dataclasses.replace(act, weapon=look.held + 1)
+    if act.action == TREAT:
+        return check_treat(state, ch, look, act)
     return act  # defend, rest: nothing to check here
+
+
+def check_treat(state: EncounterState, ch: Character, look: Outlook, act: SegmentAction) -> SegmentAction:
+    """PBW-6: Medicine and a medical kit ("con la habilidad de Medicina y el equipo adecuado"), on a wounded
+    location of the healer or of a character within 1 m; an incapacitated healer only on itself (the seed: "salvo
+    arrastrarse un metro por segmento o intentar curarse las heridas")."""
+    if ch.skill("medicine") < 1:
+        raise illegal(ch, "no_medicine", "PBW-6", "has no Medicine skill")
+    if MEDKIT not in ch.items:
+        raise illegal(ch, "no_medkit", "PBW-6", "carries no medical kit")
+    patient = state.units.get(act.target)
+    if not isinstance(patient, Character) or patient.at is None:
+        raise illegal(
+            ch, "no_target", "PBW-6", f"there is no character called {act.target}", target=act.target
+        )
+    if not patient.alive:
+        raise illegal(ch, "target_dead", "PBW-6", f"{patient.name} is dead", target=patient.name)
+    if ch.condition == INCAPACITATED and patient.id != ch.id:
+        raise illegal(
+            ch,
+            "cannot_act",
+            "PBW-4",
+            "is incapacitated: it can only treat its own wounds",
+            condition=ch.condition,
+        )
+    if patient.id != ch.id and look.at.distance(patient.at) > 1:
+        raise illegal(ch, "treat_reach", "PBW-6", f"{patient.name} is not within 1 m", target=patient.name)
+    if act.location not in LOCATIONS:
+        raise illegal(ch, "bad_aim", "PBW-6", f"{act.location} is not a location", aim=act.location)
+    if patient.resistance.get(act.location, 0) >= patient.max_resistance.get(act.location, 0):
+        raise illegal(
+            ch,
+            "not_wounded",
+            "PBW-6",
+            f"{patient.name}'s {act.location} has no wound to treat",
+            target=patient.name,
+            location=act.location,
+        )
+    return act
 
 
 def check_path(state: EncounterState, ch: Character, look: Outlook, path: Sequence[Hex]) -> None:
@@ -174,6 +217,16 @@ def check_path(state: EncounterState, ch: Character, look: Outlook, path: Sequen
     if len(path) > limit:
         raise illegal(
             ch, "too_far", "PBW-2", f"moves at most {limit} hex(es) per action, not {len(path)}", limit=limit
+        )
+    used = hexes_used(state, path)
+    if used > limit:
+        raise illegal(
+            ch,
+            "too_far_night",
+            "NGT-5.1",
+            f"at night each concealing hex costs one more: this path takes {used} of {limit} hexes of Movement",
+            limit=limit,
+            used=used,
         )
     prev = look.at
     seen = {look.at}
@@ -378,12 +431,16 @@ def check_declaration(state: EncounterState, ch: Character, decl: Declaration) -
     kinds = [s.action for s in decl.segments]
     if REST in kinds and not decl.rest:
         raise illegal(ch, "rest_whole_turn", "PBW-3", "rest takes the whole turn (all three segments)")
+    if TREAT in kinds and decl.treat is None:
+        raise illegal(
+            ch, "treat_whole_turn", "PBW-6", "treating a wound takes the whole turn (all three segments)"
+        )
     if LOST in kinds:
         raise illegal(ch, "unknown_action", "PBW-2", "'lost' is not an action")
     allowed = ch.actions_per_turn()
     if allowed == 0 and not decl.rest:
         raise illegal(ch, "exhausted", "PBW-3", "is exhausted: a whole turn of rest is all it can do")
-    if ch.condition == INCAPACITATED and any(k not in (MOVE, DEFEND, REST) for k in kinds):
+    if ch.condition == INCAPACITATED and any(k not in (MOVE, DEFEND, REST, TREAT) for k in kinds):
         raise illegal(
             ch, "cannot_act", "PBW-4", "is incapacitated and can only crawl", condition=ch.condition
         )

@@ -17,7 +17,7 @@ OK, PRONE, INCAPACITATED, UNCONSCIOUS, DEAD = "ok", "prone", "incapacitated", "u
 CONDITIONS = (OK, PRONE, INCAPACITATED, UNCONSCIOUS, DEAD)
 
 # --- segment actions (PBW-2) ------------------------------------------------------------------------------------
-MOVE, SHOOT, MELEE, RELOAD, DRAW, STOW, DEFEND, REST = (
+MOVE, SHOOT, MELEE, RELOAD, DRAW, STOW, DEFEND, REST, TREAT = (
     "move",
     "shoot",
     "melee",
@@ -26,9 +26,12 @@ MOVE, SHOOT, MELEE, RELOAD, DRAW, STOW, DEFEND, REST = (
     "stow",
     "defend",
     "rest",
+    "treat",
 )
 LOST = "lost"  # a segment given up to pay for a change of intention (PBW-2)
-ACTIONS = (MOVE, SHOOT, MELEE, RELOAD, DRAW, STOW, DEFEND, REST)
+ACTIONS = (MOVE, SHOOT, MELEE, RELOAD, DRAW, STOW, DEFEND, REST, TREAT)
+#: actions that take the whole turn, all three segments alike (PBW-3 rest, PBW-6 treat)
+WHOLE_TURN = frozenset({REST, TREAT})
 #: actions that use the segment; defend and rest skip it (and give a melee defence, PBW-2)
 ACTIVE = frozenset({MOVE, SHOOT, MELEE, RELOAD, DRAW, STOW})
 ATTACKS = frozenset({SHOOT, MELEE})
@@ -51,6 +54,16 @@ class Carried:
 
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Treatment:
+    """PBW-6: the wound a healer is treating and the complete, consecutive turns spent on it so far."""
+
+    target: str
+    location: str
+    turns: int = 0
+
+
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Character(Unit):
     """A character at 1 hex = 1 m. ``facing`` is a hexside (kept for the board; no rule reads it)."""
 
@@ -69,6 +82,8 @@ class Character(Unit):
     held: int | None = None  # index into ``weapons`` of what is in hand
     hand: str = ""  # "ra", "la" or "both": the arm(s) holding it
     condition: str = OK
+    items: tuple[str, ...] = ()  # PBW-6: a medkit
+    treating: Treatment | None = None  # PBW-6: the treatment under way, None when none
 
     # --- what the body allows (PBW-4) -----------------------------------------------------------------------
     @property
@@ -135,6 +150,7 @@ class SegmentAction:
     target: str = ""  # shoot, melee
     weapon: int = 0  # shoot, melee, reload, draw, stow
     aim: str = ""  # shoot, melee: the chosen location (PBW-5, −5)
+    location: str = ""  # treat: the wounded location (PBW-6)
 
     @property
     def active(self) -> bool:
@@ -160,6 +176,19 @@ class Declaration(Order):
     def rest(self) -> bool:
         return all(s.action == REST for s in self.segments)
 
+    @property
+    def treat(self) -> SegmentAction | None:
+        """PBW-6: the treatment this declaration spends its whole turn on, if it does."""
+        first = self.segments[0] if self.segments else None
+        if first is not None and first.action == TREAT and all(s == first for s in self.segments):
+            return first
+        return None
+
+    @property
+    def only_defends(self) -> bool:
+        """PBW-3: three skipped segments are a turn spent only defending, which rests like ``rest``."""
+        return all(s.action == DEFEND for s in self.segments)
+
 
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -183,7 +212,7 @@ class TurnRecord:
     spent: int = 0  # actions used: resolved actions, melee defences and changes of intention
     defences_used: int = 0
     changes: int = 0
-    rest: bool = False  # PBW-3: a whole turn of rest, not broken by a change
+    rest: bool = False  # PBW-3: a whole turn of rest (or only defending), not broken by a change
     disengage: bool = False  # PBW-5: leaving melee this turn
     resolved: tuple[int, ...] = ()  # segments whose action has been carried out
     moved: tuple[int, ...] = ()  # PBW-5: segments in which the character moved

@@ -7,7 +7,8 @@ A declaration (DESIGN §7.4)::
                   { action = "defend" }],
       disengage = false }
 
-One to three segments: missing ones are skipped (``defend``); ``[{ action = "rest" }]`` rests the whole turn. A
+One to three segments: missing ones are skipped (``defend``); ``[{ action = "rest" }]`` rests the whole turn and
+``[{ action = "treat", target = "bob", location = "ra" }]`` treats a wound the whole turn (PBW-6). A
 change of intention before a segment (PBW-2) is one segment table plus the segment it is for::
 
     { segment = 2, action = "melee", target = "bob" }      { action = "keep" }   (no change)
@@ -28,11 +29,11 @@ from rules.pbw.model import (
     MELEE,
     MOVE,
     RELOAD,
-    REST,
-    REST_ACTION,
     SEGMENTS,
     SHOOT,
     STOW,
+    TREAT,
+    WHOLE_TURN,
     Change,
     Character,
     Declaration,
@@ -51,6 +52,7 @@ ACTION_KEYS: dict[str, frozenset[str]] = {
     RELOAD: frozenset({"weapon"}),
     DRAW: frozenset({"weapon"}),
     STOW: frozenset({"weapon"}),
+    TREAT: frozenset({"target", "location"}),
 }
 
 
@@ -84,7 +86,11 @@ def parse_declaration(state: EncounterState, unit_id: str, table: Mapping[str, A
     if not isinstance(raw_segments, list) or not 1 <= len(cast(list[Any], raw_segments)) <= SEGMENTS:
         raise bad(unit_id, "segments is a list of one to three segment tables (PBW-1)", "syntax.pbw.segments")
     segments = [parse_segment(state, unit_id, s) for s in cast(list[Any], raw_segments)]
-    filler = REST_ACTION if all(s.action == REST for s in segments) else DEFEND_ACTION
+    # a whole-turn action (rest, treat) given once fills the turn; otherwise missing segments are skipped
+    whole = (
+        segments[0] if segments[0].action in WHOLE_TURN and all(s == segments[0] for s in segments) else None
+    )
+    filler = whole or DEFEND_ACTION
     segments += [filler] * (SEGMENTS - len(segments))
     disengage = table.get("disengage", False)
     if not isinstance(disengage, bool):
@@ -136,7 +142,14 @@ def parse_segment(state: EncounterState, unit_id: str, raw: Any) -> SegmentActio
     aim = table.get("aim", "")
     if not isinstance(aim, str):
         raise bad(unit_id, 'aim is a location such as "torso"', "syntax.pbw.aim")
-    return SegmentAction(action=str(action), path=path, target=target, weapon=weapon, aim=aim)
+    location = table.get("location", "")
+    if action == TREAT and (not isinstance(location, str) or not location):
+        raise bad(unit_id, 'treat needs the wounded location, such as location = "ra"', "syntax.pbw.location")
+    if action == TREAT and not target:
+        target = unit_id  # treating one's own wound (the seed: "intentar curarse las heridas")
+    return SegmentAction(
+        action=str(action), path=path, target=target, weapon=weapon, aim=aim, location=str(location)
+    )
 
 
 def _current_segment(state: EncounterState) -> int:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from rules.errors import IllegalOrderError
 from rules.hexgrid import Hex
 from rules.pbw.combat import ToHit, to_hit
-from rules.pbw.geometry import enemies_within_reach, reachable, step_limit
+from rules.pbw.geometry import enemies_within_reach, hexes_used, reachable, step_limit
 from rules.pbw.legality import (
     Outlook,
     change_payment,
@@ -48,6 +48,7 @@ from rules.pbw.model import (
     REST,
     SHOOT,
     STOW,
+    TREAT,
     Character,
     SegmentAction,
 )
@@ -108,22 +109,40 @@ def _active_options(
 def legal_actions(
     state: EncounterState, unit_id: str, earlier: Sequence[SegmentAction] = (), *, disengage: bool = False
 ) -> tuple[ActionOption, ...]:
-    """PBW-2/PBW-3: what the segment after ``earlier`` may hold. Rest fills the whole turn: it is offered in the
-    first segment, and after it nothing else is. ``disengage``: a turn spent leaving a melee (PBW-5)."""
+    """PBW-2/PBW-3: what the segment after ``earlier`` may hold. Rest and treat (PBW-6) fill the whole turn: they
+    are offered in the first segment, and after them nothing else is. ``disengage``: a turn spent leaving a melee (PBW-5)."""
     ch = _character(state, unit_id)
     if not ch.awake:
         return ()
     kinds = [a.action for a in earlier]
     if kinds and all(k == REST for k in kinds):
         return (ActionOption(REST),)
+    if kinds and all(k == TREAT for k in kinds):
+        return (ActionOption(TREAT),)  # PBW-6: the whole turn, like rest
     rest = () if kinds else (ActionOption(REST),)
     allowed = ch.actions_per_turn()
     if allowed == 0:
         return rest
+    treat = () if kinds or disengage or not treat_options(state, unit_id) else (ActionOption(TREAT),)
     out = [ActionOption(DEFEND)]
     if sum(1 for a in earlier if a.active) < allowed:
         out.extend(_active_options(state, ch, outlook(state, ch, earlier), disengage=disengage))
-    return (*out, *rest)
+    return (*out, *rest, *treat)
+
+
+def treat_options(state: EncounterState, unit_id: str) -> tuple[tuple[str, str], ...]:
+    """PBW-6: the wounds, as (character, location), the unit may spend the whole turn treating."""
+    ch = _character(state, unit_id)
+    if not ch.awake or ch.at is None:
+        return ()
+    look = outlook(state, ch)
+    return tuple(
+        (p.id, loc)
+        for p in state.units_of(Character)
+        if p.at is not None and p.at.distance(ch.at) <= 1
+        for loc in LOCATIONS
+        if _legal(state, ch, look, SegmentAction(action=TREAT, target=p.id, location=loc))
+    )
 
 
 def can_disengage(state: EncounterState, unit_id: str) -> bool:
@@ -174,7 +193,8 @@ def path_cost(
     """``(hexes used, hexes left)`` of a path, or ``IllegalOrderError`` saying why it cannot be walked."""
     ch = _character(state, unit_id)
     check_path(state, ch, outlook(state, ch, earlier), path)
-    return len(path), step_limit(ch) - len(path)
+    used = hexes_used(state, path)
+    return used, step_limit(ch) - used
 
 
 # --- attacks -------------------------------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from rules.pbw.events import (
     PbwHandsUsed,
     PbwMoveStopped,
 )
-from rules.pbw.geometry import enemies_within_reach, enterable, occupant, step_limit
+from rules.pbw.geometry import enemies_within_reach, enterable, occupant, step_limit, within_movement
 from rules.pbw.legality import check_action, ext_of, outlook, put_record
 from rules.pbw.model import (
     ACTIVE,
@@ -119,7 +119,7 @@ def move(state: EncounterState, dice: Dice, ch: Character, act: SegmentAction, s
         if not ok:
             return state, [*events, stopped(ch, segment, "athletics")]
         ch = state.unit_as(ch.id, Character)
-    path = path[: step_limit(ch)]
+    path = within_movement(state, path, step_limit(ch))
     entered: list[Hex] = []
     halt: tuple[str, str] | None = None
     for h in path:

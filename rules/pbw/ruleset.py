@@ -10,7 +10,7 @@ from rules.dice import Dice
 from rules.errors import InvalidOrderError
 from rules.hexgrid import Hex, HexSide
 from rules.pbw import scenario_io, sim, turn
-from rules.pbw.geometry import blocks_move, clear_line, enterable, occupant, step_limit
+from rules.pbw.geometry import blocks_move, clear_line, enterable, hexes_used, occupant, step_limit
 from rules.pbw.legality import check_change, check_declaration, illegal
 from rules.pbw.model import DEFEND_ACTION, MOVE, Change, Character, Declaration, PbwState
 from rules.pbw.orders import parse_order
@@ -125,7 +125,8 @@ class PbwRuleset(Ruleset):
             segments=tuple(DEFEND_ACTION if s.action == MOVE else s for s in order.segments),
             disengage=order.disengage,
         )
-        return MoveIntent(unit=ch.id, points=step_limit(ch) * len(moves), rest=rest)
+        path = tuple(h for s in moves for h in s.path)
+        return MoveIntent(unit=ch.id, points=step_limit(ch) * len(moves), rest=rest, path=path)
 
     def check_placement(self, state: EncounterState, unit: Unit, to: Hex) -> None:
         """PBW-2: a character never stands in a wall nor in a hex another living character holds."""
@@ -139,7 +140,7 @@ class PbwRuleset(Ruleset):
 
     def enter_cost(self, state: EncounterState, unit_id: str, frm: Hex, to: Hex) -> int | None:
         ch = state.unit_as(unit_id, Character)
-        return 1 if state.board.contains(to) and enterable(state, ch, to) else None
+        return hexes_used(state, (to,)) if state.board.contains(to) and enterable(state, ch, to) else None
 
     def sees_hex(self, state: EncounterState, unit_id: str, target: Hex) -> bool:
         """The walls block sight (PBW terrain)."""

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 from rules.errors import GameError, did_you_mean
 from rules.pbw.model import Carried, Character, Declaration
 from rules.pbw.orders import DECLARATION_KEYS, parse_change, parse_declaration
-from rules.pbw.tables import ATTRIBUTES, LOCATIONS, SKILLS, tables
+from rules.pbw.tables import ATTRIBUTES, ITEMS, LOCATIONS, SKILLS, tables
 from rules.pbw.turn import DECLARE, declare, next_declarer
 from rules.ruleset import RoundSpec
 from rules.state import EncounterState, Unit
@@ -17,11 +17,11 @@ if TYPE_CHECKING:
     from rules.scenario import ScenarioContext
 
 UNIT_KEYS = frozenset(
-    {"initiative", "movement", "fatigue", "hp", "resistance", "attributes", "skills", "weapons"}
+    {"initiative", "movement", "fatigue", "hp", "resistance", "attributes", "skills", "weapons", "items"}
 )
 WEAPON_KEYS = frozenset({"type", "held", "ammo"})
 ORDER_KEYS = DECLARATION_KEYS | {"change"}
-CHANGE_KEYS = frozenset({"segment", "action", "path", "target", "weapon", "aim"})
+CHANGE_KEYS = frozenset({"segment", "action", "path", "target", "weapon", "aim", "location"})
 REQUIRED = ("initiative", "movement", "fatigue", "hp", "resistance")
 
 
@@ -39,6 +39,7 @@ def build_character(
     if held is not None:
         hand = "both" if weapons[held].spec.hands == 2 else "ra"
     hp = ctx.number(raw, "hp", path, default=1, low=1, high=999)
+    items = _items(raw, path, ctx)
     return Character(
         id=common.id,
         side=common.side,
@@ -60,7 +61,20 @@ def build_character(
         weapons=weapons,
         held=held,
         hand=hand,
+        items=items,
     )
+
+
+def _items(raw: Mapping[str, Any], path: str, ctx: ScenarioContext) -> tuple[str, ...]:
+    """``items = ["medkit"]``: what a character carries besides its weapons (PBW-6)."""
+    listed = cast(list[Any], ctx.take(raw, "items", list, path, default=[]))
+    out: list[str] = []
+    for i, item in enumerate(listed):
+        if item not in ITEMS:
+            ctx.error(f"{path}.items[{i}]", "problem.pbw.item", item=str(item), known=", ".join(ITEMS))
+        else:
+            out.append(str(item))
+    return tuple(out)
 
 
 def _scores(

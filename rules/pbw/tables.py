@@ -18,7 +18,10 @@ from data.loader import TableError, load_table
 LOCATIONS = ("head", "ra", "la", "torso", "rl", "ll")
 ARMS = ("ra", "la")
 LEGS = ("rl", "ll")
-SKILLS = ("ranged", "melee", "fight", "athletics")
+SKILLS = ("ranged", "melee", "fight", "athletics", "medicine")  # medicine: PBW-6
+#: the items a character may carry (``items = [...]``): a medical kit lets one with Medicine treat (PBW-6)
+ITEMS = ("medkit",)
+MEDKIT = "medkit"
 ATTRIBUTES = ("agility", "strength", "perception")
 BANDS = ("short", "medium", "long", "extreme")
 

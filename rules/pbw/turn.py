@@ -22,19 +22,23 @@ from rules.pbw.events import (
     PbwIntentionChanged,
     PbwSegmentPlanned,
     PbwSegmentStarted,
+    PbwTreatment,
     PbwTurnEnded,
 )
 from rules.pbw.legality import change_payment, check_change, check_declaration, ext_of, put_record
 from rules.pbw.model import (
     DEFEND_ACTION,
     LOST_ACTION,
+    REST,
     REST_ACTION,
     SEGMENTS,
+    TREAT,
     Change,
     Character,
     Declaration,
     PbwState,
     SegmentAction,
+    Treatment,
     TurnRecord,
 )
 from rules.pbw.queries import may_change
@@ -44,6 +48,7 @@ from rules.ruleset import Order, PhaseResult
 from rules.state import EncounterState, replace_unit
 
 DECLARE = "declare"
+TREAT_TURNS = 10  # PBW-6: "por cada punto de daño de la herida se necesitan 10 turnos completos"
 PHASES = (DECLARE, *(f"segment-{k}" for k in range(1, SEGMENTS + 1)))
 
 Outcome = tuple[EncounterState, list[Event]]
@@ -96,6 +101,8 @@ def segment_table(act: SegmentAction) -> tuple[tuple[str, Any], ...]:
         out.append(("target", act.target))
     if act.weapon:
         out.append(("weapon", act.weapon))
+    if act.location:
+        out.append(("location", act.location))
     if act.aim:
         out.append(("aim", act.aim))
     return tuple(out)
@@ -122,7 +129,7 @@ def lock(state: EncounterState, ch: Character, decl: Declaration, source: str) -
     rec = TurnRecord(
         plan=decl.segments,
         actions=ch.actions_per_turn(),
-        rest=decl.rest,
+        rest=decl.rest or decl.only_defends,
         disengage=decl.disengage,
         source=source,
     )
@@ -253,7 +260,9 @@ def resolve_segment(state: EncounterState, orders: Mapping[str, Order], dice: Di
 
 
 def end_turn(state: EncounterState) -> Outcome:
-    """PBW-3: a whole turn of rest recovers fatigue; PBW-5: a turn spent disengaging frees the way out."""
+    """PBW-3: a whole turn of rest recovers fatigue, and so does one spent only defending (the seed's "se puede
+    permanecer a la defensiva todo el turno y solo defenderse de ataques"), whether or not an attack came; PBW-6:
+    a turn of treatment counts; PBW-5: a turn spent disengaging frees the way out."""
     ext = ext_of(state)
     events: list[Event] = []
     rested: list[Character] = []
@@ -263,16 +272,87 @@ def end_turn(state: EncounterState) -> Outcome:
         if rec.rest and ch.awake and ch.fatigue > 0:
             now = max(0, ch.fatigue - recovery)
             rested.append(replace_unit(ch, fatigue=now))
+            reason = "rest" if all(s.action == REST for s in rec.plan) else "defended"
             events.append(
-                PbwFatigue(rule="PBW-3", unit=uid, change=now - ch.fatigue, fatigue=now, reason="rest")
+                PbwFatigue(rule="PBW-3", unit=uid, change=now - ch.fatigue, fatigue=now, reason=reason)
             )
+    state, more = treatments(state.with_units(rested))
+    events.extend(more)
     free = tuple(uid for uid, rec in ext.records.items() if rec.disengage and not rec.attacked)
     events.extend(PbwDisengaged(rule="PBW-5", unit=uid) for uid in free)
     events.append(PbwTurnEnded(rule="PBW-1", turn=state.round))
-    state = state.with_units(rested).replace(
+    state = state.replace(
         round=state.round + 1, phase=DECLARE, ext=PbwState(segment=0, records={}, free=free)
     )
     return state, events
+
+
+def treatments(state: EncounterState) -> Outcome:
+    """PBW-6: every character that spent the whole turn treating a wound (the seed: "por cada punto de daño de la
+    herida se necesitan 10 turnos completos … no puede llevar a cabo ninguna otra acción") adds a turn to its count
+    while it is on the same wound and still within reach of it; every ten turns the location and the hit points get 1
+    back [HOUSE: both]. Any other turn, or the two apart, loses the count: it starts again."""
+    ext = ext_of(state)
+    events: list[Event] = []
+    for uid, rec in ext.records.items():
+        healer = state.unit_as(uid, Character)
+        act = _treated(state, healer, rec)
+        before = healer.treating
+        if act is None:
+            if before is not None:
+                state = state.with_units([replace_unit(healer, treating=None)])
+                if before.turns:
+                    events.append(_treatment_event(uid, before, "broken"))
+            continue
+        same = before is not None and (before.target, before.location) == (act.target, act.location)
+        turns = (before.turns if same and before is not None else 0) + 1
+        treating = Treatment(target=act.target, location=act.location, turns=turns)
+        if turns < TREAT_TURNS:
+            state = state.with_units([replace_unit(healer, treating=treating)])
+            events.append(_treatment_event(uid, treating, "turn"))
+            continue
+        patient = state.unit_as(act.target, Character)
+        loc = act.location
+        healed = replace_unit(
+            patient,
+            resistance={
+                **patient.resistance,
+                loc: min(patient.max_resistance.get(loc, 0), patient.resistance[loc] + 1),
+            },
+            hp=min(patient.max_hp, patient.hp + 1),
+        )
+        state = state.with_units([healed])
+        healer = state.unit_as(uid, Character)
+        state = state.with_units([replace_unit(healer, treating=None)])
+        events.append(_treatment_event(uid, treating, "restored", restored=True))
+    return state, events
+
+
+def _treated(state: EncounterState, healer: Character, rec: TurnRecord) -> SegmentAction | None:
+    """The wound ``healer`` treated all this turn, if it did and the treatment still holds (PBW-6)."""
+    first = rec.plan[0]
+    if first.action != TREAT or any(s != first for s in rec.plan) or not healer.awake or healer.at is None:
+        return None
+    patient = state.units.get(first.target)
+    if not isinstance(patient, Character) or not patient.alive or patient.at is None:
+        return None
+    if healer.at.distance(patient.at) > 1:
+        return None  # PBW-6: the two moved apart
+    if patient.resistance.get(first.location, 0) >= patient.max_resistance.get(first.location, 0):
+        return None  # nothing left to treat there
+    return first
+
+
+def _treatment_event(uid: str, t: Treatment, key: str, *, restored: bool = False) -> PbwTreatment:
+    return PbwTreatment(
+        rule="PBW-6",
+        key=f"pbw.treat.{key}",
+        unit=uid,
+        target=t.target,
+        location=t.location,
+        turns=t.turns,
+        restored=restored,
+    )
 
 
 def check_victory(state: EncounterState) -> Outcome:

@@ -15,6 +15,7 @@ from rules.hexgrid import (
     vertex_behind,
     vertices_of_side,
 )
+from rules.ruleset import surcharge
 from rules.skirmish.halfhex import astride_facings, ends_of_side, hexes_of, occupants, position
 from rules.skirmish.model import Character
 from rules.skirmish.tables import TerrainKind, tables
@@ -86,11 +87,15 @@ def turn_cost(frm: int, to: int) -> int:
 
 
 def step_cost(state: EncounterState, cell: Hex | tuple[Hex, Hex], *, backward: bool) -> int:
-    """SK-2.2/2.3/2.4: 1 AP forward or 2 AP backward, doubled into difficult terrain (astride: either hex)."""
+    """SK-2.2/2.3/2.4: 1 AP forward or 2 AP backward, doubled into difficult terrain (astride: either hex); a
+    layer's surcharge on top (night, NGT-5.1: +1 AP into concealing terrain, characters being infantry-scale)."""
     tab = tables()
     base = tab.backward_cost if backward else tab.forward_cost
     cells = (cell,) if isinstance(cell, Hex) else cell
-    return base * max(move_multiplier(state, h) for h in cells)
+    extra = surcharge(state)
+    return base * max(move_multiplier(state, h) for h in cells) + max(
+        extra.entering(state.board, h) for h in cells
+    )
 
 
 def move_cost(

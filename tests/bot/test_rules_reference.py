@@ -23,6 +23,22 @@ def test_lookup_speaks_the_readers_language_and_forgives_case_and_brackets() -> 
     assert lookup("EXO-99.9", "es") is None
 
 
+@pytest.mark.parametrize(
+    ("rid", "ruleset", "es_title", "en_title"),
+    [
+        ("NGT-5.1", "night", "Costes de movimiento de noche", "Night movement costs"),
+        ("PBW-6", "pbw", "Medicina", "Medicine"),
+    ],
+)
+def test_rule_ngt_5_1_and_pbw_6_answer_in_both_languages(
+    rid: str, ruleset: str, es_title: str, en_title: str
+) -> None:
+    es, en = lookup(rid, "es-ES"), lookup(rid.lower(), "en-GB")
+    assert es is not None and en is not None and es.ruleset == en.ruleset == ruleset
+    assert (es.title, en.title) == (es_title, en_title) and es.text != en.text
+    assert rid in [r.id for r in matching(rid[:5], "es")]
+
+
 def test_autocomplete_matches_ids_by_prefix_and_titles_by_words() -> None:
     by_id = matching("sk-1", "en")
     assert by_id and all(r.id.startswith("SK-1") for r in by_id)

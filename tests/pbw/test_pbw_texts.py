@@ -18,7 +18,7 @@ from rules.pbw.tables import BANDS, LOCATIONS, tables
 from tests.paths import ROOT
 from tests.pbw_fixtures import act, make, person, play_turn
 
-RULE_IDS = ("PBW-1", "PBW-2", "PBW-3", "PBW-4", "PBW-5")
+RULE_IDS = ("PBW-1", "PBW-2", "PBW-3", "PBW-4", "PBW-5", "PBW-6")
 
 
 def event_classes() -> list[type[Event]]:
@@ -44,6 +44,7 @@ def note_keys() -> set[str]:
     keys |= {"pbw.changed.spare", "pbw.changed.forfeit"} | {
         f"pbw.hands.{a}" for a in ("draw", "stow", "reload")
     }
+    keys |= {f"pbw.treat.{k}" for k in ("turn", "restored", "broken")}  # PBW-6
     return keys
 
 

@@ -335,6 +335,28 @@ def test_pbw_3_a_whole_turn_of_rest_recovers_one_point_unless_broken_by_a_change
     assert ch(broken, "ana").fatigue == 2
 
 
+def test_pbw_3_a_turn_spent_only_defending_is_a_turn_of_rest() -> None:
+    """Seed: "debe renunciar a todas sus acciones durante el turno (por ejemplo, en un combate se puede permanecer a
+    la defensiva todo el turno y solo defenderse de ataques)" — three skipped segments, or no declaration at all,
+    recover one point like ``rest``."""
+    state = tired(tired(duel(), "ana", 2), "bob", 3)
+    after, events = play_turn(state, {"ana": [DEFEND] * 3})  # bob declares nothing
+    recovered = {e.unit: (e.change, e.fatigue, e.reason) for e in of_type(events, PbwFatigue)}
+    assert recovered == {"ana": (-1, 1, "defended"), "bob": (-1, 2, "defended")}
+    assert ch(after, "ana").fatigue == 1 and ch(after, "bob").fatigue == 2
+
+
+def test_pbw_3_defending_then_acting_is_no_rest() -> None:
+    """Any action (here a change of intention to stow) gives up the turn of rest, as it does for ``rest``."""
+    state = tired(duel(), "ana", 2)
+    one_shot, _ = play_turn(state, {"ana": [DEFEND, DEFEND, act("shoot", target="bob")]})
+    assert ch(one_shot, "ana").fatigue == 2
+    changed, _ = play_turn(
+        state, {"ana": [DEFEND] * 3}, {2: {"ana": Change(unit="ana", segment=2, action=act("stow"))}}
+    )
+    assert ch(changed, "ana").fatigue == 2
+
+
 def test_pbw_3_rest_takes_the_whole_turn() -> None:
     state = step(duel(), {"bob": {"segments": [{"action": "defend"}]}}).state
     with pytest.raises(IllegalOrderError) as err:
@@ -352,11 +374,12 @@ def test_pbw_3_melee_and_athletics_raise_fatigue_house() -> None:
         dice_script=(1, 1, 1, 1)
     )  # both roll double 1 (DICE-3: both fail, the attack misses)
     state, events = play_turn(state, plans)
-    assert {(e.unit, e.reason) for e in of_type(events, PbwFatigue)} == {
+    assert [(e.unit, e.reason) for e in of_type(events, PbwFatigue)] == [
         ("ana", "melee_attack"),
         ("bob", "melee_defence"),
-    }
-    assert ch(state, "ana").fatigue == 1 and ch(state, "bob").fatigue == 1
+        ("bob", "defended"),  # PBW-3: bob's turn was only defending, a turn of rest
+    ]
+    assert ch(state, "ana").fatigue == 1 and ch(state, "bob").fatigue == 0
 
 
 def test_pbw_state_mid_turn_round_trips_through_json() -> None:

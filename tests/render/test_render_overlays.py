@@ -1,12 +1,15 @@
 """Render overlays (render/rulesets/): each ruleset and layer draws its own part of the board through one
-protocol, found through the registry; the common renderer guesses nothing from unit fields."""
+protocol, found through the registry; the common renderer guesses nothing from unit fields. Every ruleset of the
+registry is drawn from one of its bundled scenarios."""
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import replace
 
 import pytest
 
+from data import SCENARIO_DIR
 from render import BoardSnapshot, RenderOptions, render_board
 from render.board import viewport_for
 from render.colors import LIT_MIX, MARKER, PAPER, SIDE_DEFAULTS, mix
@@ -20,6 +23,7 @@ from rules import registry
 from rules.events import ShotResolved, UnitMoved
 from rules.layer import Layer
 from rules.registry import Plugin, layer
+from rules.scenario import load_scenario
 from rules.skirmish.model import Character
 from rules.state import Board, EncounterState, Marker, Side
 from tests import toy_overlay
@@ -68,10 +72,27 @@ def test_a_plugin_overlay_draws_under_and_over_the_counters_and_in_the_legend(pa
     assert {toy_overlay.HALO, toy_overlay.BADGE} <= strip
 
 
-@pytest.mark.parametrize("state", [exo_state(), skirmish_state()], ids=["exo", "skirmish"])
-def test_another_rulesets_board_has_nothing_of_the_toy_overlay(state: EncounterState) -> None:
-    found = colours_in(render_board(BoardSnapshot(state), viewer="director"))
+def bundled_state(rid: str) -> EncounterState:
+    """The first bundled scenario of a ruleset of the registry (``data/scenarios/<id>-*.toml``)."""
+    first = sorted(SCENARIO_DIR.glob(f"{rid}-*.toml"))[0]
+    return load_scenario(first.read_text(encoding="utf-8")).state
+
+
+#: every ruleset of the registry, so a new one is covered by its registry line
+RULESET_IDS = sorted(p.id for p in registry.PLUGINS if p.kind == "ruleset")
+
+
+@pytest.mark.parametrize("rid", RULESET_IDS)
+def test_another_rulesets_board_has_nothing_of_the_toy_overlay(rid: str) -> None:
+    found = colours_in(render_board(BoardSnapshot(bundled_state(rid)), viewer="director"))
     assert not found & {toy_overlay.HALO, toy_overlay.BADGE}
+
+
+@pytest.mark.parametrize("rid", RULESET_IDS)
+def test_each_rulesets_board_draws_its_own_overlay_first(rid: str) -> None:
+    state = bundled_state(rid)
+    own = importlib.import_module(registry.plugin_module(rid, "overlay"))
+    assert overlays_for(state)[0] is own.OVERLAY
 
 
 def test_a_ruleset_without_an_overlay_draws_only_the_common_things() -> None:
