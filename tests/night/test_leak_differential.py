@@ -1,7 +1,7 @@
 """The leak matrix, differential (NGT-9, FOG-1): every private director action on a unit one side cannot see,
 against every surface that side can read, end to end through the real client against the local Discord.
 
-Two worlds differ only in the hidden action: the same night raid (tests/night/test_e2e_night.py), the same
+Two worlds differ only in the hidden action: the same night raid (tests/night_fixtures.py), the same
 players, the same scripted dice; in one the director also removes, moves, damages, sets, adds in the dark or
 reveals (to the other side) a Tyranos unit the RFP side cannot see. Then the director lights a flare everyone
 sees. Everything Ana (RFP) can read must be byte for byte the same in both worlds: her DMs (boards, accounts,
@@ -12,9 +12,6 @@ blanked. The same for the Tyranos side, whose player sees the unit: the action m
 
 from __future__ import annotations
 
-import hashlib
-import json
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,12 +19,10 @@ from typing import Any
 import pytest
 
 from tests.e2e_helpers import Table, room
-from tests.fakediscord import Message, Person
+from tests.leak_fixtures import director_act, surfaces
 from tests.night_fixtures import open_raid
 
 pytestmark = pytest.mark.slow
-
-SNOWFLAKE = re.compile(r"\d{15,}")
 
 #: (name, director command, options): each touches only units RFP cannot see (Ghost is hidden, Raider and the
 #: new Lurker stand in the dark, NGT-2)
@@ -48,57 +43,6 @@ ACTIONS: tuple[tuple[str, str, dict[str, Any]], ...] = (
 )
 
 
-def blank(value: Any) -> str:
-    return SNOWFLAKE.sub("#", json.dumps(value, ensure_ascii=False, sort_keys=True))
-
-
-def readable(message: Message) -> dict[str, Any]:
-    """All of a message its reader gets: text, embeds, components (custom ids included) and files, byte for
-    byte (a file by its digest)."""
-    return {
-        "content": message.content,
-        "embeds": message.embeds,
-        "components": message.components,
-        "files": [(a.filename, hashlib.sha256(a.data).hexdigest()) for a in message.attachments],
-        "deleted": message.deleted,
-    }
-
-
-async def ask(person: Person, t: Table, command: str, options: dict[str, Any] | None = None) -> Any:
-    handle = await person.run_command(t.channel, command, options or {})
-    first = await handle.final_response(timeout=60)
-    return readable(first)
-
-
-async def surfaces(t: Table, person: Person, hidden: tuple[str, ...]) -> dict[str, str]:
-    """Everything ``person`` can read, each surface by name (blanked of Discord's ids)."""
-    await t.bot.settle()
-    out: dict[str, Any] = {
-        "DMs": [readable(m) for m in person.dms()],
-        "channel": [readable(m) for m in t.channel.messages() if m.visible_to in (None, person.id)],
-    }
-    out["/encounter status"] = await ask(person, t, "encounter status")
-    out["/encounter board mine"] = await ask(person, t, "encounter board", {"view": "mine"})
-    out["/encounter board public"] = await ask(person, t, "encounter board", {"view": "public"})
-    out["/encounter log"] = await ask(person, t, "encounter log")
-    out["/encounter replay mine"] = await ask(person, t, "encounter replay", {"view": "mine"})
-    out["/encounter replay public"] = await ask(person, t, "encounter replay", {"view": "public"})
-    out["/orders"] = await ask(person, t, "orders")
-    for unit in (*hidden, "nobody"):
-        out[f"/unit info {unit}"] = await ask(person, t, "unit info", {"unit": unit})
-        out[f"/unit arcs {unit}"] = await ask(person, t, "unit arcs", {"unit": unit})
-    for typed in ("", "g", "r", "l"):
-        out[f"autocomplete /unit info {typed!r}"] = await person.autocomplete(
-            t.channel, "unit info", "unit", typed
-        )
-    out["refusal /director remove-unit"] = await ask(person, t, "director remove-unit", {"unit": "ghost"})
-    await t.bot.settle()
-    out["channel after asking"] = [
-        readable(m) for m in t.channel.messages() if m.visible_to in (None, person.id)
-    ]
-    return {name: blank(value) for name, value in out.items()}
-
-
 async def world(tmp_path: Path, name: str, act: Callable[[Table], Any] | None) -> tuple[dict[str, str], int]:
     """What Ana (RFP) can read of a night raid where the director did ``act`` (None: nothing) and then lit a
     flare by ruling, and how many DMs Bea (Tyranos, who sees every unit the director touched) got."""
@@ -113,16 +57,7 @@ async def world(tmp_path: Path, name: str, act: Callable[[Table], Any] | None) -
             await t.director.run_command(t.channel, "director ruling", {"kind": "flare", "details": "0305"})
         ).final_response(timeout=60)
         assert not said.ephemeral, said.content
-        return await surfaces(t, t.ana, ("ghost", "raider", "lurker")), len(t.bea.dms())
-
-
-def director_act(command: str, options: dict[str, Any]) -> Callable[[Table], Any]:
-    async def act(t: Table) -> None:
-        done = await (await t.director.run_command(t.channel, command, options)).final_response(timeout=60)
-        # a unit the channel cannot see: the director alone hears of it (FOG-1)
-        assert done.visible_to == t.director.id and "refused" not in done.content.lower(), done.content
-
-    return act
+        return await surfaces(t, t.ana, ("ghost", "raider", "lurker"), ("", "g", "r", "l")), len(t.bea.dms())
 
 
 async def test_every_private_director_action_leaves_everything_the_blind_side_reads_byte_identical(
