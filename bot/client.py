@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
-from bot.heavy import HeavyLimiter
+from bot.heavy import HeavyLimiter, Window
 from bot.imaging import warm_up
 from bot.logs import setup_logging, trace_id
 from bot.results import OverrideDone, Resolution, StatusView, StepReport, refuse
@@ -140,6 +140,9 @@ def freeze_startup_heap() -> None:
 #: quiet machine (bench/e2e.py, 3 duels), so most clicks are answered by their panel; a click that misses it has
 #: waited this much more for its acknowledgement (50 ms put busy runs' p99 past the bar)
 PANEL_ANSWER_WITHIN = 0.03
+#: /roll: each roll is a public post, so one member may make this many in any ROLL_WINDOW_SECONDS
+ROLLS_PER_WINDOW = 10
+ROLL_WINDOW_SECONDS = 10.0
 
 
 class HexBotCore(commands.Bot):
@@ -181,7 +184,8 @@ class HexBotCore(commands.Bot):
         self._service: EncounterService | None = None
         self.scheduler: DeadlineScheduler | None = None
         self._background: set[asyncio.Task[None]] = set()
-        self.heavy = HeavyLimiter()  # replay, export, import: per server (issue 15 item 3)
+        self.heavy = HeavyLimiter()  # replay, export, import: per member, so nobody locks the others out
+        self.rolls = Window(ROLLS_PER_WINDOW, ROLL_WINDOW_SECONDS)  # /roll posts in public: per member
         self.tree.on_error = self.on_app_command_error
 
     @staticmethod

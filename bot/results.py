@@ -176,3 +176,6 @@ class OverrideDone:
     state: EncounterState
     #: the channel may hear of it: no unit is touched that the public cannot see before or after (FOG-1)
     public: bool = True
+    #: the state it was applied to and every event it made (the first is ``event``): what each side saw change
+    before: EncounterState | None = None
+    events: tuple[Event, ...] = ()

@@ -18,6 +18,7 @@ from functools import cache, partial
 from itertools import pairwise
 from typing import Any
 
+from bot.opening import check_may_open_role, check_open_count
 from bot.panels.model import phase_text
 from bot.permissions import Actor, holder_of, units_of
 from bot.results import (
@@ -94,12 +95,22 @@ class EncounterService(DirectorActions, RecordActions):
 
     # --- encounters ----------------------------------------------------------------------------------------
     async def check_create(
-        self, guild_id: int, channel_id: int, *, ruleset: str, scenario: str | None, channel_free: bool = True
+        self,
+        guild_id: int,
+        channel_id: int,
+        *,
+        ruleset: str,
+        scenario: str | None,
+        channel_free: bool = True,
+        actor: Actor | None = None,
     ) -> None:
         """The refusals of :meth:`create` that need no scenario reading (a busy channel, an unknown bundled
         scenario or one for another ruleset), checked at once so the command can refuse before it answers in
         public; :meth:`create` checks them again. ``channel_free=False``: the encounter gets a thread of its own,
-        so this channel may already have one."""
+        so this channel may already have one. With ``actor``: whether they may open one here at all (the
+        director role, their open encounters: ``bot/opening.py``)."""
+        if actor is not None:
+            await self.check_may_open(guild_id, actor)
         if channel_free and await self.storage.active_encounter_in_channel(guild_id, channel_id) is not None:
             raise refuse("encounter.exists", "This channel already has an encounter; end it first.")
         if scenario is None:
@@ -130,10 +141,27 @@ class EncounterService(DirectorActions, RecordActions):
         seed: int | None = None,
         channel_lang: str | None = None,
         place: Callable[[str], Awaitable[int]] | None = None,
+        actor: Actor | None = None,
     ) -> Created:
         """A new encounter in ``channel_id`` or, with ``place``, in the channel ``place`` returns given the
         encounter's name once the scenario has been read (a thread of its own: nothing is created for a scenario
-        that is refused)."""
+        that is refused). With ``actor`` (a member asking): checked and counted one at a time per member, so a
+        burst never opens more than the member may keep open."""
+        if actor is not None:
+            async with self.openings.one_at_a_time(guild_id, actor.user_id):
+                await self.check_may_open(guild_id, actor)
+                return await self.create(
+                    guild_id,
+                    channel_id,
+                    user_id,
+                    ruleset=ruleset,
+                    scenario=scenario,
+                    toml_text=toml_text,
+                    name=name,
+                    seed=seed,
+                    channel_lang=channel_lang,
+                    place=place,
+                )
         if toml_text is None:
             known = {sid: rid for sid, _, rid in bundled_scenarios()}
             if scenario not in known:
@@ -184,6 +212,12 @@ class EncounterService(DirectorActions, RecordActions):
             if orderable(u) and not u.hidden
         )
         return Created(enc_id, state.name, state.ruleset, units)
+
+    async def check_may_open(self, guild_id: int, actor: Actor) -> None:
+        """The director role where one is set, and the member's open encounters (``bot/opening.py``)."""
+        settings = await self.guild_settings(guild_id)
+        check_may_open_role(actor, settings, self.director_role_name)
+        await check_open_count(self.storage, actor, settings, self.director_role_name)
 
     async def free_units(self, encounter_id: int) -> list[Unit]:
         reading = await self.read(encounter_id)

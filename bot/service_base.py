@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.bounded import Bounded
+from bot.opening import Openings
 from bot.permissions import Actor, holder_of, is_director, units_of
 from bot.results import Missing, refuse
 from bot.storage import Deadline, Encounter, EncounterNotFoundError, GuildSettings, Participant, Storage
@@ -77,6 +78,7 @@ class ServiceBase:
         # (read at, the phase it was read for, pending deadline)
         self._deadlines: Bounded[int, tuple[float, int, Deadline | None]] = Bounded(SMALL_CACHE_SIZE)
         self._guilds: Bounded[int, tuple[float, GuildSettings]] = Bounded(SMALL_CACHE_SIZE)
+        self.openings = Openings()  # one /encounter new at a time per member, counted against the limit
 
     # --- loading and checks --------------------------------------------------------------------------------
     def _lock(self, encounter_id: int) -> asyncio.Lock:

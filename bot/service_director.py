@@ -71,7 +71,9 @@ class DirectorActions(ServiceBase):
             for u in touched
             if u in state.units or u in new_state.units
         )
-        return OverrideDone(encounter_id, action, unit, first, new_state, public=public)
+        return OverrideDone(
+            encounter_id, action, unit, first, new_state, public=public, before=state, events=events
+        )
 
     async def check_undo(self, encounter_id: int, actor: Actor) -> None:
         """The undo's refusals, made before anything is answered in the channel (see :meth:`undo`)."""

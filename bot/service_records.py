@@ -7,6 +7,7 @@ import gzip
 import io
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -64,13 +65,14 @@ class RecordActions(ServiceBase):
         """Import an export already read as JSON into this channel (see :meth:`import_file`)."""
         await self._may_import(guild_id, actor or Actor(user_id))
         prepared = await asyncio.to_thread(_prepared_import, data)
-        return await self._store_import(prepared, guild_id, channel_id, user_id)
+        return (await self._store_import(prepared, guild_id, channel_id, user_id)).encounter_id
 
     async def import_file(
         self, blob: bytes, guild_id: int, channel_id: int, user_id: int, *, actor: Actor | None = None
-    ) -> int:
-        """Import an uploaded export file into this channel; the importer becomes its director. Where the server
-        names a director role, only members with it (or Manage Server) may import. Every snapshot and event is
+    ) -> Imported:
+        """Import an uploaded export file into this channel; the importer becomes its director and nobody else is
+        seated (:meth:`_store_import`). Where the server names a director role, only members with it (or Manage
+        Server) may import; a server may keep imports to Manage Server alone. Every snapshot and event is
         decoded and checked before anything is stored, so a crafted file can never leave a channel with an
         encounter that cannot be shown or ended. Reading, checking and encoding the file run in the long-job
         worker process: the bot's own process never decodes a large encounter (issue 15 item 3)."""
@@ -80,6 +82,11 @@ class RecordActions(ServiceBase):
 
     async def _may_import(self, guild_id: int, actor: Actor) -> None:
         settings = await self.guild_settings(guild_id)
+        if settings.import_managers_only and not actor.manage_guild:
+            raise refuse(
+                "import.managers_only",
+                "On this server only members with Manage Server may import an encounter.",
+            )
         if settings.director_role_id is not None and not (
             actor.manage_guild or settings.director_role_id in actor.role_ids
         ):
@@ -87,9 +94,24 @@ class RecordActions(ServiceBase):
 
     async def _store_import(
         self, prepared: ImportRows | Refused, guild_id: int, channel_id: int, user_id: int
-    ) -> int:
+    ) -> Imported:
+        """Store an import as the importer's own encounter. A file is anyone's to edit (its seal is a checksum
+        anyone can compute again), so what it says about people and the bot's bookkeeping is not taken: nobody is
+        seated but the importer, as director (the file's players are only listed, to be invited: a member plays
+        once they join here); its creator, status and settings are not kept. A game under way comes back paused,
+        so nothing is sent to anyone until the director resumes it."""
         if isinstance(prepared, Refused):
             raise prepared
+        seats = tuple(
+            sorted({(int(p[0]), str(p[3] or "")) for p in prepared.participants if p[1] == "player"})
+        )
+        prepared = replace(
+            prepared,
+            created_by=user_id,
+            status=IMPORTED_STATUS.get(prepared.status, "paused"),
+            settings=json.dumps({"review_rolls": False}),
+            participants=[],
+        )
         try:
             enc_id = await self.storage.import_prepared(prepared, guild_id, channel_id)
         except InvalidExportError as exc:
@@ -97,7 +119,22 @@ class RecordActions(ServiceBase):
         except ChannelBusyError:
             raise refuse("encounter.exists", "This channel already has an encounter; end it first.") from None
         await self.storage.add_participant(enc_id, user_id, "director")
-        return enc_id
+        return Imported(enc_id, prepared.status, seats)
+
+
+#: the status an imported encounter starts in, by the file's: one not started stays so and one that ended stays
+#: ended; one under way is paused (no panel, deadline or reminder goes out until its new director resumes it)
+IMPORTED_STATUS: Mapping[str, str] = {"open": "open", "ended": "ended"}
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """An import as stored: the new encounter, its status, and the file's players as (user id, unit): listed for
+    the director to invite, never seated."""
+
+    encounter_id: int
+    status: str
+    seats: tuple[tuple[int, str], ...]
 
 
 def prepared_import_file(blob: bytes) -> ImportRows | Refused:

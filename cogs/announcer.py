@@ -49,7 +49,7 @@ from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepRep
 from bot.rules_reference import cited
 from bot.service import Reading
 from bot.service_base import MUTED
-from bot.service_records import events_for
+from bot.side_news import news_for
 from bot.storage import Deadline, Encounter, MessageRef
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel.items import panel_message
@@ -650,15 +650,16 @@ class Announcer:
 
     async def override_done(self, meta: Encounter, done: OverrideDone) -> None:
         """A director's override changed the board (a flare, a unit moved by hand): the private boards again."""
-        step = StepReport(
-            meta.id, meta.phase_no, done.state.round, done.state.phase, (done.event,), done.state, ()
-        )
-        await self.post_private_views(meta, step)
+        events = done.events or (done.event,)
+        step = StepReport(meta.id, meta.phase_no, done.state.round, done.state.phase, events, done.state, ())
+        await self.post_private_views(meta, step, before=done.before)
 
-    async def post_private_views(self, meta: Encounter, step: StepReport) -> None:
+    async def post_private_views(
+        self, meta: Encounter, step: StepReport, *, before: EncounterState | None = None
+    ) -> None:
         """NGT-9 (any ruleset or layer whose ``private_views`` names sides): each of those sides' players gets
-        the board as their side sees it, with the account their side may read, by DM (closed DMs: nothing;
-        ``/encounter board`` answers privately); the director and co-directors get the full board."""
+        the board as their side sees it and the account their side may read, by DM, when it can see something
+        changed (``bot.side_news``; closed DMs: nothing); the director and co-directors get the full board."""
         state = step.state
         try:
             sides = ruleset_for(state).private_views(state)
@@ -683,16 +684,13 @@ class Announcer:
             )
             viewers.extend((user, side) for user in users)
         for user, viewer in viewers:
-            events = events_for(state, step.events, viewer)
-            if not events and not step.board_changed:
-                continue
             locale = await self.user_lang(meta, user)
+            if (news := await news_for(viewer, step, before, locale, meta.name)) is None:
+                continue  # nothing this viewer can see changed: even an unchanged board would say something did
+            events, png = news
             who = t("render.viewer.director", locale) if viewer == DIRECTOR else state.side(viewer).name
             when = phase_title(state, step.round, step.phase, locale)  # one phase number (issue 13 item 7)
             header = t("private.step", locale, name=meta.name, when=when, viewer=who)
-            png = await board_png(
-                state, events, viewer=viewer, locale=locale, title=meta.name, step=(step.round, step.phase)
-            )
             account = "\n".join(describe(e, state, locale) for e in events)
             files: list[discord.File] = []
             embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_purple())

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.client import HexBotCore
 from bot.dice_expr import parse_roll, roll_expression
+from bot.results import refuse
 from bot.translator import tr
 from cogs.common import lang
 from data.i18n import t
@@ -28,7 +29,10 @@ class DiceCog(commands.Cog):
     async def roll(
         self, interaction: discord.Interaction, expression: app_commands.Range[str, 1, 100]
     ) -> None:
+        if wait := self.bot.rolls.wait(interaction.user.id):  # private, before anything is posted
+            raise refuse("roll.too_fast", "Too many rolls at once; try again in {seconds} s.", seconds=wait)
         expr = parse_roll(expression)
+        self.bot.rolls.take(interaction.user.id)  # an expression refused above costs nothing
         outcome = roll_expression(expr, Dice(secrets.randbits(64)))
         locale = lang(interaction)
         params = dict(outcome.params)

@@ -15,6 +15,7 @@ from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
 from bot.results import refuse
 from bot.service import bundled_scenarios
+from bot.service_records import Imported
 from bot.service_replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
 from bot.translator import tr
 from cogs.announcer import status_lines_of
@@ -94,6 +95,19 @@ async def side_autocomplete(interaction: discord.Interaction, current: str) -> l
     ][:25]
 
 
+def imported_text(imported: Imported, name: str, locale: str) -> str:
+    """The importer's private answer: how the encounter came back, and the file's players to invite (mentions
+    that ping nobody: the answer is private and sent without mentions)."""
+    key = {"open": "encounter.imported_open", "ended": "encounter.imported_ended"}.get(
+        imported.status, "encounter.imported"
+    )
+    text = t(key, locale, name=name)
+    if imported.seats and imported.status != "ended":
+        seats = ", ".join(f"<@{user}> ({unit})" if unit else f"<@{user}>" for user, unit in imported.seats)
+        text += "\n" + t("encounter.imported_seats", locale, seats=seats)
+    return clip(text)
+
+
 class EncounterCog(
     commands.GroupCog,
     group_name=tr("encounter", "cmd.encounter.name"),
@@ -155,6 +169,7 @@ class EncounterCog(
             ruleset=ruleset,
             scenario=scenario if file is None else None,
             channel_free=not thread,  # an encounter in a thread of its own leaves this channel as it is
+            actor=actor_of(interaction),
         )
         await interaction.response.defer(thinking=True, ephemeral=file is not None)
         text: str | None = None
@@ -197,6 +212,7 @@ class EncounterCog(
             # the channel's language when the server sets none: the director's, fixed for the encounter
             channel_lang=language_of(str(interaction.locale)),
             place=in_thread if thread else None,
+            actor=actor_of(interaction),
         )
         await remember_locale(interaction, created.encounter_id)
         locale = lang(interaction)
@@ -406,7 +422,8 @@ class EncounterCog(
         viewer = await viewer_for(service, meta, actor_of(interaction), view, replay=True)
         await check_replayable(service, meta.id)  # refusals before the defer stay private
         private = viewer != PUBLIC
-        with self.bot.heavy.slot(interaction.guild_id):
+        own = await service.is_director(meta, actor_of(interaction))  # never held up by someone else's
+        with self.bot.heavy.slot(interaction.guild_id, interaction.user.id, own=own):
             await interaction.response.defer(ephemeral=private, thinking=True)
             # reading and decoding every snapshot happens after the acknowledgement, off the event loop
             steps = await replay_steps(service, meta.id)
@@ -436,7 +453,7 @@ class EncounterCog(
     async def export(self, interaction: discord.Interaction) -> None:
         meta = await encounter_here(interaction)
         await self.bot.service.require_director(meta, actor_of(interaction))
-        with self.bot.heavy.slot(interaction.guild_id):
+        with self.bot.heavy.slot(interaction.guild_id, interaction.user.id, own=True):
             await interaction.response.defer(ephemeral=True, thinking=True)
             blob, filename = await self.bot.service.export_file(meta.id, actor_of(interaction))
         await interaction.followup.send(
@@ -456,17 +473,20 @@ class EncounterCog(
             raise refuse("encounter.guild_only", "Use this in a server channel.")
         if file.size > MAX_IMPORT_BYTES:
             raise refuse("import.too_big", "That file is too big to import.")
-        with self.bot.heavy.slot(interaction.guild_id):
+        with self.bot.heavy.slot(interaction.guild_id, interaction.user.id):
             await interaction.response.defer(ephemeral=True, thinking=True)  # a refused file stays private
-            enc_id = await self.bot.service.import_file(
+            imported = await self.bot.service.import_file(
                 await file.read(),
                 interaction.guild_id,
                 interaction.channel_id,
                 interaction.user.id,
                 actor=actor_of(interaction),
             )
-        meta = await self.bot.service.storage.get_encounter(enc_id)
-        await interaction.followup.send(t("encounter.imported", lang(interaction), name=meta.name))
+        meta = await self.bot.service.storage.get_encounter(imported.encounter_id)
+        await interaction.followup.send(
+            imported_text(imported, meta.name, lang(interaction)),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     @app_commands.command(
         name=tr("end", "cmd.encounter.end.name"),

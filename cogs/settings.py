@@ -1,4 +1,4 @@
-"""``/settings show|language|director-role|deadline``: a server's own settings (DESIGN §4, ``GuildSettings``).
+"""``/settings show|language|director-role|deadline|open-limit|imports``: a server's own settings (DESIGN §4, ``GuildSettings``).
 
 Anyone may look (``show``); only members with Manage Server may change them, refused with a localized reason
 before anything is written. A change takes effect at once: the service replaces its cached copy on write, so the
@@ -20,6 +20,7 @@ from cogs.common import actor_of, lang, reply
 from data.i18n import language_of, t
 
 MAX_DEADLINE_MINUTES = 10080  # a week, the same ceiling as /director deadline
+MAX_OPEN_LIMIT = 100  # open encounters per member; each takes a channel
 AUTO = "auto"  # language: follow the server's preferred locale
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=tr("Español", "choice.language.es"), value="es"),
@@ -69,12 +70,16 @@ def settings_text(settings: GuildSettings, locale: str, server_language: str) ->
         if settings.default_deadline_minutes
         else t("settings.deadline_none", locale)
     )
+    limit = settings.open_limit
+    imports = "settings.imports_managers" if settings.import_managers_only else "settings.imports_directors"
     return "\n".join(
         (
             t("settings.head", locale),
             t("settings.show_language", locale, value=language),
             t("settings.show_role", locale, value=role),
             t("settings.show_deadline", locale, value=deadline),
+            t("settings.show_open_limit", locale, value=limit or t("settings.open_limit_none", locale)),
+            t("settings.show_imports", locale, value=t(imports, locale)),
         )
     )
 
@@ -161,6 +166,39 @@ class SettingsCog(
             await self._answer(interaction, t("settings.deadline_set", locale, minutes=minutes))
         else:
             await self._answer(interaction, t("settings.deadline_cleared", locale))
+
+    @app_commands.command(
+        name=tr("open-limit", "cmd.settings.open_limit.name"),
+        description=tr(
+            "How many encounters one member may keep open (0: no limit)", "cmd.settings.open_limit.desc"
+        ),
+    )
+    @app_commands.guild_only()
+    async def open_limit(
+        self, interaction: discord.Interaction, limit: app_commands.Range[int, 0, MAX_OPEN_LIMIT]
+    ) -> None:
+        guild_id = _require_manager(interaction)
+        await self.bot.service.change_guild_settings(guild_id, max_open_encounters=limit)
+        locale = lang(interaction)
+        if limit:
+            await self._answer(interaction, t("settings.open_limit_set", locale, limit=limit))
+        else:
+            await self._answer(interaction, t("settings.open_limit_cleared", locale))
+
+    @app_commands.command(
+        name=tr("imports", "cmd.settings.imports.name"),
+        description=tr("Who may import an encounter", "cmd.settings.imports.desc"),
+    )
+    @app_commands.describe(
+        managers_only=tr("True: only members with Manage Server", "cmd.settings.imports.opt")
+    )
+    @app_commands.guild_only()
+    async def imports(self, interaction: discord.Interaction, managers_only: bool) -> None:
+        guild_id = _require_manager(interaction)
+        await self.bot.service.change_guild_settings(guild_id, import_managers_only=managers_only)
+        locale = lang(interaction)
+        who = t("settings.imports_managers" if managers_only else "settings.imports_directors", locale)
+        await self._answer(interaction, t("settings.imports_set", locale, value=who))
 
 
 async def setup(bot: HexBotCore) -> None:

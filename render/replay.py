@@ -17,7 +17,7 @@ import dataclasses
 import hashlib
 import io
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -33,6 +33,7 @@ from render.options import BoardSnapshot, RenderOptions
 from render.phase import phase_title
 from rules.events import DirectorOverride
 from rules.hexgrid import Hex
+from rules.seen import is_ruling, seen_events
 
 ReplayFormat = Literal["gif", "webp"]
 FORMATS: tuple[ReplayFormat, ...] = ("gif", "webp")
@@ -144,6 +145,10 @@ def _draw_frames(frames: Sequence[BoardSnapshot], viewer: str, opts: RenderOptio
         for i, snap in enumerate(frames)
     ]
     boards = [render_board(snap, viewer=viewer, options=opts, framing=framing) for snap in named]
+    keep = _seen_steps(
+        named, boards, viewer, lambda snap: render_board(snap, viewer=viewer, options=opts, framing=framing)
+    )
+    frames, boards = [frames[i] for i in keep], [boards[i] for i in keep]
     height = max(Image.open(io.BytesIO(png)).height for png in boards)  # reads the PNG header only
     out: list[_Packed] = []
     for i, (snap, png) in enumerate(zip(frames, boards, strict=True)):
@@ -152,6 +157,28 @@ def _draw_frames(frames: Sequence[BoardSnapshot], viewer: str, opts: RenderOptio
         caption = _caption(frames[i - 1] if i else None, snap, opts.locale)
         out.append(_Packed.of(_with_caption(board, height, caption, i, len(frames), C.theme_for(snap.state))))
     return out
+
+
+def _seen_steps(
+    frames: Sequence[BoardSnapshot],
+    boards: Sequence[bytes],
+    viewer: str,
+    draw: Callable[[BoardSnapshot], bytes],
+) -> list[int]:
+    """The frames the viewer may know of (FOG-1, NGT-9): a director's ruling that touched only what the viewer
+    cannot see (nothing of it they may read, and the board before it drawn the same way looks the same) has no
+    frame, as it had no message: a frame of its own would tell them something happened."""
+    keep = [0]
+    for i in range(1, len(frames)):
+        snap, last = frames[i], frames[keep[-1]]
+        if (
+            is_ruling(snap.events)
+            and not seen_events(last.state, snap.state, snap.events, viewer)
+            and boards[i] == draw(dataclasses.replace(snap, state=last.state))
+        ):
+            continue
+        keep.append(i)
+    return keep
 
 
 def _framing(frames: Sequence[BoardSnapshot], viewer: str) -> list[Hex]:

@@ -13,6 +13,7 @@ from rules.registry import compose, get_ruleset
 from rules.ruleset import Ruleset
 from rules.scenario import Scenario, load_scenario
 from rules.state import EncounterState, Marker
+from tests.e2e_helpers import Table, create_from_file
 
 NIGHT_SKIRMISH = compose("skirmish", ("night",))
 SKIRMISH = get_ruleset("skirmish")
@@ -150,3 +151,107 @@ def scene() -> EncounterState:
         height=10,
     )
     return with_markers(state, gunflash("cora", "1105"), flare("0708"))
+
+
+# --- a night raid for the end-to-end tests (tests/night/test_e2e_night.py, test_leak_differential.py) ------
+
+#: Ana holds the RFP pair (one of them hidden), Bea the Tyranos pair (one hidden)
+RAID = """
+ruleset = "skirmish"
+layers = ["night"]
+name = "Night raid"
+seed = 5
+dice = [6, 1, 3, 2]
+[night]
+nvr = 2
+[board]
+width = 14
+height = 9
+[[sides]]
+id = "rfp"
+name = "RFP"
+[[sides]]
+id = "tyr"
+name = "Tyranos"
+[[units]]
+id = "scout"
+name = "Scout"
+side = "rfp"
+unit = "alpha"
+at = "0305"
+facing = "NE-SE"
+ap = 4
+ranged = 12
+melee = 12
+action = 12
+resistance = 6
+wounds = 3
+discipline = "lax"
+[[units]]
+id = "shade"
+name = "Shade"
+side = "rfp"
+unit = "alpha"
+at = "0208"
+facing = "NE-SE"
+ap = 4
+ranged = 12
+melee = 12
+action = 12
+resistance = 6
+wounds = 3
+hidden = true
+discipline = "lax"
+[[units]]
+id = "raider"
+name = "Raider"
+side = "tyr"
+unit = "bravo"
+at = "1205"
+facing = "SW-NW"
+ap = 4
+ranged = 12
+melee = 12
+action = 12
+resistance = 6
+wounds = 3
+discipline = "lax"
+[[units]]
+id = "ghost"
+name = "Ghost"
+side = "tyr"
+unit = "bravo"
+at = "1302"
+facing = "SW-NW"
+ap = 4
+ranged = 12
+melee = 12
+action = 12
+resistance = 6
+wounds = 3
+hidden = true
+discipline = "lax"
+"""
+RFP = ("scout", "shade")
+TYR = ("raider", "ghost")
+HIDDEN = {"shade": "Shade", "ghost": "Ghost"}
+
+
+async def open_raid(t: Table) -> int:
+    """The raid opened and started by Dora, each side's hidden unit assigned to its player privately."""
+    _, created = await create_from_file(t.director, t.channel, "skirmish", "raid.toml", RAID)
+    assert "Scout" in created.content and "Shade" not in created.content and "Ghost" not in created.content
+    for person, (unit, hidden) in ((t.ana, RFP), (t.bea, TYR)):
+        joined = await (
+            await person.run_command(t.channel, "encounter join", {"unit": unit})
+        ).final_response()
+        assert joined.content
+        # a hidden unit is given by the director, privately (FOG-1)
+        given = await (
+            await t.director.run_command(t.channel, "director assign", {"unit": hidden, "user": person})
+        ).final_response()
+        assert given.ephemeral
+    await (await t.director.run_command(t.channel, "encounter start")).final_response()
+    meta = await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id)
+    assert meta is not None
+    return meta.id

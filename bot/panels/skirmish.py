@@ -312,13 +312,18 @@ def _stats(ch: Character) -> tuple[Stat, ...]:
 
 
 def _turn_lines(state: EncounterState, ch: Character, owing: bool) -> tuple[Text, ...]:
-    """Whose turn it is (SK-1.1), shown on panels that wait."""
+    """Whose turn it is (SK-1.1), shown on panels that wait: by name only the units the panel's side sees
+    (FOG-1, NGT-9); units it cannot see are not named, nor counted."""
     if owing or state.over:
         return ()
     ruleset = ruleset_for(state)
-    acting = [state.units[u].name for u in ruleset.awaiting(state) if u in state.units]
-    if not acting:
+    awaiting = [u for u in ruleset.awaiting(state) if u in state.units]
+    if not awaiting:
         return ()
+    seen = visibility(ruleset, state, ch.side).units
+    acting = [state.units[u].name for u in awaiting if u in seen]
+    if not acting:
+        return (Text.of("panel.sk.turn_of_unseen"),)
     return (Text.of("panel.sk.turn_of", names=", ".join(acting)),)
 
 

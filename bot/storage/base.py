@@ -28,6 +28,9 @@ Role: TypeAlias = Literal["director", "codirector", "player"]
 
 STATUSES: Final[frozenset[str]] = frozenset({"open", "running", "paused", "ended"})
 ROLES: Final[frozenset[str]] = frozenset({"director", "codirector", "player"})
+#: encounters one member may keep open in a server unless its settings say otherwise (one channel each: a member
+#: alone must not take every channel of a server)
+DEFAULT_MAX_OPEN: Final = 3
 
 # StoredEvent types written by storage itself. Callers may not append them: replay and undo depend on their meaning.
 ENCOUNTER_CREATED: Final = "EncounterCreated"
@@ -318,6 +321,17 @@ class GuildSettings:
     director_role_id: int | None = None
     default_deadline_minutes: int | None = None  # None: phases wait for every order or the director
     tutorial_shown: bool = False
+    #: encounters one member may keep open here (None: ``DEFAULT_MAX_OPEN``; 0: no limit); members with Manage
+    #: Server or the director role are never held to it
+    max_open_encounters: int | None = None
+    #: only members with Manage Server may import an encounter (else: directors, as ``director_role_id`` says)
+    import_managers_only: bool = False
+
+    @property
+    def open_limit(self) -> int | None:
+        """How many encounters one member may keep open (None: no limit)."""
+        limit = DEFAULT_MAX_OPEN if self.max_open_encounters is None else self.max_open_encounters
+        return limit or None
 
 
 @dataclass(frozen=True, slots=True)
@@ -547,6 +561,8 @@ class Storage(abc.ABC):
         director_role_id: int | Unset | None = UNSET,
         default_deadline_minutes: int | Unset | None = UNSET,
         tutorial_shown: bool | Unset = UNSET,
+        max_open_encounters: int | Unset | None = UNSET,
+        import_managers_only: bool | Unset = UNSET,
     ) -> GuildSettings: ...
 
     # timers

@@ -123,6 +123,12 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         "ALTER TABLE deadlines ADD COLUMN remind_at TEXT",
         "CREATE INDEX deadlines_remind ON deadlines (remind_at)",
     ),
+    # 3: how many encounters one member may keep open (NULL: the bot's default, 0: no limit) and whether only
+    # members with Manage Server may import an encounter
+    (
+        "ALTER TABLE guild_settings ADD COLUMN max_open_encounters INTEGER",
+        "ALTER TABLE guild_settings ADD COLUMN import_managers_only INTEGER NOT NULL DEFAULT 0",
+    ),
 )
 
 
@@ -233,6 +239,12 @@ POSTGRES_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (
         "ALTER TABLE deadlines ADD COLUMN remind_at TEXT",
         "CREATE INDEX deadlines_remind ON deadlines (remind_at)",
+    ),
+    # 3: how many encounters one member may keep open (NULL: the bot's default, 0: no limit) and whether only
+    # members with Manage Server may import an encounter
+    (
+        "ALTER TABLE guild_settings ADD COLUMN max_open_encounters INTEGER",
+        "ALTER TABLE guild_settings ADD COLUMN import_managers_only INTEGER NOT NULL DEFAULT 0",
     ),
 )
 

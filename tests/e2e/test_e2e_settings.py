@@ -104,6 +104,8 @@ async def test_only_manage_server_changes_settings_and_everyone_may_look(server:
         ("settings language", {"language": "es"}),
         ("settings director-role", {}),
         ("settings deadline", {"minutes": 5}),
+        ("settings open-limit", {"limit": 9}),
+        ("settings imports", {"managers_only": True}),
     ]
     for name, options in attempts:
         refused = await answer(s.table.ana, s.channel, name, options)
@@ -118,12 +120,20 @@ async def test_only_manage_server_changes_settings_and_everyone_may_look(server:
     shown = await answer(s.table.ana, s.channel, "settings show")
     assert shown.ephemeral and "auto (the server's language, now English)" in shown.content
     assert "Default deadline: none" in shown.content
+    assert "Open encounters per member: 3" in shown.content and "Imports: directors" in shown.content
 
     # the manager reads Spanish (her own locale); the channel keeps following the server until told otherwise
     done = await answer(s.admin, s.channel, "settings deadline", {"minutes": 45})
     assert done.ephemeral and "45 min" in done.content and "Cada fase nueva" in done.content
     shown = await answer(s.admin, s.channel, "settings show")
     assert "Plazo por defecto: 45 min por fase" in shown.content and "automático" in shown.content
+    # how many encounters a member may keep open, and imports kept to Manage Server
+    done = await answer(s.admin, s.channel, "settings open-limit", {"limit": 0})
+    assert done.ephemeral and "cuantos encuentros abiertos quiera" in done.content
+    done = await answer(s.admin, s.channel, "settings imports", {"managers_only": True})
+    assert done.ephemeral and "solo Gestionar servidor" in done.content
+    kept = await s.bot.service.storage.get_guild_settings(s.table.guild_id)
+    assert kept.open_limit is None and kept.import_managers_only
 
     guild = s.fd.world.guilds[s.table.guild_id]
     commands = {c["name"]: c for c in s.fd.registered_commands(guild)}

@@ -18,91 +18,11 @@ from render import BoardSnapshot, RenderOptions
 from render.board import viewport_for
 from rules.night.events import NightStraying
 from rules.registry import ruleset_for
-from tests.e2e_helpers import Table, create_from_file, draft_in, panel_for_phase, room, wait_turn_after
+from tests.e2e_helpers import Table, draft_in, panel_for_phase, room, wait_turn_after
 from tests.fakediscord import Channel, Message, Person
-from tests.night_fixtures import decode, select_of
+from tests.night_fixtures import HIDDEN, RFP, decode, open_raid, select_of
 
 pytestmark = pytest.mark.slow
-
-SCENARIO = """
-ruleset = "skirmish"
-layers = ["night"]
-name = "Night raid"
-seed = 5
-dice = [6, 1, 3, 2]
-[night]
-nvr = 2
-[board]
-width = 14
-height = 9
-[[sides]]
-id = "rfp"
-name = "RFP"
-[[sides]]
-id = "tyr"
-name = "Tyranos"
-[[units]]
-id = "scout"
-name = "Scout"
-side = "rfp"
-unit = "alpha"
-at = "0305"
-facing = "NE-SE"
-ap = 4
-ranged = 12
-melee = 12
-action = 12
-resistance = 6
-wounds = 3
-discipline = "lax"
-[[units]]
-id = "shade"
-name = "Shade"
-side = "rfp"
-unit = "alpha"
-at = "0208"
-facing = "NE-SE"
-ap = 4
-ranged = 12
-melee = 12
-action = 12
-resistance = 6
-wounds = 3
-hidden = true
-discipline = "lax"
-[[units]]
-id = "raider"
-name = "Raider"
-side = "tyr"
-unit = "bravo"
-at = "1205"
-facing = "SW-NW"
-ap = 4
-ranged = 12
-melee = 12
-action = 12
-resistance = 6
-wounds = 3
-discipline = "lax"
-[[units]]
-id = "ghost"
-name = "Ghost"
-side = "tyr"
-unit = "bravo"
-at = "1302"
-facing = "SW-NW"
-ap = 4
-ranged = 12
-melee = 12
-action = 12
-resistance = 6
-wounds = 3
-hidden = true
-discipline = "lax"
-"""
-RFP = ("scout", "shade")
-TYR = ("raider", "ghost")
-HIDDEN = {"shade": "Shade", "ghost": "Ghost"}
 
 
 @pytest.fixture
@@ -118,25 +38,6 @@ def channel_text(channel: Channel) -> str:
 def boards(person: Person) -> list[Message]:
     """The private boards DMed to ``person`` (NGT-9): an embed with a board image, no panel components."""
     return [m for m in person.dms() if m.attachments and m.embeds and not m.custom_ids()]
-
-
-async def open_raid(t: Table) -> int:
-    _, created = await create_from_file(t.director, t.channel, "skirmish", "raid.toml", SCENARIO)
-    assert "Scout" in created.content and "Shade" not in created.content and "Ghost" not in created.content
-    for person, (unit, hidden) in ((t.ana, RFP), (t.bea, TYR)):
-        joined = await (
-            await person.run_command(t.channel, "encounter join", {"unit": unit})
-        ).final_response()
-        assert joined.content
-        # a hidden unit is given by the director, privately (FOG-1)
-        given = await (
-            await t.director.run_command(t.channel, "director assign", {"unit": hidden, "user": person})
-        ).final_response()
-        assert given.ephemeral
-    await (await t.director.run_command(t.channel, "encounter start")).final_response()
-    meta = await t.bot.service.storage.active_encounter_in_channel(t.channel.guild.id, t.channel.id)
-    assert meta is not None
-    return meta.id
 
 
 async def act(t: Table, person: Person, panel: Message, unit: str, value: str | None) -> None:

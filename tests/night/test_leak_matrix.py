@@ -239,3 +239,48 @@ def test_the_status_message_names_only_units_every_side_sees() -> None:
     named = {uid for uid in state.units if ServiceBase.public_name(state, uid)}
     assert named == set(visibility(NIGHT_SKIRMISH, state, PUBLIC).units)
     assert not named & {"ash", "bex", "cora", "dune"}
+
+
+def test_a_director_action_on_an_unseen_unit_is_nothing_a_side_or_the_channel_may_read() -> None:
+    """NGT-9: judged over the states before and after the action, a unit counts as seen only when it is seen in
+    both: removing, adding in the dark or moving a unit the viewer cannot see names nothing for that viewer
+    (a removed unit is not in the state after, and so was taken for 'unknown' and shown)."""
+    from bot import overrides
+    from rules.seen import seen_events
+
+    state = scene()
+    for after, event in (
+        overrides.remove_unit(state, "dune"),
+        overrides.move(state, "bex", H("1008")),
+        overrides.add_unit(state, "lurk", "b", H("1108"), like="dune"),
+        overrides.reveal(state, "bex"),
+    ):
+        for viewer in ("a", PUBLIC):
+            assert seen_events(state, after, (event,), viewer) == (), (event.action, viewer)
+        assert seen_events(state, after, (event,), "b") == (event,)
+    # a side's own unit, which it sees before and after: its account names it
+    after, event = overrides.move(state, "alba", H("0304"))
+    assert seen_events(state, after, (event,), "a") == (event,)
+
+
+def test_the_replay_has_no_frame_for_a_ruling_the_viewer_could_not_see() -> None:
+    """Two worlds that differ only in a director's ruling on a unit side a and the channel cannot see: their
+    replays are the same file, frame count included; the director's replay shows the ruling."""
+    from bot import overrides
+    from rules.events import DirectorOverride
+
+    state = scene()
+    moved = state.with_units([replace(state.unit_as("alba", Character), at=H("0304"))])
+    ruled, event = overrides.move(moved, "dune", H("1008"))
+    step = (ShotResolved(rule="SK-3.3", shooter="alba", target="bruno", hit=False),)
+    with_ruling = [BoardSnapshot(state, ()), BoardSnapshot(moved, step), BoardSnapshot(ruled, (event,))]
+    without = [BoardSnapshot(state, ()), BoardSnapshot(moved, step)]
+    assert isinstance(event, DirectorOverride)
+    opts = RenderOptions(locale="es", whole_board=True)
+    for viewer in ("a", PUBLIC):
+        one, other = (
+            render_replay(with_ruling, viewer=viewer, options=opts),
+            render_replay(without, viewer=viewer, options=opts),
+        )
+        assert (one.frames, one.steps, one.data) == (other.frames, other.steps, other.data), viewer
+    assert render_replay(with_ruling, viewer="director", options=opts).frames == 3

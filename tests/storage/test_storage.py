@@ -541,6 +541,17 @@ async def test_guild_settings_default_and_partial_updates(storage: Storage) -> N
         await storage.set_guild_settings(GUILD, default_deadline_minutes=0)
 
 
+async def test_guild_settings_keep_the_open_limit_and_who_may_import(storage: Storage) -> None:
+    """The open encounters a member may keep (3 unless set; 0: no limit) and imports kept to Manage Server."""
+    assert (await storage.get_guild_settings(GUILD)).open_limit == 3
+    changed = await storage.set_guild_settings(GUILD, max_open_encounters=5, import_managers_only=True)
+    assert (changed.open_limit, changed.import_managers_only) == (5, True)
+    unlimited = await storage.set_guild_settings(GUILD, max_open_encounters=0, language="es")
+    assert unlimited.open_limit is None and unlimited.import_managers_only and unlimited.language == "es"
+    with pytest.raises(ValueError, match="cannot be negative"):
+        await storage.set_guild_settings(GUILD, max_open_encounters=-1)
+
+
 async def test_deadlines_fire_only_for_running_encounters_still_in_that_phase(storage: Storage) -> None:
     encounter_id = await new_encounter(storage)
     t0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

@@ -18,8 +18,8 @@ class Bookkeeping(SqlCore):
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         async with self._read() as db:
             row = await db.fetch_row(
-                "SELECT language, director_role_id, default_deadline_minutes, tutorial_shown "
-                "FROM guild_settings WHERE guild_id = ?",
+                "SELECT language, director_role_id, default_deadline_minutes, tutorial_shown, "
+                "max_open_encounters, import_managers_only FROM guild_settings WHERE guild_id = ?",
                 (guild_id,),
             )
         if row is None:
@@ -30,6 +30,8 @@ class Bookkeeping(SqlCore):
             row["director_role_id"],
             row["default_deadline_minutes"],
             bool(row["tutorial_shown"]),
+            row["max_open_encounters"],
+            bool(row["import_managers_only"]),
         )
 
     async def set_guild_settings(
@@ -40,9 +42,13 @@ class Bookkeeping(SqlCore):
         director_role_id: int | Unset | None = UNSET,
         default_deadline_minutes: int | Unset | None = UNSET,
         tutorial_shown: bool | Unset = UNSET,
+        max_open_encounters: int | Unset | None = UNSET,
+        import_managers_only: bool | Unset = UNSET,
     ) -> GuildSettings:
         if isinstance(default_deadline_minutes, int) and default_deadline_minutes <= 0:
             raise ValueError("the default deadline must be a positive number of minutes")
+        if isinstance(max_open_encounters, int) and max_open_encounters < 0:
+            raise ValueError("the open encounters limit cannot be negative")
         changes: dict[str, Any] = {
             name: value
             for name, value in (
@@ -50,11 +56,14 @@ class Bookkeeping(SqlCore):
                 ("director_role_id", director_role_id),
                 ("default_deadline_minutes", default_deadline_minutes),
                 ("tutorial_shown", tutorial_shown),
+                ("max_open_encounters", max_open_encounters),
+                ("import_managers_only", import_managers_only),
             )
             if not isinstance(value, Unset)
         }
-        if "tutorial_shown" in changes:
-            changes["tutorial_shown"] = int(bool(changes["tutorial_shown"]))
+        for flag in ("tutorial_shown", "import_managers_only"):
+            if flag in changes:
+                changes[flag] = int(bool(changes[flag]))
         changes["updated_at"] = timestamp(self._clock())
         columns = ", ".join(changes)
         # one upsert naming only the given columns: concurrent updates of different settings never undo each other

@@ -1,0 +1,45 @@
+"""What a side's players are sent by DM after a step (NGT-9): the board as their side sees it and the account
+their side may read — or nothing at all.
+
+A message's mere arrival says something happened, so a side is written to only when something it can see
+changed: an event it may read, or its own board looking different. After a director's override that touched
+only units a side cannot see (removed, moved, damaged, set, added in the dark, revealed to the other side), that
+side hears nothing; when it does hear, the account names only units it saw before and after (``rules.seen``).
+"""
+
+from __future__ import annotations
+
+from bot.imaging import board_png
+from bot.results import StepReport
+from bot.service_records import events_for
+from rules.events import Event
+from rules.ruleset import DIRECTOR
+from rules.seen import seen_events
+from rules.state import EncounterState
+
+
+async def news_for(
+    viewer: str, report: StepReport, before: EncounterState | None, locale: str, title: str
+) -> tuple[tuple[Event, ...], bytes | None] | None:
+    """``viewer``'s message about the step ``report`` (None: nothing to send): the events they may read and their
+    board (None: it could not be drawn). ``before``: the state the step started from, when known (a director's
+    override); without it the step is a resolution, shown to every side whose account is not empty or whose
+    board moved."""
+    after, events, board_changed = report.state, report.events, report.board_changed
+    step = (report.round, report.phase)
+    if before is None:
+        shown = events_for(after, events, viewer)
+        if not shown and not board_changed:
+            return None
+        png = await board_png(after, shown, viewer=viewer, locale=locale, title=title, step=step)
+        return (shown, png)
+    shown = seen_events(before, after, events, viewer)
+    if not shown and viewer != DIRECTOR:
+        # nothing to read: only a board that looks different to this side is news to it
+        now = await board_png(after, (), viewer=viewer, locale=locale, title=title, step=step)
+        then = await board_png(before, (), viewer=viewer, locale=locale, title=title, step=step)
+        if now is None or now == then:
+            return None
+        return ((), now)
+    png = await board_png(after, shown, viewer=viewer, locale=locale, title=title, step=step)
+    return (shown, png)

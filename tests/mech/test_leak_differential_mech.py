@@ -1,0 +1,75 @@
+"""The differential leak matrix for mech secret declarations (MECH-1.1, FOG-1): every private director action on
+a unit the red side cannot see (a hidden blue mech), against everything red's player can read, end to end
+through the real client against the local Discord (the harness is tests/leak_fixtures.py).
+
+Two worlds differ only in the hidden action, taken while visible units declare; then the director sets a stat
+of a unit everyone sees. Everything Ana (red) can read must be byte for byte the same in both. (Removing the
+hidden unit while it is the one declaring moves the turn on, as its own locked declaration would: red sees the
+next declarer called, which is the game going on, not the action.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e_helpers import Table, create_from_file, room
+from tests.leak_fixtures import director_act, surfaces
+from tests.mech_fixtures import scenario_text, unit
+
+pytestmark = pytest.mark.slow
+
+SCENARIO = scenario_text(
+    unit("hunter", "red", "0810"),
+    unit("wolf", "blue", "0805", "S"),
+    unit("spook", "blue", "1203", "S", hidden=True),
+    options={"secret_declarations": True},
+    dice=[3, 3, 2, 2, 6, 6],  # initiative (MECH-1.1): wolf declares first, then hunter, the hidden spook last
+)
+
+#: (name, director command, options): each touches only units red cannot see
+ACTIONS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("remove hidden", "director remove-unit", {"unit": "spook"}),
+    ("move hidden", "director move", {"unit": "spook", "hex": "1302"}),
+    ("damage hidden", "director damage", {"unit": "spook", "amount": "3", "location": "ct"}),
+    ("set hidden", "director set", {"unit": "spook", "stat": "heat", "value": "2"}),
+    ("add hidden", "director add-unit", {"id": "shadow", "side": "blue", "hex": "1305", "like": "spook"}),
+)
+
+
+async def world(tmp_path: Path, name: str, act: Callable[[Table], Any] | None) -> tuple[dict[str, str], int]:
+    (tmp_path / name).mkdir()
+    async with room(tmp_path / name, channel_name="mechs") as t:
+        await create_from_file(t.director, t.channel, "mech", "night.toml", SCENARIO)
+        for person, taken in ((t.ana, "hunter"), (t.bea, "wolf")):
+            await (await person.run_command(t.channel, "encounter join", {"unit": taken})).final_response()
+        given = await (
+            await t.director.run_command(t.channel, "director assign", {"unit": "spook", "user": t.bea})
+        ).final_response()
+        assert given.ephemeral
+        await (await t.director.run_command(t.channel, "encounter start")).final_response()
+        await t.bot.settle()
+        if act is not None:
+            await act(t)
+            await t.bot.settle()
+        said = await (
+            await t.director.run_command(
+                t.channel, "director set", {"unit": "wolf", "stat": "heat", "value": "1"}
+            )
+        ).final_response(timeout=60)
+        assert not said.ephemeral, said.content
+        return await surfaces(t, t.ana, ("spook", "shadow"), ("", "s")), len(t.bea.dms())
+
+
+async def test_every_private_director_action_leaves_everything_red_reads_byte_identical(
+    tmp_path: Path,
+) -> None:
+    baseline, _ = await world(tmp_path, "base", None)
+    leaks: list[str] = []
+    for i, (name, command, options) in enumerate(ACTIONS):
+        seen, _ = await world(tmp_path, f"w{i}", director_act(command, options))
+        leaks.extend(f"{name} → {surface}" for surface in baseline if seen[surface] != baseline[surface])
+    assert not leaks, "red could tell a hidden action happened through: " + "; ".join(leaks)
