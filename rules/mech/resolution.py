@@ -7,6 +7,10 @@ from above rolls the target's location, then the attacker's; a death from above 
 [HOUSE] Piloting 2d6 and, if it falls, its fall location 2d6). [HOUSE] falls for a leg destroyed in a phase come
 after that phase's damage, per unit in file order: Piloting 2d6, then the fall location 2d6. At the end of the
 turn, per unit in file order: each shutdown avoid roll, then each ammunition avoid roll its heat requires.
+
+MECH-2.1a: by default a declaration's to-hit and Piloting 2d6 were rolled as it locked (``rolls.py``), so each
+"to-hit 2d6" and "Piloting 2d6" above reuses that roll and takes no die here; only a unit without a declaration
+of its own, or the [HOUSE] ``rolls = "weapon"`` variant, rolls them now.
 """
 
 from __future__ import annotations
@@ -41,7 +45,8 @@ from rules.mech.legality import physical_reach, straight_run
 from rules.mech.model import Mech
 from rules.mech.movement import PathCost, mp_available, path_cost
 from rules.mech.orders import JUMP, RUN, STAND, WALK, MechOrder, stand_order
-from rules.mech.state import INITIATIVE, MechState, ext_of, secret
+from rules.mech.rolls import GUNNERY, PILOTING, declaration_rolled, declared_roll
+from rules.mech.state import INITIATIVE, DeclarationRolls, MechState, ext_of, secret
 from rules.mech.tables import tables
 from rules.mech.tohit import (
     Motion,
@@ -80,11 +85,13 @@ class Pending:
 class Turn:
     """The units of the turn being resolved, changed in place; the new state is built once, at the end."""
 
-    __slots__ = ("board", "held", "units")
+    __slots__ = ("board", "held", "rolls", "units")
 
     def __init__(self, state: EncounterState) -> None:
         self.board: Board = state.board
         self.units: dict[str, Unit] = dict(state.units)
+        #: MECH-2.1a: each declaration's Gunnery and Piloting roll, made as it locked
+        self.rolls: Mapping[str, DeclarationRolls] = ext_of(state).rolls
         self.held: dict[Hex, str] = {
             u.at: u.id for u in self.units.values() if isinstance(u, Mech) and u.active and u.at is not None
         }
@@ -119,6 +126,12 @@ def resolve_turn(state: EncounterState, dice: Dice) -> tuple[EncounterState, lis
                 units=tuple(o.unit for o in ext.locked),
                 declarations={o.unit: o.to_raw() for o in ext.locked},
             )
+        )
+        # MECH-2.1a: a secret declaration's rolls are shown with it, now that it is shown
+        events.extend(
+            declaration_rolled(state.unit_as(o.unit, Mech), ext.rolls[o.unit])
+            for o in ext.locked
+            if o.unit in ext.rolls
         )
     sequence = [u for u in ext.order if u in state.units]
     sequence += [u for u, x in state.units.items() if isinstance(x, Mech) and u not in sequence]
@@ -306,7 +319,15 @@ def _fire(
                 continue
             purpose = f"MECH-2.1 to-hit, {unit.name} #{entry.weapon} {w.type} → {target.name}"
             roll, check = _attack_roll(
-                dice, unit, target, unit.gunnery, odds.target_number, "MECH-2.1", purpose, events
+                dice,
+                unit,
+                target,
+                unit.gunnery,
+                odds.target_number,
+                "MECH-2.1",
+                purpose,
+                events,
+                declared_roll(turn.rolls, uid, GUNNERY),
             )
             events.append(
                 WeaponFired(
@@ -370,8 +391,12 @@ def _attack_roll(
     rule: str,
     purpose: str,
     events: list[Event],
+    declared: Roll | None = None,
 ) -> tuple[Roll, Check2d6]:
-    """An attack's 2d6 + skill against its target number (DICE-3), recorded as a ``RollMade``."""
+    """An attack's 2d6 + skill against its target number (DICE-3): the declaration's roll when it carries one
+    (MECH-2.1a, already recorded as it locked), else a roll of its own, recorded as a ``RollMade``."""
+    if declared is not None:
+        return declared, Check2d6(declared, skill, number)
     roll = dice.two_d6(rule=rule, purpose=purpose)
     check = Check2d6(roll, skill, number)
     events.append(RollMade.of(roll, actor=unit.id, target=target.id, total=check.total, skill=skill))
@@ -399,13 +424,22 @@ def _apply(turn: Turn, pending: list[Pending], dice: Dice) -> list[Event]:
     return events
 
 
-def stays_up(unit: Mech, reason: str, dice: Dice, *, rule: str) -> tuple[bool, list[Event]]:
-    """[HOUSE] a Piloting roll (2d6 + piloting, DICE-3) against the fall difficulty: True when the mech stays up."""
+def stays_up(
+    unit: Mech, reason: str, dice: Dice, *, rule: str, declared: Roll | None = None
+) -> tuple[bool, list[Event]]:
+    """[HOUSE] a Piloting roll (2d6 + piloting, DICE-3) against the fall difficulty: True when the mech stays up.
+    ``declared``: the declaration's Piloting roll (MECH-2.1a), which serves every fall check of its turn."""
     tb = tables()
-    roll = dice.two_d6(rule=rule, purpose=f"{rule} piloting roll to stay up, {unit.name}")
+    made: list[Event] = []
+    if declared is not None:
+        roll = declared
+    else:
+        roll = dice.two_d6(rule=rule, purpose=f"{rule} piloting roll to stay up, {unit.name}")
     check = Check2d6(roll, unit.piloting, tb.fall_difficulty)
+    if declared is None:
+        made.append(RollMade.of(roll, actor=unit.id, total=check.total, skill=unit.piloting))
     return check.success, [
-        RollMade.of(roll, actor=unit.id, total=check.total, skill=unit.piloting),
+        *made,
         PilotingRolled(
             rule=rule,
             unit=unit.id,
@@ -431,7 +465,7 @@ def fall_roll(unit: Mech, dice: Dice, *, rule: str) -> tuple[str, int, list[Even
 def fall_check(turn: Turn, uid: str, reason: str, dice: Dice, *, rule: str) -> list[Event]:
     """A mech that lost a leg rolls to stay up; failing it, it falls at once: prone, and the fall's damage."""
     unit = turn.mech(uid)
-    up, events = stays_up(unit, reason, dice, rule=rule)
+    up, events = stays_up(unit, reason, dice, rule=rule, declared=declared_roll(turn.rolls, uid, PILOTING))
     if up:
         return events
     loc, damage, fell = fall_roll(unit, dice, rule=rule)
@@ -482,7 +516,17 @@ def _physical(
                 done.motion.mode, target, executed.get(target.id, Executed(Motion())).motion
             )
             purpose = f"MECH-2.2 {entry.kind}, {unit.name} → {target.name}"
-            roll, check = _attack_roll(dice, unit, target, unit.piloting, number, "MECH-2.2", purpose, events)
+            roll, check = _attack_roll(
+                dice,
+                unit,
+                target,
+                unit.piloting,
+                number,
+                "MECH-2.2",
+                purpose,
+                events,
+                declared_roll(turn.rolls, uid, PILOTING),
+            )
             straight, _ = straight_run(done.cost)
             to_target, to_self = physical_damage(entry.kind, unit, target, straight)
             events.append(
@@ -544,7 +588,9 @@ def _dfa_miss(turn: Turn, uid: str, dice: Dice, falls: list[tuple[str, str, int]
     """[HOUSE] a death from above that misses: a Piloting roll, and on a failure the attacker falls (its fall
     location is rolled now, the damage applied with the phase's)."""
     unit = turn.mech(uid)
-    up, events = stays_up(unit, "dfa", dice, rule="MECH-2.2")
+    up, events = stays_up(
+        unit, "dfa", dice, rule="MECH-2.2", declared=declared_roll(turn.rolls, uid, PILOTING)
+    )
     if not up:
         loc, damage, fell = fall_roll(unit, dice, rule="MECH-2.2")
         events += fell

@@ -37,7 +37,18 @@ from rules.mech.model import Mech
 from rules.mech.movement import mp_available, path_cost, step_problem
 from rules.mech.orders import CRUISE, WALK, MechOrder, parse_order, stand_order
 from rules.mech.resolution import resolve_turn
-from rules.mech.state import DECLARE, INITIATIVE, RESOLVE, SECRET_DECLARATIONS, MechState, ext_of, secret
+from rules.mech.rolls import roll_declaration
+from rules.mech.state import (
+    DECLARE,
+    INITIATIVE,
+    RESOLVE,
+    ROLLS_PER_WEAPON,
+    SECRET_DECLARATIONS,
+    MechState,
+    ext_of,
+    per_weapon,
+    secret,
+)
 from rules.registry import register, ruleset_for
 from rules.ruleset import (
     DiceFactory,
@@ -99,7 +110,11 @@ def roll_initiative(state: EncounterState, dice: Dice) -> tuple[EncounterState, 
     order = tuple(uid for *_, uid in sorted(keys))
     events.append(DeclarationOrder(rule="MECH-1.1", units=order))
     turn_secret = bool(state.option(SECRET_DECLARATIONS, False))  # fixed for the turn (MECH-1.1)
-    state = state.replace(phase=DECLARE, ext=MechState(initiative=totals, order=order, secret=turn_secret))
+    turn_per_weapon = bool(state.option(ROLLS_PER_WEAPON, False))  # and so is how it rolls (MECH-2.1a)
+    state = state.replace(
+        phase=DECLARE,
+        ext=MechState(initiative=totals, order=order, secret=turn_secret, per_weapon=turn_per_weapon),
+    )
     if not declarers(state):
         state = state.replace(phase=RESOLVE)
     return state, events
@@ -152,6 +167,7 @@ class MechRuleset(Ruleset):
     unit_keys: ClassVar[frozenset[str]] = scenario_io.UNIT_KEYS
     board_keys: ClassVar[frozenset[str]] = scenario_io.BOARD_KEYS
     option_keys: ClassVar[frozenset[str]] = scenario_io.OPTION_KEYS
+    top_keys: ClassVar[frozenset[str]] = scenario_io.TOP_KEYS
 
     # --- orders ------------------------------------------------------------------------------------------
     def parse_order(self, state: EncounterState, unit_id: str, raw: Any) -> Order:
@@ -190,11 +206,11 @@ class MechRuleset(Ruleset):
             state, events = roll_initiative(state.replace(phase=INITIATIVE), dice)
             return PhaseResult(state, tuple(events))
         if phase == DECLARE:
-            return self._lock(state, orders)
+            return self._lock(state, orders, dice)
         state, events = resolve_turn(state, dice)
         return PhaseResult(state, tuple(events))
 
-    def _lock(self, state: EncounterState, orders: Mapping[str, Order]) -> PhaseResult:
+    def _lock(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
         waiting = self.awaiting(state)
         if not waiting:
             return PhaseResult(state.replace(phase=RESOLVE), ())
@@ -209,15 +225,21 @@ class MechRuleset(Ruleset):
         check_declaration(state, order)
         ext = ext_of(state)
         ext = dataclasses.replace(ext, locked=(*ext.locked, order))
+        events: list[Event] = [declaration_event(state, order)]
+        if not per_weapon(state):
+            rolls, rolled = roll_declaration(state, uid, dice)
+            ext = dataclasses.replace(ext, rolls={**ext.rolls, uid: rolls})
+            events.extend(rolled)
         state = state.replace(ext=ext)
         if not declarers(state):
             state = state.replace(phase=RESOLVE)
-        return PhaseResult(state, (declaration_event(state, order),))
+        return PhaseResult(state, tuple(events))
 
     # --- the director's hand, pictures ----------------------------------------------------------------------
     def director_switches(self) -> tuple[str, ...]:
-        """MECH-1.1: the director may switch an encounter to secret declarations (all revealed together)."""
-        return (SECRET_DECLARATIONS,)
+        """MECH-1.1: the director may switch an encounter to secret declarations (all revealed together);
+        MECH-2.1a [HOUSE]: to a roll per shot and per physical attack instead of one pair per declaration."""
+        return (SECRET_DECLARATIONS, ROLLS_PER_WEAPON)
 
     def damage_locations(self, state: EncounterState, unit_id: str) -> tuple[str, ...]:
         unit = state.units.get(unit_id)
@@ -281,6 +303,9 @@ class MechRuleset(Ruleset):
     def read_board(self, raw: Mapping[str, Any], board: Board, ctx: ScenarioContext) -> Board:
         return scenario_io.read_elevation(raw, board, ctx)
 
+    def read_top(self, raw: Mapping[str, Any], state: EncounterState, ctx: ScenarioContext) -> EncounterState:
+        return scenario_io.read_rolls(raw, state, ctx)
+
     def check_state(self, state: EncounterState, ctx: ScenarioContext) -> None:
         scenario_io.check_mechs(state, ctx)
 
@@ -300,6 +325,13 @@ class MechRuleset(Ruleset):
         if unit is None or unit.at is None:
             return False
         return unit.at == target or sight(state.board, unit.at, unit.kind, target, MECH_KIND).clear
+
+    def public_event(self, event: Event, seen: frozenset[str], known: frozenset[str]) -> Event | None:
+        """A secret declaration's MECH-2.1a rolls stay sealed until the reveal: nobody but the director reads
+        them before (the reveal shows them with the declaration)."""
+        if isinstance(event, RollMade) and event.get("sealed"):
+            return None
+        return super().public_event(event, seen, known)
 
     def order_targets(self, state: EncounterState, order: Order) -> tuple[str, ...]:
         if not isinstance(order, MechOrder):

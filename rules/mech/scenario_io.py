@@ -13,6 +13,7 @@ from rules.hexgrid import Hex
 from rules.mech.geometry import ELEVATION
 from rules.mech.model import MECH, VEHICLE, Mech, MechWeapon
 from rules.mech.orders import parse_order
+from rules.mech.state import BY_DECLARATION, BY_WEAPON, ROLLS, ROLLS_PER_WEAPON
 from rules.mech.tables import MECH_LOCATIONS, TORSO, VEHICLE_LOCATIONS, tables
 from rules.ruleset import DiceFactory, RoundSpec
 from rules.state import Board, EncounterState, Unit
@@ -40,6 +41,7 @@ UNIT_KEYS = frozenset(
 )
 BOARD_KEYS = frozenset({ELEVATION})
 OPTION_KEYS = frozenset({"secret_declarations"})
+TOP_KEYS = frozenset({ROLLS})
 WEAPON_KEYS = frozenset({"type", "loc", "rear"})
 
 
@@ -181,6 +183,19 @@ def read_elevation(raw: Mapping[str, Any], board: Board, ctx: ScenarioContext) -
         terrain=board.terrain,
         features={**board.features, ELEVATION: levels},
     )
+
+
+def read_rolls(raw: Mapping[str, Any], state: EncounterState, ctx: ScenarioContext) -> EncounterState:
+    """The top-level ``rolls`` key (DESIGN §7.1, MECH-2.1a): ``"declaration"`` (the default: one Gunnery and one
+    Piloting roll per declaration) or ``"weapon"`` ([HOUSE]: a roll per shot and per physical attack). It is kept
+    with the encounter, so a file or an export written for either way replays the same."""
+    value = ctx.take(raw, ROLLS, str, "", default=None)
+    if value is None:
+        return state
+    if value not in (BY_DECLARATION, BY_WEAPON):
+        ctx.error(ROLLS, "problem.mech.rolls", got=value)
+        return state
+    return state.replace(options={**state.options, ROLLS_PER_WEAPON: value == BY_WEAPON})
 
 
 def check_mechs(state: EncounterState, ctx: ScenarioContext) -> None:

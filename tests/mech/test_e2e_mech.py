@@ -206,6 +206,13 @@ async def test_two_turns_of_the_duel_by_dm_panels(table: Table) -> None:
     assert [
         next(u for u, n in names.items() if line.split("] ", 1)[1].startswith(n)) for line in posted
     ] == declared
+    # MECH-2.1a: each declaration is posted with its one Gunnery and one Piloting roll, right after it
+    shown = [
+        "declared" if line in posted else "rolled"
+        for line in lines
+        if line in posted or ("[MECH-2.1a]" in line and "Artillería 2d6" in line and "Pilotar 2d6" in line)
+    ]
+    assert shown == ["declared", "rolled"] * len(declared), shown
     for turn in range(2):
         order_line = orders[turn]
         expected = [names[u] for u in declared[turn * 4 : turn * 4 + 4]]
@@ -259,9 +266,13 @@ async def test_secret_declarations_reach_nobody_before_the_reveal(table: Table) 
         for where in leaks:
             assert " declara: " not in where, "a declaration's content in the channel or the other's DMs"
             assert end not in where, f"{unit}'s declared end hex {end} leaked before the reveal"
+            assert "MECH-2.1a" not in where, (
+                "a secret declaration's rolls (MECH-2.1a) shown before the reveal"
+            )
         assert "ha declarado (en secreto" in public_text(t.channel)
     text = public_text(t.channel)
     assert "[MECH-3.1]" in text, "the turn resolved and its account was posted"
+    assert "Artillería 2d6" in text, "the reveal shows each declaration's rolls (MECH-2.1a)"
 
 
 async def test_the_directors_hand_and_the_arcs_of_a_mech(table: Table) -> None:

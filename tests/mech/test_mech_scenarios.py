@@ -51,6 +51,17 @@ def test_bundled_scenario_json_log_matches_its_golden_file_exactly(name: str) ->
         raise AssertionError(f"{name} golden log changed:\n{diff[:6000]}")
 
 
+@pytest.mark.parametrize("name", ["mech-duel-weapon", "mech-mixed-weapon"])
+def test_mech_2_1a_per_weapon_golden_logs_still_replay_because_the_mode_is_in_the_scenario(name: str) -> None:
+    """MECH-2.1a [HOUSE] ``rolls = "weapon"``: the logs written before the rule (one roll per shot) replay bit for
+    bit from the same file with the mode named at its top."""
+    code, out, _ = cli("sim", str(GOLDEN / f"{name}.toml"), "--json")
+    assert code == 0
+    expected = (GOLDEN / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+    assert out.splitlines() == expected
+    assert not any(json.loads(line)["type"] == "DeclarationRolled" for line in expected)
+
+
 def _records(name: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in (GOLDEN / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
 
@@ -105,8 +116,13 @@ def test_the_mixed_scenario_has_a_turret_tank_a_jump_mech_and_secret_declaration
     records = _records("mech-mixed")
     assert all(r["args"] == [] for r in records if r["type"] == "DeclarationLocked")
     assert sum(1 for r in records if r["type"] == "DeclarationsRevealed") == 4
-    hits = {(r["kind"], r["hit"]) for r in records if r["type"] == "PhysicalAttackMade"}
-    assert {("dfa", True), ("charge", True)} <= hits
+    made = {r["kind"] for r in records if r["type"] == "PhysicalAttackMade"}
+    assert {"dfa", "charge"} <= made
+    # MECH-2.1a in secret: each declaration's two rolls are made as it locks, sealed, and shown at the reveal
+    sealed = [r for r in records if r["type"] == "RollMade" and r["rule"] == "MECH-2.1a"]
+    assert sealed and all(r["phase"] == "declare" and r["detail"]["sealed"] is True for r in sealed)
+    shown = [r for r in records if r["type"] == "DeclarationRolled"]
+    assert len(shown) == len(sealed) // 2 and all(r["phase"] == "resolve" for r in shown)
     hull = {
         r["location"] for r in records if r["type"] == "DamageDealt" and r["unit"] in ("bulldog", "vedette")
     }
