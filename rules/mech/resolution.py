@@ -40,7 +40,15 @@ from rules.mech.events import (
     WeaponFired,
 )
 from rules.mech.geometry import Sight, sight, weapon_in_arc
-from rules.mech.heat import ammo_rolls, heat_to_hit, movement_heat, mp_penalty, shutdown_rolls, weapons_heat
+from rules.mech.heat import (
+    ammo_rolls,
+    heat_to_hit,
+    movement_heat,
+    mp_penalty,
+    out_of_control_rolls,
+    shutdown_rolls,
+    weapons_heat,
+)
 from rules.mech.legality import physical_reach, straight_run
 from rules.mech.model import Mech
 from rules.mech.movement import PathCost, mp_available, path_cost
@@ -206,6 +214,12 @@ def _move(turn: Turn, uid: str, order: MechOrder) -> tuple[list[Event], Executed
     moved = dataclasses.replace(
         unit, at=cost.end, facing=cost.end_facing, twist=twist, prone=False if stood_up else unit.prone
     )
+    if not turn.board.contains(
+        cost.end
+    ):  # MECH-5 [HOUSE]: a fighter flew off the board; it is back next turn
+        edge = cost.steps[-2].hex if len(cost.steps) > 1 else start
+        moved = dataclasses.replace(moved, at=None, off_board=edge, facing=(cost.end_facing + 3) % 6)
+        events.append(Note(rule="MECH-5", key="mech.left_board", unit=uid, args=(("at", edge.label),)))
     if cost.steps or cost.end_facing != start_facing:
         events.insert(
             0,
@@ -633,7 +647,7 @@ def _heat(
     events: list[Event] = []
     for uid in list(turn.units):
         unit = turn.units[uid]
-        if not isinstance(unit, Mech) or not unit.is_mech or not unit.active:
+        if not isinstance(unit, Mech) or not unit.keeps_heat or not unit.active:
             continue
         done = executed.get(uid, Executed(Motion()))
         generated = (
@@ -654,6 +668,13 @@ def _heat(
                 mp=mp_penalty(heat),
             )
         )
+        if unit.is_fighter:
+            # MECH-5: a fighter's heat makes it roll against losing control, not against shutting down
+            lost = _avoid(unit, "out_of_control", out_of_control_rolls(heat), dice, events)
+            unit = dataclasses.replace(unit, heat=heat, out_of_control=lost)
+            turn.put(unit)
+            events.extend(_ammo(turn, unit, heat, dice))
+            continue
         automatic = heat >= tb.automatic_shutdown
         shut = _avoid(unit, "shutdown", shutdown_rolls(heat), dice, events) or automatic
         if shut != unit.shutdown:
@@ -665,19 +686,25 @@ def _heat(
             )
         unit = dataclasses.replace(unit, heat=heat, shutdown=shut, twist=0 if shut else unit.twist)
         turn.put(unit)
-        ammo = [i for i, w in enumerate(unit.weapons) if w.spec.ammo and unit.weapon_usable(i)]
-        if not ammo:
-            continue
-        if _avoid(unit, "ammo", ammo_rolls(heat), dice, events):
-            loc = unit.weapons[ammo[0]].loc
-            events.append(
-                AmmoExploded(rule="MECH-3.2", unit=uid, location=loc, damage=tb.ammo_explosion_damage)
-            )
-            changed, applied = damage_unit(
-                unit, loc, tb.ammo_explosion_damage, internal=True, rule="MECH-3.2"
-            )
-            turn.put(changed)
-            events.extend(applied)
+        events.extend(_ammo(turn, unit, heat, dice))
+    return events
+
+
+def _ammo(turn: Turn, unit: Mech, heat: int, dice: Dice) -> list[Event]:
+    """MECH-3.2: the ammunition explosion avoid rolls ``heat`` requires of a unit carrying ammunition."""
+    tb = tables()
+    events: list[Event] = []
+    ammo = [i for i, w in enumerate(unit.weapons) if w.spec.ammo and unit.weapon_usable(i)]
+    if not ammo:
+        return events
+    if _avoid(unit, "ammo", ammo_rolls(heat), dice, events):
+        loc = unit.weapons[ammo[0]].loc
+        events.append(
+            AmmoExploded(rule="MECH-3.2", unit=unit.id, location=loc, damage=tb.ammo_explosion_damage)
+        )
+        changed, applied = damage_unit(unit, loc, tb.ammo_explosion_damage, internal=True, rule="MECH-3.2")
+        turn.put(changed)
+        events.extend(applied)
     return events
 
 
@@ -708,7 +735,12 @@ def _avoid(
 
 
 def _game_over(state: EncounterState, events: list[Event]) -> tuple[EncounterState, list[Event]]:
-    alive = {u.side for u in state.units.values() if isinstance(u, Mech) and u.active}
+    # a fighter off the board (MECH-5) is still in the fight: it comes back next turn
+    alive = {
+        u.side
+        for u in state.units.values()
+        if isinstance(u, Mech) and (u.active or (u.off_board is not None and not u.destroyed))
+    }
     if len(state.sides) >= 2 and len(alive) <= 1:
         winner = next(iter(alive)) if alive else None
         reason = "last side standing" if winner else "no unit left"
