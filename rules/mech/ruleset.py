@@ -389,6 +389,8 @@ class MechRuleset(Ruleset):
         if state.phase != DECLARE or not isinstance(order, MechOrder) or not order.moves or not order.path:
             return None
         unit = state.unit_as(order.unit, Mech)
+        if unit.is_air:
+            return None  # MECH-5: an air unit flies over the dark ground; it does not lose its way on it [HOUSE]
         points = mp_available(unit).get(order.mode, 0)
         return MoveIntent(unit=unit.id, points=points, vehicle=not unit.is_mech, rest=stand_order(unit.id))
 

@@ -300,3 +300,40 @@ async def test_the_directors_hand_and_the_arcs_of_a_mech(table: Table) -> None:
     assert arcs.ephemeral and arcs.attachments and "brazo izquierdo" in arcs.content, arcs.content
     whole = await (await t.ana.run_command(t.channel, "unit arcs", {"unit": "hunter"})).final_response()
     assert whole.ephemeral and whole.attachments
+
+
+async def test_mech_5_the_air_scenario_through_the_real_commands(table: Table) -> None:
+    """MECH-5 through Discord: the bundled ``mech-air`` opens with its helicopter and fighters; ``/unit arcs`` on
+    a fighter draws where a shot at it is +4 (its sides); the director switches to a roll per shot (MECH-2.1a
+    [HOUSE]) with ``/director option``."""
+    t = table
+    created = await (
+        await t.director.run_command(t.channel, "encounter new", {"ruleset": "mech", "scenario": "mech-air"})
+    ).final_response()
+    assert created is not None and "Sparrowhawk" in created.content and "Yellow Jacket" in created.content
+    for person, unit in ((t.ana, "sparrow"), (t.bea, "rifleman")):
+        joined = await (
+            await person.run_command(t.channel, "encounter join", {"unit": unit})
+        ).final_response()
+        assert joined.content
+    switched = await (
+        await t.director.run_command(
+            t.channel, "director option", {"name": "rolls_per_weapon", "value": True}
+        )
+    ).final_response()
+    assert "una tirada por disparo" in switched.content, switched.content
+    await (await t.director.run_command(t.channel, "encounter start")).final_response()
+    arcs = await (
+        await t.ana.run_command(t.channel, "unit arcs", {"unit": "sparrow", "section": "air_side"})
+    ).final_response()
+    assert arcs.ephemeral and arcs.attachments and "blanco aéreo: +4" in arcs.content, arcs.content
+    state = (await t.bot.service.read(await _encounter(t))).state
+    assert state.option("rolls_per_weapon") is True
+
+
+async def _encounter(t: Table) -> int:
+    guild = t.channel.guild
+    assert guild is not None
+    meta = await t.bot.service.storage.active_encounter_in_channel(guild.id, t.channel.id)
+    assert meta is not None
+    return meta.id

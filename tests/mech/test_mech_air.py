@@ -251,3 +251,22 @@ def test_mech_5_an_air_unit_is_drawn_with_its_shadow_and_an_altitude_mark() -> N
         return render_board(BoardSnapshot(state, ()), viewer="director", options=RenderOptions(locale="en"))
 
     assert png("helicopter") != png("vehicle")
+
+
+def test_mech_5_house_an_air_unit_does_not_stray_at_night() -> None:
+    """NGT-5 is about finding one's way over the ground: an air unit's path gives the night layer nothing to
+    check [HOUSE], so a straying roll never turns a fighter's flight into standing still (which it cannot)."""
+    state = build(
+        fighter("f", "red", "0810", initiative=0), unit("b", "blue", "0101", facing="S", initiative=9)
+    )
+    state, _ = step(state.replace(dice_script=(1, 1, 6, 6)))
+    order = MECH.parse_order(state, "f", {"mode": "cruise", "path": ["0809"]})
+    assert MECH.move_intent(state, order) is None
+    walker = build(
+        unit("m", "red", "0810", initiative=0), unit("b", "blue", "0101", facing="S", initiative=9)
+    )
+    walker, _ = step(walker.replace(dice_script=(1, 1, 6, 6)))
+    assert (
+        MECH.move_intent(walker, MECH.parse_order(walker, "m", {"mode": "walk", "path": ["0809"]}))
+        is not None
+    )
