@@ -10,7 +10,7 @@ from typing import Any
 from rules.engine import resolve_phase
 from rules.events import Event
 from rules.mech.model import Mech
-from rules.mech.state import DECLARE, INITIATIVE, RESOLVE
+from rules.mech.state import DECLARE, INITIATIVE, RESOLVE, ROLLS_PER_WEAPON
 from rules.registry import get_ruleset
 from rules.ruleset import DiceFactory
 from rules.scenario import load_scenario
@@ -57,8 +57,11 @@ def scenario_text(
     rounds: str = "",
     width: int = 16,
     height: int = 17,
+    rolls: str | None = None,
 ) -> str:
     parts = [f'ruleset = "mech"\nname = "test"\nseed = {seed}\n']
+    if rolls is not None:
+        parts.append(f'rolls = "{rolls}"\n')  # MECH-2.1a: "declaration" (the default) or "weapon" [HOUSE]
     if dice:
         parts.append(f"dice = {_value(list(dice))}\n")
     if options:
@@ -76,6 +79,12 @@ def scenario_text(
 
 def build(*units: str, **kw: Any) -> EncounterState:
     return load_scenario(scenario_text(*units, **kw)).state
+
+
+def by_weapon(state: EncounterState) -> EncounterState:
+    """The [HOUSE] variant of MECH-2.1a (``rolls = "weapon"``): every shot and physical attack rolls its own 2d6,
+    in the per-shot dice order of DESIGN §7.1."""
+    return state.replace(options={**state.options, ROLLS_PER_WEAPON: True})
 
 
 def with_unit(state: EncounterState, uid: str, **changes: Any) -> EncounterState:

@@ -326,7 +326,7 @@ def _declare(base: PanelModel, state: EncounterState, unit: Mech, draft: Draft) 
             tuple(labels[v] for v in kept.list(PHYSICAL)) or (Text.of("panel.mech.no_physical"),),
         ),
     ]
-    if unit.is_mech:
+    if unit.keeps_heat:  # a BattleMech or a fighter (MECH-3.1, MECH-5)
         blocks.append(Field(Text.of("panel.mech.heat"), _heat_lines(heat, len(fired))))
     summary = f"{MODE_CODES[plan.drafted].upper()} {plan.moves}".strip() if plan.drafted != STAND else ""
     return MechPanel(
@@ -388,6 +388,8 @@ def _chosen_shots(
 
 def _mode_buttons(state: EncounterState, unit: Mech, draft: Draft, mps: dict[str, int]) -> list[Button]:
     modes = (STAND, WALK, RUN, JUMP) if unit.is_mech else (STAND, CRUISE, FLANK)
+    if unit.is_fighter:  # MECH-5: a fighter flies; out of control, the rules fly it (it submits standing)
+        modes = (STAND,) if unit.out_of_control else (CRUISE, FLANK)
     out: list[Button] = []
     current = draft.text(MODE) or MODE_CODES[STAND]
     for mode in modes:
@@ -445,6 +447,8 @@ def _legal_prefix(state: EncounterState, unit: Mech, draft: Draft, mode_code: st
     trial = Draft(m=mode_code, t=draft.text(TWIST))
     while moves and not _movement_ok(state, unit, trial.replace(v=moves)):
         moves = moves[:-1]
+    if not moves and unit.is_fighter and _movement_ok(state, unit, trial.replace(v=FORWARD)):
+        return FORWARD  # MECH-5: a fighter's flight starts one hex ahead (it cannot stand still)
     return moves
 
 
@@ -535,6 +539,8 @@ def _fire_options(
     unit = state.unit_as(unit_id, Mech)
     assert unit.at is not None
     end = path[-1] if path else unit.at
+    if unit.is_fighter and (unit.out_of_control or not state.board.contains(end)):
+        return ()  # MECH-5: out of control, or flying off the board, it fires nothing
     codes = _codes(state)
     seen = _seen_by(state, unit.side)
     found: list[tuple[int, int, Option]] = []

@@ -1,6 +1,7 @@
 """The mech overlay (RULES.md §3.1): the torso twist drawn apart from the legs' facing (MECH-1.3), a heat gauge by
-each mech and a heat bar in the side panel (MECH-3.1/3.2), a damage doll by location per unit (MECH-2.3: armour
-and structure are kept per location), and marks for a shut-down or prone mech."""
+each mech and fighter and a heat bar in the side panel (MECH-3.1/3.2), a damage doll by location per unit
+(MECH-2.3: armour and structure are kept per location), marks for a shut-down or prone mech, and for an air unit
+(MECH-5) its shadow on the ground and an altitude mark (a ring when a fighter is out of control)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,9 @@ from rules.state import Unit
 
 TORSO: RGB = (250, 250, 250)  # the torso tick: white over any side colour
 SHUTDOWN: RGB = (90, 90, 100)
+SHADOW: RGB = (40, 40, 48)  # an air unit's shadow on the ground (MECH-5)
+ALTITUDE: RGB = (120, 200, 255)  # the altitude chevron over an air unit
+OUT_OF_CONTROL: RGB = (230, 60, 40)
 #: where each location sits on the doll (grid units, DOLL_GRID_H = 8 tall): a mech from the front, a vehicle
 #: from above (front at the top)
 MECH_DOLL = {
@@ -60,6 +64,13 @@ class MechOverlay(Overlay):
 
     def under(self, cv: Canvas, scene: Scene) -> None:
         draw_trails(cv, scene)
+        # MECH-5: an air unit casts its shadow down and to the right of its counter: it is flying over the hex
+        for u in _air_units(scene):
+            cx, cy = scene.centres[u.id]
+            r = scene.radius(u.id)
+            dx = r * (0.9 if u.is_fighter else 0.7)  # a fighter flies higher: its shadow falls further off
+            box = (cx - r * 0.9 + dx, cy - r * 0.4 + dx, cx + r * 0.9 + dx, cy + r * 0.4 + dx)
+            cv.draw.ellipse(box, fill=cv.ink(SHADOW))
 
     def over(self, cv: Canvas, scene: Scene) -> None:
         """The torso's facing as a white tick where it differs from the legs' (the nose), and a heat gauge."""
@@ -77,7 +88,9 @@ class MechOverlay(Overlay):
                 width = max(2, round(vp.size * 0.08))
                 cv.draw.line((inner, outer), fill=cv.ink(C.BLACK), width=width + 2)
                 cv.draw.line((inner, outer), fill=cv.ink(TORSO), width=width)
-            if u.is_mech and u.heat > 0:
+            if u.is_air:
+                _altitude_mark(cv, u, cx, cy, r, vp.size)
+            if u.keeps_heat and u.heat > 0:
                 top, bottom = cy - r, cy + r
                 x0 = cx - r - max(4.0, vp.size * 0.16)
                 w = max(3.0, vp.size * 0.1)
@@ -94,10 +107,15 @@ class MechOverlay(Overlay):
             items.append(LegendItem(t("render.legend.torso", scene.locale), "line", TORSO))
         if any(u.heat for u in mechs):
             items.append(LegendItem(t("render.legend.heat", scene.locale), "line", heat_colour(15)))
+        air = list(_air_units(scene))
+        if air:
+            items.append(LegendItem(t("render.legend.air", scene.locale), "line", ALTITUDE))
+        if any(u.out_of_control for u in air):
+            items.append(LegendItem(t("render.legend.out_of_control", scene.locale), "line", OUT_OF_CONTROL))
         return items + trail_legend(scene)
 
     def palette(self, theme: Theme) -> Sequence[RGB]:
-        return (TORSO, SHUTDOWN, C.BLACK, C.BAR_BG, C.HIT)
+        return (TORSO, SHUTDOWN, C.BLACK, C.BAR_BG, C.HIT, SHADOW, ALTITUDE, OUT_OF_CONTROL)
 
     def stat_bars(self, unit: Unit) -> Sequence[StatBar]:
         if not isinstance(unit, Mech):
@@ -106,7 +124,7 @@ class MechOverlay(Overlay):
             StatBar("render.stat.armor", sum(unit.armor.values()), sum(unit.max_armor.values())),
             StatBar("render.stat.structure", sum(unit.structure.values()), sum(unit.max_structure.values())),
         ]
-        if unit.is_mech:
+        if unit.keeps_heat:
             cap = tables().automatic_shutdown
             bars.insert(
                 0,
@@ -146,9 +164,38 @@ class MechOverlay(Overlay):
             unit.heat,
             unit.shutdown,
             unit.prone,
+            unit.out_of_control,
             tuple(sorted(unit.armor.items())),
             tuple(sorted(unit.structure.items())),
         )
+
+
+def _air_units(scene: Scene) -> Iterator[Mech]:
+    for u in scene.view.seen:
+        if (
+            isinstance(u, Mech)
+            and u.is_air
+            and u.at is not None
+            and not u.destroyed
+            and u.id in scene.centres
+        ):
+            yield u
+
+
+def _altitude_mark(cv: Canvas, unit: Mech, cx: float, cy: float, r: float, size: float) -> None:
+    """MECH-5: a chevron above the counter says the unit flies (two for a fighter, which flies higher); a red ring
+    round it, that the fighter is out of control."""
+    w = max(4.0, size * 0.14)
+    x = cx + r + w * 0.4  # beside the counter's upper right, clear of its nose and of the heat gauge
+    chevrons = 2 if unit.is_fighter else 1
+    for i in range(chevrons):
+        y = cy - r * 0.2 - i * w * 0.7
+        points = [(x - w * 0.6, y), (x, y - w * 0.6), (x + w * 0.6, y)]
+        cv.draw.line(points, fill=cv.ink(C.BLACK), width=max(2, round(size * 0.06)) + 2)
+        cv.draw.line(points, fill=cv.ink(ALTITUDE), width=max(2, round(size * 0.06)))
+    if unit.out_of_control:
+        ring = r + max(2.0, size * 0.05)
+        cv.draw.ellipse((cx - ring, cy - ring, cx + ring, cy + ring), outline=cv.ink(OUT_OF_CONTROL), width=2)
 
 
 OVERLAY = MechOverlay()

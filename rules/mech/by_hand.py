@@ -10,6 +10,7 @@ from rules.hexgrid import Hex, hexes_within
 from rules.mech.damage import apply_damage
 from rules.mech.geometry import FRONT, LEFT, REAR, RIGHT, arc_of, mount_arcs
 from rules.mech.model import Mech, MechWeapon
+from rules.mech.tables import tables
 from rules.state import EncounterState
 
 #: what a director may type for a location besides its code (Spanish initials as on a record sheet)
@@ -88,3 +89,17 @@ def arcs_by_mount(state: EncounterState, unit: Mech, *, only: int | None = None)
 
 def _vehicle_mount(unit: Mech, loc: str) -> MechWeapon:
     return next(w for w in unit.weapons if w.loc == loc)
+
+
+def air_target_arcs(state: EncounterState, unit: Mech) -> dict[str, frozenset[Hex]]:
+    """MECH-5 "Blancos aéreos": the hexes from which a shot at this fighter is +2 (its front arc, ``air_front``)
+    or +4 (its side arcs, and [HOUSE] its rear: ``air_side``), out to the longest range any weapon has."""
+    assert unit.at is not None
+    reach = max(w.long for w in tables().weapons.values())
+    front: set[Hex] = set()
+    side: set[Hex] = set()
+    for h in hexes_within(unit.at, reach):
+        if h == unit.at or not state.board.contains(h):
+            continue
+        (front if arc_of(unit.at, unit.facing, h) == FRONT else side).add(h)
+    return {"air_front": frozenset(front), "air_side": frozenset(side)}

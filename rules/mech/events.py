@@ -50,6 +50,25 @@ class DeclarationLocked(Note):
 
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DeclarationRolled(Event):
+    """MECH-2.1a: the declaration's one Gunnery and one Piloting roll (2d6 + skill each), shown with the
+    declaration: as it locks when declarations are open, at the reveal when they are secret. Every shot of it
+    reads ``gunnery_total``; every physical attack, fall and accident check of the unit this turn
+    ``piloting_total``."""
+
+    unit: str
+    gunnery_roll: int
+    gunnery_total: int
+    piloting_roll: int
+    piloting_total: int
+    gunnery: int = 0  # the skills added (attribute + skill, DICE-3)
+    piloting: int = 0
+    gunnery_dice: tuple[int, ...] = ()
+    piloting_dice: tuple[int, ...] = ()
+
+
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DeclarationsRevealed(Event):
     """MECH-1.1, secret declarations: every declaration of the turn, revealed together when the turn resolves."""
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rules.hexgrid import Hex, bearing_from_side, line_traces
-from rules.mech.model import Mech, MechWeapon
+from rules.mech.model import AIR_KINDS, Mech, MechWeapon
 from rules.mech.tables import ARCS, tables
 from rules.state import Board
 
@@ -88,7 +88,9 @@ def sight(board: Board, a: Hex, a_kind: str, b: Hex, b_kind: str) -> Sight:
     for between in _between(a, b):
         if any(elevation(board, h) >= top for h in between):
             continue
-        woods = sum(1 for h in between if tb.terrain_kind(board.terrain_at(h)).woods)
+        # MECH-5: a shot at or from an air unit passes over the trees
+        airborne = a_kind in AIR_KINDS or b_kind in AIR_KINDS
+        woods = 0 if airborne else sum(1 for h in between if tb.terrain_kind(board.terrain_at(h)).woods)
         cover = in_cover_terrain
         if not cover and b_kind == "mech" and between:
             last = between[-1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.mech.model import Mech
-from rules.mech.orders import JUMP, RUN, WALK, MechOrder
+from rules.mech.orders import CRUISE, FLANK, JUMP, RUN, WALK, MechOrder
 from rules.mech.tables import tables
 
 
@@ -32,12 +32,21 @@ def ammo_rolls(heat: int) -> tuple[tuple[int, int], ...]:
     return tuple((lv.level, lv.ammo) for lv in tables().heat_levels if lv.level <= heat and lv.ammo)
 
 
+def out_of_control_rolls(heat: int) -> tuple[tuple[int, int], ...]:
+    """MECH-5 (MECH-3.2 "Fuera de control (Cazas). Evitable con N+"): (level, avoid on N+) of every roll a
+    fighter's ``heat`` requires, lowest level first."""
+    return tuple(
+        (lv.level, lv.out_of_control) for lv in tables().heat_levels if lv.level <= heat and lv.out_of_control
+    )
+
+
 def movement_heat(mode: str, hexes: int) -> int:
-    """MECH-3.1: walk +1, run +2, jump +1 per hex (minimum 3); standing still 0."""
+    """MECH-3.1: walk +1, run +2, jump +1 per hex (minimum 3); standing still 0. A fighter's cruise heats as a
+    walk, its flank speed as a run [HOUSE, MECH-5]."""
     heat = tables().movement_heat
-    if mode == WALK:
+    if mode in (WALK, CRUISE):
         return heat["walk"]
-    if mode == RUN:
+    if mode in (RUN, FLANK):
         return heat["run"]
     if mode == JUMP:
         return max(heat["jump_min"], heat["jump_per_hex"] * hexes)
@@ -50,8 +59,9 @@ def weapons_heat(unit: Mech, indexes: tuple[int, ...]) -> int:
 
 
 def generated_heat(unit: Mech, order: MechOrder, *, fired: tuple[int, ...] | None = None) -> int:
-    """Heat a declaration makes: movement, standing up, every weapon declared (or ``fired``). Vehicles make none."""
-    if not unit.is_mech:
+    """Heat a declaration makes: movement, standing up, every weapon declared (or ``fired``). Vehicles and
+    helicopters make none."""
+    if not unit.keeps_heat:
         return 0
     stands_up = unit.prone and order.mode in (WALK, RUN)
     moved = movement_heat(order.mode, len(order.path))
@@ -60,8 +70,8 @@ def generated_heat(unit: Mech, order: MechOrder, *, fired: tuple[int, ...] | Non
 
 
 def end_heat(unit: Mech, generated: int) -> int:
-    """MECH-3.1: heat + generated − heat sinks, minimum 0 (vehicles keep 0)."""
-    if not unit.is_mech:
+    """MECH-3.1: heat + generated − heat sinks, minimum 0 (vehicles and helicopters keep 0)."""
+    if not unit.keeps_heat:
         return 0
     return max(0, unit.heat + generated - unit.heat_sinks)
 
@@ -88,11 +98,11 @@ def project_heat(unit: Mech, order: MechOrder) -> HeatProjection:
     return HeatProjection(
         now=unit.heat,
         generated=generated,
-        sinks=unit.heat_sinks if unit.is_mech else 0,
+        sinks=unit.heat_sinks if unit.keeps_heat else 0,
         after=after,
         to_hit_next=heat_to_hit(after),
-        mp_next=mp_penalty(after),
+        mp_next=mp_penalty(after) if unit.is_mech else 0,
         shutdown_rolls=shutdown_rolls(after) if unit.is_mech else (),
-        ammo_rolls=ammo_rolls(after) if unit.is_mech and unit.carries_ammo else (),
+        ammo_rolls=ammo_rolls(after) if unit.keeps_heat and unit.carries_ammo else (),
         automatic_shutdown=unit.is_mech and after >= tables().automatic_shutdown,
     )

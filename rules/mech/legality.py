@@ -22,11 +22,12 @@ from rules.mech.movement import (
     PathCost,
     modes_for,
     mp_available,
+    out_of_control_order,
     path_cost,
     step_problem,
     turn_surcharge,
 )
-from rules.mech.orders import CRUISE, FLANK, JUMP, RUN, STAND, WALK, MechOrder, PhysicalEntry
+from rules.mech.orders import CRUISE, FLANK, JUMP, RUN, STAND, WALK, MechOrder, PhysicalEntry, stand_order
 from rules.mech.state import ext_of, secret
 from rules.mech.tohit import Motion, ShotOdds, fire_odds
 from rules.state import EncounterState
@@ -98,6 +99,10 @@ def check_declaration(state: EncounterState, order: MechOrder) -> PathCost | Non
     assert unit.at is not None
     end_at = cost.end if cost is not None else unit.at
     end_facing = cost.end_facing if cost is not None else unit.facing
+    if order.fire and not state.board.contains(end_at):
+        raise _illegal(
+            unit, "flies off the board: it fires nothing this turn", "mech.fighter_off_fire", "MECH-5"
+        )
     used: set[int] = set()
     for entry in order.fire:
         if entry.weapon in used:
@@ -124,6 +129,17 @@ def _check_movement(
         return None
     if order.twist and not unit.is_mech:
         raise _illegal(unit, "a vehicle has no torso to twist", "mech.twist_vehicle", "MECH-1.3")
+    if unit.is_fighter and unit.out_of_control:
+        if order != stand_order(unit.id) and order != out_of_control_order(state.board, unit):
+            raise _illegal(
+                unit,
+                "is out of control: this turn it flies straight at flank speed and fires nothing; submit it as it is",
+                "mech.out_of_control",
+                "MECH-5",
+            )
+        return None
+    if unit.is_fighter and order.mode == STAND:
+        raise _illegal(unit, "a fighter flies at least one hex", "mech.fighter_still", "MECH-5")
     if order.mode not in modes_for(unit):
         allowed = ", ".join(modes_for(unit))
         raise _illegal(
@@ -281,7 +297,18 @@ def check_shot(
             facing=HexSide(facing).name,
             torso=HexSide((facing + twist) % 6).name,
         )
-    odds = fire_odds(state.board, unit, at, mode, w.spec, target, place.at, place.motion, primary=primary)
+    odds = fire_odds(
+        state.board,
+        unit,
+        at,
+        mode,
+        w.spec,
+        target,
+        place.at,
+        place.motion,
+        primary=primary,
+        target_facing=place.facing,
+    )
     if odds.band is None:
         raise _illegal(
             unit,
@@ -374,6 +401,8 @@ def check_physical(
             "mech.physical_combo",
             "MECH-2.2",
         )
+    if unit.is_air:
+        raise _illegal(unit, "an air unit makes no physical attack", "mech.air_physical", "MECH-5")
     standing_up = unit.prone and order.mode in (WALK, RUN)
     for entry in entries:
         if not unit.is_mech and entry.kind != "charge":
@@ -424,6 +453,14 @@ def check_physical(
                 f"{target.name} is on its own side",
                 "mech.target_friend",
                 "MECH-1.2",
+                target=target.name,
+            )
+        if target.is_air:
+            raise _illegal(
+                unit,
+                f"{target.name} flies: no physical attack reaches it",
+                "mech.air_target",
+                "MECH-5",
                 target=target.name,
             )
         there = seen[entry.target].at

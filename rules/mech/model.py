@@ -1,7 +1,8 @@
 """Mech pieces: BattleMechs and vehicles with per-location armour and structure, weapons by mount, heat.
 
-One class serves both kinds (``kind`` = ``"mech"`` or ``"vehicle"``, DESIGN §7.1): what differs is the set of
-locations, the arcs of the mounts and whether heat is kept (vehicles make none).
+One class serves every kind (``kind`` = ``"mech"``, ``"vehicle"``, ``"helicopter"`` or ``"fighter"``, DESIGN
+§7.1): what differs is the set of locations, the arcs of the mounts, how it moves and whether heat is kept
+(vehicles and helicopters make none; a fighter keeps it like a BattleMech, MECH-5).
 """
 
 from __future__ import annotations
@@ -9,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from rules.hexgrid import Hex
 from rules.mech.tables import ARMS, LEGS, MECH_LOCATIONS, VEHICLE_LOCATIONS, WeaponType, tables
 from rules.serial import serializable
 from rules.state import Unit
 
-MECH, VEHICLE = "mech", "vehicle"
+MECH, VEHICLE, HELICOPTER, FIGHTER = "mech", "vehicle", "helicopter", "fighter"
+KINDS = (MECH, VEHICLE, HELICOPTER, FIGHTER)
+AIR_KINDS = (HELICOPTER, FIGHTER)  # MECH-5
 
 
 @serializable
@@ -55,11 +59,31 @@ class Mech(Unit):
     twist: int = 0
     shutdown: bool = False
     prone: bool = False
+    #: MECH-5 [HOUSE]: a fighter that failed an out-of-control roll flies straight at max speed next turn and
+    #: fires nothing
+    out_of_control: bool = False
+    #: MECH-5 [HOUSE]: the last hex of the board a fighter flew off from (``at`` is None meanwhile); it comes back
+    #: there at the next turn's initiative
+    off_board: Hex | None = None
 
     # --- derived --------------------------------------------------------------------------------------------
     @property
     def is_mech(self) -> bool:
         return self.kind == MECH
+
+    @property
+    def is_air(self) -> bool:
+        """MECH-5: a helicopter or a fighter (flies over terrain; never the target of a physical attack)."""
+        return self.kind in AIR_KINDS
+
+    @property
+    def is_fighter(self) -> bool:
+        return self.kind == FIGHTER
+
+    @property
+    def keeps_heat(self) -> bool:
+        """MECH-3.1: BattleMechs and (MECH-5) fighters make and shed heat; vehicles and helicopters do not."""
+        return self.kind in (MECH, FIGHTER)
 
     @property
     def locations(self) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from rules.hexgrid import Hex, turn_distance
 from rules.mech.geometry import elevation
 from rules.mech.heat import mp_penalty
 from rules.mech.model import VEHICLE, Mech
-from rules.mech.orders import CRUISE, FLANK, JUMP, RUN, STAND, WALK
+from rules.mech.orders import CRUISE, FLANK, JUMP, RUN, STAND, WALK, MechOrder
 from rules.mech.tables import tables
 from rules.ruleset import surcharge
 from rules.state import Board, EncounterState
@@ -128,8 +128,9 @@ def path_cost(
             forward, backward = turn_distance(heading, direction), turn_distance(heading, (direction + 3) % 6)
             reverse = backward < forward
             turns = backward if reverse else forward
-            terrain = tb.terrain_kind(board.terrain_at(h)).mp
-            climb = abs(elevation(board, h) - elevation(board, here)) * tb.mp_per_level
+            # MECH-5: an air unit flies over terrain and elevation alike
+            terrain = 0 if unit.is_air else tb.terrain_kind(board.terrain_at(h)).mp
+            climb = 0 if unit.is_air else abs(elevation(board, h) - elevation(board, here)) * tb.mp_per_level
             new_facing = (direction + 3) % 6 if reverse else direction
             cost = 1 + turns * (1 + per_turn) + terrain + climb
             steps.append(StepCost(h, reverse, turns, terrain, climb, cost, new_facing))
@@ -174,8 +175,14 @@ def step_problem(board: Board, unit: Mech, mode: str, cost: PathCost, start: Hex
     """Board limits of a path: edge, climbs too steep for the kind, terrain the kind cannot enter (MECH-1.2)."""
     tb = tables()
     here = start
-    for step in cost.steps:
+    if unit.is_fighter:
+        problem = fighter_problem(unit, cost)
+        if problem is not None:
+            return problem
+    for i, step in enumerate(cost.steps):
         if not board.contains(step.hex):
+            if unit.is_fighter and i == len(cost.steps) - 1:
+                break  # MECH-5 [HOUSE]: a fighter may fly off the board (it comes back next turn)
             return _illegal(unit, f"{step.hex.label} is off the board", "mech.off_board", hex=step.hex.label)
         if mode != JUMP:
             limit = tb.max_step.get(unit.kind, 99)
@@ -188,7 +195,7 @@ def step_problem(board: Board, unit: Mech, mode: str, cost: PathCost, start: Hex
                     prev=here.label,
                     limit=limit,
                 )
-        if not unit.is_mech and not tb.terrain_kind(board.terrain_at(step.hex)).vehicles:
+        if unit.kind == VEHICLE and not tb.terrain_kind(board.terrain_at(step.hex)).vehicles:
             return _illegal(
                 unit,
                 f"vehicles cannot enter {board.terrain_at(step.hex)} ({step.hex.label})",
@@ -200,3 +207,62 @@ def step_problem(board: Board, unit: Mech, mode: str, cost: PathCost, start: Hex
     if mode == JUMP and not unit.is_mech:
         return _illegal(unit, "vehicles cannot jump", "mech.vehicle_jump")
     return None
+
+
+#: MECH-5 [HOUSE]: a fighter turns at most one hexside, and only after this many hexes flown straight
+FIGHTER_STRAIGHT = 2
+
+
+def fighter_problem(unit: Mech, cost: PathCost) -> IllegalOrderError | None:
+    """MECH-5: a fighter flies forward along its facing (never in reverse, at least one hex), turning at most one
+    hexside after every 2 hexes [HOUSE], the end facing included."""
+    if not cost.steps:
+        return _illegal(unit, "a fighter flies at least one hex", "mech.fighter_still", "MECH-5")
+    straight = 0
+    for step in cost.steps:
+        if step.reverse:
+            return _illegal(unit, "a fighter never flies in reverse", "mech.fighter_reverse", "MECH-5")
+        if step.turns > 1 or (step.turns == 1 and straight < FIGHTER_STRAIGHT):
+            return _illegal(
+                unit,
+                f"a fighter turns one hexside at most, after {FIGHTER_STRAIGHT} hexes straight ({step.hex.label})",
+                "mech.fighter_turn",
+                "MECH-5",
+                hex=step.hex.label,
+                straight=FIGHTER_STRAIGHT,
+            )
+        straight = 1 if step.turns else straight + 1
+    if cost.facing_turns > 1 or (cost.facing_turns == 1 and straight < FIGHTER_STRAIGHT):
+        return _illegal(
+            unit,
+            f"a fighter turns one hexside at most, after {FIGHTER_STRAIGHT} hexes straight ({cost.end.label})",
+            "mech.fighter_turn",
+            "MECH-5",
+            hex=cost.end.label,
+            straight=FIGHTER_STRAIGHT,
+        )
+    return None
+
+
+def straight_path(board: Board, unit: Mech, hexes: int) -> tuple[Hex, ...]:
+    """MECH-5: ``hexes`` hexes straight ahead along the unit's facing, ending at the first one off the board (a
+    fighter leaves there)."""
+    assert unit.at is not None
+    out: list[Hex] = []
+    here = unit.at
+    for _ in range(hexes):
+        here = here.neighbor(unit.facing)
+        out.append(here)
+        if not board.contains(here):
+            break
+    return tuple(out)
+
+
+def out_of_control_order(board: Board, unit: Mech) -> MechOrder:
+    """MECH-5 [HOUSE]: an out-of-control fighter flies straight on at flank speed and fires nothing."""
+    return MechOrder(unit=unit.id, mode=FLANK, path=straight_path(board, unit, unit.run))
+
+
+def cruise_order(board: Board, unit: Mech) -> MechOrder:
+    """MECH-5: a fighter that gets no declaration flies straight on at cruise speed (it cannot stand still)."""
+    return MechOrder(unit=unit.id, mode=CRUISE, path=straight_path(board, unit, unit.walk))

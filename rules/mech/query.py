@@ -119,7 +119,16 @@ def fire_options(
         if odds is None and place is not None and isinstance(state.units.get(target_id), Mech):
             target = state.unit_as(target_id, Mech)
             odds = fire_odds(
-                state.board, unit, at, mode, w.spec, target, place.at, place.motion, primary=primary
+                state.board,
+                unit,
+                at,
+                mode,
+                w.spec,
+                target,
+                place.at,
+                place.motion,
+                primary=primary,
+                target_facing=place.facing,
             )
         distance = odds.distance if odds else 0
         number = odds.target_number if odds else 0
@@ -136,7 +145,7 @@ def fire_options(
                 target_number=number,
                 need=number - unit.gunnery,
                 modifiers=odds.modifiers if odds else (),
-                heat=w.spec.heat if unit.is_mech else 0,
+                heat=w.spec.heat if unit.keeps_heat else 0,
                 target_known=place.motion.known if place is not None else True,
             )
         )

@@ -7,6 +7,10 @@ from above rolls the target's location, then the attacker's; a death from above 
 [HOUSE] Piloting 2d6 and, if it falls, its fall location 2d6). [HOUSE] falls for a leg destroyed in a phase come
 after that phase's damage, per unit in file order: Piloting 2d6, then the fall location 2d6. At the end of the
 turn, per unit in file order: each shutdown avoid roll, then each ammunition avoid roll its heat requires.
+
+MECH-2.1a: by default a declaration's to-hit and Piloting 2d6 were rolled as it locked (``rolls.py``), so each
+"to-hit 2d6" and "Piloting 2d6" above reuses that roll and takes no die here; only a unit without a declaration
+of its own, or the [HOUSE] ``rolls = "weapon"`` variant, rolls them now.
 """
 
 from __future__ import annotations
@@ -36,12 +40,21 @@ from rules.mech.events import (
     WeaponFired,
 )
 from rules.mech.geometry import Sight, sight, weapon_in_arc
-from rules.mech.heat import ammo_rolls, heat_to_hit, movement_heat, mp_penalty, shutdown_rolls, weapons_heat
+from rules.mech.heat import (
+    ammo_rolls,
+    heat_to_hit,
+    movement_heat,
+    mp_penalty,
+    out_of_control_rolls,
+    shutdown_rolls,
+    weapons_heat,
+)
 from rules.mech.legality import physical_reach, straight_run
 from rules.mech.model import VEHICLE, Mech
 from rules.mech.movement import PathCost, mp_available, path_cost
 from rules.mech.orders import JUMP, RUN, STAND, WALK, MechOrder, stand_order
-from rules.mech.state import INITIATIVE, MechState, ext_of, secret
+from rules.mech.rolls import GUNNERY, PILOTING, declaration_rolled, declared_roll
+from rules.mech.state import INITIATIVE, DeclarationRolls, MechState, ext_of, secret
 from rules.mech.tables import tables
 from rules.mech.tohit import (
     Motion,
@@ -81,12 +94,14 @@ class Pending:
 class Turn:
     """The units of the turn being resolved, changed in place; the new state is built once, at the end."""
 
-    __slots__ = ("board", "held", "per_turn", "units")
+    __slots__ = ("board", "held", "per_turn", "rolls", "units")
 
     def __init__(self, state: EncounterState) -> None:
         self.board: Board = state.board
         self.per_turn = surcharge(state).per_turn  # NGT-5.1: what a vehicle pays more per hexside turned
         self.units: dict[str, Unit] = dict(state.units)
+        #: MECH-2.1a: each declaration's Gunnery and Piloting roll, made as it locked
+        self.rolls: Mapping[str, DeclarationRolls] = ext_of(state).rolls
         self.held: dict[Hex, str] = {
             u.at: u.id for u in self.units.values() if isinstance(u, Mech) and u.active and u.at is not None
         }
@@ -121,6 +136,12 @@ def resolve_turn(state: EncounterState, dice: Dice) -> tuple[EncounterState, lis
                 units=tuple(o.unit for o in ext.locked),
                 declarations={o.unit: o.to_raw() for o in ext.locked},
             )
+        )
+        # MECH-2.1a: a secret declaration's rolls are shown with it, now that it is shown
+        events.extend(
+            declaration_rolled(state.unit_as(o.unit, Mech), ext.rolls[o.unit])
+            for o in ext.locked
+            if o.unit in ext.rolls
         )
     sequence = [u for u in ext.order if u in state.units]
     sequence += [u for u, x in state.units.items() if isinstance(x, Mech) and u not in sequence]
@@ -196,6 +217,12 @@ def _move(turn: Turn, uid: str, order: MechOrder) -> tuple[list[Event], Executed
     moved = dataclasses.replace(
         unit, at=cost.end, facing=cost.end_facing, twist=twist, prone=False if stood_up else unit.prone
     )
+    if not turn.board.contains(
+        cost.end
+    ):  # MECH-5 [HOUSE]: a fighter flew off the board; it is back next turn
+        edge = cost.steps[-2].hex if len(cost.steps) > 1 else start
+        moved = dataclasses.replace(moved, at=None, off_board=edge, facing=(cost.end_facing + 3) % 6)
+        events.append(Note(rule="MECH-5", key="mech.left_board", unit=uid, args=(("at", edge.label),)))
     if cost.steps or cost.end_facing != start_facing:
         events.insert(
             0,
@@ -309,7 +336,15 @@ def _fire(
                 continue
             purpose = f"MECH-2.1 to-hit, {unit.name} #{entry.weapon} {w.type} → {target.name}"
             roll, check = _attack_roll(
-                dice, unit, target, unit.gunnery, odds.target_number, "MECH-2.1", purpose, events
+                dice,
+                unit,
+                target,
+                unit.gunnery,
+                odds.target_number,
+                "MECH-2.1",
+                purpose,
+                events,
+                declared_roll(turn.rolls, uid, GUNNERY),
             )
             events.append(
                 WeaponFired(
@@ -373,8 +408,12 @@ def _attack_roll(
     rule: str,
     purpose: str,
     events: list[Event],
+    declared: Roll | None = None,
 ) -> tuple[Roll, Check2d6]:
-    """An attack's 2d6 + skill against its target number (DICE-3), recorded as a ``RollMade``."""
+    """An attack's 2d6 + skill against its target number (DICE-3): the declaration's roll when it carries one
+    (MECH-2.1a, already recorded as it locked), else a roll of its own, recorded as a ``RollMade``."""
+    if declared is not None:
+        return declared, Check2d6(declared, skill, number)
     roll = dice.two_d6(rule=rule, purpose=purpose)
     check = Check2d6(roll, skill, number)
     events.append(RollMade.of(roll, actor=unit.id, target=target.id, total=check.total, skill=skill))
@@ -402,13 +441,22 @@ def _apply(turn: Turn, pending: list[Pending], dice: Dice) -> list[Event]:
     return events
 
 
-def stays_up(unit: Mech, reason: str, dice: Dice, *, rule: str) -> tuple[bool, list[Event]]:
-    """[HOUSE] a Piloting roll (2d6 + piloting, DICE-3) against the fall difficulty: True when the mech stays up."""
+def stays_up(
+    unit: Mech, reason: str, dice: Dice, *, rule: str, declared: Roll | None = None
+) -> tuple[bool, list[Event]]:
+    """[HOUSE] a Piloting roll (2d6 + piloting, DICE-3) against the fall difficulty: True when the mech stays up.
+    ``declared``: the declaration's Piloting roll (MECH-2.1a), which serves every fall check of its turn."""
     tb = tables()
-    roll = dice.two_d6(rule=rule, purpose=f"{rule} piloting roll to stay up, {unit.name}")
+    made: list[Event] = []
+    if declared is not None:
+        roll = declared
+    else:
+        roll = dice.two_d6(rule=rule, purpose=f"{rule} piloting roll to stay up, {unit.name}")
     check = Check2d6(roll, unit.piloting, tb.fall_difficulty)
+    if declared is None:
+        made.append(RollMade.of(roll, actor=unit.id, total=check.total, skill=unit.piloting))
     return check.success, [
-        RollMade.of(roll, actor=unit.id, total=check.total, skill=unit.piloting),
+        *made,
         PilotingRolled(
             rule=rule,
             unit=unit.id,
@@ -434,7 +482,7 @@ def fall_roll(unit: Mech, dice: Dice, *, rule: str) -> tuple[str, int, list[Even
 def fall_check(turn: Turn, uid: str, reason: str, dice: Dice, *, rule: str) -> list[Event]:
     """A mech that lost a leg rolls to stay up; failing it, it falls at once: prone, and the fall's damage."""
     unit = turn.mech(uid)
-    up, events = stays_up(unit, reason, dice, rule=rule)
+    up, events = stays_up(unit, reason, dice, rule=rule, declared=declared_roll(turn.rolls, uid, PILOTING))
     if up:
         return events
     loc, damage, fell = fall_roll(unit, dice, rule=rule)
@@ -485,7 +533,17 @@ def _physical(
                 done.motion.mode, target, executed.get(target.id, Executed(Motion())).motion
             )
             purpose = f"MECH-2.2 {entry.kind}, {unit.name} → {target.name}"
-            roll, check = _attack_roll(dice, unit, target, unit.piloting, number, "MECH-2.2", purpose, events)
+            roll, check = _attack_roll(
+                dice,
+                unit,
+                target,
+                unit.piloting,
+                number,
+                "MECH-2.2",
+                purpose,
+                events,
+                declared_roll(turn.rolls, uid, PILOTING),
+            )
             straight, _ = straight_run(done.cost)
             to_target, to_self = physical_damage(entry.kind, unit, target, straight)
             events.append(
@@ -547,7 +605,9 @@ def _dfa_miss(turn: Turn, uid: str, dice: Dice, falls: list[tuple[str, str, int]
     """[HOUSE] a death from above that misses: a Piloting roll, and on a failure the attacker falls (its fall
     location is rolled now, the damage applied with the phase's)."""
     unit = turn.mech(uid)
-    up, events = stays_up(unit, "dfa", dice, rule="MECH-2.2")
+    up, events = stays_up(
+        unit, "dfa", dice, rule="MECH-2.2", declared=declared_roll(turn.rolls, uid, PILOTING)
+    )
     if not up:
         loc, damage, fell = fall_roll(unit, dice, rule="MECH-2.2")
         events += fell
@@ -590,7 +650,7 @@ def _heat(
     events: list[Event] = []
     for uid in list(turn.units):
         unit = turn.units[uid]
-        if not isinstance(unit, Mech) or not unit.is_mech or not unit.active:
+        if not isinstance(unit, Mech) or not unit.keeps_heat or not unit.active:
             continue
         done = executed.get(uid, Executed(Motion()))
         generated = (
@@ -611,6 +671,13 @@ def _heat(
                 mp=mp_penalty(heat),
             )
         )
+        if unit.is_fighter:
+            # MECH-5: a fighter's heat makes it roll against losing control, not against shutting down
+            lost = _avoid(unit, "out_of_control", out_of_control_rolls(heat), dice, events)
+            unit = dataclasses.replace(unit, heat=heat, out_of_control=lost)
+            turn.put(unit)
+            events.extend(_ammo(turn, unit, heat, dice))
+            continue
         automatic = heat >= tb.automatic_shutdown
         shut = _avoid(unit, "shutdown", shutdown_rolls(heat), dice, events) or automatic
         if shut != unit.shutdown:
@@ -622,19 +689,25 @@ def _heat(
             )
         unit = dataclasses.replace(unit, heat=heat, shutdown=shut, twist=0 if shut else unit.twist)
         turn.put(unit)
-        ammo = [i for i, w in enumerate(unit.weapons) if w.spec.ammo and unit.weapon_usable(i)]
-        if not ammo:
-            continue
-        if _avoid(unit, "ammo", ammo_rolls(heat), dice, events):
-            loc = unit.weapons[ammo[0]].loc
-            events.append(
-                AmmoExploded(rule="MECH-3.2", unit=uid, location=loc, damage=tb.ammo_explosion_damage)
-            )
-            changed, applied = damage_unit(
-                unit, loc, tb.ammo_explosion_damage, internal=True, rule="MECH-3.2"
-            )
-            turn.put(changed)
-            events.extend(applied)
+        events.extend(_ammo(turn, unit, heat, dice))
+    return events
+
+
+def _ammo(turn: Turn, unit: Mech, heat: int, dice: Dice) -> list[Event]:
+    """MECH-3.2: the ammunition explosion avoid rolls ``heat`` requires of a unit carrying ammunition."""
+    tb = tables()
+    events: list[Event] = []
+    ammo = [i for i, w in enumerate(unit.weapons) if w.spec.ammo and unit.weapon_usable(i)]
+    if not ammo:
+        return events
+    if _avoid(unit, "ammo", ammo_rolls(heat), dice, events):
+        loc = unit.weapons[ammo[0]].loc
+        events.append(
+            AmmoExploded(rule="MECH-3.2", unit=unit.id, location=loc, damage=tb.ammo_explosion_damage)
+        )
+        changed, applied = damage_unit(unit, loc, tb.ammo_explosion_damage, internal=True, rule="MECH-3.2")
+        turn.put(changed)
+        events.extend(applied)
     return events
 
 
@@ -665,7 +738,12 @@ def _avoid(
 
 
 def _game_over(state: EncounterState, events: list[Event]) -> tuple[EncounterState, list[Event]]:
-    alive = {u.side for u in state.units.values() if isinstance(u, Mech) and u.active}
+    # a fighter off the board (MECH-5) is still in the fight: it comes back next turn
+    alive = {
+        u.side
+        for u in state.units.values()
+        if isinstance(u, Mech) and (u.active or (u.off_board is not None and not u.destroyed))
+    }
     if len(state.sides) >= 2 and len(alive) <= 1:
         winner = next(iter(alive)) if alive else None
         reason = "last side standing" if winner else "no unit left"

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.dice import Dice
 from rules.errors import IllegalOrderError, InvalidOrderError
-from rules.events import Event, RollMade
+from rules.events import Event, Note, RollMade
 from rules.hexgrid import Hex, HexSide
 from rules.mech import scenario_io, sim
-from rules.mech.by_hand import SECTION_OF_LOC, arcs_by_mount, by_hand_damage
+from rules.mech.by_hand import SECTION_OF_LOC, air_target_arcs, arcs_by_mount, by_hand_damage
 from rules.mech.events import (
     DeclarationLocked,
     DeclarationOrder,
@@ -34,10 +34,21 @@ from rules.mech.geometry import sight
 from rules.mech.legality import check_declaration
 from rules.mech.model import MECH as MECH_KIND
 from rules.mech.model import Mech
-from rules.mech.movement import mp_available, path_cost, step_problem
+from rules.mech.movement import cruise_order, mp_available, out_of_control_order, path_cost, step_problem
 from rules.mech.orders import CRUISE, JUMP, WALK, MechOrder, parse_order, stand_order
 from rules.mech.resolution import resolve_turn
-from rules.mech.state import DECLARE, INITIATIVE, RESOLVE, SECRET_DECLARATIONS, MechState, ext_of, secret
+from rules.mech.rolls import roll_declaration
+from rules.mech.state import (
+    DECLARE,
+    INITIATIVE,
+    RESOLVE,
+    ROLLS_PER_WEAPON,
+    SECRET_DECLARATIONS,
+    MechState,
+    ext_of,
+    per_weapon,
+    secret,
+)
 from rules.mech.tables import tables
 from rules.placement import impassable, occupied
 from rules.registry import register, ruleset_for
@@ -73,11 +84,47 @@ def declarers(state: EncounterState) -> tuple[str, ...]:
     return tuple(out)
 
 
+def reenter(state: EncounterState) -> tuple[EncounterState, list[Event]]:
+    """MECH-5 [HOUSE]: a fighter that flew off the board comes back, before the turn's initiative, on the hex it
+    left from, facing back in; if another unit holds that hex it stays off one more turn."""
+    events: list[Event] = []
+    back: list[Unit] = []
+    held = {u.at for u in state.units.values() if isinstance(u, Mech) and u.active}
+    for unit in state.units.values():
+        if not isinstance(unit, Mech) or unit.destroyed or unit.at is not None or unit.off_board is None:
+            continue
+        if unit.off_board in held:
+            continue
+        held.add(unit.off_board)
+        back.append(dataclasses.replace(unit, at=unit.off_board, off_board=None))
+        events.append(
+            Note(rule="MECH-5", key="mech.reentered", unit=unit.id, args=(("at", unit.off_board.label),))
+        )
+    return (state.with_units(back) if back else state), events
+
+
+def stand_in(state: EncounterState, uid: str) -> MechOrder:
+    """What a missing declaration locks (the deadline passed, or the director resolved): standing still; a fighter,
+    which cannot stand still (MECH-5), flies straight on at cruise speed as far as the rules let it."""
+    unit = state.unit_as(uid, Mech)
+    if not unit.is_fighter:
+        return stand_order(uid)
+    full = cruise_order(state.board, unit)
+    for n in range(len(full.path), 0, -1):
+        order = dataclasses.replace(full, path=full.path[:n])
+        try:
+            check_declaration(state, order)
+        except IllegalOrderError:
+            continue
+        return order
+    return stand_order(uid)  # boxed in: it keeps its hex this turn [HOUSE]
+
+
 def roll_initiative(state: EncounterState, dice: Dice) -> tuple[EncounterState, list[Event]]:
     """MECH-1.1: every unit on the board, in file order, rolls 2d6 + Initiative + tactics. Declarations go from
     the lowest total to the highest; ties: the higher Initiative attribute counts as higher, then file order
     (earlier = lower)."""
-    events: list[Event] = []
+    state, events = reenter(state)
     totals: dict[str, int] = {}
     keys: list[tuple[int, int, int, str]] = []
     for index, unit in enumerate(state.units.values()):
@@ -101,7 +148,11 @@ def roll_initiative(state: EncounterState, dice: Dice) -> tuple[EncounterState, 
     order = tuple(uid for *_, uid in sorted(keys))
     events.append(DeclarationOrder(rule="MECH-1.1", units=order))
     turn_secret = bool(state.option(SECRET_DECLARATIONS, False))  # fixed for the turn (MECH-1.1)
-    state = state.replace(phase=DECLARE, ext=MechState(initiative=totals, order=order, secret=turn_secret))
+    turn_per_weapon = bool(state.option(ROLLS_PER_WEAPON, False))  # and so is how it rolls (MECH-2.1a)
+    state = state.replace(
+        phase=DECLARE,
+        ext=MechState(initiative=totals, order=order, secret=turn_secret, per_weapon=turn_per_weapon),
+    )
     if not declarers(state):
         state = state.replace(phase=RESOLVE)
     return state, events
@@ -154,6 +205,7 @@ class MechRuleset(Ruleset):
     unit_keys: ClassVar[frozenset[str]] = scenario_io.UNIT_KEYS
     board_keys: ClassVar[frozenset[str]] = scenario_io.BOARD_KEYS
     option_keys: ClassVar[frozenset[str]] = scenario_io.OPTION_KEYS
+    top_keys: ClassVar[frozenset[str]] = scenario_io.TOP_KEYS
 
     # --- orders ------------------------------------------------------------------------------------------
     def parse_order(self, state: EncounterState, unit_id: str, raw: Any) -> Order:
@@ -192,34 +244,47 @@ class MechRuleset(Ruleset):
             state, events = roll_initiative(state.replace(phase=INITIATIVE), dice)
             return PhaseResult(state, tuple(events))
         if phase == DECLARE:
-            return self._lock(state, orders)
+            return self._lock(state, orders, dice)
         state, events = resolve_turn(state, dice)
         return PhaseResult(state, tuple(events))
 
-    def _lock(self, state: EncounterState, orders: Mapping[str, Order]) -> PhaseResult:
+    def _lock(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
         waiting = self.awaiting(state)
         if not waiting:
             return PhaseResult(state.replace(phase=RESOLVE), ())
         uid = waiting[0]
         order = orders.get(uid)
+        standing_in = order is None
         if order is None:
-            order = stand_order(uid)  # the deadline passed or the director resolved: it stands still
+            order = stand_in(state, uid)  # the deadline passed or the director resolved
         if not isinstance(order, MechOrder) or order.unit != uid:
             raise InvalidOrderError(
                 f"{uid}: not a mech declaration", code="mech.syntax", params={"unit": uid}
             )
-        check_declaration(state, order)
+        unit = state.unit_as(uid, Mech)
+        if not (standing_in and unit.is_fighter):
+            check_declaration(state, order)
+        if unit.is_fighter and unit.out_of_control:
+            # MECH-5 [HOUSE]: out of control, it flies straight on at flank speed and fires nothing (the move
+            # stops short where the board is held, as any move does when the turn resolves)
+            order = out_of_control_order(state.board, unit)
         ext = ext_of(state)
         ext = dataclasses.replace(ext, locked=(*ext.locked, order))
+        events: list[Event] = [declaration_event(state, order)]
+        if not per_weapon(state):
+            rolls, rolled = roll_declaration(state, uid, dice)
+            ext = dataclasses.replace(ext, rolls={**ext.rolls, uid: rolls})
+            events.extend(rolled)
         state = state.replace(ext=ext)
         if not declarers(state):
             state = state.replace(phase=RESOLVE)
-        return PhaseResult(state, (declaration_event(state, order),))
+        return PhaseResult(state, tuple(events))
 
     # --- the director's hand, pictures ----------------------------------------------------------------------
     def director_switches(self) -> tuple[str, ...]:
-        """MECH-1.1: the director may switch an encounter to secret declarations (all revealed together)."""
-        return (SECRET_DECLARATIONS,)
+        """MECH-1.1: the director may switch an encounter to secret declarations (all revealed together);
+        MECH-2.1a [HOUSE]: to a roll per shot and per physical attack instead of one pair per declaration."""
+        return (SECRET_DECLARATIONS, ROLLS_PER_WEAPON)
 
     def damage_locations(self, state: EncounterState, unit_id: str) -> tuple[str, ...]:
         unit = state.units.get(unit_id)
@@ -248,10 +313,13 @@ class MechRuleset(Ruleset):
 
     def firing_arcs(self, state: EncounterState, unit_id: str) -> Mapping[str, frozenset[Hex]]:
         """MECH-1.3: each mount's arc (front, left arm, right arm, rear; a vehicle's hull sides and turret) from
-        the torso as it stands, out to the longest range of the weapons mounted there."""
+        the torso as it stands, out to the longest range of the weapons mounted there; for a fighter (MECH-5) also
+        its air-target arcs, ``air_front`` and ``air_side``."""
         unit = state.units.get(unit_id)
         if not isinstance(unit, Mech) or not unit.active:
             return {}
+        if unit.is_fighter:  # MECH-5: and where a shot at it is +2 (its front) or +4 (its sides)
+            return {**arcs_by_mount(state, unit), **air_target_arcs(state, unit)}
         return arcs_by_mount(state, unit)
 
     def arc_weapons(self, state: EncounterState, unit_id: str) -> Mapping[str, str]:
@@ -294,6 +362,9 @@ class MechRuleset(Ruleset):
     def read_board(self, raw: Mapping[str, Any], board: Board, ctx: ScenarioContext) -> Board:
         return scenario_io.read_elevation(raw, board, ctx)
 
+    def read_top(self, raw: Mapping[str, Any], state: EncounterState, ctx: ScenarioContext) -> EncounterState:
+        return scenario_io.read_rolls(raw, state, ctx)
+
     def check_state(self, state: EncounterState, ctx: ScenarioContext) -> None:
         scenario_io.check_mechs(state, ctx)
 
@@ -314,6 +385,13 @@ class MechRuleset(Ruleset):
             return False
         return unit.at == target or sight(state.board, unit.at, unit.kind, target, MECH_KIND).clear
 
+    def public_event(self, event: Event, seen: frozenset[str], known: frozenset[str]) -> Event | None:
+        """A secret declaration's MECH-2.1a rolls stay sealed until the reveal: nobody but the director reads
+        them before (the reveal shows them with the declaration)."""
+        if isinstance(event, RollMade) and event.get("sealed"):
+            return None
+        return super().public_event(event, seen, known)
+
     def order_targets(self, state: EncounterState, order: Order) -> tuple[str, ...]:
         if not isinstance(order, MechOrder):
             return ()
@@ -325,6 +403,8 @@ class MechRuleset(Ruleset):
         if state.phase != DECLARE or not isinstance(order, MechOrder) or not order.moves or not order.path:
             return None
         unit = state.unit_as(order.unit, Mech)
+        if unit.is_air:
+            return None  # MECH-5: an air unit flies over the dark ground; it does not lose its way on it [HOUSE]
         points = mp_available(unit).get(order.mode, 0)
         return MoveIntent(
             unit=unit.id,
@@ -353,10 +433,10 @@ class MechRuleset(Ruleset):
 
     def unit_summary(self, unit: Unit) -> dict[str, Any]:
         """DESIGN §7.1 ``phase_end`` fields: at, facing, torso, heat, armor, structure, destroyed, immobile,
-        shutdown (plus kind and prone)."""
+        shutdown (plus kind and prone; a fighter's out_of_control and off_board, MECH-5)."""
         if not isinstance(unit, Mech):
             return super().unit_summary(unit)
-        return {
+        summary = {
             "at": unit.at.label if unit.at else None,
             "facing": HexSide(unit.facing % 6).name,
             "torso": HexSide(unit.torso).name,
@@ -369,6 +449,10 @@ class MechRuleset(Ruleset):
             "kind": unit.kind,
             "prone": unit.prone,
         }
+        if unit.is_fighter:  # MECH-5
+            summary["out_of_control"] = unit.out_of_control
+            summary["off_board"] = unit.off_board.label if unit.off_board else None
+        return summary
 
 
 def frm_facing(frm: Hex, to: Hex) -> int:

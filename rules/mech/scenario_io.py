@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any, cast
 from rules.errors import GameError, Phrase, did_you_mean, shown
 from rules.hexgrid import Hex
 from rules.mech.geometry import ELEVATION
-from rules.mech.model import MECH, VEHICLE, Mech, MechWeapon
+from rules.mech.model import FIGHTER, HELICOPTER, KINDS, MECH, VEHICLE, Mech, MechWeapon
 from rules.mech.orders import parse_order
+from rules.mech.state import BY_DECLARATION, BY_WEAPON, ROLLS, ROLLS_PER_WEAPON
 from rules.mech.tables import MECH_LOCATIONS, TORSO, VEHICLE_LOCATIONS, tables
 from rules.ruleset import DiceFactory, RoundSpec
 from rules.state import Board, EncounterState, Unit
@@ -40,12 +41,13 @@ UNIT_KEYS = frozenset(
 )
 BOARD_KEYS = frozenset({ELEVATION})
 OPTION_KEYS = frozenset({"secret_declarations"})
+TOP_KEYS = frozenset({ROLLS})
 WEAPON_KEYS = frozenset({"type", "loc", "rear"})
 
 
 def build_mech(raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioContext) -> Mech | None:
     kind = ctx.take(raw, "kind", str, path, default=MECH)
-    if kind not in (MECH, VEHICLE):
+    if kind not in KINDS:
         ctx.error(f"{path}.kind", "problem.mech.kind", got=kind)
         kind = MECH
     for key in ("tonnage", "walk", "initiative", "gunnery", "piloting"):
@@ -55,7 +57,7 @@ def build_mech(raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioCon
     walk = ctx.number(raw, "walk", path, default=0, low=0, high=30)
     run = ctx.number(raw, "run", path, default=math.ceil(1.5 * walk), low=0, high=45)
     jump = ctx.number(raw, "jump", path, default=0, low=0, high=30)
-    if kind == VEHICLE and jump:
+    if kind != MECH and jump:
         ctx.error(f"{path}.jump", "problem.mech.vehicle_jump")
     weapons = _weapons(raw, kind, path, ctx)
     locations = MECH_LOCATIONS if kind == MECH else _vehicle_locations(raw, weapons)
@@ -73,7 +75,9 @@ def build_mech(raw: Mapping[str, Any], common: Unit, path: str, ctx: ScenarioCon
         walk=walk,
         run=run,
         jump=jump,
-        heat_sinks=ctx.number(raw, "heat_sinks", path, default=10 if kind == MECH else 0, low=0, high=99),
+        heat_sinks=ctx.number(
+            raw, "heat_sinks", path, default=10 if kind in (MECH, FIGHTER) else 0, low=0, high=99
+        ),
         initiative=ctx.number(raw, "initiative", path, default=0, low=-20, high=40),
         tactics=ctx.number(raw, "tactics", path, default=0, low=-20, high=40),
         gunnery=ctx.number(raw, "gunnery", path, default=0, low=-20, high=40),
@@ -183,6 +187,19 @@ def read_elevation(raw: Mapping[str, Any], board: Board, ctx: ScenarioContext) -
     )
 
 
+def read_rolls(raw: Mapping[str, Any], state: EncounterState, ctx: ScenarioContext) -> EncounterState:
+    """The top-level ``rolls`` key (DESIGN §7.1, MECH-2.1a): ``"declaration"`` (the default: one Gunnery and one
+    Piloting roll per declaration) or ``"weapon"`` ([HOUSE]: a roll per shot and per physical attack). It is kept
+    with the encounter, so a file or an export written for either way replays the same."""
+    value = ctx.take(raw, ROLLS, str, "", default=None)
+    if value is None:
+        return state
+    if value not in (BY_DECLARATION, BY_WEAPON):
+        ctx.error(ROLLS, "problem.mech.rolls", got=value)
+        return state
+    return state.replace(options={**state.options, ROLLS_PER_WEAPON: value == BY_WEAPON})
+
+
 def check_mechs(state: EncounterState, ctx: ScenarioContext) -> None:
     """Terrain kinds are known, two units never share a hex, vehicles stand where they may (MECH-1.2)."""
     tb = tables()
@@ -199,7 +216,7 @@ def check_mechs(state: EncounterState, ctx: ScenarioContext) -> None:
         if unit.at in taken:
             ctx.error(f"units[{i}].at", "problem.mech.hex_taken", hex=unit.at.label, other=taken[unit.at])
         taken[unit.at] = unit.id
-        if not unit.is_mech and not tb.terrain_kind(state.board.terrain_at(unit.at)).vehicles:
+        if unit.kind == VEHICLE and not tb.terrain_kind(state.board.terrain_at(unit.at)).vehicles:
             ctx.error(
                 f"units[{i}].at", "problem.mech.vehicle_terrain", terrain=state.board.terrain_at(unit.at)
             )
@@ -263,8 +280,13 @@ def check_round(
 
 
 def _a(kind: str) -> Phrase:
-    """The kind of a unit ("mech", "vehicle") in the reader's words."""
-    return Phrase.of("problem.mech.vehicle" if kind == VEHICLE else "problem.mech.mech")
+    """The kind of a unit ("mech", "vehicle", "helicopter", "fighter") in the reader's words."""
+    keys = {
+        VEHICLE: "problem.mech.vehicle",
+        HELICOPTER: "problem.mech.helicopter",
+        FIGHTER: "problem.mech.fighter",
+    }
+    return Phrase.of(keys.get(kind, "problem.mech.mech"))
 
 
 def _closest(key: str, allowed: tuple[str, ...]) -> str | None:

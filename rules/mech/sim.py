@@ -54,6 +54,12 @@ def play_round(
             continue
         uid = waiting[0]
         unit = state.unit_as(uid, Mech)
+        if uid not in raw_orders and unit.is_fighter:
+            # no declaration: the ruleset's stand-in (a fighter cannot stand still, MECH-5)
+            result = resolve_phase(ruleset, state, {}, dice_for=dice_for)
+            events.extend(result.events)
+            state = result.state
+            continue
         order = (
             parse_order(uid, raw_orders.get(uid), vehicle=not unit.is_mech)
             if uid in raw_orders
@@ -67,8 +73,8 @@ def play_round(
             if on_illegal is None:
                 raise
             on_illegal(uid, exc)
-            order = stand_order(uid)
-        result = resolve_phase(ruleset, state, {uid: order}, dice_for=dice_for)
+            order = None  # the ruleset's stand-in: standing still (a fighter flies straight on, MECH-5)
+        result = resolve_phase(ruleset, state, {} if order is None else {uid: order}, dice_for=dice_for)
         events.extend(result.events)
         state = result.state
     yield SimStep(rnd, DECLARE, state, tuple(events))
@@ -85,6 +91,9 @@ def playable(state: EncounterState, unit: Mech, order: MechOrder) -> tuple[MechO
     if unit.shutdown:
         notes.append(Note(rule="MECH-3.2", key="mech.orders_dropped_shutdown", unit=unit.id))
         return stand_order(unit.id), notes
+    if unit.is_fighter and unit.out_of_control:
+        notes.append(Note(rule="MECH-5", key="mech.orders_dropped_out_of_control", unit=unit.id))
+        return stand_order(unit.id), notes  # the lock flies it straight on at flank speed
     moved = order
     if unit.immobile and order.mode != STAND:
         moved = dataclasses.replace(order, mode=STAND, path=(), facing=None)

@@ -38,8 +38,8 @@ TERRAIN_SCHEMA: dict[str, Any] = {
     "kinds": {"*": {"mp": int, "woods": bool, "cover": bool, "vehicles": bool}},
     "elevation": {
         "mp_per_level": int,
-        "max_step": {"mech": int, "vehicle": int},
-        "height": {"mech": int, "vehicle": int},
+        "max_step": {"mech": int, "vehicle": int, "helicopter": int, "fighter": int},
+        "height": {"mech": int, "vehicle": int, "helicopter": int, "fighter": int},
     },
 }
 _FRACTION = {"num": int, "den": int}
@@ -53,6 +53,7 @@ RULES_SCHEMA: dict[str, Any] = {
         "woods": int,
         "partial_cover": int,
         "secondary_target": int,
+        "air": {"helicopter": int, "front": int, "side": int, "fighter_flank": int},
         "target_moved": [{"from": int, "to": int, "modifier": int}],
     },
     "physical": {
@@ -63,7 +64,9 @@ RULES_SCHEMA: dict[str, Any] = {
 HEAT_SCHEMA: dict[str, Any] = {
     "movement": {"walk": int, "run": int, "jump_per_hex": int, "jump_min": int, "stand_up": int},
     "scale": {
-        "levels": [{"level": int, "mp?": int, "to_hit?": int, "shutdown?": int, "ammo?": int}],
+        "levels": [
+            {"level": int, "mp?": int, "to_hit?": int, "shutdown?": int, "ammo?": int, "out_of_control?": int}
+        ],
         "automatic_shutdown": int,
     },
     "ammo_explosion": {"damage": int},
@@ -130,6 +133,7 @@ class HeatLevel:
     to_hit: int = 0
     shutdown: int = 0  # avoid on N+ (0: no roll at this level)
     ammo: int = 0
+    out_of_control: int = 0  # a fighter's avoid on N+ (MECH-5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +157,7 @@ class MechTables:
     woods: int
     partial_cover: int
     secondary_target: int
+    air: dict[str, int]  # MECH-5: helicopter, front, side, fighter_flank
     target_moved: tuple[tuple[int, int, int], ...]
     physical: dict[str, Fraction]
     fall_difficulty: int
@@ -260,6 +265,7 @@ def tables() -> MechTables:
                     to_hit=int(row.get("to_hit", 0)),
                     shutdown=int(row.get("shutdown", 0)),
                     ammo=int(row.get("ammo", 0)),
+                    out_of_control=int(row.get("out_of_control", 0)),
                 )
                 for row in cast(list[dict[str, int]], h["scale"]["levels"])
             ),
@@ -292,6 +298,7 @@ def tables() -> MechTables:
         woods=int(to_hit["woods"]),
         partial_cover=int(to_hit["partial_cover"]),
         secondary_target=int(to_hit["secondary_target"]),
+        air=dict(cast(dict[str, int], to_hit["air"])),
         target_moved=tuple(
             (int(b["from"]), int(b["to"]), int(b["modifier"]))
             for b in cast(list[dict[str, int]], to_hit["target_moved"])

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.hexgrid import Hex
-from rules.mech.geometry import Sight, sight
+from rules.mech.geometry import FRONT, Sight, arc_of, sight
 from rules.mech.heat import heat_to_hit
-from rules.mech.model import Mech
-from rules.mech.orders import JUMP, STAND
+from rules.mech.model import HELICOPTER, Mech
+from rules.mech.orders import FLANK, JUMP, STAND
 from rules.mech.tables import Fraction, WeaponType, tables
 from rules.state import Board
 
@@ -45,8 +45,12 @@ class Motion:
         return self.mode == JUMP
 
 
-def shooter_modifiers(mode: str) -> list[Modifier]:
-    """MECH-2.1 attacker movement: walk/cruise +2, run/flank +4, jump +6; standing still none."""
+def shooter_modifiers(mode: str, shooter: Mech | None = None) -> list[Modifier]:
+    """MECH-2.1 attacker movement: walk/cruise +2, run/flank +4, jump +6; standing still none. A fighter (MECH-5,
+    the seed's "cazas aeroespaciales o atmosféricos: +2 si se ha usado velocidad máxima") +2 at flank speed only."""
+    if shooter is not None and shooter.is_fighter:
+        value = tables().air["fighter_flank"] if mode == FLANK else 0
+        return [Modifier("shooter_fighter_flank", value)] if value else []
     value = tables().shooter_modifier.get(mode, 0)
     return [Modifier(f"shooter_{mode}", value)] if value else []
 
@@ -62,7 +66,20 @@ def target_modifiers(target: Mech, motion: Motion) -> list[Modifier]:
         out.append(Modifier("target_moved", moved, (("hexes", motion.hexes),)))
     if motion.jumped:
         out.append(Modifier("target_jumped", tb.jumped))
+    if target.kind == HELICOPTER:  # MECH-5: the seed's "+2 adicional si ... es un helicóptero"
+        out.append(Modifier("target_helicopter", tb.air["helicopter"]))
     return out
+
+
+def air_target_modifiers(shooter_at: Hex, target: Mech, target_at: Hex, target_facing: int) -> list[Modifier]:
+    """MECH-5 "Blancos aéreos": a fighter is +2 to a shooter in its front arc, +4 from either side arc (MECH-1.3
+    arcs of the fighter's facing; [HOUSE] its rear counts as a side)."""
+    if not target.is_fighter:
+        return []
+    air = tables().air
+    if arc_of(target_at, target_facing, shooter_at) == FRONT:
+        return [Modifier("air_front", air["front"])]
+    return [Modifier("air_side", air["side"])]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +109,12 @@ def fire_odds(
     *,
     primary: bool = True,
     seen: Sight | None = None,
+    target_facing: int | None = None,
 ) -> ShotOdds:
     """MECH-2.1 target number of one weapon: 15 [HOUSE] + range + minimum range + shooter movement + target
     movement + woods + partial cover + secondary target + heat (MECH-3.2). ``seen``: the line of sight, when
-    the caller already traced it for this pair of hexes."""
+    the caller already traced it for this pair of hexes; ``target_facing``: where a fighter target will face
+    (MECH-5 air target arcs; its facing now when not given)."""
     tb = tables()
     distance = at.distance(target_at)
     band = spec.band(distance)
@@ -107,15 +126,17 @@ def fire_odds(
     minimum = spec.minimum_penalty(distance)
     if minimum:
         mods.append(Modifier("minimum_range", minimum, (("minimum", spec.minimum), ("distance", distance))))
-    mods.extend(shooter_modifiers(mode))
+    mods.extend(shooter_modifiers(mode, shooter))
     mods.extend(target_modifiers(target, target_motion))
+    facing = target.facing if target_facing is None else target_facing
+    mods.extend(air_target_modifiers(at, target, target_at, facing))
     if seen.woods:
         mods.append(Modifier("woods", seen.woods * tb.woods, (("hexes", seen.woods),)))
     if seen.cover:
         mods.append(Modifier("partial_cover", tb.partial_cover))
     if not primary:
         mods.append(Modifier("secondary_target", tb.secondary_target))
-    heat = heat_to_hit(shooter.heat) if shooter.is_mech else 0
+    heat = heat_to_hit(shooter.heat) if shooter.keeps_heat else 0
     if heat:
         mods.append(Modifier("heat", heat, (("heat", shooter.heat),)))
     return ShotOdds(distance, band, seen, tuple(mods), tb.base + sum(m.value for m in mods))

@@ -206,6 +206,13 @@ async def test_two_turns_of_the_duel_by_dm_panels(table: Table) -> None:
     assert [
         next(u for u, n in names.items() if line.split("] ", 1)[1].startswith(n)) for line in posted
     ] == declared
+    # MECH-2.1a: each declaration is posted with its one Gunnery and one Piloting roll, right after it
+    shown = [
+        "declared" if line in posted else "rolled"
+        for line in lines
+        if line in posted or ("[MECH-2.1a]" in line and "Artillería 2d6" in line and "Pilotar 2d6" in line)
+    ]
+    assert shown == ["declared", "rolled"] * len(declared), shown
     for turn in range(2):
         order_line = orders[turn]
         expected = [names[u] for u in declared[turn * 4 : turn * 4 + 4]]
@@ -259,9 +266,13 @@ async def test_secret_declarations_reach_nobody_before_the_reveal(table: Table) 
         for where in leaks:
             assert " declara: " not in where, "a declaration's content in the channel or the other's DMs"
             assert end not in where, f"{unit}'s declared end hex {end} leaked before the reveal"
+            assert "MECH-2.1a" not in where, (
+                "a secret declaration's rolls (MECH-2.1a) shown before the reveal"
+            )
         assert "ha declarado (en secreto" in public_text(t.channel)
     text = public_text(t.channel)
     assert "[MECH-3.1]" in text, "the turn resolved and its account was posted"
+    assert "Artillería 2d6" in text, "the reveal shows each declaration's rolls (MECH-2.1a)"
 
 
 async def test_the_directors_hand_and_the_arcs_of_a_mech(table: Table) -> None:
@@ -289,3 +300,40 @@ async def test_the_directors_hand_and_the_arcs_of_a_mech(table: Table) -> None:
     assert arcs.ephemeral and arcs.attachments and "brazo izquierdo" in arcs.content, arcs.content
     whole = await (await t.ana.run_command(t.channel, "unit arcs", {"unit": "hunter"})).final_response()
     assert whole.ephemeral and whole.attachments
+
+
+async def test_mech_5_the_air_scenario_through_the_real_commands(table: Table) -> None:
+    """MECH-5 through Discord: the bundled ``mech-air`` opens with its helicopter and fighters; ``/unit arcs`` on
+    a fighter draws where a shot at it is +4 (its sides); the director switches to a roll per shot (MECH-2.1a
+    [HOUSE]) with ``/director option``."""
+    t = table
+    created = await (
+        await t.director.run_command(t.channel, "encounter new", {"ruleset": "mech", "scenario": "mech-air"})
+    ).final_response()
+    assert created is not None and "Sparrowhawk" in created.content and "Yellow Jacket" in created.content
+    for person, unit in ((t.ana, "sparrow"), (t.bea, "rifleman")):
+        joined = await (
+            await person.run_command(t.channel, "encounter join", {"unit": unit})
+        ).final_response()
+        assert joined.content
+    switched = await (
+        await t.director.run_command(
+            t.channel, "director option", {"name": "rolls_per_weapon", "value": True}
+        )
+    ).final_response()
+    assert "una tirada por disparo" in switched.content, switched.content
+    await (await t.director.run_command(t.channel, "encounter start")).final_response()
+    arcs = await (
+        await t.ana.run_command(t.channel, "unit arcs", {"unit": "sparrow", "section": "air_side"})
+    ).final_response()
+    assert arcs.ephemeral and arcs.attachments and "blanco aéreo: +4" in arcs.content, arcs.content
+    state = (await t.bot.service.read(await _encounter(t))).state
+    assert state.option("rolls_per_weapon") is True
+
+
+async def _encounter(t: Table) -> int:
+    guild = t.channel.guild
+    assert guild is not None
+    meta = await t.bot.service.storage.active_encounter_in_channel(guild.id, t.channel.id)
+    assert meta is not None
+    return meta.id

@@ -42,7 +42,13 @@ async def test_a_mech_turn_through_the_service(service: EncounterService) -> Non
     assert done.all_in
     locked = await service.resolve(enc, expected_phase_no=done.phase_no, all_in=True)
     assert [s.phase for s in locked.steps] == [DECLARE]
-    assert [type(e).__name__ for e in locked.steps[0].events] == ["DeclarationLocked"]
+    # the declaration and its two MECH-2.1a rolls, shown with it (open declarations)
+    assert [type(e).__name__ for e in locked.steps[0].events] == [
+        "DeclarationLocked",
+        "RollMade",
+        "RollMade",
+        "DeclarationRolled",
+    ]
     _, state, _ = await service.load(enc)
     assert service.owing(state) == (second,)
 
@@ -65,5 +71,7 @@ async def test_the_director_resolving_without_a_declaration_locks_standing_still
     await service.start(enc, Actor(DIRECTOR))
     forced = await service.resolve(enc, forced=True)
     (step, *_) = forced.steps
-    (event,) = step.events
+    event, *rolled = step.events
     assert type(event).__name__ == "DeclarationLocked" and dict(event.args)["mode"] == "stand"  # type: ignore[attr-defined]
+    # MECH-2.1a: a forced stand-in carries its two rolls too (the seed's "siempre")
+    assert [type(e).__name__ for e in rolled] == ["RollMade", "RollMade", "DeclarationRolled"]

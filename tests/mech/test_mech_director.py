@@ -38,7 +38,7 @@ def test_mech_1_1_a_switch_to_secret_mid_turn_waits_for_the_next_initiative() ->
 
 def test_only_the_switches_a_ruleset_lists_can_be_set() -> None:
     state = build(unit("a", "red", "0810"), unit("b", "blue", "0805"))
-    assert MECH.director_switches() == ("secret_declarations",)
+    assert MECH.director_switches() == ("secret_declarations", "rolls_per_weapon")
     with pytest.raises(Refused):
         overrides.set_option(state, "fog", True)
 

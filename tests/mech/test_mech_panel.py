@@ -10,7 +10,7 @@ from bot.panels import accepted, press
 from bot.panels import mech as panel
 from bot.panels.draft import encode_draft
 from bot.panels.model import Button, PanelModel
-from rules.mech.query import mp_by_mode
+from rules.mech.query import mp_by_mode, physical_options
 from rules.mech.tables import tables
 from rules.state import EncounterState
 from tests.mech_fixtures import MECH, build, step, unit
@@ -127,3 +127,34 @@ def test_mech_2_1_a_second_target_shows_the_secondary_target_need() -> None:
     assert lines[1].startswith("Medium Laser → Locust: ") and lines[1].endswith("(secondary target)")
     extra = tables().secondary_target  # MECH-2.1 [HOUSE] secondary target (data/mech/rules.toml)
     assert int(lines[1].split(": ")[1].split("+")[0]) == min(12, need + extra)
+
+
+def test_mech_5_a_fighters_panel_offers_only_a_straight_flight() -> None:
+    """MECH-5: a fighter never stands still nor reverses, and turns one hexside only after 2 hexes: its panel offers
+    cruise and flank (the flight starts one hex ahead), never ▼, and a turn only once two hexes are flown."""
+    state = build(
+        unit(
+            "f", "red", "0814", initiative=0, kind="fighter", walk=6, weapons=[{"type": "mg", "loc": "front"}]
+        ),
+        unit("b", "blue", "0302", facing="S", initiative=9),
+    )
+    state, uid, model = opened(state)
+    assert model.control("m_s") is None and enabled(model, "m_c") and enabled(model, "m_f")
+    model = press(panel, state, model, "m_c")
+    assert spent(model)[0] == 1 and accepted(state, uid, panel.raw_order(model)) is not None
+    assert not enabled(model, "back") and not enabled(model, "left") and not enabled(model, "right")
+    model = press(panel, state, model, "fwd")
+    assert enabled(model, "left") and enabled(model, "right") and not enabled(model, "back")
+    model = press(panel, state, model, "left")
+    assert not enabled(model, "left")  # one hexside at most
+    assert accepted(state, uid, panel.raw_order(model)) is not None
+
+
+def test_mech_5_no_physical_attack_is_offered_to_or_against_an_air_unit() -> None:
+    state = build(
+        unit("h", "red", "0810", initiative=0, kind="helicopter", weapons=[{"type": "mg", "loc": "front"}]),
+        unit("b", "blue", "0809", facing="S", initiative=9),
+    )
+    state, _ = step(state)  # initiative
+    assert physical_options(state, "h") == ()  # the helicopter makes none
+    assert physical_options(state, "b") == ()  # and none reaches it

@@ -21,6 +21,13 @@ DUEL = scenario_text(
     unit("hunter", "red", "0810", initiative=0),
     unit("raven", "blue", "0806", facing="S", initiative=9),
     seed=4,
+    rolls="weapon",  # MECH-2.1a [HOUSE]: every shot rolls when the turn resolves
+)
+#: the default (MECH-2.1a): each declaration carries its Gunnery and Piloting rolls from the moment it locks
+DUEL_BY_DECLARATION = scenario_text(
+    unit("hunter", "red", "0810", initiative=0),
+    unit("raven", "blue", "0806", facing="S", initiative=9),
+    seed=4,
 )
 
 
@@ -53,7 +60,7 @@ async def test_mech_4_the_director_sees_every_roll_of_a_turn_before_it_is_applie
     assert state.phase == DECLARE
     users = {"hunter": ANA, "raven": BEA}
     locked = approved
-    for _ in range(2):  # both declare: a declaration rolls nothing, so nothing is held
+    for _ in range(2):  # both declare: per shot, a declaration rolls nothing, so nothing is held
         _, state, _ = await service.load(enc)
         (uid,) = service.owing(state)
         other = "raven" if uid == "hunter" else "hunter"
@@ -69,3 +76,37 @@ async def test_mech_4_the_director_sees_every_roll_of_a_turn_before_it_is_applie
     assert turn.steps[0].phase == RESOLVE
     assert any(type(e).__name__ == "WeaponFired" for e in turn.steps[0].events)
     assert turn.held is not None  # and the next turn's initiative waits for the director again
+
+
+async def test_mech_2_1a_a_declarations_rolls_are_held_for_the_director_before_it_is_posted(
+    service: EncounterService,
+) -> None:
+    """MECH-4 review over MECH-2.1a: the declaration's Gunnery and Piloting 2d6 are rolled as it locks, so the
+    director sees them (and may change them) before the declaration is posted; every shot then reads the
+    approved Gunnery roll."""
+    enc = (
+        await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="mech", toml_text=DUEL_BY_DECLARATION)
+    ).encounter_id
+    await service.join(enc, ANA, unit="hunter")
+    await service.join(enc, BEA, unit="raven")
+    await service.set_review_rolls(enc, Actor(DIRECTOR), True)
+    started = await service.start(enc, Actor(DIRECTOR))
+    assert started.held is not None
+    _, state, phase_no = await service.load(enc)
+    await service.resolve(enc, forced=True, approved=True, expected_phase_no=phase_no)
+    _, state, _ = await service.load(enc)
+    (uid,) = service.owing(state)
+    other = "raven" if uid == "hunter" else "hunter"
+    users = {"hunter": ANA, "raven": BEA}
+    done = await service.submit(enc, users[uid], uid, {"fire": [{"weapon": 1, "target": other}]})
+    held = await service.resolve(enc, expected_phase_no=done.phase_no, all_in=True)
+    assert held.held is not None and not held.steps  # nothing posted yet
+    rules = [rule for _, rule, _, _ in held.held.rolls]
+    assert rules == ["MECH-2.1a", "MECH-2.1a"]  # Gunnery, then Piloting
+    gunnery = held.held.rolls[0][0]
+    _, state, phase_no = await service.load(enc)
+    assert state.phase == DECLARE
+    await service.override_roll(enc, Actor(DIRECTOR), gunnery, (6, 6))
+    approved = await service.resolve(enc, forced=True, approved=True, expected_phase_no=phase_no)
+    shown = [e for e in approved.steps[0].events if type(e).__name__ == "DeclarationRolled"]
+    assert [(e.unit, e.gunnery_roll) for e in shown] == [(uid, 12)]  # type: ignore[attr-defined]

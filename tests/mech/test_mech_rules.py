@@ -15,7 +15,18 @@ from rules.mech.movement import mp_available, path_cost
 from rules.mech.orders import MechOrder, parse_order
 from rules.mech.tables import tables
 from rules.mech.tohit import Motion, ceil_fraction, cluster_hits, damage_groups, fire_odds, physical_damage
-from tests.mech_fixtures import MECH, build, declare_all, mech, of_type, play_turn, step, unit, with_unit
+from tests.mech_fixtures import (
+    MECH,
+    build,
+    by_weapon,
+    declare_all,
+    mech,
+    of_type,
+    play_turn,
+    step,
+    unit,
+    with_unit,
+)
 
 H = Hex.parse
 
@@ -518,9 +529,10 @@ def test_mech_2_1_double_one_always_misses_and_double_six_always_hits() -> None:
         ),
     )
     raw = {"a": {"fire": [{"weapon": 1, "target": "b"}]}, "b": {"fire": [{"weapon": 1, "target": "a"}]}}
-    # initiative a (1,1), b (6,6); a to-hit (1,1): 2 + 30 ≥ 18 but a double 1; b to-hit (6,6): 12 < 18 but double 6;
+    # initiative a (1,1), b (6,6); a declares first: Gunnery (1,1): 2 + 30 ≥ 18 but a double 1, Piloting (2,2);
+    # b: Gunnery (6,6): 12 < 18 but a double 6, Piloting (2,2) (MECH-2.1a: DICE-3 applies to the one roll);
     # b's hit rolls a location (3, 4) = 7 centre torso
-    state, events = play_turn(state, raw, dice=(1, 1, 6, 6, 1, 1, 6, 6, 3, 4))
+    state, events = play_turn(state, raw, dice=(1, 1, 6, 6, 1, 1, 2, 2, 6, 6, 2, 2, 3, 4))
     shots = {e.unit: e for e in of_type(events, "WeaponFired")}
     assert shots["a"].total >= shots["a"].target_number and not shots["a"].hit
     assert shots["b"].total < shots["b"].target_number and shots["b"].hit
@@ -574,6 +586,7 @@ def test_mech_2_2_physical_attacks_roll_piloting_with_the_movement_modifiers_and
         unit("a", "red", "0810", piloting=10, gunnery=0, initiative=0),
         unit("b", "blue", "0808", facing="S", initiative=9),
     )
+    state = by_weapon(state)  # MECH-2.1a [HOUSE] rolls = "weapon": the dice scripted per shot
     raw = {
         "a": {"mode": "walk", "path": ["0809"], "physical": [{"kind": "punch", "limb": "ra", "target": "b"}]}
     }
@@ -600,6 +613,7 @@ def test_mech_2_2_charge_counts_the_last_straight_run_and_hurts_both() -> None:
         unit("a", "red", "0812", tonnage=55, walk=5, piloting=10, initiative=0),
         unit("b", "blue", "0808", tonnage=60, facing="S", initiative=9),
     )
+    state = by_weapon(state)  # MECH-2.1a [HOUSE] rolls = "weapon": the dice scripted per shot
     raw = {
         "a": {
             "mode": "run",
@@ -640,6 +654,7 @@ def test_mech_2_2_death_from_above_hits_upper_locations_and_the_attackers_legs()
         unit("a", "red", "0812", tonnage=45, jump=5, piloting=12, initiative=0),
         unit("b", "blue", "0808", facing="S", initiative=9),
     )
+    state = by_weapon(state)  # MECH-2.1a [HOUSE] rolls = "weapon": the dice scripted per shot
     raw = {
         "a": {"mode": "jump", "path": ["0811", "0810", "0809"], "physical": [{"kind": "dfa", "target": "b"}]}
     }
@@ -654,6 +669,7 @@ def test_mech_2_2_a_death_from_above_that_misses_makes_the_attacker_roll_pilotin
         unit("a", "red", "0812", tonnage=45, jump=5, piloting=5, initiative=0),
         unit("b", "blue", "0808", facing="S", initiative=9),
     )
+    state = by_weapon(state)  # MECH-2.1a [HOUSE] rolls = "weapon": the dice scripted per shot
     raw = {
         "a": {"mode": "jump", "path": ["0811", "0810", "0809"], "physical": [{"kind": "dfa", "target": "b"}]}
     }
@@ -851,6 +867,7 @@ def test_mech_2_3_a_leg_destroyed_by_fire_makes_the_mech_roll_piloting_house_or_
         unit("a", "red", "0810", initiative=0, gunnery=20, weapons=[{"type": "ac20", "loc": "rt"}]),
         unit("b", "blue", "0807", facing="S", initiative=9, piloting=1, armor={"rl": 0}, structure={"rl": 5}),
     )
+    state = by_weapon(state)  # MECH-2.1a [HOUSE] rolls = "weapon": the dice scripted per shot
     raw = {"a": {"fire": [{"weapon": 1, "target": "b"}]}}
     # to-hit (5, 5) hits; location (2, 3) = 5 right leg; b's piloting (1, 2) + 1 < 15: falls; fall location (3, 4) = ct
     state, events = play_turn(state, raw, dice=(1, 1, 6, 6, 5, 5, 2, 3, 1, 2, 3, 4))
@@ -1006,7 +1023,7 @@ def _hot(heat: int, *, ammo: bool):  # type: ignore[no-untyped-def]
 
 
 def test_mech_3_2_shutdown_avoid_rolls_then_ammunition_rolls_in_that_order() -> None:
-    state = _hot(23, ammo=True)
+    state = by_weapon(_hot(23, ammo=True))  # MECH-2.1a [HOUSE]: no declaration rolls in the script
     # initiative; then a: shutdown 14 (4+) 2+2 ok, 18 (6+) 3+3 ok, 22 (8+) 4+4 ok; ammo 19 (4+) 2+2, 23 (6+) 1+1 fails
     state, events = play_turn(state, {}, dice=(1, 1, 6, 6, 2, 2, 3, 3, 4, 4, 2, 2, 1, 1, 3, 4))
     rolls = [(e.what, e.level, e.avoided) for e in of_type(events, "AvoidRolled")]
@@ -1030,7 +1047,7 @@ def test_mech_3_2_only_units_with_ammunition_weapons_roll_for_it() -> None:
 
 
 def test_mech_3_2_a_failed_shutdown_roll_shuts_the_mech_down_until_its_heat_falls() -> None:
-    state = _hot(14, ammo=False)
+    state = by_weapon(_hot(14, ammo=False))  # MECH-2.1a [HOUSE]: no declaration rolls in the script
     state, events = play_turn(state, {}, dice=(1, 1, 6, 6, 1, 2))
     assert mech(state, "a").shutdown and of_type(events, "ShutdownChanged")[0].change == "shut_down"
     assert MECH.awaiting(step(state.replace(dice_script=(1, 1, 6, 6)))[0]) == (
@@ -1071,6 +1088,7 @@ def test_mech_4_fire_is_simultaneous_a_unit_destroyed_this_turn_still_fires_and_
             structure={"head": 1},
         ),
     )
+    state = by_weapon(state)  # MECH-2.1a [HOUSE] rolls = "weapon": the dice scripted per shot
     raw = {
         "a": {
             "fire": [{"weapon": 1, "target": "b"}],
@@ -1126,6 +1144,7 @@ def test_mech_4_dice_order_initiative_then_to_hit_cluster_locations_then_avoid_r
         ),
         unit("b", "blue", "0802", facing="S", initiative=9),
     )
+    state = by_weapon(state)  # MECH-2.1a [HOUSE] rolls = "weapon": the dice scripted per shot
     state = with_unit(state, "a", heat=16)  # 16 + 4 (LRM-10) = 20: shutdown 14, 18; ammo 19
     raw = {"a": {"fire": [{"weapon": 1, "target": "b"}]}}
     dice = (1, 2, 5, 6, 3, 3, 6, 6, 2, 5, 1, 1, 4, 4, 5, 5, 6, 6)

@@ -40,7 +40,7 @@ def write(tmp_path: Path, text: str) -> Path:
 
 
 # --- golden logs ----------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["mech-duel", "mech-mixed"])
+@pytest.mark.parametrize("name", ["mech-duel", "mech-mixed", "mech-air"])
 def test_bundled_scenario_json_log_matches_its_golden_file_exactly(name: str) -> None:
     code, out, _ = cli("sim", str(SCENARIO_DIR / f"{name}.toml"), "--json")
     assert code == 0
@@ -51,11 +51,22 @@ def test_bundled_scenario_json_log_matches_its_golden_file_exactly(name: str) ->
         raise AssertionError(f"{name} golden log changed:\n{diff[:6000]}")
 
 
+@pytest.mark.parametrize("name", ["mech-duel-weapon", "mech-mixed-weapon"])
+def test_mech_2_1a_per_weapon_golden_logs_still_replay_because_the_mode_is_in_the_scenario(name: str) -> None:
+    """MECH-2.1a [HOUSE] ``rolls = "weapon"``: the logs written before the rule (one roll per shot) replay bit for
+    bit from the same file with the mode named at its top."""
+    code, out, _ = cli("sim", str(GOLDEN / f"{name}.toml"), "--json")
+    assert code == 0
+    expected = (GOLDEN / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+    assert out.splitlines() == expected
+    assert not any(json.loads(line)["type"] == "DeclarationRolled" for line in expected)
+
+
 def _records(name: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in (GOLDEN / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
 
 
-@pytest.mark.parametrize("name", ["mech-duel", "mech-mixed"])
+@pytest.mark.parametrize("name", ["mech-duel", "mech-mixed", "mech-air"])
 def test_golden_logs_carry_the_contract_fields(name: str) -> None:
     records = _records(name)
     by_type: dict[str, list[dict[str, object]]] = {}
@@ -105,12 +116,33 @@ def test_the_mixed_scenario_has_a_turret_tank_a_jump_mech_and_secret_declaration
     records = _records("mech-mixed")
     assert all(r["args"] == [] for r in records if r["type"] == "DeclarationLocked")
     assert sum(1 for r in records if r["type"] == "DeclarationsRevealed") == 4
-    hits = {(r["kind"], r["hit"]) for r in records if r["type"] == "PhysicalAttackMade"}
-    assert {("dfa", True), ("charge", True)} <= hits
+    made = {r["kind"] for r in records if r["type"] == "PhysicalAttackMade"}
+    assert {"dfa", "charge"} <= made
+    # MECH-2.1a in secret: each declaration's two rolls are made as it locks, sealed, and shown at the reveal
+    sealed = [r for r in records if r["type"] == "RollMade" and r["rule"] == "MECH-2.1a"]
+    assert sealed and all(r["phase"] == "declare" and r["detail"]["sealed"] is True for r in sealed)
+    shown = [r for r in records if r["type"] == "DeclarationRolled"]
+    assert len(shown) == len(sealed) // 2 and all(r["phase"] == "resolve" for r in shown)
     hull = {
         r["location"] for r in records if r["type"] == "DamageDealt" and r["unit"] in ("bulldog", "vedette")
     }
     assert hull and hull <= {"front", "left", "right", "rear", "turret"}
+
+
+def test_mech_5_the_air_scenario_has_a_helicopter_and_two_fighters_against_ground_units() -> None:
+    """MECH-5, the bundled ``mech-air``: the seed's helicopter and air-target modifiers in the account, a fighter
+    at flank speed, the out-of-control rolls of a hot fighter, and a fighter that leaves the board and is back
+    the next turn."""
+    state = load_scenario(SCENARIO_DIR / "mech-air.toml").state
+    kinds = sorted(u.kind for u in state.units.values())  # type: ignore[attr-defined]
+    assert kinds == ["fighter", "fighter", "helicopter", "mech", "mech"]
+    records = _records("mech-air")
+    mods = {k for r in records if r["type"] == "WeaponFired" for k in r["modifiers"]}  # type: ignore[union-attr]
+    assert {"target_helicopter", "air_front", "shooter_fighter_flank"} <= mods
+    assert any(r["type"] == "AvoidRolled" and r["what"] == "out_of_control" for r in records)
+    keys = [r["key"] for r in records if r["type"] == "Note"]
+    assert "mech.left_board" in keys and "mech.reentered" in keys
+    assert not any(r["type"] == "PhysicalAttackMade" for r in records)
 
 
 def test_declarations_are_made_in_initiative_order_whatever_the_file_order() -> None:
@@ -239,7 +271,7 @@ def test_default_armour_by_tonnage_fills_what_a_unit_leaves_out() -> None:
         ('weapons = [{ type = "medium_lazer", loc = "la" }]', "did you mean 'medium_laser'"),
         ('weapons = [{ type = "ppc", loc = "turret" }]', "locations are head"),
         ('weapons = [{ type = "ppc", loc = "la", rear = true }]', "rear"),
-        ('kind = "tank"', "kind is mech or vehicle"),
+        ('kind = "tank"', "kind is mech, vehicle, helicopter or fighter"),
         ("tonnage = 53", "no default armor for a 53-ton mech"),
     ],
 )
@@ -284,7 +316,7 @@ def test_a_vehicle_cannot_start_in_water_nor_jump() -> None:
         jump=2,
         weapons=[{"type": "ac5", "loc": "turret"}],
     )
-    assert "vehicles do not jump" in problems(scenario_text(jumper, unit("b", "blue", "0801")))
+    assert "only mechs jump" in problems(scenario_text(jumper, unit("b", "blue", "0801")))
 
 
 def test_a_declaration_that_cannot_be_read_is_a_problem_with_its_line(tmp_path: Path) -> None:
