@@ -102,7 +102,7 @@ def project_heat(unit: Mech, order: MechOrder) -> HeatProjection:
         after=after,
         to_hit_next=heat_to_hit(after),
         mp_next=mp_penalty(after) if unit.is_mech else 0,
-        shutdown_rolls=shutdown_rolls(after) if unit.is_mech else (),
+        shutdown_rolls=shutdown_rolls(after) if unit.keeps_heat else (),
         ammo_rolls=ammo_rolls(after) if unit.keeps_heat and unit.carries_ammo else (),
-        automatic_shutdown=unit.is_mech and after >= tables().automatic_shutdown,
+        automatic_shutdown=unit.keeps_heat and after >= tables().automatic_shutdown,
     )

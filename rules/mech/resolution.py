@@ -668,16 +668,13 @@ def _heat(
                 before=unit.heat,
                 sinks=unit.heat_sinks,
                 to_hit=heat_to_hit(heat),
-                mp=mp_penalty(heat),
+                mp=mp_penalty(heat) if unit.is_mech else 0,  # a fighter loses control instead (MECH-5)
             )
         )
         if unit.is_fighter:
-            # MECH-5: a fighter's heat makes it roll against losing control, not against shutting down
+            # MECH-5: where the seed's scale takes a BattleMech's MP, a fighter rolls against losing control
             lost = _avoid(unit, "out_of_control", out_of_control_rolls(heat), dice, events)
-            unit = dataclasses.replace(unit, heat=heat, out_of_control=lost)
-            turn.put(unit)
-            events.extend(_ammo(turn, unit, heat, dice))
-            continue
+            unit = dataclasses.replace(unit, out_of_control=lost)
         automatic = heat >= tb.automatic_shutdown
         shut = _avoid(unit, "shutdown", shutdown_rolls(heat), dice, events) or automatic
         if shut != unit.shutdown:

@@ -1,4 +1,4 @@
-"""The ``mech`` ruleset (RULES.md §3.1 MECH-1.1 … MECH-4): BattleMechs and vehicles with heat, declarations
+"""The ``mech`` ruleset (RULES.md §3.1 MECH-1.1 … MECH-5): BattleMechs, vehicles and air units, declarations
 made one at a time by initiative (lowest first), each public when locked (or secret, all revealed together),
 then the turn resolved at once.
 
@@ -6,8 +6,9 @@ A turn, as the bot drives it (``OrderMode.SEQUENTIAL_OPEN``):
 
 1. ``initiative`` — automatic: every unit rolls 2d6 + Initiative + tactics (MECH-1.1).
 2. ``declare`` — ``awaiting`` names exactly one unit, the next declarer; ``resolve(state, {unit: order}, dice)``
-   locks its declaration (``DeclarationLocked``). A missing declaration (deadline, the director) locks standing
-   still. After the last one the phase moves on.
+   locks its declaration (``DeclarationLocked``) and rolls its Gunnery and Piloting 2d6 (MECH-2.1a, unless the
+   [HOUSE] ``rolls = "weapon"``). A missing declaration (deadline, the director) locks standing still (a fighter
+   flies straight on at cruise, MECH-5). After the last one the phase moves on.
 3. ``resolve`` — automatic: movement, fire, physical attacks, heat (MECH-4); then the next turn's initiative.
 """
 
@@ -403,8 +404,8 @@ class MechRuleset(Ruleset):
         if state.phase != DECLARE or not isinstance(order, MechOrder) or not order.moves or not order.path:
             return None
         unit = state.unit_as(order.unit, Mech)
-        if unit.is_air:
-            return None  # MECH-5: an air unit flies over the dark ground; it does not lose its way on it [HOUSE]
+        if unit.is_air:  # MECH-5: it flies over the dark ground and does not lose its way on it [HOUSE]
+            return None
         points = mp_available(unit).get(order.mode, 0)
         return MoveIntent(
             unit=unit.id,

@@ -1,8 +1,8 @@
 """What the mech ruleset keeps between steps of a turn (``EncounterState.ext``).
 
 A turn is three phases (``state.phase``): ``initiative`` (automatic: every unit rolls, MECH-1.1), ``declare``
-(one unit at a time, lowest initiative first; each declaration is locked here) and ``resolve`` (automatic:
-movement, fire, physical attacks, heat, MECH-4).
+(one unit at a time, lowest initiative first; each declaration is locked here with its MECH-2.1a rolls) and
+``resolve`` (automatic: movement, fire, physical attacks, heat, MECH-4).
 """
 
 from __future__ import annotations

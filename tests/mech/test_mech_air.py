@@ -270,3 +270,20 @@ def test_mech_5_house_an_air_unit_does_not_stray_at_night() -> None:
         MECH.move_intent(walker, MECH.parse_order(walker, "m", {"mode": "walk", "path": ["0809"]}))
         is not None
     )
+
+
+def test_mech_5_a_fighter_rolls_out_of_control_first_then_shutdown_like_a_battlemech() -> None:
+    """The seed's scale marks only its MP rows "(BattleMech)" ("-1 Punto de Movimiento (BattleMech)", "Fuera de
+    control (Cazas). Evitable con 5+"); its "Desconexión" rows carry no such mark, so a fighter makes them too."""
+    state = build(
+        fighter("f", "red", "0814", initiative=0, heat_sinks=0),
+        unit("b", "blue", "0101", facing="S", initiative=9),
+    )
+    state = with_unit(state, "f", heat=13)  # + cruise 1 = 14
+    dice = (1, 1, 6, 6, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3)
+    state, events = play_turn(state, {"f": {"mode": "cruise", "path": ["0813"]}}, dice=dice)
+    rolls = [(e.what, e.level) for e in of_type(events, "AvoidRolled") if e.unit == "f"]
+    assert rolls == [("out_of_control", 5), ("out_of_control", 10), ("shutdown", 14)]
+    (heat,) = [e for e in of_type(events, "HeatChanged") if e.unit == "f"]
+    assert heat.mp == 0  # no MP lost: the fighter's rows are the out-of-control ones
+    assert not mech(state, "f").out_of_control and not mech(state, "f").shutdown

@@ -13,7 +13,7 @@ from bot.panels.model import Button, PanelModel
 from rules.mech.query import mp_by_mode, physical_options
 from rules.mech.tables import tables
 from rules.state import EncounterState
-from tests.mech_fixtures import MECH, build, step, unit
+from tests.mech_fixtures import MECH, build, step, unit, with_unit
 
 
 def opened(state: EncounterState) -> tuple[EncounterState, str, PanelModel]:
@@ -158,3 +158,19 @@ def test_mech_5_no_physical_attack_is_offered_to_or_against_an_air_unit() -> Non
     state, _ = step(state)  # initiative
     assert physical_options(state, "h") == ()  # the helicopter makes none
     assert physical_options(state, "b") == ()  # and none reaches it
+
+
+def test_mech_5_an_out_of_control_fighters_panel_offers_nothing_to_choose() -> None:
+    """MECH-5 [HOUSE]: out of control, the rules fly it straight at flank speed and it fires nothing: its panel
+    offers no mode to pick and no shot, and the declaration as it stands is accepted."""
+    state = build(
+        unit(
+            "f", "red", "0814", initiative=0, kind="fighter", walk=6, weapons=[{"type": "mg", "loc": "front"}]
+        ),
+        unit("b", "blue", "0812", facing="S", initiative=9),
+    )
+    state = with_unit(state, "f", out_of_control=True)
+    state, uid, model = opened(state)
+    assert not enabled(model, "m_c") and not enabled(model, "m_f") and not enabled(model, "fwd")
+    assert model.control("w") is None
+    assert accepted(state, uid, panel.raw_order(model)) is not None

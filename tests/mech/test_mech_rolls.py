@@ -210,3 +210,19 @@ def test_mech_2_1a_rule_answers_in_both_languages(locale: str, title: str) -> No
 
     rule = lookup("MECH-2.1a", locale)
     assert rule is not None and rule.title.startswith(title) and "Siempre se incluirá" in rule.text
+
+
+def test_mech_2_1a_a_turn_locked_before_the_rule_still_resolves_rolling_per_shot() -> None:
+    """An export written before MECH-2.1a may stop mid-turn with declarations that carry no rolls: its shots roll
+    their own 2d6 when the turn resolves, so the encounter goes on."""
+    import dataclasses
+
+    state = _duel()
+    state, _ = step(state.replace(dice_script=(1, 1, 6, 6)))
+    state, _ = _declare(state, "a", {"fire": [{"weapon": 2, "target": "b"}]})
+    state, _ = _declare(state, "b", {})
+    old = state.replace(ext=dataclasses.replace(ext_of(state), rolls={}, per_weapon=None))
+    _, events = step(old.replace(dice_script=(6, 5, 3, 4)))
+    (shot,) = of_type(events, "WeaponFired")
+    assert shot.dice == (6, 5) and shot.hit
+    assert [e.rule for e in of_type(events, "RollMade")][:1] == ["MECH-2.1"]
