@@ -87,6 +87,8 @@ class Missing:
     user_id: int | None
     unit: str
     unit_name: str
+    #: nobody plays the unit: the director (``user_id``) gives its orders
+    director: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +106,8 @@ class StatusView:
     over: bool
     winner: str | None
     deadline: str | None = None
-    #: the phase awaits units nobody plays and no player owes anything: the director must resolve it
-    waits_for_director: bool = False
+    #: the units awaited now, each with who acts for it, answered or not (one-at-a-time modes name them)
+    acting: tuple[Missing, ...] = ()
     #: "Ronda 4 · Fase 3 · Combate" (issue 13 item 7); None: only the round and the phase id are known
     when: Text | None = None
 

@@ -19,7 +19,7 @@ from itertools import pairwise
 from typing import Any
 
 from bot.panels.model import phase_text
-from bot.permissions import Actor, holder_of, units_of
+from bot.permissions import Actor, holder_of, player_of, units_of
 from bot.results import (
     Created,
     HeldRolls,
@@ -272,20 +272,20 @@ class EncounterService(DirectorActions, RecordActions):
         )
         meta, state, phase_no, parts = reading.meta, reading.state, reading.phase_no, reading.parts
         missing: tuple[Missing, ...] = ()
+        acting: list[Missing] = []
         # the status goes to the channel: a unit hidden from the public is never named (FOG-1), only its player
         public = visibility(ruleset_for(state), state, PUBLIC).units
         shown = {uid: (u.name if uid in public else "") for uid, u in state.units.items()}
-        waits_for_director = False
         if meta.status == "running" and not state.over:
             missing = tuple(
                 dataclasses.replace(m, unit_name=shown[m.unit])
-                for m in await self._missing(encounter_id, state, phase_no, parts)
+                for m in await self._missing(meta, state, phase_no, parts)
             )
-            owing = self.owing(state)
-            held = {p.unit for p in parts if p.role == "player"}
-            ruleset = ruleset_for(state)
-            waits_for_director = bool(owing) and not missing and not (held & set(owing))
-            waits_for_director = waits_for_director and not ruleset.optional_orders(state)
+            for uid in self.owing(state):
+                player = player_of(uid, parts, meta)
+                if player is not None:
+                    by_director = holder_of(uid, parts) is None
+                    acting.append(Missing(player, uid, shown[uid], director=by_director))
         players = tuple(
             (p.user_id, p.unit, shown[p.unit])
             for p in parts
@@ -308,7 +308,7 @@ class EncounterService(DirectorActions, RecordActions):
             state.over,
             state.winner,
             deadline=await self._deadline_text(encounter_id, phase_no, meta.status),
-            waits_for_director=waits_for_director,
+            acting=tuple(acting),
             when=phase_text(state, state.round, state.phase),
         )
 
@@ -343,7 +343,7 @@ class EncounterService(DirectorActions, RecordActions):
         if unit_id == DIRECTOR and policy.director_orders:
             # director mode: the procedure's own orders (ocs: open a combat, move a unit)
             await self.require_director(meta, actor or Actor(user_id))
-        elif holder_of(unit_id, parts) != user_id:
+        elif not await self.may_use_panel(reading, unit_id, actor or Actor(user_id)):
             raise refuse("unit.not_yours", "That is not one of your units.")
         self._require_running(meta)
         if phase_no is not None and phase_no != current:
@@ -364,7 +364,7 @@ class EncounterService(DirectorActions, RecordActions):
             )
         except StalePhaseError:
             raise refuse("phase.stale", "The phase was resolved meanwhile; open /orders again.") from None
-        missing = await self._missing(encounter_id, state, current, parts)
+        missing = await self._missing(meta, state, current, parts)
         log.info("order accepted: encounter %s phase %s unit %s", encounter_id, current, unit_id)
         # one-order-per-step modes (SK-1.1 activation, declarations): one order is the whole step
         all_in = policy.one_order_per_step or not missing
@@ -441,10 +441,13 @@ class EncounterService(DirectorActions, RecordActions):
             for _ in range(MAX_AUTO_STEPS):
                 ruleset = ruleset_for(state)
                 policy = policy_for(ruleset, state)
+                stand_in = first and forced
                 if not (first and forced):
                     if self.owing(state) and parts is None:  # read once per pass, as the orders come in
                         parts = await self.storage.participants(encounter_id)
-                    if await self._waits(encounter_id, state, phase_no, policy, parts or []):
+                    # units the director left to their stand-in order go on by themselves when awaited
+                    stand_in = self.stand_in_due(meta, state, policy, parts or [])
+                    if not stand_in and await self._waits(meta, state, phase_no, policy, parts or []):
                         break
                 try:
                     batch = await self.storage.orders_for_resolution(encounter_id, phase_no)
@@ -457,7 +460,7 @@ class EncounterService(DirectorActions, RecordActions):
                     for u, p in batch.orders.items()
                     if u in state.units or u == DIRECTOR
                 }
-                orders = policy.pick(ruleset, state, orders, stand_in=first and forced)
+                orders = policy.pick(ruleset, state, orders, stand_in=stand_in)
                 dice_for = DiceFactory(self._roll_overrides(meta, phase_no))
                 big = len(state.units) > INLINE_UNITS
                 # a large state's resolution and its encoding run in a worker thread, so the event loop stays
@@ -511,7 +514,7 @@ class EncounterService(DirectorActions, RecordActions):
                 if next_deadline is not None:
                     self.forget_deadline(encounter_id)
             parts = parts if parts is not None else await self.storage.participants(encounter_id)
-            return self._stopped(encounter_id, steps, state, phase_no, parts)
+            return self._stopped(meta, steps, state, phase_no, parts)
 
     async def steps_after(self, encounter_id: int, seq: int) -> list[StepReport]:
         """The resolutions committed after snapshot ``seq`` on the way to the current state, rebuilt from storage
@@ -543,25 +546,26 @@ class EncounterService(DirectorActions, RecordActions):
 
     async def _waits(
         self,
-        encounter_id: int,
+        meta: Encounter,
         state: EncounterState,
         phase_no: int,
         policy: OrderPolicy,
         parts: list[Participant],
     ) -> bool:
-        """Whether the current step waits for orders (the order mode's policy decides, DESIGN §2)."""
+        """Whether the current step waits for orders (the order mode's policy decides, DESIGN §2). A unit nobody
+        plays is the director's to play, so it is held like a player's."""
         owing = self.owing(state)
         if not owing:
             return policy.waits(ruleset_for(state), state, owing, missing=frozenset(), held=frozenset())
-        missing = frozenset(m.unit for m in await self._missing(encounter_id, state, phase_no, parts))
-        held = frozenset(u for u in owing if holder_of(u, parts))
-        if policy.director_orders and await self.storage.submitted_units(encounter_id, phase_no):
+        missing = frozenset(m.unit for m in await self._missing(meta, state, phase_no, parts))
+        held = frozenset(u for u in owing if player_of(u, parts, meta) is not None)
+        if policy.director_orders and await self.storage.submitted_units(meta.id, phase_no):
             return False  # the director gave an order (or answered for a player)
         return policy.waits(ruleset_for(state), state, owing, missing=missing, held=held)
 
     def _stopped(
         self,
-        encounter_id: int,
+        meta: Encounter,
         steps: list[StepReport],
         state: EncounterState,
         phase_no: int,
@@ -571,10 +575,10 @@ class EncounterService(DirectorActions, RecordActions):
         # a director-run mode (ocs) opens every step for the director's own orders, even when no unit owes one
         opens = bool(self.owing(state)) or policy_for(ruleset_for(state)).director_orders
         return Resolution(
-            encounter_id,
+            meta.id,
             tuple(steps),
             decision_unit=decision_unit,
-            decision_user=holder_of(decision_unit, parts) if decision_unit else None,
+            decision_user=player_of(decision_unit, parts, meta) if decision_unit else None,
             opened_phase_no=phase_no if opens and not state.over else None,
             over=state.over,
             winner=state.winner,
