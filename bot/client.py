@@ -23,7 +23,7 @@ from bot.imaging import warm_up
 from bot.logs import setup_logging, trace_id
 from bot.results import OverrideDone, Resolution, StatusView, StepReport, refuse
 from bot.scheduler import DeadlineScheduler
-from bot.service import EncounterService
+from bot.service import EncounterService, Reading
 from bot.storage import (
     ChannelBusyError,
     Deadline,
@@ -108,7 +108,7 @@ class Announcing(Protocol):
 
     def remember_user(self, user: discord.User | discord.Member) -> None: ...
 
-    async def post_opening_board(self, encounter_id: int) -> None: ...
+    def post_opening_board(self, encounter_id: int, *, reading: Reading | None = None) -> None: ...
 
     async def override_done(self, meta: Encounter, done: OverrideDone) -> None: ...
 

@@ -81,6 +81,26 @@ class Joined:
 
 
 @dataclass(frozen=True, slots=True)
+class Seated:
+    """What one ``/encounter join`` took, all of one side: each unit as (id, name, whether the channel may name
+    it: a unit hidden from the other sides never appears in public, FOG-1)."""
+
+    encounter_id: int
+    user_id: int
+    side: str
+    side_name: str
+    units: tuple[tuple[str, str, bool], ...]
+
+    @property
+    def public_names(self) -> tuple[str, ...]:
+        return tuple(name for _, name, shown in self.units if shown)
+
+    @property
+    def hidden_names(self) -> tuple[str, ...]:
+        return tuple(name for _, name, shown in self.units if not shown)
+
+
+@dataclass(frozen=True, slots=True)
 class Missing:
     """Who still owes orders: names only, never what anyone ordered."""
 

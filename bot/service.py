@@ -23,10 +23,11 @@ from bot.permissions import Actor, holder_of, player_of, units_of
 from bot.results import (
     Created,
     HeldRolls,
-    Joined,
     Missing,
     ProblemLines,
+    Refused,
     Resolution,
+    Seated,
     StatusView,
     StepReport,
     SubmitResult,
@@ -36,6 +37,7 @@ from bot.service_base import MAX_AUTO_STEPS, Reading, ServiceBase, orderable, ut
 from bot.service_director import DirectorActions
 from bot.service_records import RecordActions, parse_export
 from bot.service_replay import rule_events
+from bot.service_seating import SeatingActions
 from bot.storage import (
     AlreadyResolved,
     ChannelBusyError,
@@ -88,7 +90,7 @@ def _bundled_text(scenario_id: str) -> str:
     return (SCENARIO_DIR / f"{scenario_id}.toml").read_text(encoding="utf-8")
 
 
-class EncounterService(DirectorActions, RecordActions):
+class EncounterService(DirectorActions, RecordActions, SeatingActions):
     """Encounters end to end: create, join, start, orders, resolution; director tools and records come from
     the mixins (bot/service_director.py, bot/service_records.py)."""
 
@@ -185,49 +187,80 @@ class EncounterService(DirectorActions, RecordActions):
         )
         return Created(enc_id, state.name, state.ruleset, units)
 
-    async def free_units(self, encounter_id: int) -> list[Unit]:
+    async def free_units(self, encounter_id: int, user_id: int | None = None) -> list[Unit]:
+        """Units nobody plays that ``user_id`` may take: never a hidden one, except of a side they already play
+        (a side sees its own units, FOG-1), so typing a name reveals nothing."""
         reading = await self.read(encounter_id)
         state, parts = reading.state, reading.parts
         taken = {p.unit for p in parts if p.unit}
-        return [u for u in state.units.values() if orderable(u) and not u.hidden and u.id not in taken]
+        sides = self._sides_of(state, units_of(user_id, parts)) if user_id is not None else set[str]()
+        return [
+            u
+            for u in state.units.values()
+            if orderable(u) and (not u.hidden or u.side in sides) and u.id not in taken
+        ]
+
+    @staticmethod
+    def _sides_of(state: EncounterState, units: list[str]) -> set[str]:
+        return {state.units[u].side for u in units if u in state.units}
 
     async def join(
         self, encounter_id: int, user_id: int, side: str | None = None, unit: str | None = None
-    ) -> Joined:
+    ) -> Seated:
+        """Seat a player. ``side``: every unit of that side nobody plays, hidden ones included (a side sees its
+        own units); ``unit``: that unit, hidden only when they already play its side; neither: the first free unit
+        anyone may see. A join that would take nothing new is refused privately (``unit.already_yours``)."""
         reading = await self.read(encounter_id)
         meta, state, parts = reading.meta, reading.state, reading.parts
         if meta.status == "ended":
             raise refuse("encounter.ended", "This encounter has ended.")
-        mine = units_of(user_id, parts)
-        if mine and unit is None:
-            u = state.units[mine[0]]
-            return Joined(encounter_id, user_id, u.id, u.name, u.side, state.side(u.side).name)
-        candidates = [
-            u
-            for u in state.units.values()
-            if orderable(u) and not u.hidden and (side is None or u.side == side)
-        ]
         if side is not None and side not in state.side_ids():
             raise refuse("side.unknown", f"There is no side called {side!r}.", side=side[:40])
+        mine = units_of(user_id, parts)
+        sides = self._sides_of(state, mine)
+        taken = {p.unit for p in parts if p.unit}
+        units = [u for u in state.units.values() if orderable(u)]
         if unit is not None:
-            match = [u for u in candidates if u.id == unit or u.name.lower() == unit.lower()]
+            match = [
+                u
+                for u in units
+                if (u.id == unit or u.name.lower() == unit.lower()) and (not u.hidden or u.side in sides)
+            ]
             if not match:
                 raise refuse(
                     "unit.unknown", f"There is no unit called {unit!r} you can take.", unit=unit[:40]
                 )
-            chosen = match[0]
-        else:
-            taken = {p.unit for p in parts if p.unit}
-            free = [u for u in candidates if u.id not in taken]
-            if not free:
+            if match[0].id in mine:
+                raise _already(state, [match[0].id])
+            chosen = match[:1]
+        elif side is not None:
+            chosen = [u for u in units if u.side == side and u.id not in taken]
+            if not chosen:
+                if ours := [u for u in mine if u in state.units and state.units[u].side == side]:
+                    raise _already(state, ours)
                 raise refuse("unit.none_free", "Every unit is taken; ask the director to assign you one.")
-            chosen = free[0]
-        try:
-            await self.storage.add_participant(encounter_id, user_id, "player", chosen.side, chosen.id)
-        except UnitTakenError:
-            raise refuse("unit.taken", f"{chosen.name} is already taken.", unit=chosen.name) from None
-        return Joined(
-            encounter_id, user_id, chosen.id, chosen.name, chosen.side, state.side(chosen.side).name
+        else:
+            if mine:
+                raise _already(state, mine)
+            chosen = [u for u in units if not u.hidden and u.id not in taken][:1]
+            if not chosen:
+                raise refuse("unit.none_free", "Every unit is taken; ask the director to assign you one.")
+        seated: list[Unit] = []
+        for u in chosen:
+            try:
+                await self.storage.add_participant(encounter_id, user_id, "player", u.side, u.id)
+            except UnitTakenError:  # taken meanwhile by someone else: the others of the side still go
+                continue
+            seated.append(u)
+        if not seated:
+            raise refuse("unit.taken", f"{chosen[0].name} is already taken.", unit=chosen[0].name)
+        first = seated[0].side
+        return Seated(
+            encounter_id,
+            user_id,
+            first,
+            state.side(first).name,
+            tuple((u.id, u.name, self.is_public(state, u.id)) for u in seated),
         )
 
     async def leave(self, encounter_id: int, user_id: int) -> int:
@@ -247,13 +280,24 @@ class EncounterService(DirectorActions, RecordActions):
             u.name for u in orderable_units if u.id not in held and self.is_public(reading.state, u.id)
         )
 
-    async def start(self, encounter_id: int, actor: Actor, *, on_step: OnStep | None = None) -> Resolution:
+    async def start(
+        self,
+        encounter_id: int,
+        actor: Actor,
+        *,
+        on_step: OnStep | None = None,
+        on_started: Callable[[Reading], Awaitable[None]] | None = None,
+    ) -> Resolution:
+        """Start the game: ``on_started`` is given the encounter as it starts (its opening board), before any
+        step that follows by itself is resolved."""
         # checked again and claimed under the encounter's lock: of two starts given at once (a double tap, two
         # co-directors) one starts the game and the other is refused, instead of both announcing it
         async with self._lock(encounter_id):
             await self.check_start(encounter_id, actor)
             meta, _, phase_no = await self.load(encounter_id)
             await self.storage.set_encounter_status(encounter_id, "running")
+            if on_started is not None:
+                await on_started(await self.read(encounter_id))
         settings = await self.storage.get_guild_settings(meta.guild_id)
         if settings.default_deadline_minutes:
             await self.set_deadline(encounter_id, phase_no, settings.default_deadline_minutes)
@@ -640,6 +684,12 @@ __all__ = [
     "parse_export",
     "utc_now",
 ]
+
+
+def _already(state: EncounterState, units: list[str]) -> Refused:
+    """A join that takes nothing new: the person is told, privately, what they already play."""
+    names = ", ".join(state.units[u].name for u in units if u in state.units)
+    return refuse("unit.already_yours", f"You already play {names}.", units=names)
 
 
 def _load_seeded(toml_text: str, seed: int | None) -> Scenario:

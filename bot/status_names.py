@@ -1,4 +1,4 @@
-"""Who the channel status names as the one to act (issue-free wording: every wait names a person).
+"""Who the channel status names as the one to act: every wait names a person.
 
 The status always says who must act, with a mention: the unit's player, or the director for a unit nobody plays.
 A unit the channel may not see (hidden, FOG-1; out of sight at night, NGT-9) is never named: only who acts for it

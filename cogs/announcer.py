@@ -707,15 +707,15 @@ class Announcer:
                 embed.set_image(url="attachment://board.png")
             await self.dm(user, None, embed=embed, files=files)
 
-    async def post_opening_board(self, encounter_id: int) -> None:
+    def post_opening_board(self, encounter_id: int, *, reading: Reading | None = None) -> None:
         """The board as the encounter starts (public view), so the table sees the field before any move. Queued
         with the encounter's posts, ahead of the first phase's status and panels; a refused post is retried while
         the encounter is still at the phase it started in (issue 20: it was lost, and the start's announcements
         with it)."""
-        self.enqueue(encounter_id, lambda: self._opening(encounter_id))
+        self.enqueue(encounter_id, lambda: self._opening(encounter_id, reading))
 
-    async def _opening(self, encounter_id: int) -> None:
-        reading = await self.bot.service.read(encounter_id)
+    async def _opening(self, encounter_id: int, reading: Reading | None = None) -> None:
+        reading = reading or await self.bot.service.read(encounter_id)
         try:
             await self._post_opening(reading, private=True)
         except (discord.HTTPException, ChannelUnavailable):

@@ -14,7 +14,8 @@ from bot.account import describe
 from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
 from bot.results import refuse
-from bot.service import bundled_scenarios
+from bot.seating import private_line, public_line
+from bot.service import Reading, bundled_scenarios
 from bot.service_replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
 from bot.translator import tr
 from cogs.announcer import status_lines_of
@@ -32,6 +33,7 @@ from cogs.common import (
     text_file,
 )
 from cogs.help import tutorial_embed
+from cogs.seating import SeatItem, send_seating
 from data.i18n import language_of, t
 from rules.registry import discord_ruleset_ids
 from rules.ruleset import DIRECTOR, PUBLIC
@@ -67,10 +69,10 @@ async def scenario_autocomplete(
 async def free_unit_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    """Only units anyone may take: never hidden ones (FOG-1)."""
+    """Units the person may take: a hidden one only to those who play its side (FOG-1)."""
     try:
         meta = await encounter_here(interaction)
-        units = await bot_of(interaction).service.free_units(meta.id)
+        units = await bot_of(interaction).service.free_units(meta.id, interaction.user.id)
     except Exception:
         return []
     side = getattr(interaction.namespace, "side", None)
@@ -242,17 +244,14 @@ class EncounterCog(
         # no public defer: a refusal (no encounter, unit taken) stays private to the one who asked; a join is
         # one short write, well inside the acknowledgement window
         meta = await encounter_here(interaction)
-        joined = await self.bot.service.join(meta.id, interaction.user.id, side, unit)
+        seated = await self.bot.service.join(meta.id, interaction.user.id, side, unit)
         await interaction.response.send_message(
-            t(
-                "encounter.joined",
-                await channel_language(self.bot, meta),
-                user=interaction.user.mention,
-                unit=joined.unit_name,
-                side=joined.side_name or joined.side,
-            ),
+            public_line(seated, interaction.user.mention, await channel_language(self.bot, meta)),
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        hidden = private_line(seated, lang(interaction))
+        if hidden is not None:  # units only their side may see: named to them alone (FOG-1)
+            await interaction.followup.send(hidden, ephemeral=True)
         # after the answer: a second durable write on the way to it made a burst of joins wait twice (issue 20);
         # before the panels, which speak the player's language
         await remember_locale(interaction, meta.id)
@@ -290,7 +289,17 @@ class EncounterCog(
         meta = await encounter_here(interaction)
         unplayed = await self.bot.service.check_start(meta.id, actor_of(interaction))  # refusals stay private
         await interaction.response.defer()
-        result = await self.bot.service.start(meta.id, actor_of(interaction), on_step=self.bot.step_done)
+        announcer = self.bot.announcer
+
+        async def opening(reading: Reading) -> None:
+            # the field as it starts, queued ahead of any step the start resolves by itself (exo's crew rolls),
+            # so the table sees the board before the first order in every ruleset
+            if announcer is not None:
+                announcer.post_opening_board(meta.id, reading=reading)
+
+        result = await self.bot.service.start(
+            meta.id, actor_of(interaction), on_step=self.bot.step_done, on_started=opening
+        )
         locale = await channel_language(self.bot, meta)
         text = t("encounter.started", locale, name=meta.name)
         if unplayed:
@@ -304,10 +313,10 @@ class EncounterCog(
             log.warning("start reply refused encounter=%s", meta.id, exc_info=True)
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
-        finally:  # a failed reply never skips the opening board, the status and the panels
-            if self.bot.announcer is not None and not result.steps:
-                await self.bot.announcer.post_opening_board(meta.id)
+        finally:  # a failed reply never skips the status and the panels
             await self.bot.announce(result)
+        # the units nobody plays: the director's one-click choices, privately (hidden ones included)
+        await send_seating(self.bot, interaction, meta)
 
     @app_commands.command(
         name=tr("status", "cmd.encounter.status.name"),
@@ -480,4 +489,9 @@ class EncounterCog(
 
 
 async def setup(bot: HexBotCore) -> None:
+    bot.add_dynamic_items(SeatItem)
     await bot.add_cog(EncounterCog(bot))
+
+
+async def teardown(bot: HexBotCore) -> None:
+    bot.remove_dynamic_items(SeatItem)

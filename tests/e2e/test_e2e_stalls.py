@@ -1,0 +1,253 @@
+"""Nobody waits on nobody, end to end through the local Discord: a side is seated in one command (hidden units
+included, never named in public), a unit nobody plays is the director's to play (its panel by DM, the status
+naming the director, the director's one-click choices at the start), and the start shows the field before the
+first order in every ruleset."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.service_seating import SEAT_PLAYER, SEAT_STAND_IN
+from rules.registry import get_ruleset, ruleset_for
+from tests.e2e_helpers import Table, encounter_of, panel_for_phase, room, wait_turn_after
+from tests.fakediscord import Message, Person
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    async with room(tmp_path, lang="es", channel_name="mesa") as t:
+        yield t
+
+
+def public_text(t: Table) -> str:
+    return json.dumps(
+        [{"c": m.content, "e": m.embeds, "k": m.components} for m in t.channel.messages() if not m.deleted],
+        ensure_ascii=False,
+    )
+
+
+async def new_encounter(t: Table, scenario: str) -> int:
+    ruleset = scenario.split("-")[0]
+    await (
+        await t.director.run_command(t.channel, "encounter new", {"ruleset": ruleset, "scenario": scenario})
+    ).final_response()
+    return (await encounter_of(t)).id
+
+
+async def start(t: Table) -> Message:
+    return await (await t.director.run_command(t.channel, "encounter start")).final_response(timeout=30)
+
+
+def seat_menus(person: Person) -> list[Message]:
+    return [m for m in person.dms() if any(cid.startswith("hexd:seat:") for cid in m.custom_ids())]
+
+
+async def act_on_panel(t: Table, person: Person, panel: Message, unit: str) -> None:
+    """What a person does who just wants the game to go on: end the activation where that is offered (SK-1.1),
+    else Submit as drafted (an empty declaration stands still, an empty exo order does nothing)."""
+    ids = panel.custom_ids()
+    action = next(
+        (
+            c
+            for a in ("end", "submit")
+            for c in ids
+            if c.endswith(f":unit:{unit}:{a}") and not ids[c].get("disabled")
+        ),
+        None,
+    )
+    assert action is not None, f"nothing to press on {unit}'s panel: {sorted(ids)}"
+    await (await person.click(panel, action)).wait_for_replies(1, timeout=60)
+
+
+# --- item 1: a side in one command; hidden units joined by their own side only ------------------------------
+async def test_join_side_takes_all_four_corridor_units_and_a_repeated_join_posts_nothing(
+    table: Table,
+) -> None:
+    t = table
+    enc = await new_encounter(t, "skirmish-corridor")
+    joined = await (await t.ana.run_command(t.channel, "encounter join", {"side": "rfp"})).final_response()
+    assert not joined.ephemeral
+    assert joined.content == f"<@{t.ana.id}> lleva a Veddio, Lana, Kira y Dax (RFP)."
+    assert sorted(await t.bot.service.my_units(enc, t.ana.id)) == ["dax", "kira", "lana", "veddio"]
+    posted = len(t.channel.messages())
+    for options in ({"side": "rfp"}, {}, {"unit": "lana"}):
+        again = await (await t.ana.run_command(t.channel, "encounter join", options)).final_response()
+        assert again.ephemeral and again.content.startswith("Ya llevas"), again.content
+    await t.bot.settle()
+    assert len(t.channel.messages()) == posted, "a join that takes nothing new posts nothing"
+
+
+async def test_night_side_joins_its_hidden_unit_and_gets_karas_panel_when_her_chit_comes_up(
+    table: Table,
+) -> None:
+    """FOG-1, NGT-9: Kara is hidden from RFP, not from her own side."""
+    t = table
+    enc = await new_encounter(t, "skirmish-night")
+    await (await t.ana.run_command(t.channel, "encounter join", {"side": "rfp"})).final_response()
+    taken = await (await t.bea.run_command(t.channel, "encounter join", {"unit": "tyrano"})).final_response()
+    assert taken.content.startswith(f"<@{t.bea.id}> ") and "Tyranos" in taken.content  # night: maybe unnamed
+    offered_ana = await t.ana.autocomplete(t.channel, "encounter join", "unit", "")
+    offered_bea = await t.bea.autocomplete(t.channel, "encounter join", "unit", "")
+    assert "kara" not in [c["value"] for c in offered_ana], "typing reveals nothing to the other side"
+    assert "kara" in [c["value"] for c in offered_bea], "a side sees its own units"
+    refused = await (await t.ana.run_command(t.channel, "encounter join", {"unit": "kara"})).final_response()
+    assert refused.ephemeral and "kara" in refused.content
+    handle = await t.bea.run_command(t.channel, "encounter join", {"unit": "kara"})
+    public = await handle.final_response()
+    assert public.content == f"<@{t.bea.id}> se une a Tyranos.", "the public line never names a hidden unit"
+    (private,) = await handle.wait_for_followups(1)
+    assert private.ephemeral and "Kara" in private.content
+    await start(t)
+    for _ in range(
+        30
+    ):  # the others' activations end by the director's hand (SK-1.1 stand-in) until Kara acts
+        seen = await t.bot.service.read(enc)
+        if "kara" in ruleset_for(seen.state).awaiting(seen.state):
+            break
+        await t.bot.resolve_and_announce(enc, expected_phase_no=seen.phase_no, forced=True)
+        await wait_turn_after(t, enc, seen.phase_no)
+    else:
+        raise AssertionError("Kara's chit never came up")
+    panel = await panel_for_phase(t.fd, t.bea, "kara", seen.phase_no)
+    assert panel.custom_ids()
+    await t.bot.settle()
+    assert "Kara" not in public_text(t), "the channel never names Kara, not even in the status"
+    assert any(
+        f"<@{t.bea.id}>" in m.content
+        for m in t.channel.messages()
+        if not m.deleted and ("Esperando a" in m.content or "Ahora actúa" in m.content)
+    ), "the status says who must act"
+
+
+# --- items 2 and 3: the director plays what nobody plays, and the status says so -------------------------------
+async def test_an_unowned_active_unit_brings_the_director_its_panel_and_the_status_names_the_director(
+    table: Table,
+) -> None:
+    t = table
+    enc = await new_encounter(t, "skirmish-corridor")
+    await (await t.ana.run_command(t.channel, "encounter join", {"side": "rfp"})).final_response()
+    await start(t)
+    seen = await t.bot.service.read(enc)
+    acting = ruleset_for(seen.state).awaiting(seen.state)
+    assert acting and all(seen.state.units[u].side == "tyr" for u in acting), (
+        "the seed's first chit is Tyranos'"
+    )
+    unit = acting[0]
+    # the panel comes to the director by DM as it would to a player (within 2 s of the start's answer)
+    panel = await t.fd.wait_for(
+        lambda: next(
+            (m for m in reversed(t.director.dms()) if any(f":unit:{unit}:" in c for c in m.custom_ids())),
+            None,
+        ),
+        timeout=2,
+        what="the director's panel",
+    )
+    await t.bot.settle()
+    status = next(m for m in reversed(t.channel.messages()) if "Ahora actúa" in m.content)
+    name = seen.state.units[unit].name
+    assert f"{name} (el director)" in status.content, status.content
+    assert "Faltan órdenes." not in public_text(t)
+    # the start told the director, privately, which units nobody plays, with one-click choices
+    menus = seat_menus(t.director)
+    assert menus and "hexd:seat:" not in public_text(t)
+    offered = [
+        cid.rsplit(":", 1)[-1] for m in menus for cid in m.custom_ids() if cid.startswith("hexd:seat:")
+    ]
+    assert sorted(offered) == ["brak", "kara", "tyrano", "zug"]
+    # the director acts on the panel received: the game goes on
+    await act_on_panel(t, t.director, panel, unit)
+    await wait_turn_after(t, enc, seen.phase_no)
+    assert unit not in ruleset_for((await t.bot.service.read(enc)).state).awaiting(
+        (await t.bot.service.read(enc)).state
+    )
+
+
+async def test_the_directors_one_click_choices_seat_a_member_and_leave_a_unit_to_its_stand_in_order(
+    table: Table,
+) -> None:
+    """SK-1.1: a unit left to its stand-in order ends its activation by itself whenever its chit comes up."""
+    t = table
+    enc = await new_encounter(t, "skirmish-corridor")
+    await (await t.ana.run_command(t.channel, "encounter join", {"side": "rfp"})).final_response()
+    await (await t.bea.run_command(t.channel, "encounter join", {"unit": "tyrano"})).final_response()
+    await start(t)
+    await t.bot.settle()
+    (menu,) = seat_menus(t.director)
+    seat = {cid.rsplit(":", 1)[-1]: cid for cid in menu.custom_ids() if cid.startswith("hexd:seat:")}
+    assert sorted(seat) == ["brak", "kara", "zug"]
+    chosen = await t.director.select(menu, seat["brak"], [f"{SEAT_PLAYER}{t.bea.id}"])
+    await chosen.acknowledged()
+    for unit in ("kara", "zug"):
+        await (await t.director.select(menu, seat[unit], [SEAT_STAND_IN])).acknowledged()
+    await t.bot.settle()
+    assert sorted(await t.bot.service.my_units(enc, t.bea.id)) == ["brak", "tyrano"]
+    seen = await t.bot.service.read(enc)
+    assert not {"kara", "zug"} & set(ruleset_for(seen.state).awaiting(seen.state)), (
+        "the stand-in units' activation went on by itself"
+    )
+    assert not seat_menus(t.ana) and not seat_menus(t.bea), "the menu is the director's alone"
+
+
+# --- item 6: the field before the first order ---------------------------------------------------------------
+async def test_the_exo_start_posts_the_opening_board_before_any_order(table: Table) -> None:
+    t = table
+    enc = await new_encounter(t, "exo-duel")
+    for person in (t.ana, t.bea):
+        await (await person.run_command(t.channel, "encounter join")).final_response()
+    await start(t)
+    await t.bot.settle()
+    opening = [m for m in t.channel.messages() if m.attachments and "al empezar" in json.dumps(m.embeds)]
+    assert len(opening) == 1 and opening[0].attachments[0].read()[:4] == b"\x89PNG"
+    seen = await t.bot.service.read(enc)
+    assert not await t.bot.service.storage.submitted_units(enc, seen.phase_no), "no order given yet"
+    first_step = [m for m in t.channel.messages() if m.attachments and m.id != opening[0].id]
+    assert all(m.id > opening[0].id for m in first_step), "the opening board comes first"
+
+
+# --- the contract: every ruleset and layer, one unit nobody plays -----------------------------------------------
+CONTRACT = ("exo-ambush", "mech-duel", "mech-night", "pbw-brawl", "skirmish-corridor", "skirmish-night")
+
+
+@pytest.mark.parametrize("scenario", CONTRACT)
+async def test_every_ruleset_goes_on_once_the_director_acts_on_the_panel_it_received(
+    table: Table, scenario: str
+) -> None:
+    t = table
+    enc = await new_encounter(t, scenario)
+    unplayed = [u.id for u in await t.bot.service.unplayed(enc)]
+    reading = await t.bot.service.read(enc)
+    for unit in unplayed[1:]:  # Ana plays everything but one unit
+        await t.bot.service.storage.add_participant(
+            enc, t.ana.id, "player", reading.state.units[unit].side, unit
+        )
+    alone = unplayed[0]
+    await start(t)
+    for _ in range(40):
+        seen = await t.bot.service.read(enc)
+        status = await t.bot.service.status(enc)
+        mine = [m for m in status.missing if m.director]
+        if mine:
+            assert [m.unit for m in mine] == [alone] and mine[0].user_id == t.director.id
+            break
+        for missing in status.missing:  # Ana's turns: she acts on her own panels
+            panel = await panel_for_phase(t.fd, t.ana, missing.unit, seen.phase_no)
+            await act_on_panel(t, t.ana, panel, missing.unit)
+        await wait_turn_after(t, enc, seen.phase_no)
+    else:
+        raise AssertionError(f"{alone} was never awaited")
+    panel = await panel_for_phase(t.fd, t.director, alone, seen.phase_no)
+    for missing in status.missing:
+        if not missing.director:
+            await act_on_panel(
+                t, t.ana, await panel_for_phase(t.fd, t.ana, missing.unit, seen.phase_no), missing.unit
+            )
+    await act_on_panel(t, t.director, panel, alone)
+    await wait_turn_after(t, enc, seen.phase_no)
+    after = await t.bot.service.read(enc)
+    assert after.phase_no > seen.phase_no and get_ruleset(after.state.ruleset).id
