@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import logging
 
@@ -33,6 +34,7 @@ from cogs.common import (
     text_file,
 )
 from cogs.help import tutorial_embed
+from cogs.idle import IdleResolveItem, notify_idle
 from cogs.seating import SeatItem, send_seating
 from data.i18n import language_of, t
 from rules.registry import discord_ruleset_ids
@@ -489,9 +491,11 @@ class EncounterCog(
 
 
 async def setup(bot: HexBotCore) -> None:
-    bot.add_dynamic_items(SeatItem)
+    bot.add_dynamic_items(SeatItem, IdleResolveItem)
+    bot.idle_notifier = functools.partial(notify_idle, bot)
     await bot.add_cog(EncounterCog(bot))
 
 
 async def teardown(bot: HexBotCore) -> None:
-    bot.remove_dynamic_items(SeatItem)
+    bot.remove_dynamic_items(SeatItem, IdleResolveItem)
+    bot.idle_notifier = None

@@ -1,4 +1,4 @@
-"""``/settings show|language|director-role|deadline``: a server's own settings (DESIGN §4, ``GuildSettings``).
+"""``/settings show|language|director-role|deadline|idle-reminder``: a server's own settings (DESIGN §4, ``GuildSettings``).
 
 Anyone may look (``show``); only members with Manage Server may change them, refused with a localized reason
 before anything is written. A change takes effect at once: the service replaces its cached copy on write, so the
@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import HexBotCore
+from bot.idle import IDLE_REMINDER_HOURS
 from bot.results import refuse
 from bot.storage import GuildSettings
 from bot.translator import tr
@@ -20,6 +21,7 @@ from cogs.common import actor_of, lang, reply
 from data.i18n import language_of, t
 
 MAX_DEADLINE_MINUTES = 10080  # a week, the same ceiling as /director deadline
+MAX_IDLE_HOURS = 720  # a month: a table that meets weekly may still want a nudge between sessions
 AUTO = "auto"  # language: follow the server's preferred locale
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=tr("Español", "choice.language.es"), value="es"),
@@ -75,6 +77,7 @@ def settings_text(settings: GuildSettings, locale: str, server_language: str) ->
             t("settings.show_language", locale, value=language),
             t("settings.show_role", locale, value=role),
             t("settings.show_deadline", locale, value=deadline),
+            t("settings.show_idle", locale, hours=settings.idle_reminder_hours or IDLE_REMINDER_HOURS),
         )
     )
 
@@ -161,6 +164,21 @@ class SettingsCog(
             await self._answer(interaction, t("settings.deadline_set", locale, minutes=minutes))
         else:
             await self._answer(interaction, t("settings.deadline_cleared", locale))
+
+    @app_commands.command(
+        name=tr("idle-reminder", "cmd.settings.idle.name"),
+        description=tr(
+            "Hours a phase without a deadline may wait before its director is reminded",
+            "cmd.settings.idle.desc",
+        ),
+    )
+    @app_commands.guild_only()
+    async def idle_reminder(
+        self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, MAX_IDLE_HOURS]
+    ) -> None:
+        guild_id = _require_manager(interaction)
+        await self.bot.service.change_guild_settings(guild_id, idle_reminder_hours=hours)
+        await self._answer(interaction, t("settings.idle_set", lang(interaction), hours=hours))
 
 
 async def setup(bot: HexBotCore) -> None:

@@ -318,6 +318,8 @@ class GuildSettings:
     director_role_id: int | None = None
     default_deadline_minutes: int | None = None  # None: phases wait for every order or the director
     tutorial_shown: bool = False
+    #: hours a phase without a deadline waits, nobody acting, before the director is reminded (None: the default)
+    idle_reminder_hours: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -547,6 +549,7 @@ class Storage(abc.ABC):
         director_role_id: int | Unset | None = UNSET,
         default_deadline_minutes: int | Unset | None = UNSET,
         tutorial_shown: bool | Unset = UNSET,
+        idle_reminder_hours: int | Unset | None = UNSET,
     ) -> GuildSettings: ...
 
     # timers

@@ -123,6 +123,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         "ALTER TABLE deadlines ADD COLUMN remind_at TEXT",
         "CREATE INDEX deadlines_remind ON deadlines (remind_at)",
     ),
+    # 3: the server's idle reminder: hours a phase without a deadline may wait before the director is reminded
+    ("ALTER TABLE guild_settings ADD COLUMN idle_reminder_hours INTEGER",),
 )
 
 
@@ -234,6 +236,8 @@ POSTGRES_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         "ALTER TABLE deadlines ADD COLUMN remind_at TEXT",
         "CREATE INDEX deadlines_remind ON deadlines (remind_at)",
     ),
+    # 3: the server's idle reminder: hours a phase without a deadline may wait before the director is reminded
+    ("ALTER TABLE guild_settings ADD COLUMN idle_reminder_hours INTEGER",),
 )
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)

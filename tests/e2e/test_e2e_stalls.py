@@ -7,13 +7,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
+from bot.service_base import utc_now
 from bot.service_seating import SEAT_PLAYER, SEAT_STAND_IN
 from rules.registry import get_ruleset, ruleset_for
-from tests.e2e_helpers import Table, encounter_of, panel_for_phase, room, wait_turn_after
+from tests.e2e_helpers import (
+    Table,
+    duel_table,
+    encounter_of,
+    open_duel,
+    panel_for_phase,
+    room,
+    wait_phase_after,
+    wait_turn_after,
+)
 from tests.fakediscord import Message, Person
 
 pytestmark = pytest.mark.slow
@@ -192,6 +203,51 @@ async def test_the_directors_one_click_choices_seat_a_member_and_leave_a_unit_to
         "the stand-in units' activation went on by itself"
     )
     assert not seat_menus(t.ana) and not seat_menus(t.bea), "the menu is the director's alone"
+
+
+# --- item 4: a game never waits forever ----------------------------------------------------------------------
+async def test_a_phase_without_deadline_reminds_its_director_once_after_the_idle_interval(
+    tmp_path: Path,
+) -> None:
+    """No deadline, nobody acting for the server's interval (12 h unless /settings says otherwise): the director
+    gets one private reminder with a button, the players still missing their reminder DM; nothing resolves by
+    itself, and the button resolves with default orders."""
+    async with duel_table(tmp_path) as t:
+        enc = await open_duel(t)  # Bea's DMs are closed
+        await t.bot.settle()
+        assert t.bot.scheduler is not None
+        phase_no = (await t.bot.service.read(enc)).phase_no
+        t.bot.service.clock = lambda: utc_now() + timedelta(hours=11)
+        assert await t.bot.scheduler.remind_idle() == 0, "not yet: the default interval is 12 h"
+        t.bot.service.clock = lambda: utc_now() + timedelta(hours=13)
+        assert await t.bot.scheduler.remind_idle() == 1
+        await t.bot.settle()
+        (reminder,) = [m for m in t.director.dms() if m.content.startswith("⏰")]
+        button = next(cid for cid in reminder.custom_ids() if cid.startswith("hexd:idle:"))
+        assert "Resolve with default orders" in json.dumps(reminder.components)
+        assert [m.content for m in t.ana.dms() if m.content.startswith("⏰") and "Halcón" in m.content]
+        assert await t.bot.scheduler.remind_idle() == 0, "one reminder per phase"
+        assert (await t.bot.service.read(enc)).phase_no == phase_no, "nothing resolves by itself"
+        assert not [m for m in t.channel.messages() if m.content.startswith("⏰")], (
+            "the channel hears nothing"
+        )
+        pressed = await t.director.click(reminder, button)
+        answer = await pressed.final_response(timeout=60)
+        assert "resolved with default orders" in answer.content
+        await wait_phase_after(t, enc, phase_no)
+        t.bot.service.clock = utc_now
+
+
+async def test_the_idle_interval_is_a_server_setting(tmp_path: Path) -> None:
+    async with duel_table(tmp_path) as t:
+        enc = await open_duel(t)
+        await t.bot.settle()
+        assert t.bot.scheduler is not None
+        await t.bot.service.change_guild_settings(t.guild_id, idle_reminder_hours=2)
+        t.bot.service.clock = lambda: utc_now() + timedelta(hours=3)
+        assert await t.bot.scheduler.remind_idle() == 1
+        assert (await t.bot.service.read(enc)).state.round == 1
+        t.bot.service.clock = utc_now
 
 
 # --- item 6: the field before the first order ---------------------------------------------------------------

@@ -18,7 +18,7 @@ class Bookkeeping(SqlCore):
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         async with self._read() as db:
             row = await db.fetch_row(
-                "SELECT language, director_role_id, default_deadline_minutes, tutorial_shown "
+                "SELECT language, director_role_id, default_deadline_minutes, tutorial_shown, idle_reminder_hours "
                 "FROM guild_settings WHERE guild_id = ?",
                 (guild_id,),
             )
@@ -30,6 +30,7 @@ class Bookkeeping(SqlCore):
             row["director_role_id"],
             row["default_deadline_minutes"],
             bool(row["tutorial_shown"]),
+            row["idle_reminder_hours"],
         )
 
     async def set_guild_settings(
@@ -40,9 +41,12 @@ class Bookkeeping(SqlCore):
         director_role_id: int | Unset | None = UNSET,
         default_deadline_minutes: int | Unset | None = UNSET,
         tutorial_shown: bool | Unset = UNSET,
+        idle_reminder_hours: int | Unset | None = UNSET,
     ) -> GuildSettings:
         if isinstance(default_deadline_minutes, int) and default_deadline_minutes <= 0:
             raise ValueError("the default deadline must be a positive number of minutes")
+        if isinstance(idle_reminder_hours, int) and idle_reminder_hours <= 0:
+            raise ValueError("the idle reminder must be a positive number of hours")
         changes: dict[str, Any] = {
             name: value
             for name, value in (
@@ -50,6 +54,7 @@ class Bookkeeping(SqlCore):
                 ("director_role_id", director_role_id),
                 ("default_deadline_minutes", default_deadline_minutes),
                 ("tutorial_shown", tutorial_shown),
+                ("idle_reminder_hours", idle_reminder_hours),
             )
             if not isinstance(value, Unset)
         }
