@@ -15,6 +15,7 @@ import pytest
 from bot.service_base import utc_now
 from bot.service_seating import SEAT_PLAYER, SEAT_STAND_IN
 from rules.registry import get_ruleset, ruleset_for
+from rules.ruleset import OrderMode
 from tests.e2e_helpers import (
     Table,
     duel_table,
@@ -60,20 +61,21 @@ def seat_menus(person: Person) -> list[Message]:
 
 
 async def act_on_panel(t: Table, person: Person, panel: Message, unit: str) -> None:
-    """What a person does who just wants the game to go on: end the activation where that is offered (SK-1.1),
-    else Submit as drafted (an empty declaration stands still, an empty exo order does nothing)."""
+    """What a person does who just wants the game to go on: end the activation where that is offered (SK-1.1);
+    else Submit as drafted (an empty declaration stands still, an empty exo order does nothing), first taking
+    the first option of each menu when the panel needs a choice before Submit (an ocs loss, OCS-6)."""
     ids = panel.custom_ids()
-    action = next(
-        (
-            c
-            for a in ("end", "submit")
-            for c in ids
-            if c.endswith(f":unit:{unit}:{a}") and not ids[c].get("disabled")
-        ),
-        None,
-    )
-    assert action is not None, f"nothing to press on {unit}'s panel: {sorted(ids)}"
-    await (await person.click(panel, action)).wait_for_replies(1, timeout=60)
+    end = next((c for c in ids if c.endswith(f":unit:{unit}:end") and not ids[c].get("disabled")), None)
+    submit = next(c for c in ids if c.endswith(f":unit:{unit}:submit"))
+    if end is None and ids[submit].get("disabled"):
+        for cid, comp in list(ids.items()):
+            if f":unit:{unit}:" in cid and comp.get("options"):
+                before = json.dumps(panel.components)
+                await (await person.select(panel, cid, [comp["options"][0]["value"]])).acknowledged()
+                await t.fd.wait_for(
+                    lambda b=before: json.dumps(panel.components) != b, what="the choice taken"
+                )
+    await (await person.click(panel, end or submit)).wait_for_replies(1, timeout=60)
 
 
 # --- item 1: a side in one command; hidden units joined by their own side only ------------------------------
@@ -267,7 +269,33 @@ async def test_the_exo_start_posts_the_opening_board_before_any_order(table: Tab
 
 
 # --- the contract: every ruleset and layer, one unit nobody plays -----------------------------------------------
-CONTRACT = ("exo-ambush", "mech-duel", "mech-night", "pbw-brawl", "skirmish-corridor", "skirmish-night")
+CONTRACT = (
+    "exo-ambush",
+    "mech-duel",
+    "mech-night",
+    "ocs-gazala",
+    "pbw-brawl",
+    "skirmish-corridor",
+    "skirmish-night",
+)
+
+
+async def open_a_combat(t: Table, enc: int) -> None:
+    """OCS-2: the director-run procedure's panel (the director's own, by DM): open a combat on the first hex
+    offered with the first attacker offered, and Submit."""
+    phase_no = (await t.bot.service.read(enc)).phase_no
+    panel = await panel_for_phase(t.fd, t.director, "director", phase_no)
+    for action in ("task", "at", "att"):
+        cid, comp = next(
+            (c, v) for c, v in panel.custom_ids().items() if c.endswith(f":unit:director:{action}")
+        )
+        values = [o["value"] for o in comp["options"]]
+        value = "open" if action == "task" else values[0]
+        before = json.dumps(panel.components)
+        await (await t.director.select(panel, cid, [value])).acknowledged()
+        await t.fd.wait_for(lambda b=before: json.dumps(panel.components) != b, what=f"{action} taken")
+    await act_on_panel(t, t.director, panel, "director")
+    await wait_turn_after(t, enc, phase_no)
 
 
 @pytest.mark.parametrize("scenario", CONTRACT)
@@ -284,6 +312,9 @@ async def test_every_ruleset_goes_on_once_the_director_acts_on_the_panel_it_rece
         )
     alone = unplayed[0]
     await start(t)
+    if ruleset_for(reading.state).order_mode is OrderMode.DIRECTOR:
+        # a director-run procedure (ocs) asks a side only once a combat is open: the director opens one first
+        await open_a_combat(t, enc)
     for _ in range(40):
         seen = await t.bot.service.read(enc)
         status = await t.bot.service.status(enc)
