@@ -35,7 +35,7 @@ from cogs.common import (
 )
 from cogs.help import tutorial_embed
 from cogs.idle import IdleResolveItem, notify_idle
-from cogs.seating import SeatItem, send_seating
+from cogs.seating import SeatItem, hand_over, send_seating
 from data.i18n import language_of, t
 from rules.registry import discord_ruleset_ids
 from rules.ruleset import DIRECTOR, PUBLIC
@@ -259,8 +259,8 @@ class EncounterCog(
         await remember_locale(interaction, meta.id)
         if self.bot.announcer is not None:
             self.bot.announcer.remember_user(interaction.user)  # the panels' DMs need no user lookup
-            if meta.status == "running":
-                await self.bot.announcer.open_phase(meta.id)
+            if meta.status == "running":  # what the director was playing now acts through its new player
+                await hand_over(self.bot, meta.id, [u for u, _, _ in seated.units])
 
     @app_commands.command(
         name=tr("leave", "cmd.encounter.leave.name"),

@@ -90,6 +90,23 @@ async def send_seating(bot: HexBotCore, interaction: discord.Interaction, meta: 
             await interaction.followup.send(clip(text), view=view, ephemeral=True)
 
 
+async def hand_over(bot: HexBotCore, encounter_id: int, units: list[str]) -> None:
+    """Units that changed hands during play (a player took what the director was playing, or the director's
+    choice moved one): the open step's panels go to whoever plays them now, once, and the status follows (the
+    panel already sent for a unit to its former player is claimed per step, so it is given back first)."""
+    announcer = bot.announcer
+    if announcer is None:
+        return
+    reading = await bot.service.read(encounter_id)
+    if reading.meta.status != "running":
+        return
+    owing = set(bot.service.owing(reading.state))
+    for unit in units:
+        if unit in owing:
+            await announcer.release(encounter_id, "panel", f"{reading.phase_no}:{unit}")
+    await announcer.open_phase(encounter_id)
+
+
 def _units_of(message: discord.Message | None) -> list[str]:
     """The units a menu message offers, in order (from its selects' custom ids)."""
     found: list[str] = []
@@ -127,7 +144,6 @@ class SeatItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
             await interaction.response.send_message(error_text(in_their_words(exc), locale), ephemeral=True)
             return
         await interaction.response.edit_message(view=view)
-        if meta.status == "running":  # the new player's panel, the status; a stand-in step goes on
+        if meta.status == "running":  # a stand-in step goes on; the new player's panel, the status
             await bot.resolve_and_announce(meta.id)
-            if bot.announcer is not None:
-                await bot.announcer.open_phase(meta.id)
+            await hand_over(bot, meta.id, [self.unit_id])

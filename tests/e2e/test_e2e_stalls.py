@@ -181,6 +181,25 @@ async def test_an_unowned_active_unit_brings_the_director_its_panel_and_the_stat
     )
 
 
+async def test_a_latecomer_takes_over_what_the_director_was_playing_with_the_open_panel(table: Table) -> None:
+    t = table
+    enc = await new_encounter(t, "skirmish-corridor")
+    await (await t.ana.run_command(t.channel, "encounter join", {"side": "rfp"})).final_response()
+    await start(t)
+    await t.bot.settle()
+    seen = await t.bot.service.read(enc)
+    unit = ruleset_for(seen.state).awaiting(seen.state)[0]
+    await panel_for_phase(t.fd, t.director, unit, seen.phase_no)  # the director stands in
+    joined = await (await t.bea.run_command(t.channel, "encounter join", {"side": "tyr"})).final_response()
+    assert joined.content.startswith(f"<@{t.bea.id}> lleva a ")
+    panel = await panel_for_phase(t.fd, t.bea, unit, seen.phase_no)  # the same step, now Bea's
+    await t.bot.settle()
+    status = next(m for m in reversed(t.channel.messages()) if "Ahora actúa" in m.content)
+    assert f"(<@{t.bea.id}>)" in status.content and "el director" not in status.content, status.content
+    await act_on_panel(t, t.bea, panel, unit)
+    await wait_turn_after(t, enc, seen.phase_no)
+
+
 async def test_the_directors_one_click_choices_seat_a_member_and_leave_a_unit_to_its_stand_in_order(
     table: Table,
 ) -> None:
