@@ -269,10 +269,11 @@ class EncounterCog(
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
         meta = await encounter_here(interaction)
+        units = await self.bot.service.my_units(meta.id, interaction.user.id)
         removed = await self.bot.service.leave(meta.id, interaction.user.id)
         if not removed:
             raise refuse("encounter.not_playing", "You have no unit in this encounter.")
-        # the table hears of it, and a phase that only waited for the one who left resolves now
+        # the table hears of it; the units pass to the director, who gets the open step's panels
         await interaction.response.send_message(
             t("encounter.left_public", await channel_language(self.bot, meta), user=interaction.user.mention),
             allowed_mentions=discord.AllowedMentions.none(),
@@ -281,6 +282,7 @@ class EncounterCog(
             await self.bot.resolve_and_announce(meta.id, expected_phase_no=meta.phase_no)
             if self.bot.announcer is not None:
                 self.bot.announcer.status_changed(meta.id)  # queued, retried if refused
+            await hand_over(self.bot, meta.id, units)  # the director plays them now: their open panels
 
     @app_commands.command(
         name=tr("start", "cmd.encounter.start.name"),

@@ -200,6 +200,24 @@ async def test_a_latecomer_takes_over_what_the_director_was_playing_with_the_ope
     await wait_turn_after(t, enc, seen.phase_no)
 
 
+async def test_a_player_who_leaves_mid_step_hands_the_open_panel_to_the_director(table: Table) -> None:
+    t = table
+    enc = await new_encounter(t, "skirmish-corridor")
+    await (await t.ana.run_command(t.channel, "encounter join", {"side": "rfp"})).final_response()
+    await (await t.bea.run_command(t.channel, "encounter join", {"side": "tyr"})).final_response()
+    await start(t)
+    seen = await t.bot.service.read(enc)
+    unit = ruleset_for(seen.state).awaiting(seen.state)[0]
+    await panel_for_phase(t.fd, t.bea, unit, seen.phase_no)
+    await (await t.bea.run_command(t.channel, "encounter leave")).final_response()
+    panel = await panel_for_phase(t.fd, t.director, unit, seen.phase_no)
+    await t.bot.settle()
+    status = next(m for m in reversed(t.channel.messages()) if "Ahora actúa" in m.content)
+    assert "(el director)" in status.content and f"<@{t.bea.id}>" not in status.content, status.content
+    await act_on_panel(t, t.director, panel, unit)
+    await wait_turn_after(t, enc, seen.phase_no)
+
+
 async def test_the_directors_one_click_choices_seat_a_member_and_leave_a_unit_to_its_stand_in_order(
     table: Table,
 ) -> None:
