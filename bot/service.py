@@ -91,8 +91,9 @@ def _bundled_text(scenario_id: str) -> str:
 
 
 class EncounterService(DirectorActions, RecordActions, SeatingActions):
-    """Encounters end to end: create, join, start, orders, resolution; director tools and records come from
-    the mixins (bot/service_director.py, bot/service_records.py)."""
+    """Encounters end to end: create, join, start, orders, resolution; director tools, records and the seating
+    of units nobody plays come from the mixins (bot/service_director.py, bot/service_records.py,
+    bot/service_seating.py)."""
 
     # --- encounters ----------------------------------------------------------------------------------------
     async def check_create(
