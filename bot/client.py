@@ -9,7 +9,7 @@ import gc
 import hashlib
 import logging
 import signal
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
 import aiohttp
@@ -23,7 +23,7 @@ from bot.imaging import warm_up
 from bot.logs import setup_logging, trace_id
 from bot.results import OverrideDone, Resolution, StatusView, StepReport, refuse
 from bot.scheduler import DeadlineScheduler
-from bot.service import EncounterService
+from bot.service import EncounterService, Reading
 from bot.storage import (
     ChannelBusyError,
     Deadline,
@@ -108,7 +108,7 @@ class Announcing(Protocol):
 
     def remember_user(self, user: discord.User | discord.Member) -> None: ...
 
-    async def post_opening_board(self, encounter_id: int) -> None: ...
+    def post_opening_board(self, encounter_id: int, *, reading: Reading | None = None) -> None: ...
 
     async def override_done(self, meta: Encounter, done: OverrideDone) -> None: ...
 
@@ -119,6 +119,18 @@ class Announcing(Protocol):
     def status_text(self, status: StatusView, locale: str) -> str: ...
 
     async def drain(self) -> None: ...
+
+    async def claim(self, encounter_id: int, kind: str, key: str) -> bool: ...
+
+    async def record(
+        self, encounter_id: int, kind: str, key: str, channel_id: int, message_id: int
+    ) -> None: ...
+
+    async def release(self, encounter_id: int, kind: str, key: str) -> None: ...
+
+    async def user_lang(self, meta: Encounter, user_id: int) -> str: ...
+
+    async def dm(self, user_id: int, text: str | None, **kwargs: object) -> discord.Message | None: ...
 
 
 _frozen = False
@@ -181,6 +193,8 @@ class HexBotCore(commands.Bot):
         # click is deferred and the panel edited: cogs/panel/items.py); tests set it to choose either way
         self.panel_answer_within = PANEL_ANSWER_WITHIN
         self.announcer: Announcing | None = None  # set by the cogs.announcements extension
+        #: tells a director their phase waits without a deadline (set by the cogs.encounter extension)
+        self.idle_notifier: Callable[[Encounter], Awaitable[None]] | None = None
         self._service: EncounterService | None = None
         self.scheduler: DeadlineScheduler | None = None
         self._background: set[asyncio.Task[None]] = set()
@@ -235,6 +249,7 @@ class HexBotCore(commands.Bot):
             self.announce,
             on_step=self.step_done,
             on_reminder=self.remind,
+            on_idle=self.remind_idle,
             interval=self.deadline_interval,
         )
         self.scheduler.start()
@@ -249,6 +264,11 @@ class HexBotCore(commands.Bot):
         """A phase's deadline is near: the players still missing get a DM (unless they muted reminders)."""
         if self.announcer is not None:
             await self.announcer.remind(due)
+
+    async def remind_idle(self, meta: Encounter) -> None:
+        """A phase has waited, without a deadline, past the server's idle interval (bot/idle.py)."""
+        if self.idle_notifier is not None:
+            await self.idle_notifier(meta)
 
     async def step_done(self, step: StepReport) -> None:
         """A step was committed: the announcer posts it while the following phases resolve."""

@@ -6,8 +6,9 @@ members with Manage Server. Players act only for the units assigned to them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from bot.storage.base import Encounter, Participant
 
@@ -53,3 +54,23 @@ def holder_of(unit_id: str, participants: Iterable[Participant]) -> int | None:
 
 def is_member(user_id: int, participants: Iterable[Participant]) -> bool:
     return any(p.user_id == user_id for p in participants)
+
+
+#: encounter setting: the units nobody plays that follow the ruleset's stand-in order every time they are awaited
+#: (the director's choice at the start), instead of the director playing them
+STAND_INS = "stand_in_units"
+
+
+def stand_ins(settings: Mapping[str, Any]) -> frozenset[str]:
+    """The units the director left to their stand-in order (the encounter's ``settings``)."""
+    raw: object = settings.get(STAND_INS, [])
+    return frozenset(str(u) for u in cast("list[object]", raw)) if isinstance(raw, list) else frozenset()
+
+
+def player_of(unit_id: str, participants: Iterable[Participant], meta: Encounter) -> int | None:
+    """Who gives ``unit_id``'s orders: its player or, when nobody plays it, the encounter's director (so no step
+    ever waits on nobody); None only for a unit the director left to its stand-in order."""
+    holder = holder_of(unit_id, participants)
+    if holder is not None:
+        return holder
+    return None if unit_id in stand_ins(meta.settings) else meta.created_by

@@ -81,12 +81,34 @@ class Joined:
 
 
 @dataclass(frozen=True, slots=True)
+class Seated:
+    """What one ``/encounter join`` took, all of one side: each unit as (id, name, whether the channel may name
+    it: a unit hidden from the other sides never appears in public, FOG-1)."""
+
+    encounter_id: int
+    user_id: int
+    side: str
+    side_name: str
+    units: tuple[tuple[str, str, bool], ...]
+
+    @property
+    def public_names(self) -> tuple[str, ...]:
+        return tuple(name for _, name, shown in self.units if shown)
+
+    @property
+    def hidden_names(self) -> tuple[str, ...]:
+        return tuple(name for _, name, shown in self.units if not shown)
+
+
+@dataclass(frozen=True, slots=True)
 class Missing:
     """Who still owes orders: names only, never what anyone ordered."""
 
     user_id: int | None
     unit: str
     unit_name: str
+    #: nobody plays the unit: the director (``user_id``) gives its orders
+    director: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +126,8 @@ class StatusView:
     over: bool
     winner: str | None
     deadline: str | None = None
-    #: the phase awaits units nobody plays and no player owes anything: the director must resolve it
-    waits_for_director: bool = False
+    #: the units awaited now, each with who acts for it, answered or not (one-at-a-time modes name them)
+    acting: tuple[Missing, ...] = ()
     #: "Ronda 4 · Fase 3 · Combate" (issue 13 item 7); None: only the round and the phase id are known
     when: Text | None = None
 

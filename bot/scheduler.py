@@ -14,10 +14,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
+from bot.idle import idle_encounters
 from bot.logs import trace_id
 from bot.results import Resolution, StepReport
 from bot.service import EncounterService
-from bot.storage import Deadline
+from bot.storage import Deadline, Encounter
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +28,10 @@ DEADLINE_LEASE = 60.0
 OnResolved = Callable[[Resolution], Awaitable[None]]
 OnStep = Callable[[StepReport], Awaitable[None]]
 OnReminder = Callable[[Deadline], Awaitable[None]]
+OnIdle = Callable[[Encounter], Awaitable[None]]
+
+#: seconds between two looks for phases waiting without a deadline (they are reminded after hours)
+IDLE_CHECK_EVERY = 300.0
 
 
 class DeadlineScheduler:
@@ -37,18 +42,25 @@ class DeadlineScheduler:
         *,
         on_step: OnStep | None = None,
         on_reminder: OnReminder | None = None,
+        on_idle: OnIdle | None = None,
         interval: float = 5.0,
     ) -> None:
         self.service = service
         self.on_resolved = on_resolved
         self.on_step = on_step
         self.on_reminder = on_reminder
+        self.on_idle = on_idle
         self.interval = interval
         self._task: asyncio.Task[None] | None = None
+        self._idle_checked: float | None = None
 
     async def tick(self) -> int:
         """Send due reminders, then resolve every due phase once; returns how many phases were resolved."""
         await self.remind()
+        now = asyncio.get_running_loop().time()
+        if self._idle_checked is None or now - self._idle_checked >= IDLE_CHECK_EVERY:
+            self._idle_checked = now
+            await self.remind_idle()
         done = 0
         storage = self.service.storage
         for due in await storage.due_deadlines(self.service.clock()):
@@ -93,6 +105,20 @@ class DeadlineScheduler:
                 sent += 1
             except Exception:
                 log.exception("reminder failed trace=%s encounter=%s", trace_id(), due.encounter_id)
+        return sent
+
+    async def remind_idle(self) -> int:
+        """Each phase waiting without a deadline past its server's idle interval: the director's reminder (the
+        callee claims it, so it goes out once per phase). Nothing is resolved here."""
+        sent = 0
+        if self.on_idle is None:
+            return sent
+        for meta in await idle_encounters(self.service, self.service.clock()):
+            try:
+                await self.on_idle(meta)
+                sent += 1
+            except Exception:
+                log.exception("idle reminder failed trace=%s encounter=%s", trace_id(), meta.id)
         return sent
 
     async def _run(self) -> None:

@@ -20,14 +20,15 @@ from typing import Any
 
 from bot.opening import check_may_open_role, check_open_count
 from bot.panels.model import phase_text
-from bot.permissions import Actor, holder_of, units_of
+from bot.permissions import Actor, holder_of, player_of, units_of
 from bot.results import (
     Created,
     HeldRolls,
-    Joined,
     Missing,
     ProblemLines,
+    Refused,
     Resolution,
+    Seated,
     StatusView,
     StepReport,
     SubmitResult,
@@ -37,6 +38,7 @@ from bot.service_base import MAX_AUTO_STEPS, Reading, ServiceBase, orderable, ut
 from bot.service_director import DirectorActions
 from bot.service_records import RecordActions, parse_export
 from bot.service_replay import rule_events
+from bot.service_seating import SeatingActions
 from bot.storage import (
     AlreadyResolved,
     ChannelBusyError,
@@ -89,9 +91,10 @@ def _bundled_text(scenario_id: str) -> str:
     return (SCENARIO_DIR / f"{scenario_id}.toml").read_text(encoding="utf-8")
 
 
-class EncounterService(DirectorActions, RecordActions):
-    """Encounters end to end: create, join, start, orders, resolution; director tools and records come from
-    the mixins (bot/service_director.py, bot/service_records.py)."""
+class EncounterService(DirectorActions, RecordActions, SeatingActions):
+    """Encounters end to end: create, join, start, orders, resolution; director tools, records and the seating
+    of units nobody plays come from the mixins (bot/service_director.py, bot/service_records.py,
+    bot/service_seating.py)."""
 
     # --- encounters ----------------------------------------------------------------------------------------
     async def check_create(
@@ -219,49 +222,80 @@ class EncounterService(DirectorActions, RecordActions):
         check_may_open_role(actor, settings, self.director_role_name)
         await check_open_count(self.storage, actor, settings, self.director_role_name)
 
-    async def free_units(self, encounter_id: int) -> list[Unit]:
+    async def free_units(self, encounter_id: int, user_id: int | None = None) -> list[Unit]:
+        """Units nobody plays that ``user_id`` may take: never a hidden one, except of a side they already play
+        (a side sees its own units, FOG-1), so typing a name reveals nothing."""
         reading = await self.read(encounter_id)
         state, parts = reading.state, reading.parts
         taken = {p.unit for p in parts if p.unit}
-        return [u for u in state.units.values() if orderable(u) and not u.hidden and u.id not in taken]
+        sides = self._sides_of(state, units_of(user_id, parts)) if user_id is not None else set[str]()
+        return [
+            u
+            for u in state.units.values()
+            if orderable(u) and (not u.hidden or u.side in sides) and u.id not in taken
+        ]
+
+    @staticmethod
+    def _sides_of(state: EncounterState, units: list[str]) -> set[str]:
+        return {state.units[u].side for u in units if u in state.units}
 
     async def join(
         self, encounter_id: int, user_id: int, side: str | None = None, unit: str | None = None
-    ) -> Joined:
+    ) -> Seated:
+        """Seat a player. ``side``: every unit of that side nobody plays, hidden ones included (a side sees its
+        own units); ``unit``: that unit, hidden only when they already play its side; neither: the first free unit
+        anyone may see. A join that would take nothing new is refused privately (``unit.already_yours``)."""
         reading = await self.read(encounter_id)
         meta, state, parts = reading.meta, reading.state, reading.parts
         if meta.status == "ended":
             raise refuse("encounter.ended", "This encounter has ended.")
-        mine = units_of(user_id, parts)
-        if mine and unit is None:
-            u = state.units[mine[0]]
-            return Joined(encounter_id, user_id, u.id, u.name, u.side, state.side(u.side).name)
-        candidates = [
-            u
-            for u in state.units.values()
-            if orderable(u) and not u.hidden and (side is None or u.side == side)
-        ]
         if side is not None and side not in state.side_ids():
             raise refuse("side.unknown", f"There is no side called {side!r}.", side=side[:40])
+        mine = units_of(user_id, parts)
+        sides = self._sides_of(state, mine)
+        taken = {p.unit for p in parts if p.unit}
+        units = [u for u in state.units.values() if orderable(u)]
         if unit is not None:
-            match = [u for u in candidates if u.id == unit or u.name.lower() == unit.lower()]
+            match = [
+                u
+                for u in units
+                if (u.id == unit or u.name.lower() == unit.lower()) and (not u.hidden or u.side in sides)
+            ]
             if not match:
                 raise refuse(
                     "unit.unknown", f"There is no unit called {unit!r} you can take.", unit=unit[:40]
                 )
-            chosen = match[0]
-        else:
-            taken = {p.unit for p in parts if p.unit}
-            free = [u for u in candidates if u.id not in taken]
-            if not free:
+            if match[0].id in mine:
+                raise _already(state, [match[0].id])
+            chosen = match[:1]
+        elif side is not None:
+            chosen = [u for u in units if u.side == side and u.id not in taken]
+            if not chosen:
+                if ours := [u for u in mine if u in state.units and state.units[u].side == side]:
+                    raise _already(state, ours)
                 raise refuse("unit.none_free", "Every unit is taken; ask the director to assign you one.")
-            chosen = free[0]
-        try:
-            await self.storage.add_participant(encounter_id, user_id, "player", chosen.side, chosen.id)
-        except UnitTakenError:
-            raise refuse("unit.taken", f"{chosen.name} is already taken.", unit=chosen.name) from None
-        return Joined(
-            encounter_id, user_id, chosen.id, chosen.name, chosen.side, state.side(chosen.side).name
+        else:
+            if mine:
+                raise _already(state, mine)
+            chosen = [u for u in units if not u.hidden and u.id not in taken][:1]
+            if not chosen:
+                raise refuse("unit.none_free", "Every unit is taken; ask the director to assign you one.")
+        seated: list[Unit] = []
+        for u in chosen:
+            try:
+                await self.storage.add_participant(encounter_id, user_id, "player", u.side, u.id)
+            except UnitTakenError:  # taken meanwhile by someone else: the others of the side still go
+                continue
+            seated.append(u)
+        if not seated:
+            raise refuse("unit.taken", f"{chosen[0].name} is already taken.", unit=chosen[0].name)
+        first = seated[0].side
+        return Seated(
+            encounter_id,
+            user_id,
+            first,
+            state.side(first).name,
+            tuple((u.id, u.name, self.is_public(state, u.id)) for u in seated),
         )
 
     async def leave(self, encounter_id: int, user_id: int) -> int:
@@ -281,13 +315,24 @@ class EncounterService(DirectorActions, RecordActions):
             u.name for u in orderable_units if u.id not in held and self.is_public(reading.state, u.id)
         )
 
-    async def start(self, encounter_id: int, actor: Actor, *, on_step: OnStep | None = None) -> Resolution:
+    async def start(
+        self,
+        encounter_id: int,
+        actor: Actor,
+        *,
+        on_step: OnStep | None = None,
+        on_started: Callable[[Reading], Awaitable[None]] | None = None,
+    ) -> Resolution:
+        """Start the game: ``on_started`` is given the encounter as it starts (its opening board), before any
+        step that follows by itself is resolved."""
         # checked again and claimed under the encounter's lock: of two starts given at once (a double tap, two
         # co-directors) one starts the game and the other is refused, instead of both announcing it
         async with self._lock(encounter_id):
             await self.check_start(encounter_id, actor)
             meta, _, phase_no = await self.load(encounter_id)
             await self.storage.set_encounter_status(encounter_id, "running")
+            if on_started is not None:
+                await on_started(await self.read(encounter_id))
         settings = await self.storage.get_guild_settings(meta.guild_id)
         if settings.default_deadline_minutes:
             await self.set_deadline(encounter_id, phase_no, settings.default_deadline_minutes)
@@ -306,20 +351,20 @@ class EncounterService(DirectorActions, RecordActions):
         )
         meta, state, phase_no, parts = reading.meta, reading.state, reading.phase_no, reading.parts
         missing: tuple[Missing, ...] = ()
+        acting: list[Missing] = []
         # the status goes to the channel: a unit hidden from the public is never named (FOG-1), only its player
         public = visibility(ruleset_for(state), state, PUBLIC).units
         shown = {uid: (u.name if uid in public else "") for uid, u in state.units.items()}
-        waits_for_director = False
         if meta.status == "running" and not state.over:
             missing = tuple(
                 dataclasses.replace(m, unit_name=shown[m.unit])
-                for m in await self._missing(encounter_id, state, phase_no, parts)
+                for m in await self._missing(meta, state, phase_no, parts)
             )
-            owing = self.owing(state)
-            held = {p.unit for p in parts if p.role == "player"}
-            ruleset = ruleset_for(state)
-            waits_for_director = bool(owing) and not missing and not (held & set(owing))
-            waits_for_director = waits_for_director and not ruleset.optional_orders(state)
+            for uid in self.owing(state):
+                player = player_of(uid, parts, meta)
+                if player is not None:
+                    by_director = holder_of(uid, parts) is None
+                    acting.append(Missing(player, uid, shown[uid], director=by_director))
         players = tuple(
             (p.user_id, p.unit, shown[p.unit])
             for p in parts
@@ -342,7 +387,7 @@ class EncounterService(DirectorActions, RecordActions):
             state.over,
             state.winner,
             deadline=await self._deadline_text(encounter_id, phase_no, meta.status),
-            waits_for_director=waits_for_director,
+            acting=tuple(acting),
             when=phase_text(state, state.round, state.phase),
         )
 
@@ -377,7 +422,7 @@ class EncounterService(DirectorActions, RecordActions):
         if unit_id == DIRECTOR and policy.director_orders:
             # director mode: the procedure's own orders (ocs: open a combat, move a unit)
             await self.require_director(meta, actor or Actor(user_id))
-        elif holder_of(unit_id, parts) != user_id:
+        elif not await self.may_use_panel(reading, unit_id, actor or Actor(user_id)):
             raise refuse("unit.not_yours", "That is not one of your units.")
         self._require_running(meta)
         if phase_no is not None and phase_no != current:
@@ -398,7 +443,7 @@ class EncounterService(DirectorActions, RecordActions):
             )
         except StalePhaseError:
             raise refuse("phase.stale", "The phase was resolved meanwhile; open /orders again.") from None
-        missing = await self._missing(encounter_id, state, current, parts)
+        missing = await self._missing(meta, state, current, parts)
         log.info("order accepted: encounter %s phase %s unit %s", encounter_id, current, unit_id)
         # one-order-per-step modes (SK-1.1 activation, declarations): one order is the whole step
         all_in = policy.one_order_per_step or not missing
@@ -475,10 +520,13 @@ class EncounterService(DirectorActions, RecordActions):
             for _ in range(MAX_AUTO_STEPS):
                 ruleset = ruleset_for(state)
                 policy = policy_for(ruleset, state)
+                stand_in = first and forced
                 if not (first and forced):
                     if self.owing(state) and parts is None:  # read once per pass, as the orders come in
                         parts = await self.storage.participants(encounter_id)
-                    if await self._waits(encounter_id, state, phase_no, policy, parts or []):
+                    # units the director left to their stand-in order go on by themselves when awaited
+                    stand_in = self.stand_in_due(meta, state, policy, parts or [])
+                    if not stand_in and await self._waits(meta, state, phase_no, policy, parts or []):
                         break
                 try:
                     batch = await self.storage.orders_for_resolution(encounter_id, phase_no)
@@ -491,7 +539,7 @@ class EncounterService(DirectorActions, RecordActions):
                     for u, p in batch.orders.items()
                     if u in state.units or u == DIRECTOR
                 }
-                orders = policy.pick(ruleset, state, orders, stand_in=first and forced)
+                orders = policy.pick(ruleset, state, orders, stand_in=stand_in)
                 dice_for = DiceFactory(self._roll_overrides(meta, phase_no))
                 big = len(state.units) > INLINE_UNITS
                 # a large state's resolution and its encoding run in a worker thread, so the event loop stays
@@ -545,7 +593,7 @@ class EncounterService(DirectorActions, RecordActions):
                 if next_deadline is not None:
                     self.forget_deadline(encounter_id)
             parts = parts if parts is not None else await self.storage.participants(encounter_id)
-            return self._stopped(encounter_id, steps, state, phase_no, parts)
+            return self._stopped(meta, steps, state, phase_no, parts)
 
     async def steps_after(self, encounter_id: int, seq: int) -> list[StepReport]:
         """The resolutions committed after snapshot ``seq`` on the way to the current state, rebuilt from storage
@@ -577,25 +625,26 @@ class EncounterService(DirectorActions, RecordActions):
 
     async def _waits(
         self,
-        encounter_id: int,
+        meta: Encounter,
         state: EncounterState,
         phase_no: int,
         policy: OrderPolicy,
         parts: list[Participant],
     ) -> bool:
-        """Whether the current step waits for orders (the order mode's policy decides, DESIGN §2)."""
+        """Whether the current step waits for orders (the order mode's policy decides, DESIGN §2). A unit nobody
+        plays is the director's to play, so it is held like a player's."""
         owing = self.owing(state)
         if not owing:
             return policy.waits(ruleset_for(state), state, owing, missing=frozenset(), held=frozenset())
-        missing = frozenset(m.unit for m in await self._missing(encounter_id, state, phase_no, parts))
-        held = frozenset(u for u in owing if holder_of(u, parts))
-        if policy.director_orders and await self.storage.submitted_units(encounter_id, phase_no):
+        missing = frozenset(m.unit for m in await self._missing(meta, state, phase_no, parts))
+        held = frozenset(u for u in owing if player_of(u, parts, meta) is not None)
+        if policy.director_orders and await self.storage.submitted_units(meta.id, phase_no):
             return False  # the director gave an order (or answered for a player)
         return policy.waits(ruleset_for(state), state, owing, missing=missing, held=held)
 
     def _stopped(
         self,
-        encounter_id: int,
+        meta: Encounter,
         steps: list[StepReport],
         state: EncounterState,
         phase_no: int,
@@ -605,10 +654,10 @@ class EncounterService(DirectorActions, RecordActions):
         # a director-run mode (ocs) opens every step for the director's own orders, even when no unit owes one
         opens = bool(self.owing(state)) or policy_for(ruleset_for(state)).director_orders
         return Resolution(
-            encounter_id,
+            meta.id,
             tuple(steps),
             decision_unit=decision_unit,
-            decision_user=holder_of(decision_unit, parts) if decision_unit else None,
+            decision_user=player_of(decision_unit, parts, meta) if decision_unit else None,
             opened_phase_no=phase_no if opens and not state.over else None,
             over=state.over,
             winner=state.winner,
@@ -670,6 +719,12 @@ __all__ = [
     "parse_export",
     "utc_now",
 ]
+
+
+def _already(state: EncounterState, units: list[str]) -> Refused:
+    """A join that takes nothing new: the person is told, privately, what they already play."""
+    names = ", ".join(state.units[u].name for u in units if u in state.units)
+    return refuse("unit.already_yours", f"You already play {names}.", units=names)
 
 
 def _load_seeded(toml_text: str, seed: int | None) -> Scenario:

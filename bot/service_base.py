@@ -13,11 +13,11 @@ from typing import Any
 
 from bot.bounded import Bounded
 from bot.opening import Openings
-from bot.permissions import Actor, holder_of, is_director, units_of
+from bot.permissions import Actor, holder_of, is_director, player_of, stand_ins, units_of
 from bot.results import Missing, refuse
 from bot.storage import Deadline, Encounter, EncounterNotFoundError, GuildSettings, Participant, Storage
 from rules.engine import visibility
-from rules.order_modes import policy_for
+from rules.order_modes import OrderPolicy, policy_for
 from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR, PUBLIC
 from rules.serial import from_json
@@ -203,44 +203,81 @@ class ServiceBase:
         return tuple(u for u in waiting if u in state.units)
 
     async def _missing(
-        self, encounter_id: int, state: EncounterState, phase_no: int, parts: list[Participant]
+        self, meta: Encounter, state: EncounterState, phase_no: int, parts: list[Participant]
     ) -> list[Missing]:
-        submitted = set(await self.storage.submitted_units(encounter_id, phase_no))
+        """Who still owes an answer: each awaited unit's player, or the director for a unit nobody plays. A unit
+        left to its stand-in order owes nothing; neither does a unit nobody plays in a step whose answers may be
+        left out (no answer there means nothing changes, so the director is not made to answer for it)."""
+        submitted = set(await self.storage.submitted_units(meta.id, phase_no))
+        optional = ruleset_for(state).optional_orders(state)
         out: list[Missing] = []
         for uid in self.owing(state):
+            if uid in submitted:
+                continue
             holder = holder_of(uid, parts)
-            if holder is not None and uid not in submitted:
+            if holder is not None:
                 out.append(Missing(holder, uid, state.units[uid].name))
+                continue
+            player = player_of(uid, parts, meta)
+            if player is not None and not optional:
+                out.append(Missing(player, uid, state.units[uid].name, director=True))
         return out
+
+    def stand_in_due(
+        self, meta: Encounter, state: EncounterState, policy: OrderPolicy, parts: list[Participant]
+    ) -> bool:
+        """Whether the current step goes on with stand-in orders, as the director chose for units nobody plays:
+        one-at-a-time modes when the unit acting now is one of them (SK-1.1: its activation ends), simultaneous
+        ones when only such units are awaited."""
+        owing = self.owing(state)
+        ins = {u for u in owing if u in stand_ins(meta.settings) and holder_of(u, parts) is None}
+        if not ins:
+            return False
+        if policy.one_order_per_step:
+            return owing[0] in ins
+        return set(owing) <= ins
 
     async def my_units(self, encounter_id: int, user_id: int) -> list[str]:
         return units_of(user_id, (await self.read(encounter_id)).parts)
 
     async def panel_units(self, encounter_id: int, actor: Actor) -> list[str]:
         """The panels ``/orders`` shows this person: in a director-run mode (ocs) a director's own procedure
-        panel first (the pseudo-unit :data:`DIRECTOR`), then the units they play."""
+        panel first (the pseudo-unit :data:`DIRECTOR`), then the units they play; a director also gets the
+        panels of the units nobody plays that are awaited now."""
         reading = await self.read(encounter_id)
         mine = units_of(actor.user_id, reading.parts)
-        if await self.may_use_panel(reading, DIRECTOR, actor):
-            return [DIRECTOR, *mine]
-        return mine
+        if not await self.is_director(reading.meta, actor, reading.parts):
+            return mine
+        unplayed = [
+            u
+            for u in self.owing(reading.state)
+            if holder_of(u, reading.parts) is None and player_of(u, reading.parts, reading.meta) is not None
+        ]
+        head = [DIRECTOR] if await self.may_use_panel(reading, DIRECTOR, actor) else []
+        return [*head, *mine, *unplayed]
 
     async def may_use_panel(self, reading: Reading, unit_id: str, actor: Actor) -> bool:
-        """Whether ``actor`` may see and use the panel of ``unit_id``: the unit's holder, or for the director's
-        pseudo-unit in a director-run mode, a director of the encounter (checked on every click)."""
+        """Whether ``actor`` may see and use the panel of ``unit_id``: the unit's holder; for a unit nobody plays
+        (and not left to its stand-in order) or the director's pseudo-unit in a director-run mode, a director of
+        the encounter (checked on every click)."""
         if unit_id == DIRECTOR:
             if not policy_for(ruleset_for(reading.state)).director_orders:
                 return False
             return await self.is_director(reading.meta, actor, reading.parts)
-        return holder_of(unit_id, reading.parts) == actor.user_id
+        holder = holder_of(unit_id, reading.parts)
+        if holder is not None:
+            return holder == actor.user_id
+        if player_of(unit_id, reading.parts, reading.meta) is None or unit_id not in reading.state.units:
+            return False
+        return await self.is_director(reading.meta, actor, reading.parts)
 
     async def player_unit(
         self, encounter_id: int, user_id: int, unit_id: str
     ) -> tuple[Encounter, EncounterState, int]:
         """Load for a player acting on ``unit_id``; refuses when the unit is not theirs (ids are never trusted)."""
         reading = await self.read(encounter_id)
-        meta, state, phase_no, parts = reading.meta, reading.state, reading.phase_no, reading.parts
-        if holder_of(unit_id, parts) != user_id:
+        meta, state, phase_no = reading.meta, reading.state, reading.phase_no
+        if not await self.may_use_panel(reading, unit_id, Actor(user_id)):
             raise refuse("unit.not_yours", "That is not one of your units.")
         return meta, state, phase_no
 

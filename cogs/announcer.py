@@ -50,6 +50,7 @@ from bot.rules_reference import cited
 from bot.service import Reading
 from bot.service_base import MUTED
 from bot.side_news import news_for
+from bot.status_names import waiting_text
 from bot.storage import Deadline, Encounter, MessageRef
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel.items import panel_message
@@ -704,15 +705,15 @@ class Announcer:
                 embed.set_image(url="attachment://board.png")
             await self.dm(user, None, embed=embed, files=files)
 
-    async def post_opening_board(self, encounter_id: int) -> None:
+    def post_opening_board(self, encounter_id: int, *, reading: Reading | None = None) -> None:
         """The board as the encounter starts (public view), so the table sees the field before any move. Queued
         with the encounter's posts, ahead of the first phase's status and panels; a refused post is retried while
         the encounter is still at the phase it started in (issue 20: it was lost, and the start's announcements
         with it)."""
-        self.enqueue(encounter_id, lambda: self._opening(encounter_id))
+        self.enqueue(encounter_id, lambda: self._opening(encounter_id, reading))
 
-    async def _opening(self, encounter_id: int) -> None:
-        reading = await self.bot.service.read(encounter_id)
+    async def _opening(self, encounter_id: int, reading: Reading | None = None) -> None:
+        reading = reading or await self.bot.service.read(encounter_id)
         try:
             await self._post_opening(reading, private=True)
         except (discord.HTTPException, ChannelUnavailable):
@@ -794,20 +795,15 @@ class Announcer:
         if status.status == "paused":
             return head + "\n" + t("status.paused", locale)
         if acting:  # activation mode: whose turn it is, held or not (SK-1.1)
-            return head + "\n" + t("status.acting", locale, names=acting)
-        if status.waits_for_director:  # awaited units nobody plays: only /director resolve moves on
-            return head + "\n" + t("status.waiting_director", locale)
+            return head + "\n" + acting
         if not status.missing:
             if _policy(
                 status.ruleset
             ).director_orders:  # the director's turn: the ruleset's lines say what is open
                 return head
             return head + "\n" + t("status.all_in", locale)
-        # a unit hidden from the public (unit_name "") is never named, nor is its player (FOG-1)
-        names = ", ".join(f"<@{m.user_id}> ({m.unit_name})" for m in status.missing if m.unit_name)
-        if not names:
-            return head + "\n" + t("status.waiting_unnamed", locale)
-        return head + "\n" + t("status.waiting", locale, names=names)
+        # always someone named; a unit hidden from the public (unit_name "") only by who acts for it (FOG-1)
+        return head + "\n" + waiting_text(status.missing, locale, acting=False)
 
     async def refresh_status(self, encounter_id: int, *, status: StatusView | None = None) -> None:
         """One status message per encounter, edited as orders come in: who is missing, never what was ordered.
@@ -846,7 +842,7 @@ class Announcer:
         meta = await self._meta(encounter_id)
         status = status or await self.bot.service.status(encounter_id)
         locale = await self.channel_lang(meta)
-        text = self.status_text(status, locale, await self._acting(encounter_id, status))
+        text = self.status_text(status, locale, await self._acting(encounter_id, status, locale))
         if status.status == "running" and not status.over:
             extra = status_lines_of((await self.bot.service.read(encounter_id)).state, locale)
             text = "\n".join((text, *extra))
@@ -937,21 +933,14 @@ class Announcer:
             encounter_id, POST, LAST_POST, message.channel.id, message.id
         )
 
-    async def _acting(self, encounter_id: int, status: StatusView) -> str:
-        """One-at-a-time modes: the units awaited now, each with its player's mention (or none: the director)."""
+    async def _acting(self, encounter_id: int, status: StatusView, locale: str) -> str:
+        """One-at-a-time modes: the units awaited now, each with who acts for it (bot/status_names.py)."""
         if status.over or status.status != "running":
             return ""
         reading = await self.bot.service.read(encounter_id)
         if not _policy(status.ruleset, reading.state).shows_acting:  # how this step collects orders
             return ""
-        holders = {unit: user for user, unit, _ in status.players}
-        names: list[str] = []
-        for u in self.bot.service.owing(reading.state):
-            name = self.bot.service.public_name(reading.state, u)
-            if not name:  # a hidden unit is never named, nor its player (FOG-1)
-                continue
-            names.append(f"{name} (<@{holders[u]}>)" if u in holders else name)
-        return ", ".join(names)  # only hidden units act: the status reads like any wait, naming nobody
+        return waiting_text(status.acting, locale, acting=True)
 
     async def remind(self, due: Deadline) -> None:
         """The deadline of ``due``'s phase is near: each player still missing gets one DM, unless they muted

@@ -301,7 +301,7 @@ class DirectorCog(
                 "encounter.joined",
                 locale,
                 user=user.mention,
-                unit=joined.unit_name,
+                units=joined.unit_name,
                 side=joined.side_name or joined.side,
             ),
             ephemeral=private,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import logging
 
@@ -14,7 +15,8 @@ from bot.account import describe
 from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
 from bot.results import refuse
-from bot.service import bundled_scenarios
+from bot.seating import private_line, public_line
+from bot.service import Reading, bundled_scenarios
 from bot.service_records import Imported
 from bot.service_replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
 from bot.translator import tr
@@ -33,6 +35,8 @@ from cogs.common import (
     text_file,
 )
 from cogs.help import tutorial_embed
+from cogs.idle import IdleResolveItem, notify_idle
+from cogs.seating import SeatItem, hand_over, send_seating
 from data.i18n import language_of, t
 from rules.registry import discord_ruleset_ids
 from rules.ruleset import DIRECTOR, PUBLIC
@@ -68,10 +72,10 @@ async def scenario_autocomplete(
 async def free_unit_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    """Only units anyone may take: never hidden ones (FOG-1)."""
+    """Units the person may take: a hidden one only to those who play its side (FOG-1)."""
     try:
         meta = await encounter_here(interaction)
-        units = await bot_of(interaction).service.free_units(meta.id)
+        units = await bot_of(interaction).service.free_units(meta.id, interaction.user.id)
     except Exception:
         return []
     side = getattr(interaction.namespace, "side", None)
@@ -258,24 +262,21 @@ class EncounterCog(
         # no public defer: a refusal (no encounter, unit taken) stays private to the one who asked; a join is
         # one short write, well inside the acknowledgement window
         meta = await encounter_here(interaction)
-        joined = await self.bot.service.join(meta.id, interaction.user.id, side, unit)
+        seated = await self.bot.service.join(meta.id, interaction.user.id, side, unit)
         await interaction.response.send_message(
-            t(
-                "encounter.joined",
-                await channel_language(self.bot, meta),
-                user=interaction.user.mention,
-                unit=joined.unit_name,
-                side=joined.side_name or joined.side,
-            ),
+            public_line(seated, interaction.user.mention, await channel_language(self.bot, meta)),
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        hidden = private_line(seated, lang(interaction))
+        if hidden is not None:  # units only their side may see: named to them alone (FOG-1)
+            await interaction.followup.send(hidden, ephemeral=True)
         # after the answer: a second durable write on the way to it made a burst of joins wait twice (issue 20);
         # before the panels, which speak the player's language
         await remember_locale(interaction, meta.id)
         if self.bot.announcer is not None:
             self.bot.announcer.remember_user(interaction.user)  # the panels' DMs need no user lookup
-            if meta.status == "running":
-                await self.bot.announcer.open_phase(meta.id)
+            if meta.status == "running":  # what the director was playing now acts through its new player
+                await hand_over(self.bot, meta.id, [u for u, _, _ in seated.units])
 
     @app_commands.command(
         name=tr("leave", "cmd.encounter.leave.name"),
@@ -284,10 +285,11 @@ class EncounterCog(
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
         meta = await encounter_here(interaction)
+        units = await self.bot.service.my_units(meta.id, interaction.user.id)
         removed = await self.bot.service.leave(meta.id, interaction.user.id)
         if not removed:
             raise refuse("encounter.not_playing", "You have no unit in this encounter.")
-        # the table hears of it, and a phase that only waited for the one who left resolves now
+        # the table hears of it; the units pass to the director, who gets the open step's panels
         await interaction.response.send_message(
             t("encounter.left_public", await channel_language(self.bot, meta), user=interaction.user.mention),
             allowed_mentions=discord.AllowedMentions.none(),
@@ -296,6 +298,7 @@ class EncounterCog(
             await self.bot.resolve_and_announce(meta.id, expected_phase_no=meta.phase_no)
             if self.bot.announcer is not None:
                 self.bot.announcer.status_changed(meta.id)  # queued, retried if refused
+            await hand_over(self.bot, meta.id, units)  # the director plays them now: their open panels
 
     @app_commands.command(
         name=tr("start", "cmd.encounter.start.name"),
@@ -306,7 +309,17 @@ class EncounterCog(
         meta = await encounter_here(interaction)
         unplayed = await self.bot.service.check_start(meta.id, actor_of(interaction))  # refusals stay private
         await interaction.response.defer()
-        result = await self.bot.service.start(meta.id, actor_of(interaction), on_step=self.bot.step_done)
+        announcer = self.bot.announcer
+
+        async def opening(reading: Reading) -> None:
+            # the field as it starts, queued ahead of any step the start resolves by itself (exo's crew rolls),
+            # so the table sees the board before the first order in every ruleset
+            if announcer is not None:
+                announcer.post_opening_board(meta.id, reading=reading)
+
+        result = await self.bot.service.start(
+            meta.id, actor_of(interaction), on_step=self.bot.step_done, on_started=opening
+        )
         locale = await channel_language(self.bot, meta)
         text = t("encounter.started", locale, name=meta.name)
         if unplayed:
@@ -320,10 +333,10 @@ class EncounterCog(
             log.warning("start reply refused encounter=%s", meta.id, exc_info=True)
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
-        finally:  # a failed reply never skips the opening board, the status and the panels
-            if self.bot.announcer is not None and not result.steps:
-                await self.bot.announcer.post_opening_board(meta.id)
+        finally:  # a failed reply never skips the status and the panels
             await self.bot.announce(result)
+        # the units nobody plays: the director's one-click choices, privately (hidden ones included)
+        await send_seating(self.bot, interaction, meta)
 
     @app_commands.command(
         name=tr("status", "cmd.encounter.status.name"),
@@ -500,4 +513,11 @@ class EncounterCog(
 
 
 async def setup(bot: HexBotCore) -> None:
+    bot.add_dynamic_items(SeatItem, IdleResolveItem)
+    bot.idle_notifier = functools.partial(notify_idle, bot)
     await bot.add_cog(EncounterCog(bot))
+
+
+async def teardown(bot: HexBotCore) -> None:
+    bot.remove_dynamic_items(SeatItem, IdleResolveItem)
+    bot.idle_notifier = None

@@ -1,4 +1,4 @@
-"""``/settings show|language|director-role|deadline|open-limit|imports``: a server's own settings (DESIGN §4, ``GuildSettings``).
+"""``/settings show|language|director-role|deadline|idle-reminder|open-limit|imports``: a server's own settings (DESIGN §4, ``GuildSettings``).
 
 Anyone may look (``show``); only members with Manage Server may change them, refused with a localized reason
 before anything is written. A change takes effect at once: the service replaces its cached copy on write, so the
@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import HexBotCore
+from bot.idle import IDLE_REMINDER_HOURS
 from bot.results import refuse
 from bot.storage import GuildSettings
 from bot.translator import tr
@@ -21,6 +22,7 @@ from data.i18n import language_of, t
 
 MAX_DEADLINE_MINUTES = 10080  # a week, the same ceiling as /director deadline
 MAX_OPEN_LIMIT = 100  # open encounters per member; each takes a channel
+MAX_IDLE_HOURS = 720  # a month: a table that meets weekly may still want a nudge between sessions
 AUTO = "auto"  # language: follow the server's preferred locale
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=tr("Español", "choice.language.es"), value="es"),
@@ -80,6 +82,7 @@ def settings_text(settings: GuildSettings, locale: str, server_language: str) ->
             t("settings.show_deadline", locale, value=deadline),
             t("settings.show_open_limit", locale, value=limit or t("settings.open_limit_none", locale)),
             t("settings.show_imports", locale, value=t(imports, locale)),
+            t("settings.show_idle", locale, hours=settings.idle_reminder_hours or IDLE_REMINDER_HOURS),
         )
     )
 
@@ -199,6 +202,21 @@ class SettingsCog(
         locale = lang(interaction)
         who = t("settings.imports_managers" if managers_only else "settings.imports_directors", locale)
         await self._answer(interaction, t("settings.imports_set", locale, value=who))
+
+    @app_commands.command(
+        name=tr("idle-reminder", "cmd.settings.idle.name"),
+        description=tr(
+            "Hours a phase without a deadline may wait before its director is reminded",
+            "cmd.settings.idle.desc",
+        ),
+    )
+    @app_commands.guild_only()
+    async def idle_reminder(
+        self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, MAX_IDLE_HOURS]
+    ) -> None:
+        guild_id = _require_manager(interaction)
+        await self.bot.service.change_guild_settings(guild_id, idle_reminder_hours=hours)
+        await self._answer(interaction, t("settings.idle_set", lang(interaction), hours=hours))
 
 
 async def setup(bot: HexBotCore) -> None:

@@ -326,6 +326,8 @@ class GuildSettings:
     max_open_encounters: int | None = None
     #: only members with Manage Server may import an encounter (else: directors, as ``director_role_id`` says)
     import_managers_only: bool = False
+    #: hours a phase without a deadline waits, nobody acting, before the director is reminded (None: the default)
+    idle_reminder_hours: int | None = None
 
     @property
     def open_limit(self) -> int | None:
@@ -563,6 +565,7 @@ class Storage(abc.ABC):
         tutorial_shown: bool | Unset = UNSET,
         max_open_encounters: int | Unset | None = UNSET,
         import_managers_only: bool | Unset = UNSET,
+        idle_reminder_hours: int | Unset | None = UNSET,
     ) -> GuildSettings: ...
 
     # timers

@@ -129,6 +129,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         "ALTER TABLE guild_settings ADD COLUMN max_open_encounters INTEGER",
         "ALTER TABLE guild_settings ADD COLUMN import_managers_only INTEGER NOT NULL DEFAULT 0",
     ),
+    # 4: the server's idle reminder: hours a phase without a deadline may wait before the director is reminded
+    ("ALTER TABLE guild_settings ADD COLUMN idle_reminder_hours INTEGER",),
 )
 
 
@@ -246,6 +248,8 @@ POSTGRES_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         "ALTER TABLE guild_settings ADD COLUMN max_open_encounters INTEGER",
         "ALTER TABLE guild_settings ADD COLUMN import_managers_only INTEGER NOT NULL DEFAULT 0",
     ),
+    # 4: the server's idle reminder: hours a phase without a deadline may wait before the director is reminded
+    ("ALTER TABLE guild_settings ADD COLUMN idle_reminder_hours INTEGER",),
 )
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)

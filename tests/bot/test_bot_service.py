@@ -83,7 +83,7 @@ async def test_join_without_arguments_takes_the_first_free_unit(service: Encount
     created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="toy-sim", toml_text=TOY)
     first = await service.join(created.encounter_id, ANA)
     second = await service.join(created.encounter_id, BEA)
-    assert (first.unit, second.unit) == ("a", "b")
+    assert (first.units[0][0], second.units[0][0]) == ("a", "b")
     with pytest.raises(Refused) as err:
         await service.join(created.encounter_id, EVE)
     assert err.value.code == "unit.none_free"

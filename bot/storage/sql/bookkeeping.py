@@ -19,7 +19,7 @@ class Bookkeeping(SqlCore):
         async with self._read() as db:
             row = await db.fetch_row(
                 "SELECT language, director_role_id, default_deadline_minutes, tutorial_shown, "
-                "max_open_encounters, import_managers_only FROM guild_settings WHERE guild_id = ?",
+                "max_open_encounters, import_managers_only, idle_reminder_hours FROM guild_settings WHERE guild_id = ?",
                 (guild_id,),
             )
         if row is None:
@@ -32,6 +32,7 @@ class Bookkeeping(SqlCore):
             bool(row["tutorial_shown"]),
             row["max_open_encounters"],
             bool(row["import_managers_only"]),
+            row["idle_reminder_hours"],
         )
 
     async def set_guild_settings(
@@ -44,11 +45,14 @@ class Bookkeeping(SqlCore):
         tutorial_shown: bool | Unset = UNSET,
         max_open_encounters: int | Unset | None = UNSET,
         import_managers_only: bool | Unset = UNSET,
+        idle_reminder_hours: int | Unset | None = UNSET,
     ) -> GuildSettings:
         if isinstance(default_deadline_minutes, int) and default_deadline_minutes <= 0:
             raise ValueError("the default deadline must be a positive number of minutes")
         if isinstance(max_open_encounters, int) and max_open_encounters < 0:
             raise ValueError("the open encounters limit cannot be negative")
+        if isinstance(idle_reminder_hours, int) and idle_reminder_hours <= 0:
+            raise ValueError("the idle reminder must be a positive number of hours")
         changes: dict[str, Any] = {
             name: value
             for name, value in (
@@ -58,6 +62,7 @@ class Bookkeeping(SqlCore):
                 ("tutorial_shown", tutorial_shown),
                 ("max_open_encounters", max_open_encounters),
                 ("import_managers_only", import_managers_only),
+                ("idle_reminder_hours", idle_reminder_hours),
             )
             if not isinstance(value, Unset)
         }
