@@ -329,6 +329,15 @@ class Deadline:
 
 
 @dataclass(frozen=True, slots=True)
+class PhaseShown:
+    """The encounter's current phase and the Discord id of the channel message that first showed it (0: not
+    shown yet), read together."""
+
+    phase_no: int
+    message_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class MessageRef:
     encounter_id: int
     kind: str
@@ -603,6 +612,16 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def delete_message_ref(self, encounter_id: int, kind: str, key: str) -> bool: ...
+
+    @abc.abstractmethod
+    async def note_announcement(self, encounter_id: int, phase_no: int, message_id: int) -> bool:
+        """Channel message ``message_id`` (a Discord snowflake, or the snowflake of the moment it was edited) shows
+        phase ``phase_no``: recorded when that phase is still the current one and had not been shown yet (the
+        first showing counts; every phase change forgets it). Bookkeeping: no event, no disk sync."""
+
+    @abc.abstractmethod
+    async def announcement(self, encounter_id: int) -> PhaseShown:
+        """The current phase and the message that first showed it (``EncounterNotFoundError``)."""
 
     @abc.abstractmethod
     async def claim_message_ref(

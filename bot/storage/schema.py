@@ -123,6 +123,9 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         "ALTER TABLE deadlines ADD COLUMN remind_at TEXT",
         "CREATE INDEX deadlines_remind ON deadlines (remind_at)",
     ),
+    # 3: the Discord id of the channel message that first showed the current phase (0: not shown yet), so a
+    # director's command given before it was seen is known to be meant for an earlier phase
+    ("ALTER TABLE encounters ADD COLUMN announced_id INTEGER NOT NULL DEFAULT 0",),
 )
 
 
@@ -234,6 +237,8 @@ POSTGRES_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         "ALTER TABLE deadlines ADD COLUMN remind_at TEXT",
         "CREATE INDEX deadlines_remind ON deadlines (remind_at)",
     ),
+    # 3: as SQLite's step 3 (a Discord snowflake needs BIGINT)
+    ("ALTER TABLE encounters ADD COLUMN announced_id BIGINT NOT NULL DEFAULT 0",),
 )
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)
