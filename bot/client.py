@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.click_limit import ClickLimiter
 from bot.config import Config
 from bot.heavy import HeavyLimiter
 from bot.imaging import warm_up
@@ -182,6 +183,7 @@ class HexBotCore(commands.Bot):
         self.scheduler: DeadlineScheduler | None = None
         self._background: set[asyncio.Task[None]] = set()
         self.heavy = HeavyLimiter()  # replay, export, import: per server (issue 15 item 3)
+        self.clicks = ClickLimiter()  # a burst of clicks is not a burst of work (bot/click_limit.py)
         self.tree.on_error = self.on_app_command_error
 
     @staticmethod

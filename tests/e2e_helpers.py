@@ -27,7 +27,25 @@ from tests.storage_fixtures import database_url
 E2E_BACKENDS = ["sqlite", *(["postgresql"] if os.environ.get("HEXDIRECTOR_TEST_POSTGRES_URL") else [])]
 
 
+class PersonPace:
+    """The click limiter's clock for a test that plays as people do (bot/click_limit.py): each click is a quarter
+    of a second after the one before, however fast the test sends them, so no test meets "Too fast" by accident
+    and none waits on the wall clock. A test of the limit itself sets its own clock."""
+
+    def __init__(self, step: float = 0.25) -> None:
+        self.step = step
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
 class BotUnderTest(HexBotCore):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.clicks.clock = PersonPace()
+
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """discord.py's hook sleeps 5 s before every re-IDENTIFY; nothing to rate-limit against the fake."""
 

@@ -239,6 +239,7 @@ class Ack:
     seq: int
     amended: bool
     accepted_at: datetime
+    unchanged: bool = False  # the same order as the one stored: nothing was written (``seq`` is that one's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,8 +470,9 @@ class Storage(abc.ABC):
     async def submit_order(
         self, encounter_id: int, phase_no: int, unit_id: str, user_id: int, order: Mapping[str, Any]
     ) -> Ack:
-        """Store an order durably; an amendment replaces the unit's earlier order of the phase.
-        Raises ``StalePhaseError`` when ``phase_no`` is not the current phase."""
+        """Store an order durably; an amendment replaces the unit's earlier order of the phase; the same order as
+        the one stored (same player, same body) writes nothing (``Ack.unchanged``), so rows grow with orders, not
+        with clicks. Raises ``StalePhaseError`` when ``phase_no`` is not the current phase."""
 
     @abc.abstractmethod
     async def orders_of(self, encounter_id: int, phase_no: int, user_id: int) -> list[PendingOrder]:

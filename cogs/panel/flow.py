@@ -27,6 +27,8 @@ class Clicked:
 
 async def click(interaction: discord.Interaction, ref: ControlRef, values: tuple[str, ...] | None) -> Clicked:
     """The click on control ``ref`` (``values``: a select's choice); raises a ``GameError`` to refuse it."""
+    # more clicks than a person makes on purpose: refused before anything is read or written
+    bot_of(interaction).clicks.check((interaction.user.id, ref.encounter_id, ref.unit_id))
     reading = await owns(interaction, ref)
     if ref.phase_no != reading.phase_no:
         log.info(
