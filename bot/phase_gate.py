@@ -79,6 +79,8 @@ async def check_phase(service: ServiceBase, encounter_id: int, interaction_id: i
     shown = await service.storage.announcement(encounter_id)
     reading = await service.read(encounter_id)
     when = words_of(reading.state)
+    if reading.meta.status not in ("running", "paused"):  # no phase in play: the command refuses by itself
+        return PhaseCheck(reading.phase_no, when, confirm=False)
     stale = shown.message_id == 0 or interaction_id < shown.message_id
     if stale or reading.phase_no != shown.phase_no:  # moved on between the two reads: not shown yet either
         raise refuse(

@@ -44,6 +44,11 @@ HexArg = app_commands.Transform[Hex, HexTransformer]
 CLEAR_TERRAIN = "clear"  # the /director terrain value that removes a hex's terrain
 
 
+def minutes_text(minutes: float) -> str:
+    """Minutes as a confirmation button carries them: plain digits, never an exponent."""
+    return f"{minutes:.4f}".rstrip("0").rstrip(".") or "0"
+
+
 async def terrain_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
@@ -329,7 +334,9 @@ class DirectorCog(
         self, interaction: discord.Interaction, minutes: app_commands.Range[float, 0, 10080]
     ) -> None:
         # the deadline of the phase the director saw, not of one shown after the command was given
-        await director_phase.run(interaction, await encounter_here(interaction), "deadline", f"{minutes:g}")
+        await director_phase.run(
+            interaction, await encounter_here(interaction), "deadline", minutes_text(minutes)
+        )
 
     @app_commands.command(
         name=tr("pause", "cmd.director.pause.name"),

@@ -60,7 +60,13 @@ async def gated(
 ) -> int | None:
     """The phase a director's command may act on now, or None when it was answered with a confirmation (the
     phase was shown just before the command); refuses a command given before the current phase was shown."""
-    check = await check_phase(bot_of(interaction).service, meta.id, interaction.id)
+    bot = bot_of(interaction)
+    try:
+        check = await check_phase(bot.service, meta.id, interaction.id)
+    except GameError:
+        if bot.announcer is not None:  # the phase is shown again (and so recorded) if it never was
+            bot.announcer.status_changed(meta.id)
+        raise
     if not check.confirm:
         return check.phase_no
     locale = lang(interaction)
