@@ -227,3 +227,39 @@ async def test_the_last_submit_and_the_directors_resolve_at_fixed_offsets_resolv
         # the Submit (the last order) resolved the phase, or the director's resolve did (with the order, if it
         # was in, or without it, refused as late): one phase that waited for orders either way
         assert await order_phases_resolved(t, enc, before.phase_no) == 1, (offset, director.content)
+
+
+async def test_every_command_on_the_current_phase_follows_the_phase_the_director_saw(table: Table) -> None:
+    """deadline, pause, review and override-roll as resolve: given before the phase was shown, refused and
+    nothing changes; given within 3 s of it, confirmed first (the button carries the phase and the command's
+    arguments); given later, applied at once."""
+    t = table
+    enc = await open_duel(t)
+    await phase_seen(t)
+    shown = await t.bot.service.storage.announcement(enc)
+    shown_ms = (shown.message_id >> 22) + 1420070400000
+    commands: list[tuple[str, dict[str, object]]] = [
+        ("director deadline", {"minutes": 10}),
+        ("director review", {"on": True}),
+        ("director override-roll", {"index": 2, "dice": "6,6"}),
+        ("director pause", {}),
+    ]
+    for name, options in commands:
+        t.fd.set_clock(shown_ms - 1)
+        refused = await (await t.director.run_command(t.channel, name, options)).final_response()
+        assert refused.ephemeral and refused.content.startswith("That phase was already resolved"), name
+    meta = await encounter_of(t)
+    assert meta.status == "running" and not meta.settings.get("review_rolls"), "nothing changed"
+    assert await t.bot.service.deadline_of(enc, shown.phase_no) is None
+    for name, options in commands:
+        t.fd.set_clock(shown_ms + 1000)
+        asked = await (await t.director.run_command(t.channel, name, options)).final_response()
+        assert asked.ephemeral and "Apply that to it?" in asked.content, (name, asked.content)
+        (custom_id,) = asked.custom_ids()
+        assert custom_id.startswith(f"hexd:dphase:{enc}:{shown.phase_no}:")
+        done = await (await t.director.click(asked, custom_id)).final_response(timeout=60)
+        assert not done.content.startswith("That phase"), (name, done.content)
+    meta = await encounter_of(t)
+    assert meta.status == "paused" and meta.settings.get("review_rolls")
+    assert meta.settings["roll_overrides"] == {str(shown.phase_no): {"2": [6, 6]}}
+    assert await t.bot.service.deadline_of(enc, shown.phase_no) is not None
