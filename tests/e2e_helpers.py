@@ -287,6 +287,17 @@ async def phase_seen(t: Table) -> None:
     (bot/phase_gate.py): what the bot had to show is shown and recorded, and Discord's clock moves on past the
     confirmation window (no wait: the local Discord's clock is the test's)."""
     await t.bot.settle()
+    meta = await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id)
+    for _ in range(3000):  # a command's handler may still be queueing the phase's posts: poll, not timing
+        if meta is None or meta.status != "running":
+            break
+        shown = await t.bot.service.storage.announcement(meta.id)
+        if shown.message_id and shown.phase_no == (await t.bot.service.read(meta.id)).phase_no:
+            break
+        await asyncio.sleep(0.02)
+    else:
+        raise AssertionError("the current phase was never shown in the channel")
+    await t.bot.settle()
     t.fd.advance_clock(CONFIRM_WITHIN_MS + 1)
 
 
