@@ -31,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.permissions import Actor
+from bot.phase_gate import CONFIRM_WITHIN_MS
 from tests.bot_process import BotProcess, spawn_bot
 from tests.e2e_helpers import start_bot
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
@@ -59,6 +60,18 @@ async def roll_until(done: asyncio.Event, person: Person, channel: object, acks:
         await handle.acknowledged()
         acks.append((time.perf_counter() - start) * 1000)
         await asyncio.sleep(0.02)
+
+
+async def resolve_when_shown(fd: FakeDiscord, director: Person, channel: Channel) -> Message:
+    """``/director resolve`` once the phase is shown in the channel (bot/phase_gate.py: a resolve given before it
+    is refused, and one within 3 s of it is confirmed first); the local Discord's clock is moved past that."""
+    for _ in range(120):
+        fd.advance_clock(CONFIRM_WITHIN_MS + 1)
+        answer = await (await director.run_command(channel, "director resolve")).final_response(timeout=600)
+        if not answer.content.startswith("That phase"):
+            return answer
+        await asyncio.sleep(0.5)  # not shown yet: the bot shows it now
+    raise SystemExit("the phase was never shown in the channel")
 
 
 CASES = [("resolve", "director resolve"), ("replay", "encounter replay"), ("export", "encounter export")]
@@ -130,7 +143,11 @@ async def main(ships: int, in_process: bool) -> None:
                     await bot.service.start(enc, Actor(director.id))
                     for _ in range(3):  # a few resolved steps to replay
                         await bot.service.resolve(enc, forced=True)
+                    if bot.announcer is not None:  # the phase the director resolves is shown in the channel
+                        await bot.announcer.open_phase(enc)
                     await bot.settle()
+                    # the director has had the phase in front of them for a while (bot/phase_gate.py)
+                    fd.advance_clock(CONFIRM_WITHIN_MS + 1)
                     for case in CASES:
                         await measure(case, (director, roller), (channel, elsewhere), ships, bot.settle)
                 finally:
@@ -144,6 +161,9 @@ async def main(ships: int, in_process: bool) -> None:
                     ("encounter start", {}),
                     *[("director resolve", {})] * 3,  # a few resolved steps to replay
                 ]:
+                    if command == "director resolve":
+                        answer = await resolve_when_shown(fd, director, channel)
+                        continue
                     handle = await director.run_command(channel, command, options)
                     answer = await handle.final_response(timeout=600)
                     if command == "encounter new":  # refused unless the channel is told (in its own post)
@@ -162,6 +182,9 @@ async def main(ships: int, in_process: bool) -> None:
                         posted = len(channel.messages())
 
                 await settle()
+                fd.advance_clock(
+                    CONFIRM_WITHIN_MS + 1
+                )  # the measured resolve: long after the phase was shown
                 exported: Message | None = None
                 for case in CASES:
                     exported = await measure(

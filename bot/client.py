@@ -17,10 +17,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.click_limit import ClickLimiter
 from bot.config import Config
 from bot.heavy import HeavyLimiter, Window
 from bot.imaging import warm_up
 from bot.logs import setup_logging, trace_id
+from bot.membership import Membership
 from bot.results import OverrideDone, Resolution, StatusView, StepReport, refuse
 from bot.scheduler import DeadlineScheduler
 from bot.service import EncounterService, Reading
@@ -200,7 +202,20 @@ class HexBotCore(commands.Bot):
         self._background: set[asyncio.Task[None]] = set()
         self.heavy = HeavyLimiter()  # replay, export, import: per member, so nobody locks the others out
         self.rolls = Window(ROLLS_PER_WINDOW, ROLL_WINDOW_SECONDS)  # /roll posts in public: per member
+        self.clicks = ClickLimiter()  # a burst of clicks is not a burst of work (bot/click_limit.py)
+        self.membership = Membership(self._still_member)  # DM clicks carry no server (bot/membership.py)
         self.tree.on_error = self.on_app_command_error
+
+    async def _still_member(self, guild_id: int, user_id: int) -> bool:
+        """Asked of Discord (a guild's members are not cached without the members intent; over HTTP, so a process
+        answers for a guild on another shard too)."""
+        try:
+            await self.http.get_member(guild_id, user_id)
+        except discord.NotFound:  # Unknown Member (left, kicked), or Unknown Guild (the bot was removed)
+            return False
+        except discord.HTTPException:  # Discord could not say: the click goes on rather than fail for all
+            log.warning("membership lookup refused guild=%s user=%s", guild_id, user_id, exc_info=True)
+        return True
 
     @staticmethod
     def shard_options(config: Config) -> dict[str, Any]:

@@ -111,19 +111,30 @@ class DirectorActions(ServiceBase):
                 await self.storage.set_encounter_status(encounter_id, "running")
             return phase_no, state
 
-    async def set_status(self, encounter_id: int, actor: Actor, status: str) -> None:
-        meta = await self.storage.get_encounter(encounter_id)
-        await self.require_director(meta, actor)
-        if meta.status == "ended":
-            raise refuse("encounter.ended", "This encounter has ended.")
-        if status == "paused" and meta.status != "running":
-            raise refuse("encounter.not_running", "Only a running encounter can be paused.")
-        if status == "running" and meta.status != "paused":
-            raise refuse("encounter.not_paused", "The encounter is not paused.")
-        await self.storage.set_encounter_status(encounter_id, status)  # type: ignore[arg-type]
+    async def set_status(
+        self, encounter_id: int, actor: Actor, status: str, *, expected_phase_no: int | None = None
+    ) -> None:
+        """``expected_phase_no``: the phase the director saw (bot/phase_gate.py); a later one is not paused."""
+        async with self._lock(encounter_id):  # not while a resolution in progress is closing the phase
+            meta = await self.storage.get_encounter(encounter_id)
+            await self.require_director(meta, actor)
+            if meta.status == "ended":
+                raise refuse("encounter.ended", "This encounter has ended.")
+            if status == "paused" and meta.status != "running":
+                raise refuse("encounter.not_running", "Only a running encounter can be paused.")
+            if status == "running" and meta.status != "paused":
+                raise refuse("encounter.not_paused", "The encounter is not paused.")
+            self._require_phase(meta.phase_no, expected_phase_no)
+            await self.storage.set_encounter_status(encounter_id, status)  # type: ignore[arg-type]
+
+    @staticmethod
+    def _require_phase(phase_no: int, expected_phase_no: int | None) -> None:
+        """A director's command meant for phase ``expected_phase_no`` does nothing to a later one."""
+        if expected_phase_no is not None and phase_no != expected_phase_no:
+            raise refuse("phase.changed", "The game moved on while I applied that; give it again.")
 
     async def director_deadline(
-        self, encounter_id: int, actor: Actor, minutes: float | None
+        self, encounter_id: int, actor: Actor, minutes: float | None, *, expected_phase_no: int | None = None
     ) -> datetime | None:
         async with self._lock(
             encounter_id
@@ -131,6 +142,7 @@ class DirectorActions(ServiceBase):
             meta, _, phase_no = await self.load(encounter_id)
             await self.require_director(meta, actor)
             self._require_running(meta)
+            self._require_phase(phase_no, expected_phase_no)
             return await self.set_deadline(encounter_id, phase_no, minutes)
 
     async def assign(self, encounter_id: int, actor: Actor, unit_id: str, user_id: int) -> Joined:
@@ -154,10 +166,14 @@ class DirectorActions(ServiceBase):
         await self.require_director(meta, actor)
         await self.storage.add_participant(encounter_id, user_id, "codirector")
 
-    async def set_review_rolls(self, encounter_id: int, actor: Actor, on: bool) -> None:
-        meta = await self.storage.get_encounter(encounter_id)
-        await self.require_director(meta, actor)
-        await self.storage.update_settings(encounter_id, review_rolls=on)
+    async def set_review_rolls(
+        self, encounter_id: int, actor: Actor, on: bool, *, expected_phase_no: int | None = None
+    ) -> None:
+        async with self._lock(encounter_id):  # the resolution in progress reads the setting once
+            meta = await self.storage.get_encounter(encounter_id)
+            await self.require_director(meta, actor)
+            self._require_phase(meta.phase_no, expected_phase_no)
+            await self.storage.update_settings(encounter_id, review_rolls=on)
 
     async def set_reveal_at_end(self, encounter_id: int, actor: Actor, on: bool) -> None:
         """NGT-9: once the encounter has ended, ``/encounter replay`` shows everything to anyone (off by
@@ -166,13 +182,22 @@ class DirectorActions(ServiceBase):
         await self.require_director(meta, actor)
         await self.storage.update_settings(encounter_id, reveal_at_end=on)
 
-    async def override_roll(self, encounter_id: int, actor: Actor, index: int, dice: tuple[int, ...]) -> int:
+    async def override_roll(
+        self,
+        encounter_id: int,
+        actor: Actor,
+        index: int,
+        dice: tuple[int, ...],
+        *,
+        expected_phase_no: int | None = None,
+    ) -> int:
         """Replace roll ``index`` of the held resolution of the current phase ("director reviews rolls"). Under the
         encounter's lock: not lost to a resolution reading the table meanwhile, nor to another director's change
         of the same table (each reads it and writes it whole)."""
         async with self._lock(encounter_id):
             meta, _, phase_no = await self.load(encounter_id)
             await self.require_director(meta, actor)
+            self._require_phase(phase_no, expected_phase_no)
             if not meta.settings.get("review_rolls"):
                 raise refuse(
                     "director.review_off", "Turn on 'director reviews rolls' first (/director review)."

@@ -45,6 +45,7 @@ from bot.imaging import board_png
 from bot.logs import trace_id
 from bot.panels import panel_for, status_lines, step_cards
 from bot.panels.model import Card
+from bot.phase_gate import note_shown
 from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepReport
 from bot.rules_reference import cited
 from bot.service import Reading
@@ -861,12 +862,13 @@ class Announcer:
         if where is not None:
             try:
                 message = self._partial(chan, where.channel_id, where.message_id)
-                await message.edit(content=text, allowed_mentions=mentions)
+                edited = await message.edit(content=text, allowed_mentions=mentions)
             except discord.NotFound:  # deleted; any other refusal is not a reason for a second message
                 log.info("status message gone, sending a new one encounter=%s", encounter_id)
             else:
                 kind = _kind(where) if where is shown else STATUS_ON_POST
                 await self._keep_status(encounter_id, shown, kind, where, status.phase_no, chan, leftover)
+                await note_shown(storage, encounter_id, status.phase_no, edited.id, edited.edited_at)
                 return
         claim = (encounter_id, "status_sent", str(status.phase_no))  # a message of its own goes out once
         if where is not None:  # the one it was shown on is gone: a new one may go out
@@ -881,6 +883,7 @@ class Announcer:
         await self.record(*claim, sent.channel.id, sent.id)
         ref = MessageRef(encounter_id, STATUS, "", sent.channel.id, sent.id)
         await self._keep_status(encounter_id, shown, STATUS_OWN, ref, status.phase_no, chan, leftover)
+        await note_shown(storage, encounter_id, status.phase_no, sent.id, None)
 
     async def _status_ref(self, encounter_id: int) -> MessageRef | None:
         """The message showing the status now (None: none yet)."""

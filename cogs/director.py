@@ -19,6 +19,7 @@ from bot.client import HexBotCore, Refusal
 from bot.results import OverrideDone, refuse
 from bot.storage import Encounter
 from bot.translator import tr
+from cogs import director_phase
 from cogs.common import (
     HexTransformer,
     actor_of,
@@ -64,6 +65,11 @@ async def director_unit_autocomplete(
     if (state := await director_state(interaction)) is None:
         return []
     return choices(((f"{u.name} ({u.side})", u.id) for u in state.units.values()), current)
+
+
+def minutes_text(minutes: float) -> str:
+    """Minutes as a confirmation button carries them: plain digits, never an exponent."""
+    return f"{minutes:.4f}".rstrip("0").rstrip(".") or "0"
 
 
 async def terrain_autocomplete(
@@ -339,15 +345,9 @@ class DirectorCog(
         description=tr("Resolve the phase now", "cmd.director.resolve.desc"),
     )
     async def resolve(self, interaction: discord.Interaction) -> None:
-        # the phase the director saw: a resolve that arrives after it resolved (the last order came in, or a
-        # co-director or a double click got there first) must not force the next phase with no orders at all
-        meta = await encounter_here(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await self.bot.resolve_and_announce(
-            meta.id, forced=True, approved=True, expected_phase_no=meta.phase_no
-        )
-        key = "director.already_resolved" if result.already else "director.resolved"
-        await interaction.followup.send(t(key, lang(interaction), steps=len(result.steps)), ephemeral=True)
+        # the phase the director saw (cogs/director_phase.py): a resolve given before the phase it would force
+        # was shown (the last order came in, or a co-director or a double click got there first) forces nothing
+        await director_phase.run(interaction, await encounter_here(interaction), "resolve")
 
     @app_commands.command(
         name=tr("deadline", "cmd.director.deadline.name"),
@@ -356,26 +356,17 @@ class DirectorCog(
     async def deadline(
         self, interaction: discord.Interaction, minutes: app_commands.Range[float, 0, 10080]
     ) -> None:
-        meta = await encounter_here(interaction)
-        when = await self.bot.service.director_deadline(meta.id, actor_of(interaction), minutes or None)
-        locale = await channel_language(self.bot, meta)  # a public reply speaks the channel's language
-        if when is None:
-            await interaction.response.send_message(t("director.deadline_cleared", locale))
-        else:
-            await interaction.response.send_message(
-                t("director.deadline_set", locale, when=discord.utils.format_dt(when, "R"))
-            )
-        if self.bot.announcer is not None:  # the status message shows the deadline (or no longer does)
-            self.bot.announcer.status_changed(meta.id)  # queued, retried if refused
+        # the deadline of the phase the director saw, not of one shown after the command was given
+        await director_phase.run(
+            interaction, await encounter_here(interaction), "deadline", minutes_text(minutes)
+        )
 
     @app_commands.command(
         name=tr("pause", "cmd.director.pause.name"),
         description=tr("Pause the encounter", "cmd.director.pause.desc"),
     )
     async def pause(self, interaction: discord.Interaction) -> None:
-        meta = await encounter_here(interaction)
-        await self.bot.service.set_status(meta.id, actor_of(interaction), "paused")
-        await interaction.response.send_message(t("director.paused", lang(interaction)))
+        await director_phase.run(interaction, await encounter_here(interaction), "pause")
 
     @app_commands.command(
         name=tr("resume", "cmd.director.resume.name"),
@@ -424,9 +415,9 @@ class DirectorCog(
         description=tr("Director reviews rolls before they apply", "cmd.director.review.desc"),
     )
     async def review(self, interaction: discord.Interaction, on: bool) -> None:
-        meta = await encounter_here(interaction)
-        await self.bot.service.set_review_rolls(meta.id, actor_of(interaction), on)
-        await reply(interaction, t("director.review_on" if on else "director.review_off", lang(interaction)))
+        await director_phase.run(
+            interaction, await encounter_here(interaction), "review", "on" if on else "off"
+        )
 
     @app_commands.command(
         name=tr("override-roll", "cmd.director.override_roll.name"),
@@ -442,12 +433,20 @@ class DirectorCog(
             raise refuse(
                 "director.bad_value", "Dice are numbers separated by commas.", stat="dice", value=dice[:20]
             ) from None
-        await self.bot.service.override_roll(meta.id, actor_of(interaction), index, values)
-        await reply(
-            interaction,
-            t("director.roll_overridden", lang(interaction), index=index, dice=", ".join(map(str, values))),
-        )
+        if not values or any(not 1 <= d <= 100 for d in values):  # before the phase check: its message
+            raise refuse(
+                "director.bad_value",
+                "Give the roll number and its dice, e.g. 3 and 6,6,6.",
+                stat="dice",
+                value="",
+            )
+        await director_phase.run(interaction, meta, "roll", f"{index}_{','.join(map(str, values))}")
 
 
 async def setup(bot: HexBotCore) -> None:
+    bot.add_dynamic_items(director_phase.PhaseButton)
     await bot.add_cog(DirectorCog(bot))
+
+
+async def teardown(bot: HexBotCore) -> None:
+    bot.remove_dynamic_items(director_phase.PhaseButton)

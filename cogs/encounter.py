@@ -6,6 +6,7 @@ import contextlib
 import functools
 import io
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -34,6 +35,7 @@ from cogs.common import (
     reply,
     text_file,
 )
+from cogs.director_phase import resolve_now_button
 from cogs.help import tutorial_embed
 from cogs.idle import IdleResolveItem, notify_idle
 from cogs.seating import SeatItem, hand_over, send_seating
@@ -348,9 +350,13 @@ class EncounterCog(
         view = await self.bot.service.status(meta.id)
         locale = lang(interaction)
         text = self.bot.announcer.status_text(view, locale) if self.bot.announcer else meta.name
+        extra: dict[str, Any] = {}
         if view.status == "running" and not view.over:
             text = "\n".join((text, *status_lines_of((await self.bot.service.read(meta.id)).state, locale)))
-        await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())
+            if await self.bot.service.is_director(meta, actor_of(interaction)):
+                # the director's private status: resolve the phase it shows, named by number in the button
+                extra["view"] = resolve_now_button(meta.id, view.phase_no, locale)
+        await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none(), **extra)
 
     @app_commands.command(
         name=tr("reminders", "cmd.encounter.reminders.name"),

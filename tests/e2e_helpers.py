@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -15,12 +16,36 @@ from typing import Any
 from bot.client import EXTENSIONS, HexBotCore
 from bot.config import Config
 from bot.panels.draft import Draft, decode_draft
+from bot.phase_gate import CONFIRM_WITHIN_MS
 from bot.storage import Encounter
 from rules.registry import ruleset_for
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
+from tests.storage_fixtures import database_url
+
+#: the databases the race and crash-resume tests run the bot on: SQLite always, PostgreSQL too where a throwaway
+#: server is given (CI starts one, .ci/postgres.sh); the other end-to-end tests keep to SQLite, for time
+E2E_BACKENDS = ["sqlite", *(["postgresql"] if os.environ.get("HEXDIRECTOR_TEST_POSTGRES_URL") else [])]
+
+
+class PersonPace:
+    """The click limiter's clock for a test that plays as people do (bot/click_limit.py): each click is a quarter
+    of a second after the one before, however fast the test sends them, so no test meets "Too fast" by accident
+    and none waits on the wall clock. A test of the limit itself sets its own clock."""
+
+    def __init__(self, step: float = 0.25) -> None:
+        self.step = step
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
 
 
 class BotUnderTest(HexBotCore):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.clicks.clock = PersonPace()
+
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """discord.py's hook sleeps 5 s before every re-IDENTIFY; nothing to rate-limit against the fake."""
 
@@ -173,11 +198,12 @@ async def room(
     guild_name: str = "Wargames",
     channel_name: str = "table",
     locales: tuple[str, str, str] | None = None,
+    backend: str = "sqlite",
 ) -> AsyncIterator[Table]:
     """A guild and a channel in ``lang``, a director (Dora), Ana and Bea (each in ``locales`` when given, else
-    ``lang``), and the bot connected to a fresh SQLite database."""
+    ``lang``), and the bot connected to a fresh database of ``backend`` (:data:`E2E_BACKENDS`)."""
     locale = "es-ES" if lang == "es" else "en-US"
-    async with FakeDiscord() as fd:
+    async with FakeDiscord() as fd, database_url(backend, tmp_path) as db:
         guild = fd.create_guild(guild_name, locale=locale)
         channel = guild.create_text_channel(channel_name)
         director, ana, bea = (
@@ -186,7 +212,6 @@ async def room(
         )
         for person in (director, ana, bea):
             guild.add_member(person.user)
-        db = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
         bot = await start_bot(fd, db, guild.id)
         t = Table(fd, bot, channel, director, ana, bea, db, guild.id, lang)
         try:
@@ -195,9 +220,9 @@ async def room(
             await t.bot.close()
 
 
-def duel_table(tmp_path: Path) -> AbstractAsyncContextManager[Table]:
+def duel_table(tmp_path: Path, backend: str = "sqlite") -> AbstractAsyncContextManager[Table]:
     """The exo duel's table: English guild, Dora and Ana in English, Bea in Spanish."""
-    return room(tmp_path, channel_name="duel", locales=("en-US", "en-US", "es-ES"))
+    return room(tmp_path, channel_name="duel", locales=("en-US", "en-US", "es-ES"), backend=backend)
 
 
 def everything_public(channel: Channel) -> str:
@@ -255,6 +280,25 @@ async def open_duel(t: Table) -> int:
     started = await (await t.director.run_command(t.channel, "encounter start")).final_response()
     assert "starts" in started.content
     return (await encounter_of(t)).id
+
+
+async def phase_seen(t: Table) -> None:
+    """The director has had the current phase in front of them for longer than anyone reacts to a new one
+    (bot/phase_gate.py): what the bot had to show is shown and recorded, and Discord's clock moves on past the
+    confirmation window (no wait: the local Discord's clock is the test's)."""
+    await t.bot.settle()
+    meta = await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id)
+    for _ in range(3000):  # a command's handler may still be queueing the phase's posts: poll, not timing
+        if meta is None or meta.status != "running":
+            break
+        shown = await t.bot.service.storage.announcement(meta.id)
+        if shown.message_id and shown.phase_no == (await t.bot.service.read(meta.id)).phase_no:
+            break
+        await asyncio.sleep(0.02)
+    else:
+        raise AssertionError("the current phase was never shown in the channel")
+    await t.bot.settle()
+    t.fd.advance_clock(CONFIRM_WITHIN_MS + 1)
 
 
 async def current_panel_dm(t: Table, person: Person, unit: str, phase_no: int) -> Message:

@@ -242,6 +242,7 @@ class Ack:
     seq: int
     amended: bool
     accepted_at: datetime
+    unchanged: bool = False  # the same order as the one stored: nothing was written (``seq`` is that one's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,6 +343,15 @@ class Deadline:
     phase_no: int
     due_at: datetime
     remind_at: datetime | None = None  # when the players still missing get a reminder (None: sent, or none)
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseShown:
+    """The encounter's current phase and the Discord id of the channel message that first showed it (0: not
+    shown yet), read together."""
+
+    phase_no: int
+    message_id: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -476,8 +486,9 @@ class Storage(abc.ABC):
     async def submit_order(
         self, encounter_id: int, phase_no: int, unit_id: str, user_id: int, order: Mapping[str, Any]
     ) -> Ack:
-        """Store an order durably; an amendment replaces the unit's earlier order of the phase.
-        Raises ``StalePhaseError`` when ``phase_no`` is not the current phase."""
+        """Store an order durably; an amendment replaces the unit's earlier order of the phase; the same order as
+        the one stored (same player, same body) writes nothing (``Ack.unchanged``), so rows grow with orders, not
+        with clicks. Raises ``StalePhaseError`` when ``phase_no`` is not the current phase."""
 
     @abc.abstractmethod
     async def orders_of(self, encounter_id: int, phase_no: int, user_id: int) -> list[PendingOrder]:
@@ -622,6 +633,16 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def delete_message_ref(self, encounter_id: int, kind: str, key: str) -> bool: ...
+
+    @abc.abstractmethod
+    async def note_announcement(self, encounter_id: int, phase_no: int, message_id: int) -> bool:
+        """Channel message ``message_id`` (a Discord snowflake, or the snowflake of the moment it was edited) shows
+        phase ``phase_no``: recorded when that phase is still the current one and had not been shown yet (the
+        first showing counts; every phase change forgets it). Bookkeeping: no event, no disk sync."""
+
+    @abc.abstractmethod
+    async def announcement(self, encounter_id: int) -> PhaseShown:
+        """The current phase and the message that first showed it (``EncounterNotFoundError``)."""
 
     @abc.abstractmethod
     async def claim_message_ref(

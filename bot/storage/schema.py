@@ -131,6 +131,9 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     ),
     # 4: the server's idle reminder: hours a phase without a deadline may wait before the director is reminded
     ("ALTER TABLE guild_settings ADD COLUMN idle_reminder_hours INTEGER",),
+    # 5: the Discord id of the channel message that first showed the current phase (0: not shown yet), so a
+    # director's command given before it was seen is known to be meant for an earlier phase
+    ("ALTER TABLE encounters ADD COLUMN announced_id INTEGER NOT NULL DEFAULT 0",),
 )
 
 
@@ -250,6 +253,8 @@ POSTGRES_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     ),
     # 4: the server's idle reminder: hours a phase without a deadline may wait before the director is reminded
     ("ALTER TABLE guild_settings ADD COLUMN idle_reminder_hours INTEGER",),
+    # 5: as SQLite's step 5 (a Discord snowflake needs BIGINT)
+    ("ALTER TABLE encounters ADD COLUMN announced_id BIGINT NOT NULL DEFAULT 0",),
 )
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)

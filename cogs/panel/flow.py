@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.panels.model import Button, Select
 from bot.results import refuse
 from bot.service import Reading
-from cogs.common import actor_of, bot_of
+from cogs.common import actor_of, bot_of, channel_language
 from cogs.panel.components import ControlRef
 from cogs.panel.load import LoadedPanel, load_panel, stored_draft
+from data.i18n import t
+
+if TYPE_CHECKING:
+    from bot.client import HexBotCore
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +32,8 @@ class Clicked:
 
 async def click(interaction: discord.Interaction, ref: ControlRef, values: tuple[str, ...] | None) -> Clicked:
     """The click on control ``ref`` (``values``: a select's choice); raises a ``GameError`` to refuse it."""
+    # more clicks than a person makes on purpose: refused before anything is read or written
+    bot_of(interaction).clicks.check((interaction.user.id, ref.encounter_id, ref.unit_id))
     reading = await owns(interaction, ref)
     if ref.phase_no != reading.phase_no:
         log.info(
@@ -59,9 +66,15 @@ async def owns(interaction: discord.Interaction, ref: ControlRef) -> Reading:
     """Ownership, checked on every click before anything is read or changed: the clicking user must hold the
     unit in that encounter, and a panel used inside a server must belong to that server (custom ids are forgeable).
     Returns what it read, so the click does not read it again."""
-    reading = await bot_of(interaction).service.read(ref.encounter_id)
+    bot = bot_of(interaction)
+    reading = await bot.service.read(ref.encounter_id)
     if interaction.guild_id is not None and reading.meta.guild_id != interaction.guild_id:
         raise refuse("encounter.gone", "That encounter no longer exists.")
+    if interaction.guild_id is None and not await bot.membership.is_member(
+        reading.meta.guild_id, interaction.user.id
+    ):  # a DM carries no server: someone who left it (or was removed) plays no more there
+        await hand_to_director(bot, reading, interaction.user.id)
+        raise refuse("member.gone", "You are no longer a member of that encounter's server.")
     if not await bot_of(interaction).service.may_use_panel(reading, ref.unit_id, actor_of(interaction)):
         log.info("panel refused user=%s encounter=%s", interaction.user.id, ref.encounter_id)
         user = interaction.user.id
@@ -73,6 +86,25 @@ async def owns(interaction: discord.Interaction, ref: ControlRef) -> Reading:
             raise refuse("encounter.gone", "That encounter no longer exists.")
         raise refuse("unit.not_yours", "That is not one of your units.")
     return reading
+
+
+async def hand_to_director(bot: HexBotCore, reading: Reading, user_id: int) -> None:
+    """Someone no longer in the encounter's server: their units go to the director, as when a player leaves (the
+    table is told, and a phase that waited only for them moves on)."""
+    meta = reading.meta
+    if not await bot.service.leave(meta.id, user_id):
+        return
+    log.info("player no longer a member: units to the director encounter=%s user=%s", meta.id, user_id)
+    text = t("encounter.left_public", await channel_language(bot, meta), user=f"<@{user_id}>")
+    channel = bot.get_partial_messageable(meta.channel_id)
+    try:
+        await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:  # the change stands; the status below says who plays what
+        log.warning("notice of a player gone refused encounter=%s", meta.id, exc_info=True)
+    if meta.status == "running":
+        await bot.resolve_and_announce(meta.id, expected_phase_no=reading.phase_no)
+        if bot.announcer is not None:
+            bot.announcer.status_changed(meta.id)  # queued, retried if refused
 
 
 async def submit(interaction: discord.Interaction, panel: LoadedPanel, reading: Reading) -> Clicked:

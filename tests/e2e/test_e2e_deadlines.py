@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from bot.service_base import utc_now
-from tests.e2e_helpers import Table, encounter_of, open_duel, orders_panel
+from tests.e2e_helpers import Table, encounter_of, open_duel, orders_panel, phase_seen
 
 pytestmark = pytest.mark.slow
 
@@ -20,6 +20,7 @@ def reminders_to(t: Table, person: object) -> list[str]:
 async def test_deadline_timestamps_and_one_reminder_dm_unless_muted(table: Table) -> None:
     t = table
     enc = await open_duel(t)
+    await phase_seen(t)
     set_reply = await (
         await t.director.run_command(t.channel, "director deadline", {"minutes": 10})
     ).final_response()
@@ -46,6 +47,7 @@ async def test_deadline_timestamps_and_one_reminder_dm_unless_muted(table: Table
     muted = await (await t.ana.run_command(t.channel, "encounter reminders", {"on": False})).final_response()
     assert muted.ephemeral
     t.bot.service.clock = utc_now
+    await phase_seen(t)
     await (await t.director.run_command(t.channel, "director deadline", {"minutes": 10})).final_response()
     t.bot.service.clock = lambda: utc_now() + timedelta(minutes=8)
     assert await t.bot.scheduler.remind() == 1

@@ -16,6 +16,7 @@ from tests.e2e_helpers import (
     encounter_of,
     everything_public,
     open_duel,
+    phase_seen,
     play_phase,
     wait_phase_after,
 )
@@ -65,6 +66,7 @@ async def test_a_director_resolve_that_arrives_after_the_phase_resolved_forces_n
         return await original(encounter_id, **kwargs)
 
     service.resolve = players_win_the_race  # type: ignore[method-assign]
+    await phase_seen(t)
     try:
         reply = await answer(t, t.director, "director resolve", {})
     finally:

@@ -1,4 +1,5 @@
-"""Issue 15 item 5: a bot that died (or whose posts Discord refused) picks up where the table was.
+"""Issue 15 item 5: a bot that died (or whose posts Discord refused) picks up where the table was, on SQLite and
+(where a PostgreSQL server is given, as in CI) on PostgreSQL.
 
 - A resolution committed while nothing was posted (killed mid-post): the restarted bot posts that step's board
   and account once, opens the next phase (status, DM panels, the closed-DMs notice), and a second restart
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import pytest
 
@@ -18,8 +20,10 @@ from bot.permissions import Actor
 from bot.service import EncounterService
 from bot.storage import open_storage
 from tests.e2e_helpers import (
+    E2E_BACKENDS,
     Table,
     current_panel_dm,
+    duel_table,
     open_duel,
     play_phase,
     start_bot,
@@ -28,6 +32,13 @@ from tests.e2e_helpers import (
 from tests.fakediscord import Message
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(params=E2E_BACKENDS)
+async def table(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Table]:
+    """The duel's table on each backend: what a crash leaves behind is read back from SQLite and PostgreSQL alike."""
+    async with duel_table(tmp_path, backend=str(request.param)) as t:
+        yield t
 
 
 def boards(t: Table) -> list[Message]:

@@ -20,6 +20,7 @@ from tests.e2e_helpers import (
     Table,
     encounter_of,
     open_duel,
+    phase_seen,
     play_phase,
     start_bot,
     wait_phase_after,
@@ -191,6 +192,7 @@ async def test_the_director_role_grants_director_powers(server: Server) -> None:
 
     done = await answer(s.admin, s.channel, "settings director-role", {"role": referees})
     assert done.ephemeral and f"<@&{referees.id}>" in done.content
+    await phase_seen(t)
     paused = await answer(s.carla, s.channel, "director pause")
     assert not paused.ephemeral and "paused" in paused.content
     assert (await encounter_of(t)).status == "paused"

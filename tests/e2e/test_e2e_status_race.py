@@ -4,6 +4,8 @@ and shows the status again from a fresh read, so the channel never keeps a statu
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,9 +13,16 @@ import pytest
 from bot.results import StatusView
 from cogs.announcer import Announcer
 from data.i18n import t
-from tests.e2e_helpers import Table, open_duel
+from tests.e2e_helpers import E2E_BACKENDS, Table, duel_table, open_duel
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(params=E2E_BACKENDS)
+async def table(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Table]:
+    """Several processes share PostgreSQL in production: the race runs there too when a server is given."""
+    async with duel_table(tmp_path, backend=str(request.param)) as t:
+        yield t
 
 
 async def test_a_change_made_while_the_status_was_edited_is_shown_by_the_shared_announcer(

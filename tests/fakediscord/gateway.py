@@ -133,7 +133,7 @@ class Gateway:
     def _filtered(self, intents: int, event: str, data: dict[str, Any]) -> dict[str, Any] | None:
         if event in _GUILD_EVENTS and not intents & INTENT_GUILDS:
             return None
-        if event == "GUILD_MEMBER_ADD" and not intents & INTENT_GUILD_MEMBERS:
+        if event in ("GUILD_MEMBER_ADD", "GUILD_MEMBER_REMOVE") and not intents & INTENT_GUILD_MEMBERS:
             return None
         if event in _MESSAGE_EVENTS:
             in_guild = "guild_id" in data

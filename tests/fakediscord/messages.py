@@ -7,7 +7,7 @@ from typing import Any
 
 from .errors import field_error, invalid_form_body
 from .limits import check_file_sizes, check_message_fields, check_not_empty
-from .state import Attachment, Channel, Message, User, World, iso_now
+from .state import Attachment, Channel, Message, User, World
 
 
 @dataclass(frozen=True)
@@ -119,5 +119,5 @@ def apply_edit(
         message.flags = (message.flags & ~((1 << 2) | (1 << 15))) | (
             int(payload["flags"]) & ((1 << 2) | (1 << 15))
         )
-    message.edited_timestamp = iso_now()
+    message.edited_timestamp = world.ids.now_iso()  # Discord's clock, as the ids'
     world.touch()

@@ -238,6 +238,20 @@ class FakeDiscord:
     def requests(self) -> list[RequestRecord]:
         return list(self.rest.log)
 
+    # -- Discord's clock (what snowflakes are stamped with) --------------------------------------------
+
+    def freeze_clock(self) -> int:
+        """Stop Discord's clock (Unix ms, returned): ids are stamped with the time the test sets from now on."""
+        return self.world.ids.freeze()
+
+    def advance_clock(self, ms: int) -> int:
+        """Move Discord's clock on by ``ms`` milliseconds (frozen); returns the new time."""
+        return self.world.ids.advance(ms)
+
+    def set_clock(self, unix_ms: int) -> None:
+        """Put Discord's frozen clock at ``unix_ms``; earlier than before too (an interaction given then)."""
+        self.world.ids.set_ms(unix_ms)
+
     def force_reconnect(self) -> None:
         """Sends op 7 RECONNECT: the client drops the socket and RESUMEs, getting missed events replayed."""
         self.gateway.send_control(RECONNECT, None)

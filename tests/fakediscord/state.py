@@ -412,6 +412,15 @@ class Guild:
         self.world.dispatch("GUILD_MEMBER_ADD", member.to_payload() | {"guild_id": str(self.id)})
         return member
 
+    def remove_member(self, user: User | Any) -> None:
+        """The person leaves (or is kicked): ``GET /guilds/{id}/members/{user}`` answers 404 / 10007 from now on
+        and their guild interactions are refused; their DMs with the bot stay open, as on Discord."""
+        user_id: int = user if isinstance(user, int) else user.id
+        member = self.members.pop(user_id)
+        self.world.dispatch(
+            "GUILD_MEMBER_REMOVE", {"guild_id": str(self.id), "user": member.user.to_payload()}
+        )
+
     def member(self, user: User | Any) -> Member:
         """The member record of a User, a Person or a user id."""
         user_id: int = user if isinstance(user, int) else user.id

@@ -45,8 +45,9 @@ class Acknowledged:
         words = line.split()
         if words and words[0] == "ACK":
             phase, unit, seq, value = int(words[1]), words[2], int(words[3]), int(words[4])
-            assert seq not in self.orders, f"seq {seq} acknowledged twice"
-            self.orders[seq] = (phase, unit, value)
+            # the same order given again is acknowledged as the one stored (nothing is written): its seq again
+            known = self.orders.setdefault(seq, (phase, unit, value))
+            assert known == (phase, unit, value), f"seq {seq} acknowledged for two different orders"
         elif words and words[0] == "RESOLVED":
             self.resolutions += 1
 

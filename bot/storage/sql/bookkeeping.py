@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from ..base import UNSET, Deadline, GuildSettings, MessageRef, Unset
+from ..base import UNSET, Deadline, EncounterNotFoundError, GuildSettings, MessageRef, PhaseShown, Unset
 from .codec import parse_time, timestamp
 from .core import SqlCore
 from .driver import Row
@@ -223,6 +223,26 @@ class Bookkeeping(SqlCore):
                 (encounter_id, kind, key),
             )
         return deleted > 0
+
+    # --- what the channel has shown of the current phase ------------------------------------------------------
+
+    async def note_announcement(self, encounter_id: int, phase_no: int, message_id: int) -> bool:
+        async with self._write(encounter_id, durable=False) as db:
+            await self._head(db, encounter_id)  # the row's lock (PostgreSQL), as every write
+            changed = await db.execute(
+                "UPDATE encounters SET announced_id = ? WHERE id = ? AND phase_no = ? AND announced_id = 0",
+                (message_id, encounter_id, phase_no),
+            )
+        return changed > 0
+
+    async def announcement(self, encounter_id: int) -> PhaseShown:
+        async with self._read(encounter_id) as db:
+            row = await db.fetch_row(
+                "SELECT phase_no, announced_id FROM encounters WHERE id = ?", (encounter_id,)
+            )
+        if row is None:
+            raise EncounterNotFoundError(encounter_id)
+        return PhaseShown(int(row["phase_no"]), int(row["announced_id"]))
 
 
 def _deadline(row: Row) -> Deadline:

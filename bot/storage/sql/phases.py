@@ -42,12 +42,18 @@ class Phases(SqlCore):
             head = await self._live_head(db, encounter_id)
             if phase_no != head.phase_no:
                 raise StalePhaseError(encounter_id, phase_no, head.phase_no)
-            (row,) = await db.fetch(
-                "SELECT MAX(seq) AS previous FROM orders "
-                "WHERE encounter_id = ? AND phase_no = ? AND unit_id = ? AND seq > ?",
+            row = await db.fetch_row(
+                "SELECT seq, user_id, body, accepted_at FROM orders "
+                "WHERE encounter_id = ? AND phase_no = ? AND unit_id = ? AND seq > ? ORDER BY seq DESC LIMIT 1",
                 (encounter_id, phase_no, unit_id, head.opened_seq),
             )
-            previous: int | None = row["previous"]
+            previous: int | None = None if row is None else row["seq"]
+            if row is not None and row["body"] == body and row["user_id"] == user_id:
+                # the same order again (a burst of Submits): stored already, nothing is written
+                accepted = parse_time(row["accepted_at"])
+                return Ack(
+                    encounter_id, phase_no, unit_id, user_id, row["seq"], True, accepted, unchanged=True
+                )
             # the log records that an order arrived, never what it says (secret until the resolver reads it)
             payload = dumps(
                 {"phase_no": phase_no, "unit_id": unit_id, "user_id": user_id, "amends": previous}

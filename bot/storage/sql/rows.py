@@ -32,10 +32,11 @@ INSERT_SNAPSHOT: Final = (
     "INSERT INTO snapshots (encounter_id, seq, phase_no, opened_seq, parent_seq, state, created_at) "
     "VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
-# a phase change moves the encounter to another snapshot and opens the phase's orders anew
+# a phase change moves the encounter to another snapshot and opens the phase's orders anew; the phase it moves
+# to has not been shown in the channel yet (``announced_id``)
 MOVE_TO_SNAPSHOT: Final = (
-    "UPDATE encounters SET phase_no = ?, snapshot_seq = ?, opened_seq = ?, last_seq = ?, updated_at = ? "
-    "WHERE id = ?"
+    "UPDATE encounters SET phase_no = ?, snapshot_seq = ?, opened_seq = ?, last_seq = ?, updated_at = ?, "
+    "announced_id = 0 WHERE id = ?"
 )
 
 

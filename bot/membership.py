@@ -1,0 +1,62 @@
+"""Whether a person is still a member of an encounter's server, for the clicks that carry no server (a DM panel):
+someone who left or was removed plays no more (DESIGN §4: DMs are checked against membership), and their units go
+to the director, as when a player leaves. A click inside the server needs no check: Discord sends it only from
+a member.
+
+The answer comes from Discord (a member lookup, through the fetcher the Discord layer gives); a "still a member"
+is reused for :data:`MEMBER_TTL` seconds, so a burst of clicks costs one lookup, and a "gone" is never reused (it
+is acted on at once)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Final
+
+from bot.bounded import Bounded
+
+#: seconds a lookup that found the person still a member is reused
+MEMBER_TTL: Final = 5.0
+KEPT: Final = 4096
+
+Fetcher = Callable[[int, int], Awaitable[bool]]  # (guild id, user id) -> still a member
+
+
+class Membership:
+    def __init__(self, fetch: Fetcher, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self._fetch = fetch
+        self.clock = clock
+        self._members: Bounded[tuple[int, int], float] = Bounded(KEPT)  # (guild, user) -> when last found
+        self._asking: dict[tuple[int, int], asyncio.Future[bool]] = {}
+
+    async def is_member(self, guild_id: int, user_id: int) -> bool:
+        key = (guild_id, user_id)
+        seen = self._members.get(key)
+        if seen is not None and self.clock() - seen < MEMBER_TTL:
+            return True
+        asking = self._asking.get(key)
+        if asking is not None:  # clicks at once share one lookup
+            return await asyncio.shield(asking)
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._asking[key] = future
+        try:
+            found = await self._fetch(guild_id, user_id)
+        except Exception as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: a lookup nobody else waited for logs nothing
+            raise
+        except BaseException:  # cancelled: those waiting for it ask again
+            future.cancel()
+            raise
+        finally:
+            self._asking.pop(key, None)
+        future.set_result(found)
+        if found:
+            self._members[key] = self.clock()
+        else:
+            self._members.pop(key, None)
+        return found
+
+    def forget(self, guild_id: int, user_id: int) -> None:
+        self._members.pop((guild_id, user_id), None)
