@@ -225,7 +225,7 @@ def _print_step(step: SimStep, ruleset: Ruleset, *, as_json: bool, lang: str, st
         return
     print(t("cli.step", lang, when=phase_title(step.state, step.round, step.phase, lang)), file=stream)
     for ev in step.events:
-        print(f"  {describe(ev, step.state, lang)}", file=stream)
+        print(f"  {describe(ev, step.state, lang, markdown=False)}", file=stream)
 
 
 def _image_writer(out: Path | None, lang: str = "en"):  # type: ignore[no-untyped-def]

@@ -43,6 +43,7 @@ from bot.account import describe, roll_purpose
 from bot.bounded import Bounded
 from bot.imaging import board_png
 from bot.logs import trace_id
+from bot.names import shown_name
 from bot.panels import panel_for, status_lines, step_cards
 from bot.panels.model import Card
 from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepReport
@@ -532,14 +533,14 @@ class Announcer:
         try:
             state = (await self.bot.service.read(encounter_id)).state
             locale = await self.channel_lang(meta)
-            names = {s.id: s.name for s in state.sides}
+            names = {s.id: shown_name(s.name) for s in state.sides}
             winner = state.winner
             text = (
                 t("channel.winner", locale, winner=names.get(winner, winner))
                 if winner
                 else t("channel.draw", locale)
             )
-            sent = await chan.send(f"🏁 **{meta.name}** — {text}")
+            sent = await chan.send(f"🏁 **{shown_name(meta.name)}** — {text}")
         except Exception:
             await self.release(encounter_id, "over", "")
             raise
@@ -563,7 +564,7 @@ class Announcer:
         if not step.public_events:
             return None  # nothing happened that the channel may see: no image to repeat
         when = phase_title(step.state, step.round, step.phase, locale)  # one phase number (issue 13 item 7)
-        header = t("channel.step", locale, name=meta.name, when=when)
+        header = t("channel.step", locale, name=shown_name(meta.name), when=when)
         if len(step.public_events) > LONG_ACCOUNT:  # a fleet's account is CPU work: off the event loop
             lines = await asyncio.to_thread(
                 lambda: [describe(e, step.state, locale) for e in step.public_events]
@@ -687,9 +688,10 @@ class Announcer:
             if not events and not step.board_changed:
                 continue
             locale = await self.user_lang(meta, user)
-            who = t("render.viewer.director", locale) if viewer == DIRECTOR else state.side(viewer).name
+            side = state.side(viewer).name if viewer != DIRECTOR else ""
+            who = shown_name(side) if side else t("render.viewer.director", locale)
             when = phase_title(state, step.round, step.phase, locale)  # one phase number (issue 13 item 7)
-            header = t("private.step", locale, name=meta.name, when=when, viewer=who)
+            header = t("private.step", locale, name=shown_name(meta.name), when=when, viewer=who)
             png = await board_png(
                 state, events, viewer=viewer, locale=locale, title=meta.name, step=(step.round, step.phase)
             )
@@ -734,8 +736,9 @@ class Announcer:
             opening = StepReport(meta.id, reading.phase_no, state.round, state.phase, (), state, (), True)
             await self.post_private_views(meta, opening)
         locale = await self.channel_lang(meta)
-        header = t("channel.opening", locale, name=meta.name)
-        png = await board_png(state, (), viewer="public", locale=locale, title=header)
+        header = t("channel.opening", locale, name=shown_name(meta.name))
+        drawn = t("channel.opening", locale, name=meta.name)  # an image draws the name's own letters
+        png = await board_png(state, (), viewer="public", locale=locale, title=drawn)
         if png is None:
             return
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
@@ -765,7 +768,7 @@ class Announcer:
             )
             for i, rule, purpose, dice in held.rolls
         ]
-        text = t("director.held", locale, name=meta.name) + "\n" + "\n".join(lines)
+        text = t("director.held", locale, name=shown_name(meta.name)) + "\n" + "\n".join(lines)
         await self.dm(meta.created_by, clip(text))
 
     # --- opening a phase ------------------------------------------------------------------------------------
@@ -787,7 +790,7 @@ class Announcer:
             await self.send_panel(reading.meta, reading.meta.created_by, DIRECTOR, reading=reading)
 
     def status_text(self, status: StatusView, locale: str, acting: str = "") -> str:
-        head = t("status.head", locale, name=status.name, when=status.when_text(locale))
+        head = t("status.head", locale, name=shown_name(status.name), when=status.when_text(locale))
         if status.deadline and not status.over and status.status == "running":
             when = discord.utils.format_dt(datetime.fromisoformat(status.deadline), "R")
             head += "\n" + t("status.deadline", locale, when=when)
@@ -806,7 +809,9 @@ class Announcer:
                 return head
             return head + "\n" + t("status.all_in", locale)
         # a unit hidden from the public (unit_name "") is never named, nor is its player (FOG-1)
-        names = ", ".join(f"<@{m.user_id}> ({m.unit_name})" for m in status.missing if m.unit_name)
+        names = ", ".join(
+            f"<@{m.user_id}> ({shown_name(m.unit_name)})" for m in status.missing if m.unit_name
+        )
         if not names:
             return head + "\n" + t("status.waiting_unnamed", locale)
         return head + "\n" + t("status.waiting", locale, names=names)
@@ -949,7 +954,7 @@ class Announcer:
         holders = {unit: user for user, unit, _ in status.players}
         names: list[str] = []
         for u in self.bot.service.owing(reading.state):
-            name = self.bot.service.public_name(reading.state, u)
+            name = shown_name(self.bot.service.public_name(reading.state, u))
             if not name:  # a hidden unit is never named, nor its player (FOG-1)
                 continue
             names.append(f"{name} (<@{holders[u]}>)" if u in holders else name)
@@ -974,8 +979,8 @@ class Announcer:
             text = t(
                 "channel.reminder",
                 locale,
-                name=meta.name,
-                unit=unit.name if unit is not None else missing.unit,
+                name=shown_name(meta.name),
+                unit=shown_name(unit.name) if unit is not None else missing.unit,
                 when=when,
                 channel=f"<#{meta.channel_id}>",
             )

@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from rules.errors import GameError, Phrase, Problem, ScenarioError, describe, did_you_mean, shown
 from rules.hexgrid import Hex, HexSide, Vertex
+from rules.names import clean_name
 from rules.registry import compose, layer_ids, plugin, public_ruleset_ids
 from rules.ruleset import FacingKind, RoundSpec, Ruleset
 from rules.state import Board, EncounterState, Side, Unit
@@ -198,12 +199,22 @@ class ScenarioContext:
     max_name = MAX_UNIT_NAME
 
     def bounded_text(
-        self, raw: Mapping[str, Any], key: str, path: str, limit: int, *, required: bool = False
+        self,
+        raw: Mapping[str, Any],
+        key: str,
+        path: str,
+        limit: int,
+        *,
+        required: bool = False,
+        lines: bool = False,
     ) -> str:
-        """Text of at most ``limit`` characters ("" when missing or wrong)."""
+        """Text of at most ``limit`` characters ("" when missing or wrong), as :func:`clean_name` keeps it: every
+        name a file gives is read here, so no bidi override or zero-width character enters the game (``lines``:
+        line breaks kept, for a description)."""
         value = self.take(raw, key, str, path, required=required, default="")
         if not isinstance(value, str):
             return ""
+        value = clean_name(value, lines=lines)
         if len(value) > limit:
             self.error(f"{path}.{key}" if path else key, "problem.too_long", length=len(value), limit=limit)
             return value[:limit]
@@ -381,7 +392,7 @@ def _build(
     ruleset = compose(ruleset_id, layers)
     ctx.check_keys(raw, TOP_KEYS | ruleset.top_keys, "")
     name = ctx.bounded_text(raw, "name", "", MAX_NAME, required=True) or "?"
-    description = ctx.bounded_text(raw, "description", "", MAX_DESCRIPTION)
+    description = ctx.bounded_text(raw, "description", "", MAX_DESCRIPTION, lines=True)
     file_seed = ctx.take(raw, "seed", (int, str), "", default=0)
     script = _dice(raw, ctx)
     ctx.facing_kind = ruleset.facing
