@@ -9,7 +9,6 @@ from dataclasses import dataclass, replace
 
 import discord
 
-from bot.names import shown_name
 from bot.panels.model import Button, Select
 from bot.results import refuse
 from bot.service import Reading
@@ -46,7 +45,7 @@ async def click(interaction: discord.Interaction, ref: ControlRef, values: tuple
     )
     model = panel.model
     if model.waiting:
-        raise refuse("unit.not_awaiting", "This unit takes no orders now.", unit=shown_name(model.unit_name))
+        raise refuse("unit.not_awaiting", "This unit takes no orders now.", unit=model.unit_name)
     control = model.control(ref.action)
     if control is None or not control.enabled:  # not offered any more: show the panel as it is now
         return Clicked(panel)

@@ -72,8 +72,10 @@ async def test_names_are_shown_as_names_in_posts_embeds_and_dms(table: Table) ->
         assert plain in text
         text = text.replace(plain, hostile)
     await create_from_file(t.director, t.channel, "exo", "duel.toml", text)
-    for person in (t.ana, t.bea):
-        await (await person.run_command(t.channel, "encounter join")).final_response()
+    await (await t.ana.run_command(t.channel, "encounter join", {"unit": "halcon"})).final_response()
+    taken = await (await t.bea.run_command(t.channel, "encounter join", {"unit": "halcon"})).final_response()
+    assert taken.ephemeral and "\\[Halcón\\]" in taken.content, taken.content  # a refusal names it as itself
+    await (await t.bea.run_command(t.channel, "encounter join")).final_response()
     t.bea.close_dms()
     await (await t.director.run_command(t.channel, "encounter start")).final_response()
     enc = (await encounter_of(t)).id
