@@ -17,8 +17,8 @@ from rules.names import clean_name
 #: characters Discord markdown reads anywhere in a line: emphasis, strike, spoiler, code, masked links' brackets,
 #: quotes, and the ``<…>`` of mentions, timestamps and embedded links
 _MARKUP = re.compile(r"([\\*_~|`\[\]<>])")
-#: what only the start of a line makes markup (a heading, a list, small text): escaped where a name begins
-_LEADING = ("#", "-", "+")
+#: what only the start of a line makes markup (a heading, a list item, small text): escaped where a text begins
+_LEADING = re.compile(r"^(?=#{1,3} |[-+] |-# )")
 
 
 def shown_name(name: str) -> str:
@@ -28,5 +28,4 @@ def shown_name(name: str) -> str:
 
 def escape_markdown(text: str) -> str:
     """``text`` as Discord shows it letter for letter: each markdown character after a backslash."""
-    text = _MARKUP.sub(r"\\\1", text)
-    return "\\" + text if text.startswith(_LEADING) else text
+    return _LEADING.sub(r"\\", _MARKUP.sub(r"\\\1", text))

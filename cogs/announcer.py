@@ -1110,11 +1110,14 @@ def _files(uploads: list[tuple[str, bytes]]) -> list[discord.File]:
 
 def card_embed(card: Card, locale: str) -> discord.Embed:
     """A plug-in's summary (:class:`bot.panels.model.Card`) as an embed in ``locale``."""
-    embed = discord.Embed(title=clip(card.title.render(locale), 256), colour=discord.Colour.dark_gold())
+    md = {"markdown": True}  # the names and codes in a card read as themselves (bot/names.py)
+    embed = discord.Embed(title=clip(card.title.render(locale, **md), 256), colour=discord.Colour.dark_gold())
     if card.description is not None:
-        embed.description = clip(card.description.render(locale), 4096)
+        embed.description = clip(card.description.render(locale, **md), 4096)
     for name, value in card.fields[:25]:
-        embed.add_field(name=clip(name.render(locale), 256), value=clip(value.render(locale), 1024) or "-")
+        embed.add_field(
+            name=clip(name.render(locale, **md), 256), value=clip(value.render(locale, **md), 1024) or "-"
+        )
     return embed
 
 
@@ -1132,7 +1135,7 @@ def status_lines_of(state: EncounterState, locale: str) -> tuple[str, ...]:
         plugin = panel_for(state.ruleset)
     except KeyError:
         return ()
-    return tuple(line.render(locale) for line in status_lines(plugin, state))
+    return tuple(line.render(locale, markdown=True) for line in status_lines(plugin, state))
 
 
 def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str | None:

@@ -87,7 +87,9 @@ def panel_embed(
     for field in model.fields:
         value = "\n".join(line.render(locale, markdown=True) for line in field.lines)
         embed.add_field(
-            name=field.name.render(locale)[:FIELD_NAME], value=value[:FIELD_VALUE] or "-", inline=False
+            name=field.name.render(locale, markdown=True)[:FIELD_NAME],
+            value=value[:FIELD_VALUE] or "-",
+            inline=False,
         )
     footer = "panel.submitted" if submitted else "panel.not_submitted"
     embed.set_footer(text=t(footer, locale)[:FOOTER])
