@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from bot.cli import main
 from data import SCENARIO_DIR
-from tests.hostile_scenarios import base_scenario, combinations, hostile, to_toml
+from tests.hostile_fixtures import base_scenario, combinations, hostile, to_toml
 
 #: what the commands print when a fault of ours, not the file, stopped them: never expected
 FAULTS = ("could not be checked", "engine stopped", "Traceback")
