@@ -93,6 +93,28 @@ def _parent(doc: Any, path: tuple[Any, ...]) -> Any:
     return doc
 
 
+def _words(doc: Any) -> list[str]:
+    """Every text in the file (ids, hexes, keywords): another key's value is a plausible wrong one."""
+    if isinstance(doc, str):
+        return [doc]
+    values = doc.values() if isinstance(doc, dict) else doc if isinstance(doc, list) else []
+    return sorted({w for v in values for w in _words(v)})
+
+
+def _near(value: Any, words: list[str]) -> st.SearchStrategy[Any]:
+    if isinstance(value, bool):
+        return st.booleans()
+    if isinstance(value, int):
+        return st.integers(min_value=-3, max_value=150)
+    if isinstance(value, str) and len(value) == 4 and value.isdigit():
+        return st.from_regex(r"\A[0-9]{4}\Z")  # on the board or not
+    if isinstance(value, str):
+        return st.sampled_from(words or [value])
+    if isinstance(value, list):
+        return st.lists(st.sampled_from(words or ["x"]), max_size=3)
+    return VALUES
+
+
 @st.composite
 def hostile(draw: st.DrawFn, raw: dict[str, Any]) -> dict[str, Any]:
     """``raw`` changed in one to three places."""
@@ -104,9 +126,13 @@ def hostile(draw: st.DrawFn, raw: dict[str, Any]) -> dict[str, Any]:
         path = draw(st.sampled_from(paths))
         parent = _parent(doc, path)
         key = path[-1]
-        op = draw(st.sampled_from(["replace", "replace", "replace", "delete", "duplicate", "empty", "add"]))
+        op = draw(
+            st.sampled_from(["nudge", "nudge", "replace", "replace", "delete", "duplicate", "empty", "add"])
+        )
         target = parent[key]
-        if op == "replace":
+        if op == "nudge":  # a value of the kind the key takes, but wrong: the file still loads, sim plays it
+            parent[key] = draw(_near(target, _words(doc)))
+        elif op == "replace":
             parent[key] = draw(VALUES)
         elif op == "delete":
             del parent[key]
