@@ -32,6 +32,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:
+        if args.command == "run":  # the bot logs its own faults with their traceback
+            raise
+        # the offline commands never end in a traceback: one line to quote when reporting the fault
+        print(_one_line(t("cli.fault", getattr(args, "lang", "en"), detail=_fault(exc))), file=sys.stderr)
+        return EXIT_ERROR
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -139,3 +139,20 @@ def test_a_value_of_the_wrong_kind_is_a_problem_with_its_line(
     code, err = run(["validate", str(path)])
     assert code == 2, err
     assert_located(path, err)
+
+
+def test_a_fault_outside_a_round_is_one_line_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Drawing the starting board (``sim --out``) is outside every round: a fault there is still one line."""
+    import render.files
+
+    def broken(*_: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(render.files, "write_step_images", broken)
+    code, err = run(["sim", str(SCENARIO_DIR / "exo-duel.toml"), "--out", str(tmp_path), "--lang", "es"])
+    assert (
+        code == 1
+        and err.strip() == "hexdirector se detuvo (OSError: disk full); avísanos y adjunta el archivo"
+    )
