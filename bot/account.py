@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
+from bot.names import shown_name
 from data.i18n import has, t
 from rules.events import UNIT_FIELDS, DirectorOverride, Event, Note, RollMade, ShotResolved
 from rules.hexgrid import Hex, HexSide
@@ -202,16 +203,36 @@ def _roll_params(event: RollMade, params: dict[str, Any], locale: str | None) ->
         params["need_text"] = t(f"rolls.need.{need}", locale, target=target)
 
 
-def unit_name(unit: Unit, locale: str | None) -> str:
-    """A unit's name for a reader; a kind the catalogs name (``unitname.<kind>``: exo debris) wraps it."""
+def unit_name(unit: Unit, locale: str | None, *, markdown: bool = False) -> str:
+    """A unit's name for a reader; a kind the catalogs name (``unitname.<kind>``: exo debris) wraps it.
+    ``markdown``: for a Discord post, the name escaped (bot/names.py)."""
+    name = shown_name(unit.name) if markdown else unit.name
     key = f"unitname.{unit.kind}"
-    return t(key, locale, name=unit.name) if has(key, "en") else unit.name
+    return t(key, locale, name=name) if has(key, "en") else name
 
 
-def describe(event: Event, state: EncounterState | None = None, locale: str | None = None) -> str:
-    names = {u.id: unit_name(u, locale) for u in state.units.values()} if state else {}
-    sides = {s.id: s.name for s in state.sides} if state else {}
+def _names(
+    state: EncounterState | None, locale: str | None, markdown: bool
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The units' and the sides' names by id, as a post (``markdown``) or plain text shows them."""
+    if state is None:
+        return {}, {}
+    names = {u.id: unit_name(u, locale, markdown=markdown) for u in state.units.values()}
+    sides = {s.id: shown_name(s.name) if markdown else s.name for s in state.sides}
+    return names, sides
+
+
+def describe(
+    event: Event, state: EncounterState | None = None, locale: str | None = None, *, markdown: bool = True
+) -> str:
+    """One line of the account. ``markdown`` (the default: every caller but the command line posts it on
+    Discord): names people typed, of units, sides and crew, escaped so they never read as markup."""
+    names, sides = _names(state, locale, markdown)
     params = template_params(event, names, locale, sides)
+    if markdown:
+        for key in CREW_FIELDS:
+            if isinstance(params.get(key), str):
+                params[key] = shown_name(params[key])
     key = f"event.{event.type}"
     if isinstance(event, RollMade):
         if event.get("purpose_key"):
@@ -248,8 +269,7 @@ def roll_purpose(event: RollMade, state: EncounterState | None, locale: str | No
     key = event.get("purpose_key")
     if not key:
         return event.purpose
-    names = {u.id: unit_name(u, locale) for u in state.units.values()} if state else {}
-    sides = {s.id: s.name for s in state.sides} if state else {}
+    names, sides = _names(state, locale, True)
     return t(f"rolls.purpose.{key}", locale, **template_params(event, names, locale, sides))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,7 +16,7 @@ from data.i18n import LANGUAGES, language_of, phrase_text, t
 from render.phase import phase_title
 from rules.errors import GameError, Phrase, Problem, ScenarioError
 from rules.registry import ruleset_for
-from rules.ruleset import DiceFactory, Ruleset, SimStep
+from rules.ruleset import DiceFactory, RoundSpec, Ruleset, SimStep
 from rules.scenario import Scenario, load_scenario
 
 EXIT_OK, EXIT_ERROR, EXIT_INVALID = 0, 1, 2
@@ -31,6 +32,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:
+        if args.command == "run":  # the bot logs its own faults with their traceback
+            raise
+        # the offline commands never end in a traceback: one line to quote when reporting the fault
+        print(_one_line(t("cli.fault", getattr(args, "lang", "en"), detail=_fault(exc))), file=sys.stderr)
+        return EXIT_ERROR
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -94,16 +101,38 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _load(path: Path, *, dice: tuple[int, ...] | None = None, seed: int | None = None) -> Scenario:
+    """The one reading of a scenario file that ``validate`` and ``sim`` share: every check made before the first
+    step is made here (the loader runs each ruleset's and layer's checks of every ``[[rounds]]`` entry)."""
     if not path.is_file():
         raise ScenarioError([Problem("", "problem.file_not_found", {"path": str(path)})])
-    return load_scenario(path, dice=dice, seed=seed)
+    try:
+        return load_scenario(path, dice=dice, seed=seed)
+    except ScenarioError:
+        raise
+    except Exception as exc:  # a checker's own fault is still a problem line, never a traceback
+        raise ScenarioError([Problem("", "problem.unreadable", {"detail": _fault(exc)}, 1)]) from None
+
+
+def _fault(exc: Exception) -> str:
+    """A fault of ours in one short line: its kind and first words, for the person to quote when reporting it."""
+    text = str(exc).splitlines()[0][:160] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+#: characters that end a line for a reader or a tool (``str.splitlines``): a key or value the file wrote with
+#: one of them is shown escaped, so each problem stays on one line
+_LINE_BREAKS = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
+
+
+def _one_line(text: str) -> str:
+    return _LINE_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _print_problems(path: Path, problems: list[Problem], lang: str) -> None:
     """``FILE:LINE: PATH: MESSAGE`` a problem, on stderr, the message in ``lang`` (the shape tools parse)."""
     for p in problems:
         where = p.path or t("problem.file", lang)
-        print(f"{path}:{p.line or '-'}: {where}: {phrase_text(p, lang)}", file=sys.stderr)
+        print(_one_line(f"{path}:{p.line or '-'}: {where}: {phrase_text(p, lang)}"), file=sys.stderr)
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -125,13 +154,23 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     except ScenarioError as exc:
         _print_problems(args.scenario, exc.problems, language_of(args.lang))
         return EXIT_INVALID
-    return simulate(scenario, out=args.out, as_json=args.json, lang=args.lang, stream=sys.stdout)
+    return simulate(
+        scenario, out=args.out, as_json=args.json, lang=args.lang, stream=sys.stdout, source=args.scenario
+    )
 
 
 def simulate(
-    scenario: Scenario, *, out: Path | None = None, as_json: bool = False, lang: str = "en", stream: TextIO
+    scenario: Scenario,
+    *,
+    out: Path | None = None,
+    as_json: bool = False,
+    lang: str = "en",
+    stream: TextIO,
+    source: Path | None = None,
 ) -> int:
-    """Play every ``[[rounds]]`` entry; print the account; write images to ``out``. Exit code as the CLI."""
+    """Play every ``[[rounds]]`` entry; print the account; write images to ``out``. Exit code as the CLI: a
+    round the engine refuses is one line on stderr, ``FILE:LINE: error: round N: …`` (the line of that
+    ``[[rounds]]`` entry when the scenario came from ``source``), and exit 2."""
     ruleset = ruleset_for(scenario.state)
     state = scenario.state
     writer = _image_writer(out, lang)
@@ -145,7 +184,12 @@ def simulate(
                     writer(step)
                 state = step.state
         except GameError as exc:
-            print(_round_error(spec.index, exc, lang), file=sys.stderr)
+            print(_one_line(_where(source, spec) + _round_error(spec.index, exc, lang)), file=sys.stderr)
+            return EXIT_INVALID
+        except Exception as exc:  # an engine fault: a line naming the round, never a traceback
+            reason = t("cli.engine_failed", lang, detail=_fault(exc))
+            line = _where(source, spec) + t("cli.round_error", lang, round=spec.index, who="", reason=reason)
+            print(_one_line(line), file=sys.stderr)
             return EXIT_INVALID
         if state.over:
             break
@@ -156,6 +200,13 @@ def simulate(
             key = "cli.over_winner" if name else "cli.over_none"
             print(t(key, lang, side=name), file=stream)
     return EXIT_OK
+
+
+def _where(source: Path | None, spec: RoundSpec) -> str:
+    """``FILE:LINE: `` of a ``[[rounds]]`` entry, the shape of ``validate``'s problem lines ("" without a file)."""
+    if source is None:
+        return ""
+    return f"{source}:{spec.line or '-'}: "
 
 
 def _round_error(index: int, exc: GameError, lang: str) -> str:
@@ -180,7 +231,7 @@ def _print_step(step: SimStep, ruleset: Ruleset, *, as_json: bool, lang: str, st
         return
     print(t("cli.step", lang, when=phase_title(step.state, step.round, step.phase, lang)), file=stream)
     for ev in step.events:
-        print(f"  {describe(ev, step.state, lang)}", file=stream)
+        print(f"  {describe(ev, step.state, lang, markdown=False)}", file=stream)
 
 
 def _image_writer(out: Path | None, lang: str = "en"):  # type: ignore[no-untyped-def]

@@ -23,6 +23,7 @@ from bot.heavy import HeavyLimiter, Window
 from bot.imaging import warm_up
 from bot.logs import setup_logging, trace_id
 from bot.membership import Membership
+from bot.names import shown_name
 from bot.results import OverrideDone, Resolution, StatusView, StepReport, refuse
 from bot.scheduler import DeadlineScheduler
 from bot.service import EncounterService, Reading
@@ -84,12 +85,21 @@ def in_their_words(error: Exception) -> Exception:
     return error
 
 
+#: a refusal's parameters that repeat what someone typed (a unit's or side's name, an id, a dice expression): shown
+#: as themselves, never as markdown (bot/names.py)
+TYPED_PARAMS = frozenset({"name", "unit", "side", "target", "other", "expression"})
+
+
 def error_text(error: Exception, locale: str | None) -> str:
     """A ``GameError`` in the reader's language (``errors.<code>``), falling back to its English text."""
     if isinstance(error, GameError):
         key = f"errors.{error.code}"
         if has(key, "en") or has(key, locale):
-            text = t(key, locale, **{k: localized(v, locale) for k, v in error.params.items()})
+            params = {
+                k: shown_name(v) if k in TYPED_PARAMS and isinstance(v, str) else localized(v, locale)
+                for k, v in error.params.items()
+            }
+            text = t(key, locale, **params)
             if error.rule and error.rule not in text:
                 text = f"{text} [{error.rule}]"
             return text

@@ -21,9 +21,10 @@ MAX_TERMS = 10
 #: longer lists of dice are summarized per term, so the total (shown first) and the rest fit one message
 DICE_TEXT_MAX = 1200
 
-_TERM = re.compile(r"([+-]?)\s*(?:(\d*)d(\d+)(?:k([hl]?)(\d+))?|(\d+))", re.IGNORECASE)
-_SOMBRA = re.compile(r"^\s*sombra\s+(\d{1,3})\s*(?:([+-])\s*(\d{1,3}))?\s*$", re.IGNORECASE)
-_CHECK = re.compile(r"^\s*2d6\s*(?:([+-])\s*(\d{1,3}))?\s*vs\.?\s*(\d{1,3})\s*$", re.IGNORECASE)
+# re.ASCII: only 0-9 are digits (``\d`` would read Arabic-Indic or full-width digits, which int() then accepts)
+_TERM = re.compile(r"([+-]?)\s*(?:(\d*)d(\d+)(?:k([hl]?)(\d+))?|(\d+))", re.IGNORECASE | re.ASCII)
+_SOMBRA = re.compile(r"^\s*sombra\s+(\d{1,3})\s*(?:([+-])\s*(\d{1,3}))?\s*$", re.IGNORECASE | re.ASCII)
+_CHECK = re.compile(r"^\s*2d6\s*(?:([+-])\s*(\d{1,3}))?\s*vs\.?\s*(\d{1,3})\s*$", re.IGNORECASE | re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +101,9 @@ def _parse_sum(raw: str) -> SumExpr:
         sign = -1 if m.group(1) == "-" else 1
         if m.group(6) is not None:
             constant += sign * int(m.group(6))
+        elif pos == 0 and sign < 0:
+            # DICE-1: a negative count of dice (``-1d6``) is no roll; ``2d6-1d4`` subtracts one from another
+            raise _syntax(raw)
         else:
             count = int(m.group(2) or 1)
             sides = int(m.group(3))

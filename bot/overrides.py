@@ -14,6 +14,7 @@ from data.loader import load_table, table_path
 from rules.by_hand import RULE
 from rules.events import DirectorOverride, Event
 from rules.hexgrid import Hex
+from rules.names import clean_name
 from rules.registry import ruleset_for
 from rules.scenario import MAX_UNIT_NAME, SAFE_ID
 from rules.state import EncounterState, Unit, replace_unit
@@ -130,7 +131,9 @@ def set_option(state: EncounterState, name: str, on: bool) -> tuple[EncounterSta
 def add_unit(
     state: EncounterState, new_id: str, side: str, at: Hex, like: str, name: str | None = None
 ) -> tuple[EncounterState, DirectorOverride]:
-    """A new unit copied from an existing one (same class and stats), on ``side`` at ``at``."""
+    """A new unit copied from an existing one (same class and stats), on ``side`` at ``at``; its name is read as
+    a scenario file's (rules/names.py)."""
+    name = clean_name(name) if name else None
     # the limits of a scenario file's units (rules/scenario.py): an id a panel's custom id carries, a name that fits
     # every message and menu that repeats it
     if not SAFE_ID.match(new_id):

@@ -53,6 +53,7 @@ from data import SCENARIO_DIR
 from rules.engine import resolve_phase, visibility
 from rules.errors import ScenarioError
 from rules.events import Event, RollMade, ShotResolved
+from rules.names import clean_name
 from rules.order_modes import OrderPolicy, policy_for
 from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR, PUBLIC, DiceFactory, PhaseResult, Ruleset
@@ -187,8 +188,8 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
                 scenario_ruleset=state.ruleset,
                 ruleset=ruleset,
             )
-        if name:
-            state = state.replace(name=name[:100])
+        if name and clean_name(name):  # a name given in the command is read as a file's (rules/names.py)
+            state = state.replace(name=clean_name(name)[:100])
         if place is not None:
             channel_id = await place(state.name)
         try:

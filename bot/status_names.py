@@ -7,6 +7,7 @@ A unit the channel may not see (hidden, FOG-1; out of sight at night, NGT-9) is 
 
 from __future__ import annotations
 
+from bot.names import shown_name
 from bot.results import Missing
 from data.i18n import t
 
@@ -26,7 +27,7 @@ def named(entries: tuple[Missing, ...], locale: str) -> str:
     for entry in entries:
         person = who(entry, locale)
         if entry.unit_name:
-            parts.append(t("status.unit_by", locale, unit=entry.unit_name, who=person))
+            parts.append(t("status.unit_by", locale, unit=shown_name(entry.unit_name), who=person))
         elif person not in unnamed:
             unnamed.append(person)
     return ", ".join([*parts, *(p for p in unnamed if not any(p in n for n in parts))])

@@ -43,6 +43,7 @@ from bot.account import describe, roll_purpose
 from bot.bounded import Bounded
 from bot.imaging import board_png
 from bot.logs import trace_id
+from bot.names import shown_name
 from bot.panels import panel_for, status_lines, step_cards
 from bot.panels.model import Card
 from bot.phase_gate import note_shown
@@ -534,14 +535,14 @@ class Announcer:
         try:
             state = (await self.bot.service.read(encounter_id)).state
             locale = await self.channel_lang(meta)
-            names = {s.id: s.name for s in state.sides}
+            names = {s.id: shown_name(s.name) for s in state.sides}
             winner = state.winner
             text = (
                 t("channel.winner", locale, winner=names.get(winner, winner))
                 if winner
                 else t("channel.draw", locale)
             )
-            sent = await chan.send(f"🏁 **{meta.name}** — {text}")
+            sent = await chan.send(f"🏁 **{shown_name(meta.name)}** — {text}")
         except Exception:
             await self.release(encounter_id, "over", "")
             raise
@@ -565,7 +566,7 @@ class Announcer:
         if not step.public_events:
             return None  # nothing happened that the channel may see: no image to repeat
         when = phase_title(step.state, step.round, step.phase, locale)  # one phase number (issue 13 item 7)
-        header = t("channel.step", locale, name=meta.name, when=when)
+        header = t("channel.step", locale, name=shown_name(meta.name), when=when)
         if len(step.public_events) > LONG_ACCOUNT:  # a fleet's account is CPU work: off the event loop
             lines = await asyncio.to_thread(
                 lambda: [describe(e, step.state, locale) for e in step.public_events]
@@ -690,9 +691,13 @@ class Announcer:
             if (news := await news_for(viewer, step, before, locale, meta.name)) is None:
                 continue  # nothing this viewer can see changed: even an unchanged board would say something did
             events, png = news
-            who = t("render.viewer.director", locale) if viewer == DIRECTOR else state.side(viewer).name
+            who = (
+                t("render.viewer.director", locale)
+                if viewer == DIRECTOR
+                else shown_name(state.side(viewer).name)
+            )
             when = phase_title(state, step.round, step.phase, locale)  # one phase number (issue 13 item 7)
-            header = t("private.step", locale, name=meta.name, when=when, viewer=who)
+            header = t("private.step", locale, name=shown_name(meta.name), when=when, viewer=who)
             account = "\n".join(describe(e, state, locale) for e in events)
             files: list[discord.File] = []
             embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_purple())
@@ -734,8 +739,9 @@ class Announcer:
             opening = StepReport(meta.id, reading.phase_no, state.round, state.phase, (), state, (), True)
             await self.post_private_views(meta, opening)
         locale = await self.channel_lang(meta)
-        header = t("channel.opening", locale, name=meta.name)
-        png = await board_png(state, (), viewer="public", locale=locale, title=header)
+        header = t("channel.opening", locale, name=shown_name(meta.name))
+        drawn = t("channel.opening", locale, name=meta.name)  # an image draws the name's own letters
+        png = await board_png(state, (), viewer="public", locale=locale, title=drawn)
         if png is None:
             return
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
@@ -765,7 +771,7 @@ class Announcer:
             )
             for i, rule, purpose, dice in held.rolls
         ]
-        text = t("director.held", locale, name=meta.name) + "\n" + "\n".join(lines)
+        text = t("director.held", locale, name=shown_name(meta.name)) + "\n" + "\n".join(lines)
         await self.dm(meta.created_by, clip(text))
 
     # --- opening a phase ------------------------------------------------------------------------------------
@@ -787,7 +793,7 @@ class Announcer:
             await self.send_panel(reading.meta, reading.meta.created_by, DIRECTOR, reading=reading)
 
     def status_text(self, status: StatusView, locale: str, acting: str = "") -> str:
-        head = t("status.head", locale, name=status.name, when=status.when_text(locale))
+        head = t("status.head", locale, name=shown_name(status.name), when=status.when_text(locale))
         if status.deadline and not status.over and status.status == "running":
             when = discord.utils.format_dt(datetime.fromisoformat(status.deadline), "R")
             head += "\n" + t("status.deadline", locale, when=when)
@@ -964,8 +970,8 @@ class Announcer:
             text = t(
                 "channel.reminder",
                 locale,
-                name=meta.name,
-                unit=unit.name if unit is not None else missing.unit,
+                name=shown_name(meta.name),
+                unit=shown_name(unit.name) if unit is not None else missing.unit,
                 when=when,
                 channel=f"<#{meta.channel_id}>",
             )
@@ -1095,11 +1101,14 @@ def _files(uploads: list[tuple[str, bytes]]) -> list[discord.File]:
 
 def card_embed(card: Card, locale: str) -> discord.Embed:
     """A plug-in's summary (:class:`bot.panels.model.Card`) as an embed in ``locale``."""
-    embed = discord.Embed(title=clip(card.title.render(locale), 256), colour=discord.Colour.dark_gold())
+    md = {"markdown": True}  # the names and codes in a card read as themselves (bot/names.py)
+    embed = discord.Embed(title=clip(card.title.render(locale, **md), 256), colour=discord.Colour.dark_gold())
     if card.description is not None:
-        embed.description = clip(card.description.render(locale), 4096)
+        embed.description = clip(card.description.render(locale, **md), 4096)
     for name, value in card.fields[:25]:
-        embed.add_field(name=clip(name.render(locale), 256), value=clip(value.render(locale), 1024) or "-")
+        embed.add_field(
+            name=clip(name.render(locale, **md), 256), value=clip(value.render(locale, **md), 1024) or "-"
+        )
     return embed
 
 
@@ -1117,7 +1126,7 @@ def status_lines_of(state: EncounterState, locale: str) -> tuple[str, ...]:
         plugin = panel_for(state.ruleset)
     except KeyError:
         return ()
-    return tuple(line.render(locale) for line in status_lines(plugin, state))
+    return tuple(line.render(locale, markdown=True) for line in status_lines(plugin, state))
 
 
 def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str | None:

@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.account import describe
 from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
+from bot.names import shown_name
 from bot.results import refuse
 from bot.seating import private_line, public_line
 from bot.service import Reading, bundled_scenarios
@@ -222,12 +223,15 @@ class EncounterCog(
         )
         await remember_locale(interaction, created.encounter_id)
         locale = lang(interaction)
-        units = "\n".join(f"• {uname} ({side})" for _, uname, side in created.units) or "—"
+        units = (
+            "\n".join(f"• {shown_name(uname)} ({shown_name(side)})" for _, uname, side in created.units)
+            or "—"
+        )
         opened = clip(
             t(
                 "encounter.created",
                 locale,
-                name=created.name,
+                name=shown_name(created.name),
                 ruleset=created.ruleset,
                 units=units,
                 director=interaction.user.mention,
@@ -237,7 +241,9 @@ class EncounterCog(
             await interaction.followup.send(t("encounter.file_checked", locale, file=file.filename[:100]))
         if threads:  # the thread opens with the encounter's card; the channel is told where it runs
             await threads[0].send(opened, allowed_mentions=discord.AllowedMentions.none())
-            opened = t("encounter.created_thread", locale, name=created.name, thread=threads[0].mention)
+            opened = t(
+                "encounter.created_thread", locale, name=shown_name(created.name), thread=threads[0].mention
+            )
         await interaction.followup.send(clip(opened), allowed_mentions=discord.AllowedMentions.none())
         settings = await service.storage.get_guild_settings(interaction.guild_id)
         if not settings.tutorial_shown:
@@ -323,9 +329,9 @@ class EncounterCog(
             meta.id, actor_of(interaction), on_step=self.bot.step_done, on_started=opening
         )
         locale = await channel_language(self.bot, meta)
-        text = t("encounter.started", locale, name=meta.name)
+        text = t("encounter.started", locale, name=shown_name(meta.name))
         if unplayed:
-            text += "\n" + t("encounter.unplayed", locale, units=", ".join(unplayed))
+            text += "\n" + t("encounter.unplayed", locale, units=", ".join(shown_name(u) for u in unplayed))
         try:
             await interaction.followup.send(clip(text), allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
@@ -349,7 +355,7 @@ class EncounterCog(
         meta = await encounter_here(interaction)
         view = await self.bot.service.status(meta.id)
         locale = lang(interaction)
-        text = self.bot.announcer.status_text(view, locale) if self.bot.announcer else meta.name
+        text = self.bot.announcer.status_text(view, locale) if self.bot.announcer else shown_name(meta.name)
         extra: dict[str, Any] = {}
         if view.status == "running" and not view.over:
             text = "\n".join((text, *status_lines_of((await self.bot.service.read(meta.id)).state, locale)))
@@ -451,12 +457,14 @@ class EncounterCog(
                 [(s.state_json, s.events) for s in steps], viewer=viewer, locale=locale, title=meta.name
             )
         if drawn.reduced:
-            text = t("replay.reduced", locale, name=meta.name, frames=drawn.frames, steps=drawn.steps)
+            text = t(
+                "replay.reduced", locale, name=shown_name(meta.name), frames=drawn.frames, steps=drawn.steps
+            )
         elif private:
             who = t("render.viewer.director", locale) if viewer == DIRECTOR else t("choice.view.mine", locale)
-            text = t("replay.private", locale, name=meta.name, frames=drawn.frames, view=who)
+            text = t("replay.private", locale, name=shown_name(meta.name), frames=drawn.frames, view=who)
         else:
-            text = t("replay.posted", locale, name=meta.name, frames=drawn.frames)
+            text = t("replay.posted", locale, name=shown_name(meta.name), frames=drawn.frames)
         await interaction.followup.send(
             clip(text),
             file=discord.File(io.BytesIO(drawn.data), filename=drawn.filename),

@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.account import display_value
 from bot.client import HexBotCore
 from bot.imaging import board_png
+from bot.names import shown_name
 from bot.results import refuse
 from bot.translator import tr
 from cogs.common import actor_of, bot_of, choices, encounter_here, lang, png_file
@@ -143,7 +144,8 @@ class UnitCog(
         locale = lang(interaction)
         summary = ruleset_for(state).unit_summary(u)
         embed = discord.Embed(
-            title=f"{u.name} ({state.side(u.side).name})"[:256], colour=discord.Colour.dark_teal()
+            title=f"{shown_name(u.name)} ({shown_name(state.side(u.side).name)})"[:256],
+            colour=discord.Colour.dark_teal(),
         )
         for key, value in summary.items():
             if isinstance(value, dict | list | tuple):
@@ -197,7 +199,7 @@ class UnitCog(
         png = await arcs_png(state, viewer, locale, picture)
         if png is None:
             raise refuse("render.failed", "The board could not be drawn right now.")
-        shown = t("unit.arcs", locale, unit=state.units[unit].name)
+        shown = t("unit.arcs", locale, unit=shown_name(state.units[unit].name))
         if section is not None:
             shown += f" ({arc_label(section, locale)})"
         if weapon is not None:

@@ -109,7 +109,7 @@ class HexSide(IntEnum):
     NW = 5
 
     @classmethod
-    def parse(cls, value: int | str) -> HexSide:
+    def parse(cls, value: object) -> HexSide:
         """Accept 0-5 (int or digit string) or a side name, any case (``"ne"``), Spanish SO/NO too."""
         if isinstance(value, str):
             cleaned = value.strip().upper()
@@ -119,7 +119,7 @@ class HexSide(IntEnum):
                 return cls[SPANISH_SIDES.get(cleaned, cleaned)]
             except KeyError:
                 pass
-        elif not isinstance(value, bool) and 0 <= value <= 5:
+        elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 5:
             return cls(value)
         names = ", ".join(s.name for s in cls)
         raise ValueError(f"bad hex side {value!r}: expected 0-5 or one of {names}")
@@ -140,7 +140,7 @@ class Vertex(IntEnum):
         return self.name.replace("_", "-")
 
     @classmethod
-    def parse(cls, value: int | str) -> Vertex:
+    def parse(cls, value: object) -> Vertex:
         """Accept 0-5 or a vertex name such as ``"N-NE"``, ``"n_ne"`` or ``"NE-N"``, any case (``"SO-NO"`` too)."""
         if isinstance(value, str):
             cleaned = value.strip().upper()
@@ -151,7 +151,7 @@ class Vertex(IntEnum):
                 names = tuple(vertex.name.split("_"))
                 if parts in (names, names[::-1]):
                     return vertex
-        elif not isinstance(value, bool) and 0 <= value <= 5:
+        elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 5:
             return cls(value)
         labels = ", ".join(v.label for v in cls)
         raise ValueError(f"bad vertex {value!r}: expected 0-5 or one of {labels}")

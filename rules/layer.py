@@ -58,6 +58,10 @@ class Layer:
         """The layer's top-level tables (``[night]``) into the state."""
         return state
 
+    def check_round(self, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:
+        """Static checks of the layer's own keys in a ``[[rounds]]`` entry: everything :meth:`start_round` will
+        read, read the same way, so a file ``validate`` passes never fails there."""
+
     # --- play ----------------------------------------------------------------------------------------------
     def validate_order(self, base: Ruleset, state: EncounterState, actor: str, order: Order) -> None:
         """The layer's own checks (night: only targets the side can see), then the base's."""
@@ -249,6 +253,7 @@ class LayeredRuleset(Ruleset):
 
     def check_round(self, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:
         self.base.check_round(spec, state, path, ctx)
+        self.layer.check_round(spec, state, path, ctx)
 
     def setup(self, state: EncounterState) -> EncounterState:
         return self.base.setup(state)

@@ -133,6 +133,8 @@ class RoundSpec:
 
     index: int
     raw: Mapping[str, Any] = field(default_factory=lambda: dict[str, Any]())
+    #: the entry's line in the file (0 when it comes from no file), so a refusal mid-play says where to look
+    line: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from rules.errors import GameError, Phrase, Problem, ScenarioError, describe, did_you_mean, shown
 from rules.hexgrid import Hex, HexSide, Vertex
+from rules.names import clean_name
 from rules.registry import compose, layer_ids, plugin, public_ruleset_ids
 from rules.ruleset import FacingKind, RoundSpec, Ruleset
 from rules.state import Board, EncounterState, Side, Unit
@@ -86,23 +87,31 @@ class _Locator:
             if k:
                 self.entries.append((table, k.group(1).replace('"', ""), lineno))
 
-    def line(self, path: str) -> int | None:
+    def line(self, path: str) -> int:
+        for t, k, lineno in self.entries:
+            if t == path and k is None:  # the path is a table: its header (``[night]``, ``[[units]]``)
+                return lineno
         parts = path.rsplit(".", 1)
         table, key = (parts[0], parts[1]) if len(parts) == 2 else ("", parts[0])
         key = re.sub(r"\[\d+\]$", "", key)
         for t, k, lineno in self.entries:
             if t == table and k == key:
                 return lineno
-        # fall back to the nearest enclosing table header
+        # fall back to the nearest enclosing table: its header, or the key that holds it inline (``night = {…}``)
         while table:
             for t, k, lineno in self.entries:
                 if t == table and k is None:
                     return lineno
-            table = table.rsplit(".", 1)[0] if "." in table else ""
+            head, _, last = table.rpartition(".")
+            for t, k, lineno in self.entries:
+                if t == head and k == last:
+                    return lineno
+            table = head
         for t, k, lineno in self.entries:
             if t == "" and k == path.split(".")[0].split("[")[0]:
                 return lineno
-        return None
+        # a key the file's top level lacks (``ruleset``, ``[board]``) belongs where the file starts
+        return 1
 
 
 class ScenarioContext:
@@ -117,6 +126,10 @@ class ScenarioContext:
     def error(self, path: str, key: str, /, **params: object) -> None:
         """Report a problem at ``path``: a catalog ``key`` (under ``problem.``) and its params, never words."""
         self.problems.append(Problem(path, key, params, self._locator.line(path)))
+
+    def line(self, path: str) -> int:
+        """The line of the file where ``path`` is written, or of the nearest table that holds it."""
+        return self._locator.line(path)
 
     def error_from(self, path: str, error: GameError) -> None:
         """Report an engine refusal (a ``GameError`` from parsing or playing a scripted order) at ``path``."""
@@ -186,12 +199,22 @@ class ScenarioContext:
     max_name = MAX_UNIT_NAME
 
     def bounded_text(
-        self, raw: Mapping[str, Any], key: str, path: str, limit: int, *, required: bool = False
+        self,
+        raw: Mapping[str, Any],
+        key: str,
+        path: str,
+        limit: int,
+        *,
+        required: bool = False,
+        lines: bool = False,
     ) -> str:
-        """Text of at most ``limit`` characters ("" when missing or wrong)."""
+        """Text of at most ``limit`` characters ("" when missing or wrong), as :func:`clean_name` keeps it: every
+        name a file gives is read here, so no bidi override or zero-width character enters the game (``lines``:
+        line breaks kept, for a description)."""
         value = self.take(raw, key, str, path, required=required, default="")
         if not isinstance(value, str):
             return ""
+        value = clean_name(value, lines=lines)
         if len(value) > limit:
             self.error(f"{path}.{key}" if path else key, "problem.too_long", length=len(value), limit=limit)
             return value[:limit]
@@ -369,7 +392,7 @@ def _build(
     ruleset = compose(ruleset_id, layers)
     ctx.check_keys(raw, TOP_KEYS | ruleset.top_keys, "")
     name = ctx.bounded_text(raw, "name", "", MAX_NAME, required=True) or "?"
-    description = ctx.bounded_text(raw, "description", "", MAX_DESCRIPTION)
+    description = ctx.bounded_text(raw, "description", "", MAX_DESCRIPTION, lines=True)
     file_seed = ctx.take(raw, "seed", (int, str), "", default=0)
     script = _dice(raw, ctx)
     ctx.facing_kind = ruleset.facing
@@ -397,7 +420,7 @@ def _build(
     state = ruleset.setup(state)
     rounds: list[RoundSpec] = []
     for i, path, entry in ctx.table_entries(raw, "rounds", "", ruleset.round_keys):
-        spec = RoundSpec(index=i + 1, raw=entry)
+        spec = RoundSpec(index=i + 1, raw=entry, line=ctx.line(path))
         ruleset.check_round(spec, state, path, ctx)
         rounds.append(spec)
     return Scenario(state=state, rounds=tuple(rounds), description=description)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bot.names import escape_markdown
 from bot.panels.draft import Draft
 from data.i18n import t
 from render.phase import resolved_label
@@ -42,8 +43,17 @@ class Text:
         """A literal (names, codes); with ``params`` it is a ``str.format`` template."""
         return cls("", tuple(params.items()), literal)
 
-    def render(self, locale: str) -> str:
-        values = {name: v.render(locale) if isinstance(v, Text) else v for name, v in self.params}
+    def render(self, locale: str, *, markdown: bool = False) -> str:
+        """The words in ``locale``. ``markdown`` (an embed's text): each parameter given as text, a name or a code
+        the rules wrote, is escaped so it reads as itself (bot/names.py); the catalogs' own words are not."""
+        values = {
+            name: v.render(locale, markdown=markdown)
+            if isinstance(v, Text)
+            else escape_markdown(v)
+            if markdown
+            else v
+            for name, v in self.params
+        }
         if self.key:
             return t(self.key, locale, **values)
         return self.literal.format(**values) if values else self.literal

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 from discord import ui
 
+from bot.names import escape_markdown, shown_name
 from bot.panels.draft import CUSTOM_ID_LIMIT, encode_draft
 from bot.panels.model import Button, Control, Option, PanelModel, Select, Style
 from data.i18n import t
@@ -66,8 +67,9 @@ def panel_embed(
     model: PanelModel, locale: str, *, submitted: bool, deadline: datetime | None = None
 ) -> discord.Embed:
     when = model.when.render(locale) if model.when is not None else f"{model.round} · {model.phase}"
-    title = t("panel.title", locale, unit=model.unit_name, when=when)  # one phase number (issue 13 item 7)
-    lines = [line.render(locale) for line in model.lines]
+    # one phase number (issue 13 item 7)
+    title = t("panel.title", locale, unit=shown_name(model.unit_name), when=when)
+    lines = [line.render(locale, markdown=True) for line in model.lines]
     if deadline is not None:  # a Discord timestamp: every reader sees it in their own time zone
         lines.append(t("panel.deadline", locale, when=discord.utils.format_dt(deadline, "R")))
     embed = discord.Embed(
@@ -76,12 +78,18 @@ def panel_embed(
         colour=discord.Colour.dark_teal(),
     )
     for stat in model.stats:
-        value = stat.value if isinstance(stat.value, str) else stat.value.render(locale)
+        value = (
+            escape_markdown(stat.value)
+            if isinstance(stat.value, str)
+            else stat.value.render(locale, markdown=True)
+        )
         embed.add_field(name=t(f"stat.{stat.name}", locale)[:FIELD_NAME], value=value[:FIELD_VALUE] or "-")
     for field in model.fields:
-        value = "\n".join(line.render(locale) for line in field.lines)
+        value = "\n".join(line.render(locale, markdown=True) for line in field.lines)
         embed.add_field(
-            name=field.name.render(locale)[:FIELD_NAME], value=value[:FIELD_VALUE] or "-", inline=False
+            name=field.name.render(locale, markdown=True)[:FIELD_NAME],
+            value=value[:FIELD_VALUE] or "-",
+            inline=False,
         )
     footer = "panel.submitted" if submitted else "panel.not_submitted"
     embed.set_footer(text=t(footer, locale)[:FOOTER])

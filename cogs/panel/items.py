@@ -18,6 +18,7 @@ from discord import ui
 
 from bot.imaging import Superseded, previews_backed_up
 from bot.logs import trace_id
+from bot.names import shown_name
 from bot.results import Refused
 from bot.storage import StorageError
 from cogs.common import bot_of, lang
@@ -134,7 +135,7 @@ async def _answer(
         embed = panel_embed(panel.model, locale, submitted=True, deadline=panel.deadline)
         if message is not None and message.attachments:
             embed.set_image(url=f"attachment://{message.attachments[0].filename}")
-        text = t(clicked.acknowledged, locale, unit=panel.model.unit_name)
+        text = t(clicked.acknowledged, locale, unit=shown_name(panel.model.unit_name))
         return Shown({"embed": embed, "view": panel_view(panel, locale)}, text)
     try:
         edit = await panel_message(panel, locale, None if message is None else message.id)

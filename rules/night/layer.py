@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rules.dice import Dice, phase_seed
-from rules.errors import IllegalOrderError, InvalidOrderError
+from rules.errors import IllegalOrderError, InvalidOrderError, Phrase, ScenarioError, describe
 from rules.events import Event, RollMade
 from rules.hexgrid import Hex
 from rules.layer import Layer
@@ -52,13 +52,20 @@ class NightLayer(Layer):
     def read_top(self, raw: Mapping[str, Any], state: EncounterState, ctx: ScenarioContext) -> EncounterState:
         return read_top(raw, state, ctx)
 
+    def check_round(self, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext) -> None:
+        read_round_lights(spec, path, ctx)
+
     def start_round(self, state: EncounterState, spec: RoundSpec) -> EncounterState:
-        """DESIGN §7.3 ``night = { flares = [...], illuminating_rounds = [...] }``: placed at the round's start."""
-        table = cast(Mapping[str, Any], spec.raw.get("night", {}))
-        queued: list[tuple[str, Hex]] = []
-        for key, kind in ROUND_KEYS.items():
-            for label in cast(list[Any], table.get(key, [])):
-                queued.append((kind, Hex.parse(str(label))))
+        """DESIGN §7.3 ``night = { flares = [...], illuminating_rounds = [...] }``: placed at the round's start.
+        Read by :func:`read_round_lights`, as the loader checked it; a round no loader checked (built by hand)
+        is refused with the same problems."""
+        from rules.scenario import ScenarioContext
+
+        ctx = ScenarioContext()
+        ctx.board = state.board
+        queued = read_round_lights(spec, f"rounds[{spec.index - 1}]", ctx)
+        if ctx.problems:
+            raise ScenarioError(ctx.problems)
         if not queued:
             return state
         ns = night_of(state)
@@ -167,6 +174,26 @@ class NightLayer(Layer):
             "seen": seen,
         }
         return {**summary, "night": night}
+
+
+def read_round_lights(spec: RoundSpec, path: str, ctx: ScenarioContext) -> list[tuple[str, Hex]]:
+    """The lights a ``[[rounds]]`` entry places (NGT-3), each aimed at a hex of the board; what is not one is
+    reported to ``ctx`` and left out. The one reader of the round's ``night`` table, for ``validate`` and ``sim``."""
+    where = f"{path}.night"
+    found: object = spec.raw.get("night", {})
+    if not isinstance(found, Mapping):
+        ctx.error(where, "problem.expected", expected=Phrase.of("problem.kind.dict"), got=describe(found))
+        return []
+    table = cast(Mapping[str, Any], found)
+    ctx.check_keys(table, frozenset(ROUND_KEYS), where)
+    queued: list[tuple[str, Hex]] = []
+    for key, kind in ROUND_KEYS.items():
+        labels = ctx.take(table, key, list, where, default=[])
+        for i, label in enumerate(cast(list[Any], labels)):
+            aimed = ctx.position(label, f"{where}.{key}[{i}]")
+            if aimed is not None:
+                queued.append((kind, aimed))
+    return queued
 
 
 def _moved_vehicles(before: EncounterState, after: EncounterState) -> EncounterState:

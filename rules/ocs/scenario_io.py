@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from rules.errors import InvalidOrderError, did_you_mean, shown
@@ -102,9 +102,9 @@ def check_round(spec: RoundSpec, state: EncounterState, path: str, ctx: Scenario
         for _, at, entry in ctx.table_entries(
             table, key, where, MOVE_KEYS, not_a_table="problem.ocs.move_table"
         ):
-            if entry.get("unit") not in units:
+            if not _known(entry.get("unit"), units):
                 _unknown_unit(entry.get("unit"), f"{at}.unit", units, ctx)
-            if key == "mode" and entry.get("to") not in MODES:
+            if key == "mode" and not _known(entry.get("to"), MODES):
                 ctx.error(
                     f"{at}.to", "problem.ocs.mode_to", known=", ".join(MODES), got=shown(entry.get("to"))
                 )
@@ -119,7 +119,7 @@ def check_round(spec: RoundSpec, state: EncounterState, path: str, ctx: Scenario
             continue
         named = [*order.attackers, order.ar_attacker, order.ar_defender]
         for uid in named:
-            if uid is not None and uid not in units:
+            if uid is not None and not _known(uid, units):
                 _unknown_unit(uid, at, units, ctx)
         _check_answers(entry, at, units, ctx)
 
@@ -128,7 +128,7 @@ def _check_answers(entry: Mapping[str, Any], at: str, units: set[str], ctx: Scen
     losses = ctx.take(entry, "losses", dict, at, default={})
     ctx.check_keys(cast(dict[str, Any], losses), LOSS_ROLES, f"{at}.losses")
     for role, ids in cast(dict[str, Any], losses).items():
-        if not isinstance(ids, list) or any(i not in units for i in cast(list[Any], ids)):
+        if not isinstance(ids, list) or any(not _known(i, units) for i in cast(list[Any], ids)):
             ctx.error(f"{at}.losses.{role}", "problem.ocs.losses")
     retreats = ctx.take(entry, "retreats", dict, at, default={})
     for uid, where in cast(dict[str, Any], retreats).items():
@@ -136,6 +136,11 @@ def _check_answers(entry: Mapping[str, Any], at: str, units: set[str], ctx: Scen
             _unknown_unit(uid, f"{at}.retreats.{uid}", units, ctx)
         else:
             ctx.position(where, f"{at}.retreats.{uid}")
+
+
+def _known(value: object, known: Collection[str]) -> bool:
+    """Whether the file wrote one of ``known``: only text can be (a list or a table where an id belongs is not)."""
+    return isinstance(value, str) and value in known
 
 
 def _unknown_unit(uid: object, at: str, units: set[str], ctx: ScenarioContext) -> None:

@@ -131,7 +131,7 @@ def check_round(spec: RoundSpec, state: EncounterState, path: str, ctx: Scenario
     chars = {c.id for c in state.units_of(Character)}
     draw = ctx.take(raw, "draw", list, path, default=[])
     for i, chit in enumerate(cast(list[Any], draw)):
-        if chit not in groups:
+        if not isinstance(chit, str) or chit not in groups:
             hint = did_you_mean(chit, groups) if isinstance(chit, str) else ""
             where = f"{path}.draw[{i}]"
             ctx.error(
@@ -159,8 +159,9 @@ def check_round(spec: RoundSpec, state: EncounterState, path: str, ctx: Scenario
                 ctx.error_from(f"{where}[{j}]", exc)
     shape = "problem.skirmish.reaction_table"
     for _, where, entry in ctx.table_entries(raw, "reactions", path, REACTION_KEYS, not_a_table=shape):
-        if entry.get("by") not in chars:
-            _unknown_character(entry.get("by"), f"{where}.by", chars, ctx)
+        by = entry.get("by")
+        if not isinstance(by, str) or by not in chars:
+            _unknown_character(by, f"{where}.by", chars, ctx)
         if entry.get("answer") not in ("fire", "hold"):
             ctx.error(f"{where}.answer", "problem.skirmish.answer", got=shown(entry.get("answer")))
 

@@ -64,6 +64,21 @@ def test_bad_roll_expressions_are_refused_with_a_code(text: str) -> None:
     assert err.value.code == "roll.syntax"
 
 
+@pytest.mark.parametrize(
+    "text", ["-1d6", "- 2d6+3", "-d20", "sombra ١٧", "٢d6", "2d٦", "2d6+٣", "2d6 vs ١٥", "３d6"]
+)
+def test_dice_1_negative_dice_counts_and_non_ascii_digits_are_refused(text: str) -> None:
+    """DICE-1: ``-1d6`` is no roll (it answered −4); only 0-9 are digits, not Arabic-Indic or full-width ones."""
+    with pytest.raises(InvalidOrderError) as err:
+        parse_roll(text)
+    assert err.value.code == "roll.syntax"
+
+
+def test_dice_1_a_dice_term_may_still_be_subtracted_after_another() -> None:
+    outcome = roll_expression(parse_roll("2d6-1d4+1"), Dice(1, (3, 4, 2)))
+    assert outcome.params["total"] == 3 + 4 - 2 + 1
+
+
 def test_sum_roll_keeps_the_highest_and_adds_constants() -> None:
     outcome = roll_expression(parse_roll("4d6k3+2"), Dice(1, (6, 1, 5, 3)))
     assert outcome.params["total"] == 6 + 5 + 3 + 2
