@@ -13,7 +13,16 @@ from rules.hexgrid import Hex, HexSide
 from rules.pbw import by_hand, scenario_io, sim, turn
 from rules.pbw.geometry import blocks_move, clear_line, enterable, occupant, step_limit
 from rules.pbw.legality import check_change, check_declaration, illegal
-from rules.pbw.model import DEFEND_ACTION, MOVE, Change, Character, Declaration, PbwState
+from rules.pbw.model import (
+    DEFEND_ACTION,
+    MOVE,
+    SEGMENTS,
+    Change,
+    Character,
+    Declaration,
+    ForcedDeclaration,
+    PbwState,
+)
 from rules.pbw.orders import parse_order
 from rules.pbw.tables import LOCATIONS
 from rules.placement import impassable, occupied
@@ -137,6 +146,12 @@ class PbwRuleset(Ruleset):
         other = occupant(state, to, besides=unit.id)
         if other is not None:
             raise occupied(to, other, "PBW-2")
+
+    def stand_in(self, state: EncounterState, unit_id: str) -> Order | None:
+        """PBW-1: the declarer whose player gave none skips its three segments, told as forced."""
+        if state.phase == turn.DECLARE and turn.next_declarer(state) == unit_id:
+            return ForcedDeclaration(unit=unit_id, segments=(DEFEND_ACTION,) * SEGMENTS)
+        return super().stand_in(state, unit_id)
 
     def damage_locations(self, state: EncounterState, unit_id: str) -> tuple[str, ...]:
         unit = state.units.get(unit_id)
