@@ -71,6 +71,8 @@ async def test_pbw_4_director_damage_on_a_torso_is_undone_by_one_undo(tavern: Ta
         t, t.director, "director damage", {"unit": "lola", "amount": "mucho", "location": "torso"}
     )
     assert bad.ephemeral and "damage" not in bad.content and "daño" in bad.content.lower(), bad.content
+    typo = await answer(t, t.director, "director set", {"unit": "lola", "stat": "hp", "value": "mucho"})
+    assert typo.ephemeral and typo.content == "Ese valor no sirve para Puntos de Vida.", typo.content
 
 
 async def test_ocs_1_director_damage_takes_steps_and_is_undone_by_one_undo(desert: Table) -> None:
