@@ -10,6 +10,7 @@ import dataclasses
 from typing import Any, cast
 
 from bot.results import refuse
+from data.i18n import has, t
 from data.loader import load_table, table_path
 from rules.by_hand import RULE
 from rules.events import DirectorOverride, Event
@@ -24,6 +25,24 @@ SHOWN = 40
 
 # stats a director may not set by hand: identity and position have their own commands (rulesets add theirs)
 PROTECTED = frozenset({"id", "side", "at", "kind"})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StatName:
+    """A stat named in a refusal: in the reader's words when the catalogs name it ("Heridas"), else as typed."""
+
+    name: str
+    ruleset: str = ""
+
+    def localized(self, locale: str | None) -> str:
+        # a ruleset's own stats are catalogued with its prefix (pbw: stat.pbw_hp)
+        for key in (f"stat.{self.name}", f"stat.{self.ruleset}_{self.name}"):
+            if has(key, "en"):
+                return t(key, locale)
+        return self.name
+
+    def __str__(self) -> str:
+        return self.name
 
 
 def _unit(state: EncounterState, unit_id: str) -> Unit:
@@ -73,23 +92,26 @@ def set_stat(
             allowed=", ".join(settable_stats(state, unit)),
         )
     current = getattr(unit, stat)
+    named = StatName(stat, state.ruleset)  # a refusal names it in the reader's words
     parsed: Any
     if isinstance(current, bool):
         if value.lower() not in ("true", "false", "yes", "no", "1", "0", "si", "sí"):
-            raise refuse("director.bad_value", f"{stat} takes true or false.", stat=stat, value=value[:SHOWN])
+            raise refuse(
+                "director.bad_value", f"{stat} takes true or false.", stat=named, value=value[:SHOWN]
+            )
         parsed = value.lower() in ("true", "yes", "1", "si", "sí")
     elif isinstance(current, int):
         try:
             parsed = int(value)
         except ValueError:
             raise refuse(
-                "director.bad_value", f"{stat} takes a whole number.", stat=stat, value=value[:SHOWN]
+                "director.bad_value", f"{stat} takes a whole number.", stat=named, value=value[:SHOWN]
             ) from None
         if parsed < 0:
-            raise refuse("director.bad_value", f"{stat} cannot be negative.", stat=stat, value=value[:SHOWN])
+            raise refuse("director.bad_value", f"{stat} cannot be negative.", stat=named, value=value[:SHOWN])
         limit = getattr(unit, f"max_{stat}", None)
         if isinstance(limit, int) and not isinstance(limit, bool) and parsed > limit:
-            raise refuse("director.bad_value", f"{stat} is at most {limit}.", stat=stat, value=value[:SHOWN])
+            raise refuse("director.bad_value", f"{stat} is at most {limit}.", stat=named, value=value[:SHOWN])
     elif stat == "name" and len(value) > MAX_UNIT_NAME:
         # a scenario file's limit (rules/scenario.py), so every message that repeats the name fits
         raise refuse(

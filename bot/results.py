@@ -201,3 +201,16 @@ class OverrideDone:
     #: the state it was applied to and every event it made (the first is ``event``): what each side saw change
     before: EncounterState | None = None
     events: tuple[Event, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UndoDone:
+    """What ``/director undo`` did: the state it went back to and, when the step undone was a director's override,
+    that override (``before``: the state it had made, where the units it names still are)."""
+
+    phase_no: int
+    state: EncounterState
+    override: Event | None = None
+    before: EncounterState | None = None
+    #: the channel may hear which override was undone: every unit it touched is public before and after (FOG-1)
+    public: bool = True

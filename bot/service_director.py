@@ -8,11 +8,12 @@ from datetime import datetime
 from typing import Any, cast
 
 from bot.permissions import Actor
-from bot.results import Joined, OverrideDone, refuse
+from bot.results import Joined, OverrideDone, UndoDone, refuse
 from bot.service_base import MAX_AUTO_STEPS, ServiceBase, orderable
 from bot.storage import EncounterEndedError, NothingToUndoError, StalePhaseError
+from bot.storage.base import UNDONE
 from rules.events import Event
-from rules.serial import to_json
+from rules.serial import from_json, to_json
 from rules.state import EncounterState
 
 OVERRIDE_EVENT = "DirectorOverride"
@@ -40,6 +41,10 @@ class DirectorActions(ServiceBase):
                 if meta.status == "ended":
                     raise refuse("encounter.ended", "This encounter has ended.")
                 new_state, produced = build(state)
+                if new_state == state:
+                    # recorded, it would be a step for /director undo to take back, and the director's next undo
+                    # would seem to do nothing (or, once this step were gone, revert a real one)
+                    raise refuse("director.no_change", "That changes nothing; nothing was recorded.")
                 events: tuple[Event, ...] = (
                     cast(tuple[Event, ...], produced) if isinstance(produced, tuple) else (produced,)
                 )
@@ -66,14 +71,38 @@ class DirectorActions(ServiceBase):
         # the channel hears of it only if every unit it touches is public afterwards (removed: was public);
         # a hidden unit moved, damaged, removed or assigned is told to the director alone (FOG-1)
         touched = {u for e in events for u in e.involved()} | {unit}
-        public = all(
+        return OverrideDone(
+            encounter_id,
+            action,
+            unit,
+            first,
+            new_state,
+            public=self._all_public(state, new_state, touched),
+            before=state,
+            events=events,
+        )
+
+    def _all_public(self, state: EncounterState, new_state: EncounterState, touched: set[str]) -> bool:
+        """Every unit of ``touched`` is one the public sees in ``new_state`` (or, gone from it, in ``state``)."""
+        return all(
             self.is_public(new_state, u) if u in new_state.units else self.is_public(state, u)
             for u in touched
             if u in state.units or u in new_state.units
         )
-        return OverrideDone(
-            encounter_id, action, unit, first, new_state, public=public, before=state, events=events
-        )
+
+    async def _override_at_head(self, encounter_id: int) -> Event | None:
+        """The director's override that wrote the current snapshot, if that is what wrote it (an undo's copy
+        stands for the snapshot it restored); None for a resolution or the encounter's start."""
+        seq = (await self.storage.load(encounter_id)).snapshot_seq
+        for _ in range(MAX_AUTO_STEPS):
+            found = await self.storage.events(encounter_id, since_seq=seq - 1, types=(OVERRIDE_EVENT, UNDONE))
+            event = next((e for e in found if e.seq == seq), None)
+            if event is None:
+                return None
+            if event.type == OVERRIDE_EVENT:
+                return cast(Event, from_json(event.payload["event"]))
+            seq = int(event.payload["restored_snapshot_seq"])
+        return None
 
     async def check_undo(self, encounter_id: int, actor: Actor) -> None:
         """The undo's refusals, made before anything is answered in the channel (see :meth:`undo`)."""
@@ -87,10 +116,17 @@ class DirectorActions(ServiceBase):
     async def undo(self, encounter_id: int, actor: Actor) -> tuple[int, EncounterState]:
         """Undo the last override, or the last resolution and back to the previous state that waited for orders
         (or the first one). Returns (phase_no, state)."""
+        done = await self.undo_step(encounter_id, actor)
+        return done.phase_no, done.state
+
+    async def undo_step(self, encounter_id: int, actor: Actor) -> UndoDone:
+        """:meth:`undo`, saying what it undid: the director's override when that was the last thing done."""
         meta = await self.storage.get_encounter(encounter_id)
         await self.require_director(meta, actor)
         async with self._lock(encounter_id):
-            phase_before = (await self.read(encounter_id)).phase_no
+            before = await self.read(encounter_id)
+            phase_before = before.phase_no
+            override = await self._override_at_head(encounter_id)
             try:
                 restored = await self.storage.undo(encounter_id)
             except NothingToUndoError:
@@ -109,7 +145,13 @@ class DirectorActions(ServiceBase):
             meta, state, phase_no = await self.load(encounter_id)
             if meta.status == "ended" and not state.over:
                 await self.storage.set_encounter_status(encounter_id, "running")
-            return phase_no, state
+            if override is None or restored != phase_before:
+                return UndoDone(phase_no, state)
+            touched = set(override.involved())
+            public = self._all_public(before.state, state, touched) and self._all_public(
+                state, before.state, touched
+            )
+            return UndoDone(phase_no, state, override, before.state, public=public)
 
     async def set_status(
         self, encounter_id: int, actor: Actor, status: str, *, expected_phase_no: int | None = None

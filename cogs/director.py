@@ -19,6 +19,7 @@ from bot.client import HexBotCore, Refusal
 from bot.results import OverrideDone, refuse
 from bot.storage import Encounter
 from bot.translator import tr
+from bot.undo_text import undone_text
 from cogs import director_phase
 from cogs.common import (
     HexTransformer,
@@ -32,7 +33,6 @@ from cogs.common import (
     reply,
 )
 from data.i18n import has, t
-from render.phase import phase_title
 from rules.errors import GameError
 from rules.hexgrid import Hex, HexSide
 from rules.registry import ruleset_for
@@ -121,7 +121,11 @@ async def location_autocomplete(
         return []
     locale = lang(interaction)
     locations = ruleset_for(state).damage_locations(state, unit)
-    return choices(((f"{t(f'term.{loc}', locale)} ({loc})", loc) for loc in locations), current)
+    # named in the reader's words alone; the engine's key is the value sent
+    return choices(
+        ((t(f"location.{loc}", locale) if has(f"location.{loc}", "en") else loc, loc) for loc in locations),
+        current,
+    )
 
 
 class DirectorCog(
@@ -389,14 +393,16 @@ class DirectorCog(
         # undo itself may take a while (0.6 s for a resolution at 800 ships), so it is deferred
         await self.bot.service.check_undo(meta.id, actor_of(interaction))
         await interaction.response.defer()
-        _, state = await self.bot.service.undo(meta.id, actor_of(interaction))
+        done = await self.bot.service.undo_step(meta.id, actor_of(interaction))
+        # a hidden unit's override is named to the director alone; the channel hears only that a step was undone
         await interaction.followup.send(
-            t(
-                "director.undone",
-                lang(interaction),
-                when=phase_title(state, state.round, state.phase, lang(interaction)),
-            )
+            clip(undone_text(done, lang(interaction), detail=done.public)),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
+        if not done.public:
+            await interaction.followup.send(
+                clip(undone_text(done, lang(interaction), detail=True)), ephemeral=True
+            )
         if self.bot.announcer is not None:
             await self.bot.announcer.open_phase(meta.id)
 
@@ -430,16 +436,9 @@ class DirectorCog(
         try:
             values = tuple(int(x) for x in dice.replace(" ", "").split(",") if x)
         except ValueError:
-            raise refuse(
-                "director.bad_value", "Dice are numbers separated by commas.", stat="dice", value=dice[:20]
-            ) from None
+            raise refuse("director.bad_dice", "Dice are numbers separated by commas, like 6,6,6.") from None
         if not values or any(not 1 <= d <= 100 for d in values):  # before the phase check: its message
-            raise refuse(
-                "director.bad_value",
-                "Give the roll number and its dice, e.g. 3 and 6,6,6.",
-                stat="dice",
-                value="",
-            )
+            raise refuse("director.bad_dice", "Dice are numbers separated by commas, like 6,6,6.")
         await director_phase.run(interaction, meta, "roll", f"{index}_{','.join(map(str, values))}")
 
 

@@ -17,9 +17,7 @@ def positive_amount(text: str) -> int:
         amount = 0
     if amount <= 0:
         raise IllegalOrderError(
-            "Damage must be a positive number.",
-            code="director.bad_value",
-            params={"stat": "damage", "value": text[:20]},
+            "Damage must be a positive number.", code="director.bad_amount", params={"value": text[:20]}
         )
     return amount
 
@@ -32,3 +30,16 @@ def damage_events(before: Unit, after: Unit, amount: int | str) -> tuple[Event, 
     if after.destroyed and not before.destroyed:
         events.append(UnitDestroyed(rule=RULE, unit=before.id, at=before.at))
     return tuple(events)
+
+
+def location_and_amount(
+    text: str, locations: tuple[str, ...], words: dict[str, str] | None = None
+) -> tuple[str, int] | None:
+    """``"torso 3"`` or ``"3 torso"``: a location of ``locations`` (or a word ``words`` maps to one) and an amount
+    above zero; None when the text is not one location and one number."""
+    parts = text.lower().replace("=", " ").replace(",", " ").split()
+    numbers = [w for w in parts if w.isdigit()]
+    places = [(words or {}).get(w, w) for w in parts if not w.isdigit()]
+    if len(numbers) != 1 or len(places) != 1 or places[0] not in locations:
+        return None
+    return places[0], positive_amount(numbers[0])

@@ -174,6 +174,9 @@ class LayeredRuleset(Ruleset):
     def stand_in_order(self, state: EncounterState, unit_id: str) -> Any | None:
         return self.base.stand_in_order(state, unit_id)
 
+    def stand_in(self, state: EncounterState, unit_id: str) -> Order | None:
+        return self.base.stand_in(state, unit_id)
+
     def visible_to(self, state: EncounterState, side: str) -> Visibility:
         return self.layer.visible_to(state, side, self.base.visible_to(state, side))
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from rules.ruleset import DIRECTOR, Order, OrderMode, Ruleset
 from rules.state import EncounterState
@@ -80,8 +79,8 @@ class OrderPolicy:
         if not stand_in or not awaited:
             return {}
         unit = awaited[0]
-        raw: Any = ruleset.stand_in_order(state, unit)
-        return {} if raw is None else {unit: ruleset.parse_order(state, unit, raw)}
+        order = ruleset.stand_in(state, unit)
+        return {} if order is None else {unit: order}
 
     def declarations_public(self, state: EncounterState) -> bool:
         """Sequential declarations are posted when locked unless the director made them secret."""

@@ -229,6 +229,14 @@ class Ruleset(ABC):
             return pending.default
         return None
 
+    def stand_in(self, state: EncounterState, unit_id: str) -> Order | None:
+        """The order made for an awaited unit whose player gave none when the director (or a deadline) forces the
+        step: :meth:`stand_in_order` read as an order by default. A ruleset returns an order of its own kind that
+        its account words as forced ("Griffin stands still (forced by the director)"), never as the player's
+        choice."""
+        raw = self.stand_in_order(state, unit_id)
+        return None if raw is None else self.parse_order(state, unit_id, raw)
+
     def may_act(self, state: EncounterState, unit_id: str) -> bool:
         """True when ``unit_id`` may give an order now though it is not awaited (ocs: its owner moves it freely or
         changes its mode, and opens a combat when the director allows players to). Default: only awaited units."""

@@ -74,7 +74,7 @@ from rules.state import EncounterState
 
 ORDERS = "orders"
 TASK = "task"
-OPEN, MOVE, MODE, CANCEL = "open", "move", "mode", "cancel"
+OPEN, MOVE, MODE, CANCEL, END_TURN = "open", "move", "mode", "cancel", "end_turn"
 ANSWER_PREFIX = "q"  # task "q3": answer what combat 3 asks
 AT, ATT, KIND, WHO, TO, COMBAT, AR, LOSS = "at", "att", "kind", "who", "to", "combat", "ar", "loss"
 RETREAT_PREFIX = "rt"  # rt0, rt1…: the retreat hex of the n-th surviving defender unit
@@ -149,6 +149,8 @@ def _procedure_raw(draft: Draft) -> Any:
         return {"mode": {"unit": draft.text(WHO), "to": draft.text(MODE)}}
     if task == CANCEL:
         return {"cancel": {"combat": _combat_no(draft.text(COMBAT))}}
+    if task == END_TURN:
+        return {"end_turn": {}}
     if task.startswith(ANSWER_PREFIX):
         return _answer_raw(draft, _combat_no(task[len(ANSWER_PREFIX) :]))
     return {}
@@ -194,6 +196,8 @@ def draft_from_raw(state: EncounterState, unit_id: str, raw: Any) -> Draft:
         return _safe({TASK: key, WHO: str(b.get("unit", "")), other: str(b.get("to", ""))})
     if key == CANCEL:
         return _safe({TASK: CANCEL, COMBAT: str(b.get("combat", ""))})
+    if key == END_TURN:
+        return _safe({TASK: END_TURN})
     return Draft()
 
 
@@ -435,6 +439,8 @@ def _tasks(state: EncounterState, actor: str) -> tuple[Option, ...]:
     out.append(Option(MODE, "", "panel.ocs.task.mode"))
     if ext_of(state).combats:
         out.append(Option(CANCEL, "", "panel.ocs.task.cancel"))
+    elif accepted(state, DIRECTOR, {"end_turn": {}}) is not None:  # every combat fought or called off
+        out.append(Option(END_TURN, "", "panel.ocs.task.end_turn", (("turn", str(state.round + 1)),)))
     return tuple(out[:MAX_OPTIONS])
 
 

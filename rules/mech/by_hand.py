@@ -52,7 +52,7 @@ def by_hand_damage(state: EncounterState, unit: Mech, text: str) -> tuple[Encoun
     location = places[0]
     new_state, events = apply_damage(state, unit.id, location, amount, rule=RULE)
     record = DirectorOverride(
-        rule=RULE, action="damage", unit=unit.id, args=(("amount", f"{amount} ({location})"),)
+        rule=RULE, action="damage-at", unit=unit.id, args=(("amount", amount), ("location", location))
     )
     return new_state, (record, *events)
 

@@ -125,6 +125,13 @@ class MechOrder(Order):
         return out
 
 
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ForcedStand(MechOrder):
+    """MECH-1.1: the declaration locked for a unit whose player gave none when the director (or a deadline)
+    forced the step: it stands still, no move and no fire. Never read from what a player gives."""
+
+
 def stand_order(unit_id: str) -> MechOrder:
     """The declaration of a unit that does nothing (no move, no fire): what a missing declaration locks."""
     return MechOrder(unit=unit_id)

@@ -36,7 +36,7 @@ from rules.mech.legality import check_declaration
 from rules.mech.model import MECH as MECH_KIND
 from rules.mech.model import Mech
 from rules.mech.movement import cruise_order, mp_available, out_of_control_order, path_cost, step_problem
-from rules.mech.orders import CRUISE, JUMP, WALK, MechOrder, parse_order, stand_order
+from rules.mech.orders import CRUISE, JUMP, WALK, ForcedStand, MechOrder, parse_order, stand_order
 from rules.mech.resolution import resolve_turn
 from rules.mech.rolls import roll_declaration
 from rules.mech.state import (
@@ -161,6 +161,9 @@ def roll_initiative(state: EncounterState, dice: Dice) -> tuple[EncounterState, 
 
 def declaration_event(state: EncounterState, order: MechOrder) -> DeclarationLocked:
     """``DeclarationLocked``: with its content when declarations are open, only the unit when secret."""
+    if isinstance(order, ForcedStand):  # the director's doing, never told as the player's declaration
+        key = "mech.declared_secret_forced" if secret(state) else "mech.declared_forced"
+        return DeclarationLocked(rule="MECH-1.1", key=key, unit=order.unit)
     if secret(state):
         return DeclarationLocked(rule="MECH-1.1", key="mech.declared_secret", unit=order.unit)
     raw = order.to_raw()
@@ -280,6 +283,12 @@ class MechRuleset(Ruleset):
         if not declarers(state):
             state = state.replace(phase=RESOLVE)
         return PhaseResult(state, tuple(events))
+
+    def stand_in(self, state: EncounterState, unit_id: str) -> Order | None:
+        """MECH-1.1: the declarer whose player gave none stands still, told as forced by the director."""
+        if state.phase == DECLARE and declarers(state)[:1] == (unit_id,):
+            return ForcedStand(unit=unit_id)
+        return super().stand_in(state, unit_id)
 
     # --- the director's hand, pictures ----------------------------------------------------------------------
     def director_switches(self) -> tuple[str, ...]:

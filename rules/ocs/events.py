@@ -162,6 +162,14 @@ class OcsCombatEnded(Event):
 
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
+class OcsTurnEnded(Event):
+    """The director ended the combat phase; ``turn`` is the turn that begins."""
+
+    turn: int
+
+
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OcsCombatCancelled(Event):
     """The director called a combat off, or it can no longer be fought (``reason`` says why)."""
 

@@ -11,14 +11,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rules.by_hand import RULE
 from rules.dice import Dice
 from rules.errors import IllegalOrderError
 from rules.events import Event, Note, UnitMoved
 from rules.ocs.combat import Outcome, answer, cancel_combat, open_combat, roll_combat
-from rules.ocs.events import OcsModeChanged
+from rules.ocs.events import OcsModeChanged, OcsTurnEnded
 from rules.ocs.legality import check_order, combat_problem
 from rules.ocs.model import READY, OcsUnit, ext_of
-from rules.ocs.orders import CancelCombat, ChooseAr, FreeMove, Losses, ModeChange, OpenCombat, Retreats
+from rules.ocs.orders import (
+    CancelCombat,
+    ChooseAr,
+    EndTurn,
+    FreeMove,
+    Losses,
+    ModeChange,
+    OpenCombat,
+    Retreats,
+)
 from rules.ocs.queries import questions
 from rules.ruleset import Order, PhaseResult
 from rules.state import EncounterState, replace_unit
@@ -66,6 +76,9 @@ def _apply(state: EncounterState, order: Order) -> Outcome:
         return open_combat(state, order)
     if isinstance(order, CancelCombat):
         return cancel_combat(state, order.combat, "called_off")
+    if isinstance(order, EndTurn):  # the director's call: the seed's sequence of play is not in the engine
+        turn = state.round + 1
+        return state.replace(round=turn), [OcsTurnEnded(rule=RULE, turn=turn)]
     if isinstance(order, FreeMove):
         unit = state.unit_as(order.who, OcsUnit)
         moved = UnitMoved(

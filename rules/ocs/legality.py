@@ -33,6 +33,7 @@ from rules.ocs.model import (
 from rules.ocs.orders import (
     CancelCombat,
     ChooseAr,
+    EndTurn,
     FreeMove,
     Losses,
     ModeChange,
@@ -227,6 +228,20 @@ def check_mode(state: EncounterState, actor: str, order: ModeChange) -> None:
             mode=order.mode,
         )
     _engaged(state, unit)
+
+
+def check_end_turn(state: EncounterState, actor: str) -> None:
+    """The combat phase ends only when the director ends it, with every combat fought or called off."""
+    _director(actor, "director_ends_turn", "end the combat phase")
+    combats = ext_of(state).combats
+    if combats:
+        open_ids = ", ".join(str(c.id) for c in combats)
+        raise illegal(
+            "combats_open",
+            f"Finish or call off the open combats first (open: {open_ids}).",
+            "OCS-2",
+            open=open_ids,
+        )
 
 
 def check_cancel(state: EncounterState, actor: str, order: CancelCombat) -> None:
@@ -431,6 +446,8 @@ def check_order(state: EncounterState, actor: str, order: Order) -> None:
         check_mode(state, actor, order)
     elif isinstance(order, CancelCombat):
         check_cancel(state, actor, order)
+    elif isinstance(order, EndTurn):
+        check_end_turn(state, actor)
     elif isinstance(order, ChooseAr):
         check_ar(state, actor, order)
     elif isinstance(order, Losses):

@@ -7,6 +7,7 @@ The director (actor ``"director"``) drives the procedure::
     {"move": {"unit": "pz21", "to": "0607"}}                           a free move, logged
     {"mode": {"unit": "pz21", "to": "dg"}}                             a mode change (normal, dg, strategic)
     {"cancel": {"combat": 2}}                                          call an open combat off
+    {"end_turn": {}}                                                   end the combat phase: the next turn
 
 A side answers for the combat its unit takes part in (the director may answer instead, naming the combat with
 ``"combat": n`` when more than one combat waits for that kind of answer)::
@@ -34,7 +35,7 @@ from rules.serial import serializable
 from rules.state import EncounterState
 
 ANSWERS = ("ar", "losses", "retreats")
-PROCEDURE = ("combat", "move", "mode", "cancel")
+PROCEDURE = ("combat", "move", "mode", "cancel", "end_turn")
 COMBAT_KEYS = frozenset({"attackers", "defender", "kind", "ar_attacker", "ar_defender"})
 #: which answer each waiting stage takes
 ANSWER_OF: dict[str, str] = {
@@ -81,6 +82,12 @@ class ModeChange(Order):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CancelCombat(Order):
     combat: int
+
+
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EndTurn(Order):
+    """The director ends the combat phase (no combat left open) and the next turn begins."""
 
 
 @serializable
@@ -155,6 +162,9 @@ def parse(state: EncounterState, actor: str, raw: Any) -> Order:
     if key == "cancel":
         _only(actor, key, body, {"combat"})
         return CancelCombat(unit=actor, combat=_number(actor, body.get("combat"), "combat"))
+    if key == "end_turn":
+        _only(actor, key, body, set())
+        return EndTurn(unit=actor)
     _only(actor, key, body, {"unit", "to"})
     who = body.get("unit", actor if actor != DIRECTOR else None)
     if not isinstance(who, str) or not who:
@@ -178,6 +188,7 @@ _EXAMPLES = {
     "move": '{"unit": "pz21", "to": "0607"}',
     "mode": '{"unit": "pz21", "to": "dg"}',
     "cancel": '{"combat": 1}',
+    "end_turn": "{}",
 }
 
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rules.by_hand import RULE, positive_amount
 from rules.dice import Dice
+from rules.errors import IllegalOrderError
+from rules.events import DirectorOverride, Event, UnitDestroyed
 from rules.hexgrid import Hex
 from rules.ocs import flow, scenario_io, sim
 from rules.ocs.legality import PLAYERS_OPEN_COMBATS, check_order
@@ -32,7 +35,7 @@ from rules.ruleset import (
     Ruleset,
     SimStep,
 )
-from rules.state import Board, EncounterState, Unit
+from rules.state import Board, EncounterState, Unit, replace_unit
 
 if TYPE_CHECKING:
     from rules.scenario import ScenarioContext
@@ -97,6 +100,30 @@ class OcsRuleset(Ruleset):
         enemy = next((u for u in units_in(state, to) if u.side != unit.side and u.id != unit.id), None)
         if enemy is not None:
             raise occupied(to, enemy, "OCS-1")
+
+    def damage_by_hand(
+        self, state: EncounterState, unit_id: str, amount: str
+    ) -> tuple[EncounterState, tuple[Event, ...]]:
+        """OCS-1 by hand: a unit loses steps (at 0 it is eliminated, as a combat's last step loss does)."""
+        unit = state.units.get(unit_id)
+        if not isinstance(unit, OcsUnit):
+            return super().damage_by_hand(state, unit_id, amount)
+        lost = positive_amount(amount)
+        if not unit.active or lost > unit.steps:
+            raise IllegalOrderError(
+                f"{unit.name} has {unit.steps if unit.active else 0} steps left, not {lost} to lose.",
+                code="director.damage_steps",
+                rule="OCS-1",
+                params={"unit": unit.id, "name": unit.name, "steps": unit.steps if unit.active else 0},
+            )
+        left = unit.steps - lost
+        hit = replace_unit(unit, steps=left, destroyed=left == 0)
+        events: list[Event] = [
+            DirectorOverride(rule=RULE, action="damage-steps", unit=unit.id, args=(("amount", lost),))
+        ]
+        if left == 0:
+            events.append(UnitDestroyed(rule=RULE, unit=unit.id, at=unit.at))
+        return state.with_units([hit]), tuple(events)
 
     # --- scenario files ----------------------------------------------------------------------------------
     def build_unit(

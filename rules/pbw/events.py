@@ -38,6 +38,13 @@ class DeclarationLocked(Event):
 
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PbwDeclarationForced(DeclarationLocked):
+    """PBW-1: a declaration the director (or a deadline) locked for a character whose player gave none
+    (``source`` ``forced``)."""
+
+
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PbwSegmentPlanned(Note):
     """One declared (or changed) segment, for the readable account: ``key`` is ``pbw.plan.<action>``."""
 

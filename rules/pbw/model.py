@@ -192,6 +192,13 @@ class Declaration(Order):
 
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ForcedDeclaration(Declaration):
+    """PBW-1: the declaration locked for a character whose player gave none when the director (or a deadline)
+    forced the step: three skipped segments, as a missing declaration. Never read from what a player gives."""
+
+
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Change(Order):
     """A change of intention before a segment resolves (PBW-2); ``action`` None keeps the declared one."""
 

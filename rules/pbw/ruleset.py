@@ -8,11 +8,21 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.dice import Dice
 from rules.errors import InvalidOrderError
+from rules.events import Event
 from rules.hexgrid import Hex, HexSide
-from rules.pbw import scenario_io, sim, turn
+from rules.pbw import by_hand, scenario_io, sim, turn
 from rules.pbw.geometry import blocks_move, clear_line, enterable, hexes_used, occupant, step_limit
 from rules.pbw.legality import check_change, check_declaration, illegal
-from rules.pbw.model import DEFEND_ACTION, MOVE, Change, Character, Declaration, PbwState
+from rules.pbw.model import (
+    DEFEND_ACTION,
+    MOVE,
+    SEGMENTS,
+    Change,
+    Character,
+    Declaration,
+    ForcedDeclaration,
+    PbwState,
+)
 from rules.pbw.orders import parse_order
 from rules.pbw.tables import LOCATIONS
 from rules.placement import impassable, occupied
@@ -137,6 +147,25 @@ class PbwRuleset(Ruleset):
         other = occupant(state, to, besides=unit.id)
         if other is not None:
             raise occupied(to, other, "PBW-2")
+
+    def stand_in(self, state: EncounterState, unit_id: str) -> Order | None:
+        """PBW-1: the declarer whose player gave none skips its three segments, told as forced."""
+        if state.phase == turn.DECLARE and turn.next_declarer(state) == unit_id:
+            return ForcedDeclaration(unit=unit_id, segments=(DEFEND_ACTION,) * SEGMENTS)
+        return super().stand_in(state, unit_id)
+
+    def damage_locations(self, state: EncounterState, unit_id: str) -> tuple[str, ...]:
+        unit = state.units.get(unit_id)
+        return by_hand.damage_locations(unit) if isinstance(unit, Character) else ()
+
+    def damage_by_hand(
+        self, state: EncounterState, unit_id: str, amount: str
+    ) -> tuple[EncounterState, tuple[Event, ...]]:
+        """PBW-4 by hand: ``"torso 3"`` off the hit points and that location's resistance, as a hit."""
+        unit = state.units.get(unit_id)
+        if not isinstance(unit, Character):
+            return super().damage_by_hand(state, unit_id, amount)
+        return by_hand.by_hand_damage(state, unit, amount)
 
     def enter_cost(self, state: EncounterState, unit_id: str, frm: Hex, to: Hex) -> int | None:
         ch = state.unit_as(unit_id, Character)

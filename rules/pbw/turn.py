@@ -17,6 +17,7 @@ from rules.errors import IllegalOrderError
 from rules.events import Event, GameOver
 from rules.pbw.events import (
     DeclarationLocked,
+    PbwDeclarationForced,
     PbwDisengaged,
     PbwFatigue,
     PbwIntentionChanged,
@@ -36,6 +37,7 @@ from rules.pbw.model import (
     Change,
     Character,
     Declaration,
+    ForcedDeclaration,
     PbwState,
     SegmentAction,
     Treatment,
@@ -49,6 +51,7 @@ from rules.state import EncounterState, replace_unit
 
 DECLARE = "declare"
 TREAT_TURNS = 10  # PBW-6: "por cada punto de daño de la herida se necesitan 10 turnos completos"
+FORCED = "forced"  # a declaration's source when the director (or a deadline) locked it for an absent player
 PHASES = (DECLARE, *(f"segment-{k}" for k in range(1, SEGMENTS + 1)))
 
 Outcome = tuple[EncounterState, list[Event]]
@@ -133,8 +136,9 @@ def lock(state: EncounterState, ch: Character, decl: Declaration, source: str) -
         disengage=decl.disengage,
         source=source,
     )
+    locked = PbwDeclarationForced if source == FORCED else DeclarationLocked
     events: list[Event] = [
-        DeclarationLocked(
+        locked(
             rule="PBW-1",
             unit=ch.id,
             initiative=ch.initiative,
@@ -170,7 +174,9 @@ def declare(state: EncounterState, orders: Mapping[str, Order]) -> Outcome:
     if nxt is not None:
         ch = state.unit_as(nxt, Character)
         order = orders.get(nxt)
-        if isinstance(order, Declaration):
+        if isinstance(order, ForcedDeclaration):
+            state, more = lock(state, ch, order, FORCED)
+        elif isinstance(order, Declaration):
             state, more = lock(state, ch, check_declaration(state, ch, order), "declared")
         else:
             state, more = lock(

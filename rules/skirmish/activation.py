@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.dice import Dice
 from rules.errors import IllegalOrderError
 from rules.events import Event, GameOver
-from rules.skirmish.events import SkActivationEnded, SkChitDrawn, SkFireOut, SkRoundEnded
+from rules.skirmish.events import SkActivationEnded, SkActivationForced, SkChitDrawn, SkFireOut, SkRoundEnded
 from rules.skirmish.geometry import FIRE
 from rules.skirmish.model import Character, SkirmishState
 from rules.state import EncounterState, replace_unit
@@ -86,11 +86,13 @@ def draw_chit(state: EncounterState, dice: Dice) -> Outcome:
     return state.replace(phase=ACTIVATION, ext=ext), [event]
 
 
-def end_activation(state: EncounterState, unit_id: str) -> Outcome:
-    """The character is done for this round; when the chit has nobody left, draw again or end the round."""
+def end_activation(state: EncounterState, unit_id: str, *, forced: bool = False) -> Outcome:
+    """The character is done for this round; when the chit has nobody left, draw again or end the round.
+    ``forced``: its player gave no order and the director (or a deadline) moved the step on."""
     ext = ext_of(state)
     ch = state.unit_as(unit_id, Character)
-    events: list[Event] = [SkActivationEnded(rule="SK-1.1", unit=ch.id, ap_left=ch.ap_left)]
+    ended = SkActivationForced if forced else SkActivationEnded
+    events: list[Event] = [ended(rule="SK-1.1", unit=ch.id, ap_left=ch.ap_left)]
     if ch.turn_from is not None or ch.turn_paid:
         state = state.with_units([replace_unit(ch, turn_from=None, turn_paid=0)])  # SK-2.1: the run ends here
     ext = SkirmishState(bag=ext.bag, draw_plan=ext.draw_plan, chit=ext.chit, done=(*ext.done, ch.id))

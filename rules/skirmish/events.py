@@ -31,6 +31,12 @@ class SkActivationEnded(Event):
 
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SkActivationForced(SkActivationEnded):
+    """SK-1.1: the activation ended by the director (or a deadline), its player having given no order."""
+
+
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SkApSpent(Event):
     """SK-1.2: AP paid for an action."""
 

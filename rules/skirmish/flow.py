@@ -34,6 +34,7 @@ from rules.skirmish.model import (
     Character,
     SkAct,
     SkEnd,
+    SkForcedEnd,
     SkGrenade,
     SkirmishState,
     SkMelee,
@@ -98,7 +99,7 @@ def resolve(state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> P
         state = state.with_units([ch])
         events.append(SkOverwatchLost(rule="SK-4.1", unit=ch.id))
     if isinstance(order, SkEnd):
-        state, more = end_activation(state, actor)
+        state, more = end_activation(state, actor, forced=isinstance(order, SkForcedEnd))
         return PhaseResult(state, (*events, *more))
     ext = ext_of(state)
     if isinstance(order, SkTurn):  # SK-2.1: the run of turns in place goes on

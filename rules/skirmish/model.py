@@ -118,6 +118,13 @@ class SkEnd(Order):
 
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SkForcedEnd(SkEnd):
+    """SK-1.1: the activation of a character whose player gave no order, ended when the director (or a
+    deadline) forces the step; never read from what a player types."""
+
+
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SkReaction(Order):
     """The answer to an overwatch question (SK-4.1): ``fire`` or ``hold``. ``unit`` is the watcher."""
 

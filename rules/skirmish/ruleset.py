@@ -32,7 +32,16 @@ from rules.skirmish.events import SkApSpent
 from rules.skirmish.geometry import FIRE, blocks_move, can_see, step_cost
 from rules.skirmish.halfhex import occupants
 from rules.skirmish.legality import action_cost
-from rules.skirmish.model import Character, SkGrenade, SkirmishState, SkMelee, SkMove, SkReaction, SkShoot
+from rules.skirmish.model import (
+    Character,
+    SkForcedEnd,
+    SkGrenade,
+    SkirmishState,
+    SkMelee,
+    SkMove,
+    SkReaction,
+    SkShoot,
+)
 from rules.skirmish.orders import parse_action
 from rules.skirmish.tables import tables
 from rules.state import EncounterState, Marker, Unit, replace_unit
@@ -121,6 +130,11 @@ class SkirmishRuleset(Ruleset):
     def stand_in_order(self, state: EncounterState, unit_id: str) -> Any | None:
         """SK-1.1: an absent player's character ends its activation; a held question takes its default."""
         return super().stand_in_order(state, unit_id) or "end"
+
+    def stand_in(self, state: EncounterState, unit_id: str) -> Order | None:
+        """SK-1.1: the activation ends, told as forced (a held question takes its default answer)."""
+        held = super().stand_in_order(state, unit_id)
+        return self.parse_order(state, unit_id, held) if held is not None else SkForcedEnd(unit=unit_id)
 
     def awaiting(self, state: EncounterState) -> tuple[str, ...]:
         if state.pending is not None:

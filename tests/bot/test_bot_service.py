@@ -233,8 +233,9 @@ async def test_an_override_on_a_phase_another_process_moved_on_is_built_again(
         raise StalePhaseError(1, 1, 2)
 
     monkeypatch.setattr(service.storage, "record_override", always_moved_on)
+    elsewhere = Hex.parse("0809")  # a move to where the unit stands changes nothing: refused before recording
     with pytest.raises(Refused) as err:
-        await service.override(enc, Actor(DIRECTOR), "move", "a", move)
+        await service.override(enc, Actor(DIRECTOR), "move", "a", lambda s: overrides.move(s, "a", elsewhere))
     # the director's own words, not the orders panel's "open /orders again"
     assert err.value.code == "phase.changed"
 

@@ -96,7 +96,7 @@ async def test_a_whole_exo_duel_in_a_channel(table: Table) -> None:
     _, moved, _ = await t.bot.service.load(enc)
     assert moved.units["halcon"].at is not None and moved.units["halcon"].at.label == "0101"
     undone = await (await t.director.run_command(t.channel, "director undo")).final_response()
-    assert "undid" in undone.content
+    assert undone.content.startswith("🎬 Undone: ") and "0101" in undone.content, undone.content
     _, after, _ = await t.bot.service.load(enc)
     assert after.units["halcon"].at == before.units["halcon"].at
 

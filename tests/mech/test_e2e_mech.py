@@ -286,7 +286,9 @@ async def test_the_directors_hand_and_the_arcs_of_a_mech(table: Table) -> None:
             t.channel, "director damage", {"unit": "hunter", "amount": "5", "location": "ct"}
         )
     ).final_response()
-    assert not hit.ephemeral and "Hunchback" in hit.content and "5 (ct)" in hit.content, hit.content
+    assert not hit.ephemeral and "Hunchback" in hit.content and "5 de daño (torso central)" in hit.content, (
+        hit.content
+    )
     state = (await t.bot.service.read(enc)).state
     hunter = state.units["hunter"]
     assert hunter.armor["ct"] == hunter.max_armor["ct"] - 5  # type: ignore[attr-defined]

@@ -72,6 +72,7 @@ async def test_the_director_resolving_without_a_declaration_locks_standing_still
     forced = await service.resolve(enc, forced=True)
     (step, *_) = forced.steps
     event, *rolled = step.events
-    assert type(event).__name__ == "DeclarationLocked" and dict(event.args)["mode"] == "stand"  # type: ignore[attr-defined]
+    # MECH-1.1: it stands still, told as the director's doing, not as the player's declaration
+    assert type(event).__name__ == "DeclarationLocked" and event.key == "mech.declared_forced"  # type: ignore[attr-defined]
     # MECH-2.1a: a forced stand-in carries its two rolls too (the seed's "siempre")
     assert [type(e).__name__ for e in rolled] == ["RollMade", "RollMade", "DeclarationRolled"]

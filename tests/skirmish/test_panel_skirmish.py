@@ -165,7 +165,7 @@ async def test_director_resolve_with_nobody_playing_ends_the_activation(service:
     assert opened.opened_phase_no is not None and len(first) == 2, "a chit is drawn and waits (SK-1.1)"
     result = await service.resolve(enc, forced=True)
     events = [e for s in result.steps for e in s.events]
-    assert [e.type for e in events] == ["SkActivationEnded"], "one absent character passes, no dice rolled"
+    assert [e.type for e in events] == ["SkActivationForced"], "one absent character passes, no dice rolled"
     _, state, _ = await service.load(enc)
     assert len(RULES.awaiting(state)) == 1 and RULES.awaiting(state)[0] in first
 

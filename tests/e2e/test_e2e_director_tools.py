@@ -1,0 +1,107 @@
+"""The director's tools in every ruleset, end to end through the real discord.py client and the local Discord:
+``/director damage`` takes a pbw location (PBW-4) and ocs steps (OCS-1), its location suggestions read in the
+director's words, one ``/director undo`` takes back exactly that override and says what it undid, and an override
+that changes nothing is refused before it is recorded (so the next undo never reverts a real step)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules.ocs.model import OcsUnit
+from rules.pbw.model import Character
+from rules.serial import to_json
+from tests.e2e_helpers import Table, encounter_of, room
+
+pytestmark = pytest.mark.slow
+
+
+async def answer(t: Table, who: Any, command: str, options: dict[str, Any]) -> Any:
+    return await (await who.run_command(t.channel, command, options)).final_response(timeout=60)
+
+
+async def started(t: Table, scenario: str, ruleset: str, seats: tuple[tuple[Any, str], ...]) -> int:
+    await answer(t, t.director, "encounter new", {"ruleset": ruleset, "scenario": scenario})
+    for person, unit in seats:
+        await answer(t, person, "encounter join", {"unit": unit})
+    await answer(t, t.director, "encounter start", {})
+    await t.bot.settle()
+    return (await encounter_of(t)).id
+
+
+@pytest.fixture
+async def tavern(tmp_path: Path) -> AsyncIterator[Table]:
+    """The bundled tavern brawl (pbw) in a Spanish channel, Dora directing in Spanish: Ana plays Lola."""
+    async with room(tmp_path, lang="es", channel_name="taberna") as t:
+        yield t
+
+
+@pytest.fixture
+async def desert(tmp_path: Path) -> AsyncIterator[Table]:
+    """The bundled Gazala (ocs) in an English channel."""
+    async with room(tmp_path, lang="en", channel_name="desert") as t:
+        yield t
+
+
+async def test_pbw_4_director_damage_on_a_torso_is_undone_by_one_undo(tavern: Table) -> None:
+    t = tavern
+    enc = await started(t, "pbw-brawl", "pbw", ((t.ana, "lola"), (t.bea, "rafa")))
+    before = await t.bot.service.read(enc)
+    lola = before.state.unit_as("lola", Character)
+    # the locations in the director's words alone, the engine's key the value sent
+    offered = await t.director.autocomplete(t.channel, "director damage", "location", "", {"unit": "lola"})
+    names = {c["name"]: c["value"] for c in offered}
+    assert names["Torso"] == "torso" and names["Cabeza"] == "head" and names["Brazo izquierdo"] == "la", names
+    assert not any("(" in name for name in names), names
+    done = await answer(
+        t, t.director, "director damage", {"unit": "lola", "amount": "3", "location": "torso"}
+    )
+    assert not done.ephemeral and "Lola" in done.content and "3" in done.content, done.content
+    hit = (await t.bot.service.read(enc)).state.unit_as("lola", Character)
+    assert (hit.hp, hit.resistance["torso"]) == (lola.hp - 3, lola.resistance["torso"] - 3)
+    undone = await answer(t, t.director, "director undo", {})
+    assert undone.content == "🎬 Se ha deshecho: daño 3 a Lola en el torso (director).", undone.content
+    after = await t.bot.service.read(enc)
+    assert to_json(after.state) == to_json(before.state) and after.phase_no == before.phase_no
+    # a number is all damage takes: the refusal says so in the director's words, not the option's engine name
+    bad = await answer(
+        t, t.director, "director damage", {"unit": "lola", "amount": "mucho", "location": "torso"}
+    )
+    assert bad.ephemeral and "damage" not in bad.content and "daño" in bad.content.lower(), bad.content
+    typo = await answer(t, t.director, "director set", {"unit": "lola", "stat": "hp", "value": "mucho"})
+    assert typo.ephemeral and typo.content == "Ese valor no sirve para Puntos de Vida.", typo.content
+
+
+async def test_ocs_1_director_damage_takes_steps_and_is_undone_by_one_undo(desert: Table) -> None:
+    t = desert
+    enc = await started(t, "ocs-gazala", "ocs", ((t.ana, "pz21"), (t.bea, "rtr7")))
+    before = await t.bot.service.read(enc)
+    assert before.state.unit_as("pz21", OcsUnit).steps == 2
+    done = await answer(t, t.director, "director damage", {"unit": "pz21", "amount": "1"})
+    assert not done.ephemeral and "loses 1 step" in done.content, done.content
+    assert (await t.bot.service.read(enc)).state.unit_as("pz21", OcsUnit).steps == 1
+    too_many = await answer(t, t.director, "director damage", {"unit": "pz21", "amount": "5"})
+    assert too_many.ephemeral and "1 step left" in too_many.content, too_many.content
+    undone = await answer(t, t.director, "director undo", {})
+    assert undone.content == "🎬 Undone: 1 step lost by 2/1 Pz (director).", undone.content
+    after = await t.bot.service.read(enc)
+    assert to_json(after.state) == to_json(before.state) and after.phase_no == before.phase_no
+
+
+async def test_an_override_that_changes_nothing_is_not_recorded_and_undo_takes_back_the_last_real_one(
+    desert: Table,
+) -> None:
+    t = desert
+    enc = await started(t, "ocs-gazala", "ocs", ((t.ana, "pz21"), (t.bea, "rtr7")))
+    moved = await answer(t, t.director, "director move", {"unit": "pz21", "hex": "0404"})
+    assert not moved.ephemeral, moved.content
+    placed = await t.bot.service.read(enc)
+    same = await answer(t, t.director, "director move", {"unit": "pz21", "hex": "0404"})
+    assert same.ephemeral and "changes nothing" in same.content, same.content
+    assert (await t.bot.service.read(enc)).meta.last_seq == placed.meta.last_seq
+    undone = await answer(t, t.director, "director undo", {})
+    assert undone.content.startswith("🎬 Undone: ") and "0404" in undone.content, undone.content
+    assert (await t.bot.service.read(enc)).state.units["pz21"].at != placed.state.units["pz21"].at
