@@ -71,7 +71,11 @@ class Refusal(app_commands.CheckFailure):
 STORE_REFUSALS: tuple[tuple[type[StorageError], str, str], ...] = (
     (EncounterEndedError, "encounter.ended", "This encounter has ended."),
     (StalePhaseError, "phase.changed", "The game moved on while I applied that; give it again."),
-    (EncounterNotFoundError, "encounter.gone", "That encounter no longer exists."),
+    (
+        EncounterNotFoundError,
+        "encounter.gone",
+        "That encounter no longer exists, or you no longer play in it.",
+    ),
     (ChannelBusyError, "encounter.exists", "This channel already has an encounter; end it first."),
     (NothingToUndoError, "undo.nothing", "There is nothing to undo."),
 )

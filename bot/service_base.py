@@ -99,7 +99,9 @@ class ServiceBase:
                 return cached
             loaded = await self.storage.load(encounter_id)
         except EncounterNotFoundError:
-            raise refuse("encounter.gone", "That encounter no longer exists.") from None
+            raise refuse(
+                "encounter.gone", "That encounter no longer exists, or you no longer play in it."
+            ) from None
         state = self._decode(encounter_id, loaded.snapshot_seq, loaded.state)
         reading = Reading(loaded.meta, state, loaded.phase_no, list(loaded.participants))
         self._reads[encounter_id] = reading
@@ -148,9 +150,11 @@ class ServiceBase:
         try:
             meta = await self.storage.get_encounter(encounter_id)
         except EncounterNotFoundError:
-            raise refuse("encounter.gone", "That encounter no longer exists.") from None
+            raise refuse(
+                "encounter.gone", "That encounter no longer exists, or you no longer play in it."
+            ) from None
         if guild_id is not None and meta.guild_id != guild_id:
-            raise refuse("encounter.gone", "That encounter no longer exists.")
+            raise refuse("encounter.gone", "That encounter no longer exists, or you no longer play in it.")
         return meta
 
     async def is_director(

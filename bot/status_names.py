@@ -36,6 +36,11 @@ def named(entries: tuple[Missing, ...], locale: str) -> str:
 def waiting_text(entries: tuple[Missing, ...], locale: str, *, acting: bool) -> str:
     """The status line for a step that waits on ``entries``: who acts now (one-at-a-time modes) or who still
     owes orders; only hidden units: "Waiting for @bea" / "Waiting for the director"."""
+    # a unit the channel may not see that the director plays shows only when nobody else is awaited: the
+    # table must know the game waits on the director, but not learn, while a player is named, that a hidden
+    # unit the director holds acts too (FOG-1, NGT-9)
+    shown = tuple(e for e in entries if e.unit_name or not (e.director or e.user_id is None))
+    entries = shown or entries
     if not entries:
         return ""
     if all(not e.unit_name for e in entries):

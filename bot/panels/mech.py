@@ -51,6 +51,7 @@ from rules.registry import ruleset_for
 from rules.state import EncounterState
 
 MODE, MOVES, TWIST, FIRE, PHYSICAL = "m", "v", "t", "w", "x"  # draft fields
+FIGHTER_REACH = 4  # how far straight on a fighter's panel looks for a first hex it may end its flight in
 MODE_CODES = {STAND: "s", WALK: "w", RUN: "r", JUMP: "j", CRUISE: "c", FLANK: "f"}
 MODE_OF = {code: mode for mode, code in MODE_CODES.items()}
 FORWARD, BACK, LEFT, RIGHT = "F", "B", "L", "R"
@@ -244,6 +245,10 @@ def _declare(base: PanelModel, state: EncounterState, unit: Mech, draft: Draft) 
     mode_code = draft.text(MODE)
     if MODE_OF.get(mode_code) not in mps:
         mode_code = MODE_CODES[STAND]
+    if unit.is_fighter and not unit.out_of_control and mode_code == MODE_CODES[STAND] and CRUISE in mps:
+        mode_code = MODE_CODES[
+            CRUISE
+        ]  # MECH-5: a fighter never stands; undeclared, the rules fly it at cruise
     twist = _twist(draft) if unit.is_mech else 0
     kept = Draft(
         m="" if mode_code == MODE_CODES[STAND] else mode_code,
@@ -447,8 +452,12 @@ def _legal_prefix(state: EncounterState, unit: Mech, draft: Draft, mode_code: st
     trial = Draft(m=mode_code, t=draft.text(TWIST))
     while moves and not _movement_ok(state, unit, trial.replace(v=moves)):
         moves = moves[:-1]
-    if not moves and unit.is_fighter and _movement_ok(state, unit, trial.replace(v=FORWARD)):
-        return FORWARD  # MECH-5: a fighter's flight starts one hex ahead (it cannot stand still)
+    if not moves and unit.is_fighter:
+        # MECH-5: a fighter's flight starts ahead (it cannot stand still): one hex, or straight on over a hex
+        # another unit holds, where it may pass but not end
+        for run in range(1, FIGHTER_REACH + 1):
+            if _movement_ok(state, unit, trial.replace(v=FORWARD * run)):
+                return FORWARD * run
     return moves
 
 

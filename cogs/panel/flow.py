@@ -69,21 +69,19 @@ async def owns(interaction: discord.Interaction, ref: ControlRef) -> Reading:
     bot = bot_of(interaction)
     reading = await bot.service.read(ref.encounter_id)
     if interaction.guild_id is not None and reading.meta.guild_id != interaction.guild_id:
-        raise refuse("encounter.gone", "That encounter no longer exists.")
-    if interaction.guild_id is None and not await bot.membership.is_member(
-        reading.meta.guild_id, interaction.user.id
-    ):  # a DM carries no server: someone who left it (or was removed) plays no more there
-        await hand_to_director(bot, reading, interaction.user.id)
-        raise refuse("member.gone", "You are no longer a member of that encounter's server.")
-    if not await bot_of(interaction).service.may_use_panel(reading, ref.unit_id, actor_of(interaction)):
-        log.info("panel refused user=%s encounter=%s", interaction.user.id, ref.encounter_id)
+        raise refuse("encounter.gone", "That encounter no longer exists, or you no longer play in it.")
+    if interaction.guild_id is None:  # a DM carries no server
         user = interaction.user.id
-        if interaction.guild_id is None and not (
-            reading.meta.created_by == user or any(p.user_id == user for p in reading.parts)
-        ):
-            # a DM carries no server: an encounter the person has no part in is answered as one that does not
-            # exist, so a forged id never tells whether it is in use in some other server
-            raise refuse("encounter.gone", "That encounter no longer exists.")
+        if not (reading.meta.created_by == user or any(p.user_id == user for p in reading.parts)):
+            # an encounter the person has no part in is answered as one that does not exist, so a forged id
+            # never tells whether it is in use in some other server
+            raise refuse("encounter.gone", "That encounter no longer exists, or you no longer play in it.")
+        if not await bot.membership.is_member(reading.meta.guild_id, user):
+            # someone who left the server (or was removed) plays no more there
+            await hand_to_director(bot, reading, user)
+            raise refuse("member.gone", "You are no longer a member of that encounter's server.")
+    if not await bot.service.may_use_panel(reading, ref.unit_id, actor_of(interaction)):
+        log.info("panel refused user=%s encounter=%s", interaction.user.id, ref.encounter_id)
         raise refuse("unit.not_yours", "That is not one of your units.")
     return reading
 

@@ -56,7 +56,7 @@ async def load_panel(
     reading = reading or await service.read(encounter_id)
     meta, state, phase_no = reading.meta, reading.state, reading.phase_no
     if guild_id is not None and meta.guild_id != guild_id:
-        raise refuse("encounter.gone", "That encounter no longer exists.")
+        raise refuse("encounter.gone", "That encounter no longer exists, or you no longer play in it.")
     if not await service.may_use_panel(reading, unit_id, actor or Actor(user_id)):
         raise refuse("unit.not_yours", "That is not one of your units.")
     plugin = panel_for(state.ruleset)

@@ -65,7 +65,7 @@ async def test_an_import_seats_nobody_but_the_importer_and_keeps_nothing_the_fil
     with pytest.raises(Refused):  # Ana plays only once she joins here
         await service.player_unit(imported.encounter_id, ANA, "halcon")
     joined = await service.join(imported.encounter_id, ANA, unit="halcon")
-    assert joined.unit == "halcon"
+    assert [unit for unit, _, _ in joined.units] == ["halcon"]
 
 
 async def test_an_import_of_an_encounter_not_started_stays_open_and_an_ended_one_stays_ended(

@@ -274,7 +274,7 @@ def test_store_refusals_a_race_can_bring_are_shown_in_the_readers_words() -> Non
     said = {
         EncounterEndedError(7): "Este encuentro ha terminado.",
         StalePhaseError(7, 1, 2): "La partida avanzó mientras lo aplicaba; vuelve a darlo.",
-        EncounterNotFoundError(7): "Ese encuentro ya no existe.",
+        EncounterNotFoundError(7): "Ese encuentro ya no existe, o ya no juegas en él.",
         ChannelBusyError(1, 2): "Este canal ya tiene un encuentro; termínalo antes con /encuentro terminar.",
         NothingToUndoError(7): "No hay nada que deshacer.",
     }

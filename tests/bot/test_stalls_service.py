@@ -78,5 +78,8 @@ def test_the_status_names_who_acts_and_never_a_hidden_unit() -> None:
     assert waiting_text((Missing(DIRECTOR, "kara", "", director=True),), "en", acting=False) == (
         "Waiting for the director."
     )
+    # a hidden unit the director plays is named (as the director) only once nobody else is awaited (FOG-1)
+    with_director = (Missing(BEA, "tyrano", ""), Missing(DIRECTOR, "lurker", "", director=True))
+    assert waiting_text(with_director, "en", acting=True) == f"Waiting for <@{BEA}>."
     both = (Missing(BEA, "tyrano", "Tyrano"), Missing(BEA, "kara", ""))
     assert waiting_text(both, "en", acting=False) == f"Waiting for orders from: Tyrano (<@{BEA}>)"

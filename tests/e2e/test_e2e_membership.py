@@ -35,7 +35,9 @@ async def test_a_player_removed_from_the_server_cannot_submit_by_dm_and_their_un
     notice = await t.channel.wait_for_message(lambda m: f"<@{t.ana.id}>" in m.content and "left" in m.content)
     assert "director" in notice.content
     again = (await (await t.ana.click(panel, button_id(panel, "halcon", "D"))).wait_for_replies(1))[0]
-    assert again.ephemeral and "no longer a member" in again.content
+    # her units are the director's now: she has no part left, and a DM says no more than for any encounter
+    # she never played (a forged id learns nothing of another server)
+    assert again.ephemeral and "you no longer play in it" in again.content, again.content
     # Bea, still a member, plays on (her panel answers in the channel, ephemeral)
     assert any(
         p.user_id == t.bea.id and p.role == "player" for p in await t.bot.service.storage.participants(enc)

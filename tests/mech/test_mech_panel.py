@@ -139,8 +139,8 @@ def test_mech_5_a_fighters_panel_offers_only_a_straight_flight() -> None:
         unit("b", "blue", "0302", facing="S", initiative=9),
     )
     state, uid, model = opened(state)
-    assert model.control("m_s") is None and enabled(model, "m_c") and enabled(model, "m_f")
-    model = press(panel, state, model, "m_c")
+    # it opens at cruise, one hex ahead: a declaration the rules take as it stands (never "stand")
+    assert model.control("m_s") is None and not enabled(model, "m_c") and enabled(model, "m_f")
     assert spent(model)[0] == 1 and accepted(state, uid, panel.raw_order(model)) is not None
     assert not enabled(model, "back") and not enabled(model, "left") and not enabled(model, "right")
     model = press(panel, state, model, "fwd")
