@@ -68,7 +68,11 @@ def _armour_lines(unit: Mech) -> Text:
 
 def _weapon(unit: Mech, index: int, weapon: MechWeapon) -> Text:
     spec = weapon.spec
-    damage = f"{spec.missiles}×{spec.damage}" if spec.missiles else str(spec.damage)
+    damage = (
+        Text.of("sheet.mech.salvo", damage=str(spec.damage), missiles=str(spec.missiles))
+        if spec.missiles
+        else Text.plain(str(spec.damage))
+    )
     parts: list[Text] = [
         Text.of(
             "sheet.mech.weapon",
