@@ -23,6 +23,8 @@ from rules.state import EncounterState, Unit
 
 #: Discord: fields in one embed (one is kept for a layer's lines)
 MAX_LINES = 24
+#: Discord: characters in one embed (6,000), less room for its title
+EMBED_TEXT = 5700
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,8 +157,14 @@ def word(key: str, fallback: str) -> Text:
 
 
 def sheet_fields(sheet: Sheet, locale: str) -> tuple[tuple[str, str, bool], ...]:
-    """The sheet's lines as (name, value, inline) in the reader's words, cut to an embed field's limits."""
-    return tuple(
-        (line.name.render(locale)[:256], line.value.render(locale)[:1024] or "—", not line.wide)
-        for line in sheet.lines
-    )
+    """The sheet's lines as (name, value, inline) in the reader's words, cut to an embed's limits: a field's
+    name and value, and the whole embed's text (the lines that would pass it are left out, never cut halfway)."""
+    out: list[tuple[str, str, bool]] = []
+    total = 0
+    for line in sheet.lines:
+        name, value = line.name.render(locale)[:256], line.value.render(locale)[:1024] or "—"
+        total += len(name) + len(value)
+        if total > EMBED_TEXT:
+            break
+        out.append((name, value, not line.wide))
+    return tuple(out)

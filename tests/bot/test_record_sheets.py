@@ -210,3 +210,15 @@ def test_night_sheet_tells_a_player_only_their_own_spotters_NGT_2() -> None:
             assert has_seen_by != mine, (viewer, uid)
     director = text_of(record_sheet(state, "ash", DIRECTOR), "en")
     assert "Night discipline:" in director and "Seen in the dark by:" in director
+
+
+def test_a_sheet_never_passes_an_embeds_limits() -> None:
+    """Discord refuses an embed over 6,000 characters or a field over 1,024: a long sheet drops whole lines."""
+    from bot.panels.model import Text
+    from bot.sheets import EMBED_TEXT, Line
+
+    long = Sheet(tuple(Line(Text.plain(f"line {n}"), Text.plain("x" * 2000), wide=True) for n in range(10)))
+    shown = sheet_fields(long, "en")
+    assert all(len(value) <= 1024 for _, value, _ in shown)
+    assert 0 < sum(len(name) + len(value) for name, value, _ in shown) <= EMBED_TEXT
+    assert [name for name, _, _ in shown] == [f"line {n}" for n in range(len(shown))]
