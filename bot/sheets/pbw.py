@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from bot.panels.model import Text
 from bot.sheets import Line, Sheet, joined, listing, of_full, position_lines, word
+from rules.engine import visibility
 from rules.pbw.model import Carried, Character
 from rules.pbw.tables import BANDS, LOCATIONS, tables
+from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR
 from rules.state import EncounterState
 
@@ -72,6 +74,36 @@ def _weapon(ch: Character, index: int, carried: Carried) -> Text:
     return joined(parts, " · ")
 
 
+def _treatment(state: EncounterState, ch: Character, viewer: str) -> list[Line]:
+    """PBW-6: the count of a treatment under way, on the healer's sheet and on the patient's, for the director
+    and the character's own side; a character the reader cannot see is never named."""
+    if viewer not in (DIRECTOR, ch.side):
+        return []
+    seen = visibility(ruleset_for(state), state, viewer).units
+    out: list[Line] = []
+    t = ch.treating
+    if t is not None and t.target in seen:
+        out.append(
+            Line(
+                Text.of("stat.pbw_treating"),
+                Text.of(
+                    "panel.pbw.treating",
+                    target=state.units[t.target].name,
+                    loc=word(f"sheet.pbw.where.{t.location}", t.location),
+                    turns=str(t.turns),
+                ),
+            )
+        )
+    for healer in state.units_of(Character):
+        t = healer.treating
+        if t is None or t.target != ch.id or healer.id == ch.id or healer.id not in seen:
+            continue
+        loc = word(f"sheet.pbw.where.{t.location}", t.location)
+        text = Text.of("panel.pbw.treated_by", healer=healer.name, loc=loc, turns=str(t.turns))
+        out.append(Line(Text.of("stat.pbw_treated"), text))
+    return out
+
+
 def record_sheet(state: EncounterState, unit_id: str, viewer: str) -> Sheet:
     ch = state.units[unit_id]
     if not isinstance(ch, Character):
@@ -94,17 +126,5 @@ def record_sheet(state: EncounterState, unit_id: str, viewer: str) -> Sheet:
     if ch.items:
         items = [word(f"sheet.pbw.item.{item}", item) for item in ch.items]
         lines.append(Line(Text.of("sheet.pbw.items"), joined(items, ", ")))
-    if ch.treating is not None and viewer in (DIRECTOR, ch.side):  # PBW-6: the count of turns on the wound
-        patient = state.units.get(ch.treating.target)
-        lines.append(
-            Line(
-                Text.of("stat.pbw_treating"),
-                Text.of(
-                    "panel.pbw.treating",
-                    target=patient.name if patient is not None else ch.treating.target,
-                    loc=word(f"term.{ch.treating.location}", ch.treating.location),
-                    turns=str(ch.treating.turns),
-                ),
-            )
-        )
+    lines.extend(_treatment(state, ch, viewer))
     return Sheet(tuple(lines))

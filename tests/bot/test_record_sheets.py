@@ -222,3 +222,20 @@ def test_a_sheet_never_passes_an_embeds_limits() -> None:
     assert all(len(value) <= 1024 for _, value, _ in shown)
     assert 0 < sum(len(name) + len(value) for name, value, _ in shown) <= EMBED_TEXT
     assert [name for name, _, _ in shown] == [f"line {n}" for n in range(len(shown))]
+
+
+def test_pbw_sheet_shows_a_treatment_to_its_own_side_only_PBW_6() -> None:
+    from rules.pbw.model import Character, Treatment
+
+    state = state_of("pbw-brawl.toml")
+    healer = next(u for u in state.units_of(Character) if "medkit" in u.items)
+    patient = next(u for u in state.units_of(Character) if u.side == healer.side and u.id != healer.id)
+    treating = replace(healer, treating=Treatment(target=patient.id, location="la", turns=3))
+    state = state.with_units([treating])
+    own = text_of(record_sheet(state, healer.id, healer.side), "en")
+    assert f"Treating: {patient.name}'s left arm: 3/10 turns" in own
+    assert f"Being treated: left arm, by {healer.name}: 3/10 turns" in text_of(
+        record_sheet(state, patient.id, healer.side), "en"
+    )
+    other = next(s.id for s in state.sides if s.id != healer.side)
+    assert "Treating" not in text_of(record_sheet(state, healer.id, other), "en")
