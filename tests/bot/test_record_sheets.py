@@ -5,7 +5,6 @@ know (FOG-1, NGT-2)."""
 from __future__ import annotations
 
 import io
-import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,9 +13,7 @@ from PIL import Image
 
 from bot.sheets import Sheet, doll_png, record_sheet, sheet_fields
 from data import SCENARIO_DIR
-from data.i18n import t
 from render.doll import GONE
-from render.phase import resolved_label
 from rules.engine import visibility
 from rules.mech.model import Mech
 from rules.ocs.model import OcsUnit
@@ -25,49 +22,17 @@ from rules.ruleset import DIRECTOR, PUBLIC
 from rules.scenario import load_scenario
 from rules.state import EncounterState
 from tests.night_fixtures import scene
+from tests.words_fixtures import LOCALES, assert_reads_as_words, text_of
 
 SCENARIOS = sorted(SCENARIO_DIR.glob("*.toml"))
-LOCALES = ("es", "en")
-#: what a catalog key or an unfilled template looks like when it reaches a reader
-KEY_PATTERN = re.compile(
-    r"\b(stat|term|sheet|panel|field|phase|value|arc|policy|hexside)\.[a-z_]|field\[|\{[a-z_]+\}"
-)
 
 
 def state_of(name: str) -> EncounterState:
     return load_scenario(SCENARIO_DIR / name).state
 
 
-def text_of(sheet: Sheet, locale: str) -> str:
-    return "\n".join(f"{name}: {value}" for name, value, _ in sheet_fields(sheet, locale))
-
-
 def viewers(state: EncounterState) -> tuple[str, ...]:
     return (DIRECTOR, *(s.id for s in state.sides), PUBLIC)
-
-
-def phase_ids(state: EncounterState, locale: str) -> set[str]:
-    """The ruleset's phase ids that would show as ids in ``locale``: not numbers (exo numbers its phases), and
-    not the very word the catalog names the phase with in that language (mech's English "initiative")."""
-    out: set[str] = set()
-    for phase in ruleset_for(state).phases:
-        label = resolved_label(state, phase.id)
-        name = t(label.key, locale, **dict(label.params)).lower() if label.key else ""
-        if not phase.id.isdigit() and name != phase.id.lower():
-            out.add(phase.id)
-    return out
-
-
-def assert_reads_as_words(text: str, state: EncounterState, locale: str, where: str) -> None:
-    """No catalog key, no unfilled template, no engine phase id ("R1·declare", "· combat ·", or an English id
-    anywhere in Spanish text)."""
-    found = KEY_PATTERN.search(text)
-    assert found is None, f"{where}: {found.group(0)!r} in\n{text}"
-    for pid in phase_ids(state, locale):
-        shown = re.search(rf"·\s*{re.escape(pid)}\b|\bR\d+·{re.escape(pid)}", text)
-        assert shown is None, f"{where}: {pid}\n{text}"
-        if locale == "es":
-            assert not re.search(rf"\b{re.escape(pid)}\b", text, re.IGNORECASE), f"{where}: {pid}\n{text}"
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: Path(p).stem)

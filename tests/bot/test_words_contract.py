@@ -24,7 +24,7 @@ from rules.registry import discord_ruleset_ids, ruleset_for
 from rules.ruleset import DIRECTOR, DiceFactory
 from rules.scenario import load_scenario
 from rules.state import EncounterState
-from tests.bot.test_record_sheets import LOCALES, assert_reads_as_words, text_of
+from tests.words_fixtures import LOCALES, assert_reads_as_words, text_of
 
 SCENARIOS = sorted(SCENARIO_DIR.glob("*.toml"))
 #: steps checked per scenario: enough for every phase of a few rounds, few enough for two cores

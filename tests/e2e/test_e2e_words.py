@@ -15,9 +15,9 @@ from data import SCENARIO_DIR
 from rules.registry import discord_ruleset_ids
 from rules.scenario import load_scenario
 from rules.state import EncounterState
-from tests.bot.test_record_sheets import assert_reads_as_words
 from tests.e2e_helpers import Table
 from tests.fakediscord.messages import Message
+from tests.words_fixtures import assert_reads_as_words
 
 pytestmark = pytest.mark.slow
 
