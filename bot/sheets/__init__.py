@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from bot.panels.model import Text
+from data.i18n import has
 from render.doll import DollBox, render_doll
 from rules.hexgrid import HexSide
 from rules.registry import plugin_module
@@ -151,8 +152,6 @@ def joined(items: list[Text] | tuple[Text, ...], sep: str = " · ") -> Text:
 def word(key: str, fallback: str) -> Text:
     """``key`` in the reader's words when a catalog has it, else ``fallback`` as it is (a name a scenario
     brought that no catalog knows is shown as written, never as a key)."""
-    from data.i18n import has
-
     return Text.of(key) if has(key, "en") else Text.plain(fallback)
 
 
