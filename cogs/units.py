@@ -153,11 +153,10 @@ class UnitCog(
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         png = await asyncio.to_thread(doll_png, sheet, locale)
-        if png is None:
-            await interaction.followup.send(embed=embed, ephemeral=True)
-            return
-        embed.set_image(url="attachment://armour.png")
-        await interaction.followup.send(embed=embed, file=png_file(png, "armour.png"), ephemeral=True)
+        # attached, not set as the embed's image: Discord shrinks an embed image to about 400 px, an attachment is
+        # shown up to 550 px, the width the doll is drawn for
+        files = [png_file(png, "armour.png")] if png is not None else []
+        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
 
     @app_commands.command(
         name=tr("arcs", "cmd.unit.arcs.name"),
