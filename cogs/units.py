@@ -6,17 +6,18 @@ the public view for anyone else; the commands refuse an unseen unit exactly like
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.account import display_value
 from bot.client import HexBotCore
 from bot.imaging import board_png
 from bot.names import shown_name
 from bot.results import refuse
+from bot.sheets import doll_png, record_sheet, sheet_fields
 from bot.translator import tr
 from cogs.common import actor_of, bot_of, choices, encounter_here, lang, png_file
 from data.i18n import has, t
@@ -142,19 +143,22 @@ class UnitCog(
         _, state, viewer = await viewer_of(interaction)
         u = _visible_unit(state, viewer, unit)
         locale = lang(interaction)
-        summary = ruleset_for(state).unit_summary(u)
+        sheet = record_sheet(state, u.id, viewer)
         embed = discord.Embed(
             title=f"{shown_name(u.name)} ({shown_name(state.side(u.side).name)})"[:256],
             colour=discord.Colour.dark_teal(),
         )
-        for key, value in summary.items():
-            if isinstance(value, dict | list | tuple):
-                continue
-            shown = display_value(key, value, locale)
-            embed.add_field(name=t(f"stat.{key}", locale)[:256], value=shown[:1024], inline=True)
-            if len(embed.fields) >= 24:
-                break
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        for name, value, inline in sheet_fields(sheet, locale):
+            embed.add_field(name=name, value=value, inline=inline)
+        if not sheet.doll:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        png = await asyncio.to_thread(doll_png, sheet, locale)
+        # attached, not set as the embed's image: Discord shrinks an embed image to about 400 px, an attachment is
+        # shown up to 550 px, the width the doll is drawn for
+        files = [png_file(png, "armour.png")] if png is not None else []
+        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
 
     @app_commands.command(
         name=tr("arcs", "cmd.unit.arcs.name"),
@@ -213,7 +217,6 @@ class UnitCog(
 
 async def arcs_png(state: EncounterState, viewer: str, locale: str, picture: ArcPicture) -> bytes | None:
     """The arcs picture, drawn off the event loop; the plain board if it cannot be drawn."""
-    import asyncio
 
     def draw() -> bytes:
         from render import BoardSnapshot, RenderOptions, render_arcs

@@ -7,6 +7,7 @@ A ruleset (or layer) is a plug-in: a folder in each layer of the program, named 
 - the panel model, ``bot/panels/<id>.py`` (pure, no Discord: what a player may choose, the draft, the order);
 - the render overlay, ``render/rulesets/<id>.py`` (what the board draws under and over the counters, the legend,
   the side panel's stat bars);
+- the record sheet ``/unit info`` shows, ``bot/sheets/<id>.py`` (pure, no Discord: a unit's figures as text);
 - the locale strings, ``data/locales/<lang>/<id>.toml``.
 
 Nothing here imports those modules up front: they are imported by name on first use, so ``rules/`` stays pure
@@ -40,10 +41,13 @@ class Plugin:
     applies_to: tuple[str, ...] = ()
     #: offered in Discord (``/encounter new``); False while only its engine, scenarios and CLI are in
     in_discord: bool = True
+    #: the record sheet (``/unit info``); "" shows only what every unit has (hex, facing)
+    sheet: str = ""
 
 
 def ruleset(rid: str, *, in_discord: bool = True) -> Plugin:
-    """A ruleset laid out by convention: ``rules/<id>/``, ``bot/panels/<id>.py``, ``render/rulesets/<id>.py``.
+    """A ruleset laid out by convention: ``rules/<id>/``, ``bot/panels/<id>.py``, ``render/rulesets/<id>.py``,
+    ``bot/sheets/<id>.py``.
     ``in_discord=False``: the engine plays in ``hexdirector sim``/``validate`` but has no panel yet, so the bot
     does not offer it."""
     return Plugin(
@@ -53,12 +57,15 @@ def ruleset(rid: str, *, in_discord: bool = True) -> Plugin:
         f"bot.panels.{rid}" if in_discord else "",
         f"render.rulesets.{rid}",
         in_discord=in_discord,
+        sheet=f"bot.sheets.{rid}",
     )
 
 
 def layer(lid: str, *, applies_to: tuple[str, ...]) -> Plugin:
-    """A layer laid out by convention: ``rules/<id>/`` and ``render/rulesets/<id>.py``."""
-    return Plugin(lid, "layer", f"rules.{lid}", "", f"render.rulesets.{lid}", applies_to)
+    """A layer laid out by convention: ``rules/<id>/``, ``render/rulesets/<id>.py`` and ``bot/sheets/<id>.py``."""
+    return Plugin(
+        lid, "layer", f"rules.{lid}", "", f"render.rulesets.{lid}", applies_to, sheet=f"bot.sheets.{lid}"
+    )
 
 
 # ---- one line per ruleset or layer --------------------------------------------------------------------------
@@ -171,7 +178,7 @@ def ruleset_for(state: EncounterState) -> Ruleset:
     return compose(state.ruleset, state.layers)
 
 
-def plugin_module(pid: str, part: Literal["panel", "overlay"]) -> str:
-    """The module name of a plug-in's panel or overlay ("" when it has none)."""
+def plugin_module(pid: str, part: Literal["panel", "overlay", "sheet"]) -> str:
+    """The module name of a plug-in's panel, overlay or record sheet ("" when it has none)."""
     p = plugin(pid)
-    return p.panel if part == "panel" else p.overlay
+    return {"panel": p.panel, "overlay": p.overlay, "sheet": p.sheet}[part]

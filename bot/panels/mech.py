@@ -340,6 +340,8 @@ def _declare(base: PanelModel, state: EncounterState, unit: Mech, draft: Draft) 
         side=base.side,
         round=base.round,
         phase=base.phase,
+        ruleset=base.ruleset,
+        when=base.when,  # the phase by its name, as every panel's title reads it
         step="orders",
         lines=tuple(lines),
         draft=kept,
