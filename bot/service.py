@@ -402,7 +402,15 @@ class EncounterService(DirectorActions, RecordActions):
         log.info("order accepted: encounter %s phase %s unit %s", encounter_id, current, unit_id)
         # one-order-per-step modes (SK-1.1 activation, declarations): one order is the whole step
         all_in = policy.one_order_per_step or not missing
-        return SubmitResult(encounter_id, current, unit_id, ack.amended, all_in=all_in)
+        return SubmitResult(
+            encounter_id,
+            current,
+            unit_id,
+            ack.amended,
+            all_in=all_in,
+            mode=policy.mode,
+            reviewed=bool(meta.settings.get("review_rolls")),
+        )
 
     async def my_order(self, encounter_id: int, user_id: int, unit_id: str) -> Any | None:
         """The raw order this player gave for this unit in the current phase (theirs only), or None."""

@@ -15,6 +15,7 @@ from bot.service import Reading
 from cogs.common import actor_of, bot_of
 from cogs.panel.components import ControlRef
 from cogs.panel.load import LoadedPanel, load_panel, stored_draft
+from rules.order_modes import policy_for_mode
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +23,11 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True, slots=True)
 class Clicked:
     panel: LoadedPanel  # the panel to show now
-    acknowledged: str = ""  # after a Submit: the i18n key telling the player the order is stored
+    acknowledged: str = ""  # after a Submit: the i18n key telling the player what the order did (its mode's)
+    footer: str = ""  # after a Submit: the i18n key of the panel's footer, in the same words
+    #: the panel's own edit is the whole acknowledgement (a Submit that changes nothing, such as a kept
+    #: intention): no private message of its own
+    quiet: bool = False
 
 
 async def click(interaction: discord.Interaction, ref: ControlRef, values: tuple[str, ...] | None) -> Clicked:
@@ -51,7 +56,7 @@ async def click(interaction: discord.Interaction, ref: ControlRef, values: tuple
         return Clicked(panel)
     panel = panel.pressed(ref.action, (values or ()) if isinstance(control, Select) else None)
     if isinstance(control, Button) and control.submits:
-        return await submit(interaction, panel, reading)
+        return await submit(interaction, panel, reading, quiet=control.quiet)
     return Clicked(panel)
 
 
@@ -75,9 +80,12 @@ async def owns(interaction: discord.Interaction, ref: ControlRef) -> Reading:
     return reading
 
 
-async def submit(interaction: discord.Interaction, panel: LoadedPanel, reading: Reading) -> Clicked:
+async def submit(
+    interaction: discord.Interaction, panel: LoadedPanel, reading: Reading, *, quiet: bool = False
+) -> Clicked:
     """Store the panel's order for the phase it was built for (durable when this returns), then start what
-    follows: the resolution if it was the last order, else the channel's status."""
+    follows: the resolution if it was the last order, else the channel's status. The acknowledgement says what
+    the order did in the step's order mode (its policy's words, never a ruleset's)."""
     bot = bot_of(interaction)
     result = await bot.service.submit(
         panel.encounter_id,
@@ -97,5 +105,6 @@ async def submit(interaction: discord.Interaction, panel: LoadedPanel, reading: 
         )
     elif bot.announcer is not None:  # in turn with the encounter's posts, retried if Discord refuses it
         bot.announcer.status_changed(panel.encounter_id)
-    key = "orders.amended" if result.amended else "orders.received"
-    return Clicked(replace(panel, submitted=True), key)
+    policy = policy_for_mode(result.mode)
+    key = policy.acknowledged(amended=result.amended, reviewed=result.reviewed)
+    return Clicked(replace(panel, submitted=True), key, policy.submitted_footer, quiet)
