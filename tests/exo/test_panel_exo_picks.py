@@ -5,12 +5,14 @@ ride packed in the custom id, bot/panels/picks.py)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot.panels import exo as exo_panel
 from bot.panels.draft import Draft, encode_draft
 from bot.panels.model import MAX_OPTIONS, Option, PanelModel, Select
 from bot.panels.picks import pack, together, unpack
+from rules.exo.state import ORDERS_STEP, ExoState
 from rules.state import EncounterState
-from tests.exo.test_panel_exo_fire import orders_step
 from tests.exo_fixtures import EXO, load, ship_toml
 
 # weapon 1 a torpedo mount (two shots, EXO-3.3), weapon 2 a bow laser; b and c both ahead, in arc and range
@@ -25,6 +27,12 @@ crew = [
   { name = "Cora", station = "captain", skills = { command = 12 } },
 ]
 """
+
+
+def orders_step(state: EncounterState) -> EncounterState:
+    """Phase 1 after the crew rolls: secret orders are open."""
+    assert isinstance(state.ext, ExoState)
+    return state.replace(ext=dataclasses.replace(state.ext, step=ORDERS_STEP))
 
 
 def two_ships_ahead() -> EncounterState:
