@@ -14,6 +14,7 @@ from bot.panels.model import Text
 from data.i18n import problem_text, t
 from rules.errors import GameError, Problem
 from rules.events import Event
+from rules.ruleset import OrderMode
 from rules.state import EncounterState
 
 
@@ -144,6 +145,10 @@ class SubmitResult:
     unit: str
     amended: bool
     all_in: bool
+    #: how the step took the order (what the player is told it did: stored, locked, resolved)
+    mode: OrderMode = OrderMode.SIMULTANEOUS
+    #: the director reviews rolls before a step resolves (the encounter's ``review_rolls``)
+    reviewed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

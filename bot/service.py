@@ -449,7 +449,15 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
         # one-order-per-step modes (SK-1.1 activation, declarations): one order is the whole step
         all_in = policy.one_order_per_step or not missing
         # the same order again (a double click) is told "received", as the first time; nothing was written
-        return SubmitResult(encounter_id, current, unit_id, ack.amended and not ack.unchanged, all_in=all_in)
+        return SubmitResult(
+            encounter_id,
+            current,
+            unit_id,
+            ack.amended and not ack.unchanged,
+            all_in=all_in,
+            mode=policy.mode,
+            reviewed=bool(meta.settings.get("review_rolls")),
+        )
 
     async def my_order(self, encounter_id: int, user_id: int, unit_id: str) -> Any | None:
         """The raw order this player gave for this unit in the current phase (theirs only), or None."""

@@ -31,6 +31,22 @@ class OrderPolicy:
     director_orders: bool = False
     #: the channel status names the units acting now (rather than the players still missing)
     shows_acting: bool = False
+    #: the i18n key (``{unit}``) that tells a player what their Submit did in this mode: a simultaneous order is
+    #: stored and may change until the phase resolves; a sequential declaration is locked when given; an
+    #: activation's action (or a director-run procedure's order) resolves at once
+    acknowledgement: str = "orders.received"
+    #: the panel's footer once its order is in, in the same words
+    submitted_footer: str = "panel.submitted"
+
+    def acknowledged(self, *, amended: bool, reviewed: bool) -> str:
+        """The i18n key acknowledging a stored order: ``amended`` replaced one given before in this step (only a
+        simultaneous step may be changed), ``reviewed``: the director reviews rolls before a step resolves, so
+        an order that resolves at once waits for that review first."""
+        if not self.one_order_per_step:
+            return "orders.amended" if amended else self.acknowledgement
+        if reviewed and self.mode is not OrderMode.SEQUENTIAL_OPEN:  # a locked declaration is locked anyway
+            return "orders.reviewed"
+        return self.acknowledgement
 
     def waits(
         self,
@@ -90,14 +106,26 @@ class OrderPolicy:
 _POLICIES: dict[OrderMode, OrderPolicy] = {
     OrderMode.SIMULTANEOUS: OrderPolicy(OrderMode.SIMULTANEOUS, one_order_per_step=False),
     OrderMode.SEQUENTIAL_OPEN: OrderPolicy(
-        OrderMode.SEQUENTIAL_OPEN, one_order_per_step=True, shows_acting=True
+        OrderMode.SEQUENTIAL_OPEN,
+        one_order_per_step=True,
+        shows_acting=True,
+        acknowledgement="orders.locked",
+        submitted_footer="panel.locked",
     ),
-    OrderMode.ACTIVATION: OrderPolicy(OrderMode.ACTIVATION, one_order_per_step=True, shows_acting=True),
+    OrderMode.ACTIVATION: OrderPolicy(
+        OrderMode.ACTIVATION,
+        one_order_per_step=True,
+        shows_acting=True,
+        acknowledgement="orders.resolved",
+        submitted_footer="panel.sent",
+    ),
     OrderMode.DIRECTOR: OrderPolicy(
         OrderMode.DIRECTOR,
         one_order_per_step=True,
         director_orders=True,
         shows_acting=True,
+        acknowledgement="orders.carried_out",
+        submitted_footer="panel.sent",
     ),
 }
 

@@ -96,6 +96,14 @@ def draft_in(message: Message) -> tuple[int, Draft] | None:
     return None
 
 
+def picked_in(message: Message, action: str) -> tuple[str, ...]:
+    """What a panel's select ``action`` shows picked (its default options), as the player sees it."""
+    for cid, comp in message.custom_ids().items():
+        if cid.endswith(f":{action}"):
+            return tuple(str(o["value"]) for o in comp.get("options", []) if o.get("default"))
+    return ()
+
+
 def step_of(message: Message) -> str:
     ids = message.custom_ids()
     if any(cid.endswith(":decide") for cid in ids):
@@ -157,7 +165,7 @@ async def fill_and_submit(
             value = panel.custom_ids()[repair_id]["options"][0]["value"]
             handle = await person.select(panel, repair_id, [value])
             await handle.acknowledged()
-            await fd.wait_for(lambda: (d := draft_in(panel)) is not None and value in d[1].list("repairs"))
+            await fd.wait_for(lambda: value in picked_in(panel, "repairs"))
     elif step == "orders":
         for letter in moves:
             before = draft_in(panel)
@@ -169,9 +177,13 @@ async def fill_and_submit(
             values = [o["value"] for o in panel.custom_ids()[fire_id]["options"]][:fire]
             handle = await person.select(panel, fire_id, values)
             await handle.acknowledged()
-            await fd.wait_for(
-                lambda: (d := draft_in(panel)) is not None and d[1].list("fire") == tuple(values)
-            )
+
+            # the panel keeps what the rules take together (EXO-3.3: one ship per weapon): the first, at least
+            def taken() -> bool:
+                picked = picked_in(panel, "fire")
+                return values[0] in picked and set(picked) <= set(values)
+
+            await fd.wait_for(taken, what="the panel to show the fire picked")
     handle = await person.click(panel, button_id(panel, unit, "submit"))
     acks = await handle.wait_for_replies(1, timeout=60)
     return acks[0]

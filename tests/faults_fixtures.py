@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from data.i18n import t
-from tests.e2e_helpers import draft_in, step_of
+from tests.e2e_helpers import draft_in, picked_in, step_of
 from tests.fakediscord import Channel, FakeDiscord, Guild, Message, NoResponse, Person
 from tests.fakediscord.errors import RandomFaults
 
@@ -291,8 +291,9 @@ async def act(run: FaultRun, seat: Seat, person: Person, panel: Message, ref: tu
             picked = rng.sample(options, k=min(len(options), rng.choice((1, 2))))
 
             def fired(p: list[str] = picked) -> bool:
-                d = draft_in(panel)
-                return d is not None and set(d[1].list("fire")) == set(p)
+                # the panel keeps what the rules take together (EXO-3.3: one ship per weapon)
+                shown = picked_in(panel, "fire")
+                return bool(shown) and set(shown) <= set(p)
 
             if not fired() and not await _press(run, person, panel, fire, fired, picked):
                 return False

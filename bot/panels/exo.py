@@ -7,8 +7,10 @@ at the controls). Everything in a draft is re-checked by the rules on Submit.
 
 Draft fields: ``move`` (the letters), ``fire`` (fire option values ``{shooter}.{weapon}.{target}``), ``stations``
 (``s{crew}.{station}``), ``crew`` (crew-roll option values), ``repairs`` (``r{crew}.{item}[.{n}]``) and ``choice``
-(the pilot's decision). Option values are short because the draft rides in a 100-character custom id; each
-select offers at most as many picks as fit (``most_that_fit``), the whole movement kept in reserve.
+(the pilot's decision). The multi-selects' picks ride packed (:mod:`bot.panels.picks`), so the 100-character
+custom id never limits them: each select offers only what the rules take together with what is already picked
+(EXO-3.3: a weapon fires at one ship; EXO-6.5: one station change per crew member, EXO-1.5: one captain), and as
+many picks as the rules allow.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.panels import accepted
-from bot.panels.draft import Draft, keep_fitting, most_that_fit
+from bot.panels.draft import Draft
 from bot.panels.memo import per_state
 from bot.panels.model import (
     MAX_OPTIONS,
@@ -34,6 +36,7 @@ from bot.panels.model import (
     blank_panel,
     submit_button,
 )
+from bot.panels.picks import Together, pack, together, unpack
 from rules.exo.crew import STATIONS, Crew, roster, station_one
 from rules.exo.preview import legal_targets, project_orders
 from rules.exo.repairs import SKILL_FOR, repair_work
@@ -50,6 +53,8 @@ MOVE, CHOICE = "move", "choice"  # draft fields without a select of the same nam
 #: exo phase 5 repair codes: e engines, c cargo, w weapon n, k first aid to crew member n
 REPAIR_CODES = {"engines": "e", "cargo": "c", "weapon": "w", "cabin": "k"}
 CANDIDATES_PER_REPAIR = 3  # the crew members offered for each repair, best skill first
+#: combinations of picks the rules were asked about, per state: a click builds its panel twice on one state
+COMBINATIONS_KEPT = 4096
 
 
 # --- the plug-in interface (bot.panels.PanelPlugin) ----------------------------------------------------------
@@ -93,39 +98,56 @@ def apply(model: PanelModel, action: str, values: tuple[str, ...] | None) -> Dra
 def raw_order(model: PanelModel) -> Any:
     draft = model.draft
     if model.step == "crew":
-        return {"crew_rolls": list(_offered(model.options(CREW), draft.list(CREW)))}
+        return {"crew_rolls": list(_chosen(model, CREW))}
     if model.step == "decision":
         return {"pilot_change": draft.text(CHOICE) or "-"}
     if model.step == "repairs":
         return {
-            "repairs": _repairs_order(model.options(REPAIRS), draft.list(REPAIRS)),
-            "stations": _stations_order(model.options(STATIONS_SELECT), draft.list(STATIONS_SELECT)),
+            "repairs": _repairs_order(model.options(REPAIRS), _chosen(model, REPAIRS)),
+            "stations": _stations_order(model.options(STATIONS_SELECT), _chosen(model, STATIONS_SELECT)),
         }
-    fire = [_fire_entry(v) for v in _offered(model.options(FIRE), draft.list(FIRE))]
+    fire = [_fire_entry(v) for v in _chosen(model, FIRE)]
     order: dict[str, Any] = {"move": draft.text(MOVE) or "-", "fire": fire}
-    stations = _stations_order(model.options(STATIONS_SELECT), draft.list(STATIONS_SELECT))
+    stations = _stations_order(model.options(STATIONS_SELECT), _chosen(model, STATIONS_SELECT))
     if stations:
         order["stations"] = stations
     return order
+
+
+def _chosen(model: PanelModel, action: str) -> tuple[str, ...]:
+    """What the select ``action`` of a built panel holds (the draft's packed picks, read back by the build)."""
+    control = model.control(action)
+    return control.chosen if isinstance(control, Select) else ()
 
 
 def draft_from_raw(state: EncounterState, unit_id: str, raw: Any) -> Draft:
     if not isinstance(raw, dict):
         return Draft()
     order: dict[str, Any] = raw  # type: ignore[assignment]
+    ship = state.units.get(unit_id)
+    if not isinstance(ship, Ship):
+        return Draft()
     if "crew_rolls" in order:
-        return Draft(crew=_codes(str(c) for c in order.get("crew_rolls") or ()))
+        return Draft(
+            crew=_packed(_crew_options(state, unit_id), (str(c) for c in order.get("crew_rolls") or ()))
+        )
     if "pilot_change" in order:
         return Draft(choice=str(order.get("pilot_change") or ""))
-    ship = state.units.get(unit_id)
-    crew = list(ship.crew) if isinstance(ship, Ship) else []
+    crew = list(ship.crew)
+    step = "repairs" if "repairs" in order else "orders"
     fire = (_fire_code(f) for f in order.get("fire") or ())
+    stations = (_station_code(crew, s) for s in order.get("stations") or ())
+    repairs = (_repair_code(crew, r) for r in order.get("repairs") or ())
     return Draft(
         move=str(order.get("move") or "").replace("-", ""),
-        fire=_codes(fire),
-        stations=_codes(_station_code(crew, s) for s in order.get("stations") or ()),
-        repairs=_codes(_repair_code(crew, r) for r in order.get("repairs") or ()),
+        fire=_packed(_fire_options(state, unit_id), fire) if step == "orders" else "",
+        stations=_packed(_station_options(state, unit_id, step), stations),
+        repairs=_packed(_repair_options(state, unit_id), repairs) if step == "repairs" else "",
     )
+
+
+def _packed(options: tuple[Option, ...], values: Iterable[str]) -> str:
+    return pack([o.value for o in options], values)
 
 
 def preview(state: EncounterState, model: PanelModel) -> Preview | None:
@@ -179,6 +201,31 @@ def _decision(model: PanelModel, state: EncounterState, draft: Draft) -> PanelMo
 
 def _crew_rolls(model: PanelModel, state: EncounterState, ship: Ship, draft: Draft) -> PanelModel:
     """EXO-2.1: who rolls in phase 1 (engineer, navigator, the captain helping one of them or a gunner)."""
+    offered = _crew_options(state, ship.id)
+    crew = _picks(state, ship.id, CREW, "crew", _unpacked(offered, draft.text(CREW)), ())
+    texts = {o.value: o.text for o in offered}
+    chosen = tuple(texts[v] for v in crew.kept)
+    controls: list[Control] = []
+    if crew.offered:
+        controls.append(_multi(CREW, "panel.crew_placeholder", crew))
+    return replace(
+        model,
+        step="crew",
+        lines=(_step_line("crew"),),
+        draft=Draft(crew=_packed(offered, crew.kept)),
+        fields=(
+            Field(
+                Text.of("panel.crew_rolls"),
+                chosen or (Text.of("panel.no_crew_rolls"),),
+            ),
+        ),
+        controls=(*controls, submit_button()),
+    )
+
+
+@per_state
+def _crew_options(state: EncounterState, ship_id: str) -> tuple[Option, ...]:
+    ship = state.unit_as(ship_id, Ship)
     options: list[Option] = []
     if roster(ship.crew, "engineer", state.round):
         options.append(Option("engineer", "engineer", "panel.crew.engineer"))
@@ -195,26 +242,7 @@ def _crew_rolls(model: PanelModel, state: EncounterState, ship: Ship, draft: Dra
             ),
         ]
         options.extend(Option(f"captain:{h}", h, key, (("target", text),)) for h, key, text in helped)
-    offered = tuple(options[:MAX_OPTIONS])
-    draft = keep_fitting(Draft(), CREW, _offered(offered, draft.list(CREW)))
-    texts = {o.value: o.text for o in offered}
-    chosen = tuple(texts[v] for v in draft.list(CREW) if v in texts)
-    controls: list[Control] = []
-    if offered:
-        controls.append(_multi(CREW, "panel.crew_placeholder", offered, Draft(), draft))
-    return replace(
-        model,
-        step="crew",
-        lines=(_step_line("crew"),),
-        draft=draft,
-        fields=(
-            Field(
-                Text.of("panel.crew_rolls"),
-                chosen or (Text.of("panel.no_crew_rolls"),),
-            ),
-        ),
-        controls=(*controls, submit_button()),
-    )
+    return tuple(options[:MAX_OPTIONS])
 
 
 def _orders(model: PanelModel, state: EncounterState, ship: Ship, draft: Draft) -> PanelModel:
@@ -224,10 +252,14 @@ def _orders(model: PanelModel, state: EncounterState, ship: Ship, draft: Draft) 
     allowed = MOVE_LETTERS if accelerate else tuple(c for c in MOVE_LETTERS if c != ACCELERATE)
     moves = "".join(c for c in draft.text(MOVE) if c in allowed)[:max_moves]
     fire_options, station_options = _fire_options(state, ship.id), _station_options(state, ship.id, "orders")
-    reserve = Draft(move=ACCELERATE * max_moves)  # the whole movement may still be written
-    kept = keep_fitting(reserve, FIRE, _offered(fire_options, draft.list(FIRE)))
-    kept = keep_fitting(kept, STATIONS_SELECT, _offered(station_options, draft.list(STATIONS_SELECT)))
-    draft = kept.replace(move=moves)
+    fire = _picks(state, ship.id, FIRE, "orders", _unpacked(fire_options, draft.text(FIRE)), ())
+    picked_stations = _unpacked(station_options, draft.text(STATIONS_SELECT))
+    stations = _picks(state, ship.id, STATIONS_SELECT, "orders", picked_stations, fire.kept)
+    draft = Draft(
+        move=moves,
+        fire=_packed(fire_options, fire.kept),
+        stations=_packed(station_options, stations.kept),
+    )
     more = len(moves) < max_moves
     controls: list[Control] = [
         Button("I", Text.plain("↺ I"), enabled=more),
@@ -236,18 +268,18 @@ def _orders(model: PanelModel, state: EncounterState, ship: Ship, draft: Draft) 
         Button(BACK, Text.plain("⌫"), enabled=max_moves > 0),
         Button(CLEAR, Text.of("panel.clear"), "danger"),
     ]
-    if fire_options:
-        controls.append(_multi(FIRE, "panel.fire_placeholder", fire_options, kept, draft))
-    if station_options:
-        controls.append(_multi(STATIONS_SELECT, "panel.stations_placeholder", station_options, kept, draft))
+    if fire.offered:
+        controls.append(_multi(FIRE, "panel.fire_placeholder", fire))
+    if stations.offered:
+        controls.append(_multi(STATIONS_SELECT, "panel.stations_placeholder", stations))
     labels = {o.value: o.text for o in (*fire_options, *station_options)}
-    fire = tuple(labels[v] for v in draft.list(FIRE)) or (Text.of("panel.no_fire"),)
+    fire_lines = tuple(labels[v] for v in fire.kept) or (Text.of("panel.no_fire"),)
     fields = [
         Field(Text.of("panel.moves", max=str(max_moves)), (Text.plain(f"`{moves or '—'}`"),)),
-        Field(Text.of("panel.fire"), fire),
+        Field(Text.of("panel.fire"), fire_lines),
     ]
-    if draft.list(STATIONS_SELECT):
-        fields.append(Field(Text.of("panel.stations"), tuple(labels[v] for v in draft.list(STATIONS_SELECT))))
+    if stations.kept:
+        fields.append(Field(Text.of("panel.stations"), tuple(labels[v] for v in stations.kept)))
     return replace(
         model,
         step="orders",
@@ -265,37 +297,104 @@ def _repairs(model: PanelModel, state: EncounterState, ship: Ship, draft: Draft)
         _repair_options(state, ship.id),
         _station_options(state, ship.id, "repairs"),
     )
-    kept = keep_fitting(Draft(), REPAIRS, _offered(repair_options, draft.list(REPAIRS)))
-    kept = keep_fitting(kept, STATIONS_SELECT, _offered(station_options, draft.list(STATIONS_SELECT)))
+    repairs = _picks(state, ship.id, REPAIRS, "repairs", _unpacked(repair_options, draft.text(REPAIRS)), ())
+    picked_stations = _unpacked(station_options, draft.text(STATIONS_SELECT))
+    stations = _picks(state, ship.id, STATIONS_SELECT, "repairs", picked_stations, repairs.kept)
     controls: list[Control] = []
-    if repair_options:
-        controls.append(_multi(REPAIRS, "panel.repairs_placeholder", repair_options, kept, kept))
-    if station_options:
-        controls.append(_multi(STATIONS_SELECT, "panel.stations_placeholder", station_options, kept, kept))
+    if repairs.offered:
+        controls.append(_multi(REPAIRS, "panel.repairs_placeholder", repairs))
+    if stations.offered:
+        controls.append(_multi(STATIONS_SELECT, "panel.stations_placeholder", stations))
     labels = {o.value: o.text for o in (*repair_options, *station_options)}
-    chosen = tuple(labels[v] for v in (*kept.list(REPAIRS), *kept.list(STATIONS_SELECT)))
+    chosen = tuple(labels[v] for v in (*repairs.kept, *stations.kept))
     return replace(
         model,
         step="repairs",
         lines=(_step_line("repairs"),),
-        draft=kept,
+        draft=Draft(
+            repairs=_packed(repair_options, repairs.kept),
+            stations=_packed(station_options, stations.kept),
+        ),
         fields=(Field(Text.of("panel.repairs"), chosen or (Text.of("panel.no_repairs"),)),),
         controls=(*controls, submit_button()),
     )
 
 
-def _multi(action: str, placeholder: str, options: tuple[Option, ...], room: Draft, draft: Draft) -> Select:
-    """A select of any number of ``options``, as many as fit in the draft's field ``action`` next to ``room``'s
-    other fields (the field itself is left out of ``room``: it is what the select replaces)."""
-    others = room.replace(**{action: ""})
-    most = most_that_fit(others, action, [o.value for o in options])
+def _unpacked(options: tuple[Option, ...], field: str) -> tuple[str, ...]:
+    return unpack(tuple(o.value for o in options), field)
+
+
+def _options_of(state: EncounterState, ship_id: str, action: str, step: str) -> tuple[Option, ...]:
+    if action == CREW:
+        return _crew_options(state, ship_id)
+    if action == FIRE:
+        return _fire_options(state, ship_id)
+    if action == REPAIRS:
+        return _repair_options(state, ship_id)
+    return _station_options(state, ship_id, step)
+
+
+def _picks_now(
+    state: EncounterState,
+    ship_id: str,
+    action: str,
+    step: str,
+    picked: tuple[str, ...],
+    beside: tuple[str, ...],
+) -> Together:
+    """The picks of the select ``action`` kept to what the rules take together, next to ``beside`` (the kept fire
+    for station changes in the orders, the kept repairs in phase 5): nothing the rules would refuse on Submit is
+    kept or offered."""
+    options = _options_of(state, ship_id, action, step)
+    return together(options, picked, lambda picks: _takes(state, ship_id, action, step, picks, beside))
+
+
+_picks = per_state(_picks_now, size=COMBINATIONS_KEPT)
+
+
+def _takes_now(
+    state: EncounterState,
+    ship_id: str,
+    action: str,
+    step: str,
+    picks: tuple[str, ...],
+    beside: tuple[str, ...],
+) -> bool:
+    """The rules take these picks of ``action`` together (with ``beside``) in an order of ``step``."""
+    return accepted(state, ship_id, _order_of(state, ship_id, action, step, picks, beside)) is not None
+
+
+_takes = per_state(_takes_now, size=COMBINATIONS_KEPT)
+
+
+def _order_of(
+    state: EncounterState,
+    ship_id: str,
+    action: str,
+    step: str,
+    picks: tuple[str, ...],
+    beside: tuple[str, ...],
+) -> dict[str, Any]:
+    if action == CREW:
+        return {"crew_rolls": list(picks)}
+    if action == FIRE:
+        return {"move": "-", "fire": _shots(picks)}
+    if action == REPAIRS:
+        return {"repairs": _repairs_order(_repair_options(state, ship_id), picks), "stations": []}
+    stations = _stations_order(_station_options(state, ship_id, step), picks)
+    if step == "repairs":
+        return {"repairs": _repairs_order(_repair_options(state, ship_id), beside), "stations": stations}
+    return {"move": "-", "fire": _shots(beside), "stations": stations}
+
+
+def _multi(action: str, placeholder: str, picks: Together) -> Select:
+    """A select of the options the rules take with the picks kept, up to the rules' own maximum."""
     return Select(
         action,
         Text.of(placeholder),
-        options,
-        chosen=draft.list(action),
-        max_values=max(most, 1),
-        enabled=most > 0,
+        picks.offered,
+        chosen=picks.kept,
+        max_values=max(1, min(picks.most, len(picks.offered))),
     )
 
 
@@ -370,6 +469,10 @@ def _fire_options(state: EncounterState, ship_id: str) -> tuple[Option, ...]:
 def _offerable(state: EncounterState, ship_id: str, raw: dict[str, Any]) -> bool:
     """One choice alone, as an order the rules take (the check Submit runs)."""
     return accepted(state, ship_id, raw) is not None
+
+
+def _shots(values: Iterable[str]) -> list[dict[str, Any]]:
+    return [_fire_entry(v) for v in values]
 
 
 def _fire_entry(value: str) -> dict[str, Any]:
@@ -472,11 +575,6 @@ _ITEM_OF_CODE = {code: item for item, code in REPAIR_CODES.items()}
 
 def _crew_index(crew: list[Crew], name: object) -> int | None:
     return next((i for i, c in enumerate(crew) if c.name == name), None)
-
-
-def _codes(values: Iterable[str]) -> list[str]:
-    """Option values read back from a stored order (a code that cannot be one, with a comma, is dropped)."""
-    return [v for v in values if v and "," not in v]
 
 
 def _fire_code(entry: object) -> str:

@@ -40,6 +40,7 @@ from bot.panels.model import (
     blank_panel,
     submit_button,
 )
+from bot.panels.picks import offered_subset
 from rules.engine import visibility
 from rules.hexgrid import Hex, HexSide, hexes_within
 from rules.mech.geometry import weapon_in_arc
@@ -273,7 +274,12 @@ def _declare(base: PanelModel, state: EncounterState, unit: Mech, draft: Draft) 
     controls: list[Control] = [*_mode_buttons(state, unit, kept, mps), *_pad(state, unit, kept, plan)]
     room_left = all(fits(kept.replace(v=_shortest(kept.text(MOVES) + c))) for c in (FORWARD, LEFT))
     if fire_opts:
-        controls.append(_multi(FIRE, "panel.mech.fire_placeholder", fire_opts, kept))
+        # a weapon fires once a turn (MECH-1.2): once picked, its other targets are not offered beside it
+        weapons = {v[0]: v for v in kept.list(FIRE)}
+        joins = {o.value for o in fire_opts if weapons.get(o.value[0], o.value) == o.value}
+        controls.append(
+            _multi(FIRE, "panel.mech.fire_placeholder", offered_subset(fire_opts, joins), kept, fire_opts)
+        )
     if physical_opts:
         others = kept.replace(x="")
         most = most_that_fit(others, PHYSICAL, [o.value for o in physical_opts])
@@ -509,10 +515,13 @@ def _unit_stats(unit: Mech) -> tuple[Stat, ...]:
     return tuple(out)
 
 
-def _multi(action: str, placeholder: str, options: tuple[Option, ...], draft: Draft) -> Select:
+def _multi(
+    action: str, placeholder: str, options: tuple[Option, ...], draft: Draft, every: tuple[Option, ...]
+) -> Select:
+    """The fire select: ``options`` offered (those a pick leaves open), up to one per weapon of ``every``."""
     others = draft.replace(**{action: ""})
-    most = most_that_fit(others, action, [o.value for o in options])
-    weapons = len({o.value[0] for o in options})
+    most = most_that_fit(others, action, [o.value for o in every])
+    weapons = len({o.value[0] for o in every})
     return Select(
         action,
         Text.of(placeholder),

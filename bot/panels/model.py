@@ -90,6 +90,9 @@ class Button:
     style: Style = "secondary"
     enabled: bool = True
     submits: bool = False  # the press sends the order (after applying itself to the draft)
+    #: a Submit acknowledged by the panel's own edit alone, with no private message of its own: an answer that
+    #: changes nothing (keeping a declared intention) is told by the panel it came from
+    quiet: bool = False
 
 
 @dataclass(frozen=True, slots=True)

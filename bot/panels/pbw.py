@@ -628,7 +628,8 @@ def _detail_controls(
 
 
 def _changing(model: PanelModel, state: EncounterState, ch: Character, draft: Draft) -> PanelModel:
-    """Keep the declared action (the default), or change it: one action is paid, a spare one or a later segment."""
+    """Keep the declared action (the default), or change it: one action is paid, a spare one or a later segment.
+    Keeping changes nothing (PBW-2), so its Submit is told by this panel's edit alone (``quiet``)."""
     k = ext_of(state).segment
     board = known(state, ch.side)
     lines = [Text.of("panel.pbw.step.change", n=str(k))]
@@ -639,7 +640,7 @@ def _changing(model: PanelModel, state: EncounterState, ch: Character, draft: Dr
             lines=tuple(lines),
             draft=Draft(),
             controls=(
-                Button(KEEP, Text.of("panel.pbw.keep"), "success", submits=True),
+                Button(KEEP, Text.of("panel.pbw.keep"), "success", submits=True, quiet=True),
                 Button(CHANGE, Text.of("panel.pbw.change"), "primary"),
             ),
             summary=f"{k}",
@@ -686,7 +687,7 @@ def _changing(model: PanelModel, state: EncounterState, ch: Character, draft: Dr
             Text.of("panel.pbw.cost_forfeit", n=str(forfeit)) if forfeit else Text.of("panel.pbw.cost_spare")
         )
     controls += [
-        Button(KEEP, Text.of("panel.pbw.keep"), "success", submits=True),
+        Button(KEEP, Text.of("panel.pbw.keep"), "success", submits=True, quiet=True),
         Button(CANCEL, Text.of("panel.pbw.cancel")),
         Button(
             "submit", Text.of("panel.pbw.submit_change"), "danger", enabled=order is not None, submits=True

@@ -64,8 +64,14 @@ class ControlRef:
 
 
 def panel_embed(
-    model: PanelModel, locale: str, *, submitted: bool, deadline: datetime | None = None
+    model: PanelModel,
+    locale: str,
+    *,
+    submitted: bool,
+    deadline: datetime | None = None,
+    footer: str | None = None,
 ) -> discord.Embed:
+    """The panel's embed; ``footer``: the i18n key of its footer (by default, whether its order is in)."""
     when = model.when.render(locale) if model.when is not None else f"{model.round} · {model.phase}"
     # one phase number (issue 13 item 7)
     title = t("panel.title", locale, unit=shown_name(model.unit_name), when=when)
@@ -91,7 +97,7 @@ def panel_embed(
             value=value[:FIELD_VALUE] or "-",
             inline=False,
         )
-    footer = "panel.submitted" if submitted else "panel.not_submitted"
+    footer = footer or ("panel.submitted" if submitted else "panel.not_submitted")
     embed.set_footer(text=t(footer, locale)[:FOOTER])
     return embed
 

@@ -17,6 +17,7 @@ from cogs.common import actor_of, bot_of, channel_language
 from cogs.panel.components import ControlRef
 from cogs.panel.load import LoadedPanel, load_panel, stored_draft
 from data.i18n import t
+from rules.order_modes import policy_for_mode
 
 if TYPE_CHECKING:
     from bot.client import HexBotCore
@@ -27,7 +28,11 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True, slots=True)
 class Clicked:
     panel: LoadedPanel  # the panel to show now
-    acknowledged: str = ""  # after a Submit: the i18n key telling the player the order is stored
+    acknowledged: str = ""  # after a Submit: the i18n key telling the player what the order did (its mode's)
+    footer: str = ""  # after a Submit: the i18n key of the panel's footer, in the same words
+    #: the panel's own edit is the whole acknowledgement (a Submit that changes nothing, such as a kept
+    #: intention): no private message of its own
+    quiet: bool = False
 
 
 async def click(interaction: discord.Interaction, ref: ControlRef, values: tuple[str, ...] | None) -> Clicked:
@@ -58,7 +63,7 @@ async def click(interaction: discord.Interaction, ref: ControlRef, values: tuple
         return Clicked(panel)
     panel = panel.pressed(ref.action, (values or ()) if isinstance(control, Select) else None)
     if isinstance(control, Button) and control.submits:
-        return await submit(interaction, panel, reading)
+        return await submit(interaction, panel, reading, quiet=control.quiet)
     return Clicked(panel)
 
 
@@ -105,9 +110,12 @@ async def hand_to_director(bot: HexBotCore, reading: Reading, user_id: int) -> N
             bot.announcer.status_changed(meta.id)  # queued, retried if refused
 
 
-async def submit(interaction: discord.Interaction, panel: LoadedPanel, reading: Reading) -> Clicked:
+async def submit(
+    interaction: discord.Interaction, panel: LoadedPanel, reading: Reading, *, quiet: bool = False
+) -> Clicked:
     """Store the panel's order for the phase it was built for (durable when this returns), then start what
-    follows: the resolution if it was the last order, else the channel's status."""
+    follows: the resolution if it was the last order, else the channel's status. The acknowledgement says what
+    the order did in the step's order mode (its policy's words, never a ruleset's)."""
     bot = bot_of(interaction)
     result = await bot.service.submit(
         panel.encounter_id,
@@ -127,5 +135,6 @@ async def submit(interaction: discord.Interaction, panel: LoadedPanel, reading: 
         )
     elif bot.announcer is not None:  # in turn with the encounter's posts, retried if Discord refuses it
         bot.announcer.status_changed(panel.encounter_id)
-    key = "orders.amended" if result.amended else "orders.received"
-    return Clicked(replace(panel, submitted=True), key)
+    policy = policy_for_mode(result.mode)
+    key = policy.acknowledged(amended=result.amended, reviewed=result.reviewed)
+    return Clicked(replace(panel, submitted=True), key, policy.submitted_footer, quiet)

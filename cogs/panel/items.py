@@ -132,10 +132,14 @@ async def _answer(
     message = interaction.message
     if clicked.acknowledged:
         # the draft did not change: keep the preview image already on the panel, update the text and buttons
-        embed = panel_embed(panel.model, locale, submitted=True, deadline=panel.deadline)
+        embed = panel_embed(
+            panel.model, locale, submitted=True, deadline=panel.deadline, footer=clicked.footer or None
+        )
         if message is not None and message.attachments:
             embed.set_image(url=f"attachment://{message.attachments[0].filename}")
-        text = t(clicked.acknowledged, locale, unit=shown_name(panel.model.unit_name))
+        text = (
+            "" if clicked.quiet else t(clicked.acknowledged, locale, unit=shown_name(panel.model.unit_name))
+        )
         return Shown({"embed": embed, "view": panel_view(panel, locale)}, text)
     try:
         edit = await panel_message(panel, locale, None if message is None else message.id)

@@ -3,6 +3,10 @@ registry that plays in Discord, and the toy rulesets, are played by their own pa
 panel of every unit is checked.
 
 - each option of each select, chosen alone, makes an order the ruleset parses and validates;
+- a multi-select never offers a combination the rules refuse: whatever is ticked at once, the panel keeps only
+  what the rules take together (Submit sends an order they accept); once an option is picked, every option still
+  offered is taken with it; and its maximum is the rules' (as many as they take, one pick at a time), not the room
+  left in the custom id;
 - each enabled button, pressed (again and again while it stays enabled), too, Submit included: an enabled
   Submit on an empty draft sends an order the rules take;
 - the draft stays within Discord's custom-id limit even with every select at its most and every button pressed
@@ -77,7 +81,9 @@ def must_accept(state: EncounterState, plugin: PanelPlugin, model: PanelModel) -
         )
 
 
-def check_panel(game: str, state: EncounterState, plugin: PanelPlugin, model: PanelModel) -> None:
+def check_panel(
+    game: str, state: EncounterState, plugin: PanelPlugin, model: PanelModel, rng: random.Random
+) -> None:
     accepted_once = False
     for control in model.controls:
         if isinstance(control, Select):
@@ -85,6 +91,8 @@ def check_panel(game: str, state: EncounterState, plugin: PanelPlugin, model: Pa
             assert values and len(values) <= 25 and len(set(values)) == len(values), control
             assert all(0 < len(v) <= 100 for v in values), control
             assert 1 <= control.max_values <= len(values) and control.min_values <= control.max_values
+            if control.enabled and control.max_values > 1:
+                check_multi(game, state, plugin, model, control, rng)
             for value in values if control.enabled else ():
                 chosen = press(plugin, state, model, control.action, (value,))  # what a click does
                 again = chosen.control(control.action)
@@ -109,6 +117,57 @@ def check_panel(game: str, state: EncounterState, plugin: PanelPlugin, model: Pa
                     break
     assert accepted_once or not any(isinstance(c, Button) and c.submits and c.enabled for c in model.controls)
     encode_draft(fullest(state, plugin, model).draft, LONGEST_PHASE)  # raises DraftTooLong otherwise
+
+
+def check_multi(
+    game: str,
+    state: EncounterState,
+    plugin: PanelPlugin,
+    model: PanelModel,
+    select: Select,
+    rng: random.Random,
+) -> None:
+    """A multi-select offers only combinations the rules take (exo: EXO-3.3 one ship per weapon, a torpedo's two
+    shots at the same ship; EXO-6.5 one station change per crew member; EXO-1.5 one captain)."""
+    action = select.action
+    values = [o.value for o in select.options]
+
+    def picks(panel: PanelModel) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        now = panel.control(action)
+        assert isinstance(now, Select), f"{action} vanished after a pick"
+        return now.chosen, tuple(o.value for o in now.options)
+
+    # ticked at once, up to the maximum: only what the rules take together is kept, and Submit sends it
+    for ticked in (values[: select.max_values], rng.sample(values, select.max_values)):
+        pressed = press(plugin, state, model, action, tuple(ticked))
+        chosen, _ = picks(pressed)
+        assert chosen and set(chosen) <= set(ticked), (ticked, chosen)
+        must_accept(state, plugin, pressed)
+        checked[game] += 1
+    # after one pick, every option still offered is taken with it: picked together, both are kept
+    first = rng.choice(values)
+    picked = press(plugin, state, model, action, (first,))
+    chosen, offered = picks(picked)
+    assert chosen == (first,), chosen
+    for value in offered:
+        if value != first:
+            both = press(plugin, state, picked, action, (first, value))
+            assert set(picks(both)[0]) == {first, value}, (
+                f"{value} offered beside {first} but not taken with it"
+            )
+            must_accept(state, plugin, both)
+            checked[game] += 1
+    # the maximum is the rules': picking one offered option at a time reaches it, then nothing more is offered
+    grown = model
+    for _ in range(len(values)):
+        chosen, offered = picks(grown)
+        more = [v for v in offered if v not in chosen]
+        if not more:
+            break
+        grown = press(plugin, state, grown, action, (*chosen, more[0]))
+        assert len(picks(grown)[0]) == len(chosen) + 1, "an offered option joins the picks"
+    assert len(picks(grown)[0]) == select.max_values, (action, picks(grown), select.max_values)
+    must_accept(state, plugin, grown)
 
 
 def fullest(state: EncounterState, plugin: PanelPlugin, model: PanelModel) -> PanelModel:
@@ -178,6 +237,8 @@ async def test_every_panel_of_a_simulated_game_offers_only_what_the_rules_accept
     state = scenario.state
     plugin = panel_for(state.ruleset)
     rng = random.Random(game)
+    # the multi-select checks draw their own picks, so the game plays the same with or without them
+    picks_rng = random.Random(f"{game}:picks")
     kinds: set[str] = set()
     for _ in range(steps):
         if state.over:
@@ -195,7 +256,7 @@ async def test_every_panel_of_a_simulated_game_offers_only_what_the_rules_accept
                 assert model.waiting and not model.controls, f"{unit_id} owes nothing but is offered controls"
                 continue
             kinds.add(model.step)
-            check_panel(game, state, plugin, model)
+            check_panel(game, state, plugin, model, picks_rng)
             if unit_id in due and not model.waiting:
                 drawn(model)
                 if not orders or ruleset.order_mode is not OrderMode.ACTIVATION:

@@ -60,7 +60,9 @@ async def test_a_whole_exo_duel_in_a_channel(table: Table) -> None:
     assert step_of(panel) == "orders" and panel.embeds and panel.attachments  # private preview image
     assert any(cid.endswith(":halcon:stations") for cid in panel.custom_ids()), "station changes (EXO-6.5)"
     ack = await fill_and_submit(t.fd, t.ana, panel, "halcon", moves="D", fire=2)
-    assert "received" in ack.content
+    # EXO-2.4: secret simultaneous orders may change until the phase resolves: the order mode's words
+    assert ack.ephemeral and ack.content == t_("orders.received", "en", unit="Halcón"), ack.content
+    assert panel.embeds[0]["footer"]["text"] == t_("panel.submitted", "en")
     leaked = everything_public(t.channel)
     for secret in ("gunner1", "APt#1", "hexd:draft", "→ Pirata"):
         assert secret not in leaked, f"{secret!r} leaked into the channel before resolution"

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from data.i18n import t as t_
 from rules.registry import get_ruleset
 from rules.skirmish.model import Character
 from tests.e2e_helpers import Table, draft_in, forge, panel_for_phase, retargeted, room, wait_turn_after
@@ -190,7 +191,8 @@ async def play_one(
         assert ack.ephemeral
         return
     ack = await press(person, panel, unit, "submit")
-    assert ack.ephemeral
+    # SK-1.1: an activation's action resolves when given: the order mode's words, not "you can change them"
+    assert ack.ephemeral and ack.content == t_("orders.resolved", t.lang, unit=ch.name), ack.content
 
 
 def panel_enc(panel: Message) -> int:

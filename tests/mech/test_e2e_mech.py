@@ -122,7 +122,9 @@ async def declare(t: Table, person: Person, panel: Message, unit: str) -> list[s
     submit = control(panel, unit, "submit")
     assert submit is not None
     ack = (await (await person.click(panel, submit[0])).wait_for_replies(1, timeout=60))[0]
-    assert ack.ephemeral and "recibidas" in ack.content, ack.content
+    # MECH-1.1: a declaration is locked when given (the order mode's words), never "you can change them"
+    name = str(panel.embeds[0]["title"]).split(" · ")[0]  # the panel's title: "{unit} · {when}"
+    assert ack.ephemeral and ack.content == f"Declaración de **{name}** bloqueada.", ack.content
     return labels
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from data.i18n import t as t_
 from rules.hexgrid import Hex
 from rules.ocs.model import OcsUnit, ext_of
 from tests.e2e_helpers import BotUnderTest, create_from_file, draft_in, panel_for_phase, start_bot
@@ -105,7 +106,9 @@ async def submit(t: Table, person: Person, panel: Message, unit: str) -> Message
     cid = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:submit"))
     handle = await person.click(panel, cid)
     ack = (await handle.wait_for_replies(1, timeout=60))[0]
-    assert ack.ephemeral
+    # the director's procedure (and a side's answer) is carried out when given: the order mode's words
+    name = str(panel.embeds[0]["title"]).split(" · ")[0]  # the panel's title: "{unit} · {when}"
+    assert ack.ephemeral and ack.content == t_("orders.carried_out", "en", unit=name), ack.content
     return ack
 
 

@@ -21,7 +21,7 @@ import pytest
 from bot.panels.draft import Draft
 from data.i18n import t as t_
 from tests.e2e_helpers import Table, create_from_file, draft_in, panel_for_phase, room
-from tests.fakediscord import Channel, Message, Person
+from tests.fakediscord import Channel, InteractionHandle, Message, Person
 from tests.pbw_fixtures import person, scenario_text
 
 pytestmark = pytest.mark.slow
@@ -94,11 +94,28 @@ async def press(t: Table, p: Person, panel: Message, unit: str, action: str) -> 
     cid, _ = control(panel, unit, action)
     before = draft_in(panel)
     handle = await p.click(panel, cid)
-    if action in ("submit", "keep"):
+    if action == "submit":
         return (await handle.wait_for_replies(1, timeout=60))[0]
     await handle.acknowledged()
     await t.fd.wait_for(lambda: draft_in(panel) != before, what=f"the panel after {action}")
     return None
+
+
+def footer(panel: Message) -> str:
+    return str(panel.embeds[0].get("footer", {}).get("text", "")) if panel.embeds else ""
+
+
+async def keep(t: Table, p: Person, panel: Message, unit: str) -> InteractionHandle:
+    """PBW-2: keep the declared action. The panel's own edit tells it (its footer: sent, may change until the
+    segment resolves); no private message of its own. Returns the click, whose replies the caller checks once
+    later steps have gone by (a follow-up would come right after the edit)."""
+    cid, _ = control(panel, unit, "keep")
+    assert footer(panel) == t_("panel.not_submitted", t.lang)
+    handle = await p.click(panel, cid)
+    await handle.acknowledged()
+    submitted = t_("panel.submitted", t.lang)
+    await t.fd.wait_for(lambda: footer(panel) == submitted or None, what="the panel saying the keep is in")
+    return handle
 
 
 async def open_duel(t: Table) -> int:
@@ -154,7 +171,9 @@ async def test_pbw_1_2_5_one_turn_by_dm_panels(table: Table) -> None:
     for where in (public_text(t.channel), dm_text(t.bea)):
         assert words["locked"] not in where
         assert "PBW-2]   Ana" not in where
-    await press(t, t.ana, panel, "ana", "submit")
+    ack = await press(t, t.ana, panel, "ana", "submit")
+    # PBW-1: a declaration is locked when given: the order mode's words, not "you can change them"
+    assert ack is not None and ack.ephemeral and ack.content == t_("orders.locked", t.lang, unit="Ana")
     phase = await phase_after(t, enc, phase)
     public = public_text(t.channel)
     assert words["locked"] in public and "[PBW-2]   Ana" in public, "posted once locked"
@@ -169,10 +188,11 @@ async def test_pbw_1_2_5_one_turn_by_dm_panels(table: Table) -> None:
 
     # segment 1: both asked; both keep. Ana's attack meets Bea's defence (PBW-2)
     assert (await t.bot.service.read(enc)).state.phase == "segment-1"
+    kept: list[InteractionHandle] = []
     for p, unit in ((t.ana, "ana"), (t.bea, "bea")):
         panel = await panel_for_phase(t.fd, p, unit, phase)
         control(panel, unit, "change")  # the change button is there before the segment
-        await press(t, p, panel, unit, "keep")
+        kept.append(await keep(t, p, panel, unit))
     phase = await phase_after(t, enc, phase)
     public = public_text(t.channel)
     assert words["segment"].format(n=1) in public and words["defence"] in public
@@ -186,9 +206,10 @@ async def test_pbw_1_2_5_one_turn_by_dm_panels(table: Table) -> None:
     # the change is private until the segment resolves
     assert words["changed"] not in public_text(t.channel) and words["changed"] not in dm_text(t.bea)
     ack = await press(t, t.ana, panel, "ana", "submit")
-    assert ack is not None and ack.ephemeral
+    # PBW-2: the changes before a segment are all taken at once, and may change until the segment resolves
+    assert ack is not None and ack.ephemeral and ack.content == t_("orders.received", t.lang, unit="Ana")
     panel = await panel_for_phase(t.fd, t.bea, "bea", phase)
-    await press(t, t.bea, panel, "bea", "keep")
+    kept.append(await keep(t, t.bea, panel, "bea"))
     phase = await phase_after(t, enc, phase)
     public = public_text(t.channel)
     assert words["segment"].format(n=2) in public and words["changed"] in public
@@ -200,8 +221,10 @@ async def test_pbw_1_2_5_one_turn_by_dm_panels(table: Table) -> None:
         for p, unit in ((t.ana, "ana"), (t.bea, "bea")):
             if unit in owing:
                 panel = await panel_for_phase(t.fd, p, unit, phase)
-                await press(t, p, panel, unit, "keep")
+                kept.append(await keep(t, p, panel, unit))
         phase = await phase_after(t, enc, phase)
+    await t.bot.settle()
+    assert kept and not [m.content for h in kept for m in h.replies()], "a keep is told by its panel alone"
     public = public_text(t.channel)
     assert words["ended"] in public
     state = (await t.bot.service.read(enc)).state
