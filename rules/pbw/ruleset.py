@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.dice import Dice
 from rules.errors import InvalidOrderError
+from rules.events import Event
 from rules.hexgrid import Hex, HexSide
 from rules.pbw import scenario_io, sim, turn
 from rules.pbw.geometry import blocks_move, clear_line, enterable, hexes_used, occupant, step_limit
@@ -81,6 +82,10 @@ class PbwRuleset(Ruleset):
         """PBW-1: declarations one at a time, each posted when locked; PBW-2: before a segment every character
         that may change its intention answers at once (keep or change), and the changes show when it resolves."""
         return OrderMode.SEQUENTIAL_OPEN if state.phase == turn.DECLARE else OrderMode.SIMULTANEOUS
+
+    def turn_of_play(self, before: EncounterState, events: tuple[Event, ...]) -> str | None:
+        """PBW-1: a turn (its declarations and its three segments) is one turn of play."""
+        return str(before.round)
 
     def optional_orders(self, state: EncounterState) -> bool:
         """Before a segment the question is whether to change an intention: no answer keeps it (PBW-2)."""

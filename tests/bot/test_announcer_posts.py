@@ -8,7 +8,8 @@ from typing import Any, cast
 
 import discord
 
-from cogs.announcer import EMBEDS_TEXT_LIMIT, MAX_ATTACHMENTS, MAX_EMBEDS, Announcer, OpenPost
+from bot.turn_posts import EMBEDS_TEXT_LIMIT, MAX_ATTACHMENTS, MAX_EMBEDS
+from cogs.announcer import Announcer, OpenPost
 
 
 class FakeMessage:
@@ -47,7 +48,7 @@ async def test_past_discords_limits_or_once_a_phase_opens_a_step_starts_a_new_me
     announcer = Announcer(cast(Any, None))
     posts = announcer._open_posts  # pyright: ignore[reportPrivateUsage]
     append = announcer._append  # pyright: ignore[reportPrivateUsage]
-    cases = [
+    cases: list[tuple[OpenPost, list[discord.Embed], list[tuple[str, bytes]]]] = [
         (open_post(FakeMessage(), embed(EMBEDS_TEXT_LIMIT - 100)), [embed(200)], []),  # 6000 characters
         (open_post(FakeMessage(), *[embed(10) for _ in range(MAX_EMBEDS)]), [embed(10)], []),  # 10 embeds
         (open_post(FakeMessage(attachments=MAX_ATTACHMENTS), embed(10)), [embed(10)], [("b.png", b"")]),

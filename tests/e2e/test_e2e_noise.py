@@ -47,8 +47,9 @@ pytestmark = pytest.mark.slow
 
 #: messages the bot creates in the channel per exo round (issue 13: "about 6" before; measured 6)
 EXO_POSTS_PER_ROUND = 1
-#: messages the bot creates in the channel per skirmish action (before: 15 for 7 actions)
-SKIRMISH_POSTS_PER_ACTION = 1
+#: messages the bot creates in the channel per skirmish activation, whatever its number of actions (SK-1.1; before:
+#: 15 for 7 actions, then one per action)
+SKIRMISH_POSTS_PER_ACTIVATION = 1
 
 
 def created(channel: Channel) -> list[Message]:
@@ -167,11 +168,12 @@ async def corridor(tmp_path: Path):  # type: ignore[no-untyped-def]
         yield t
 
 
-async def test_a_skirmish_action_posts_one_message_and_the_panel_is_edited_while_the_unit_acts(
+async def test_sk_1_1_an_activation_is_one_message_edited_and_the_panel_is_edited_while_the_unit_acts(
     corridor: Table,
 ) -> None:
-    """SK-1.1: a character acts in several steps (one per action); its player's DM panel is the same message for
-    all of them, carrying each new step in its custom ids (an old step's click is refused, issue 15 item 2)."""
+    """SK-1.1: a character acts in several steps (one per action); the channel shows its activation as one
+    message, its account and boards added as each action resolves, and its player's DM panel is the same message
+    for all of them, carrying each new step in its custom ids (an old step's click is refused)."""
     t = corridor
     enc = await open_corridor(t)
     await t.bot.settle()
@@ -179,6 +181,7 @@ async def test_a_skirmish_action_posts_one_message_and_the_panel_is_edited_while
     posts_before = len(created(t.channel))
     edited_twice: tuple[str, int] | None = None
     panel_ids: dict[str, set[int]] = {}
+    activations: set[str] = set()
     for _ in range(12):
         seen = await t.bot.service.read(enc)
         state = seen.state
@@ -187,6 +190,8 @@ async def test_a_skirmish_action_posts_one_message_and_the_panel_is_edited_while
         panel = await panel_for_phase(t.fd, person, unit, seen.phase_no)
         panel_ids.setdefault(f"{state.round}:{unit}", set()).add(panel.id)
         _, moves = control(panel, unit, "move")
+        if state.pending is None:
+            activations.add(f"{state.round}:{unit}")
         if state.pending is not None:
             await act(t, person, panel, unit, "decide", "hold")
         elif person is t.ana and moves:
@@ -220,7 +225,10 @@ async def test_a_skirmish_action_posts_one_message_and_the_panel_is_edited_while
             for m in created(t.channel)[posts_before:]
         ]
     )
-    assert posts == actions * SKIRMISH_POSTS_PER_ACTION, (posts, actions)
+    assert actions > len(activations), "some activation took several actions"
+    assert posts == len(activations) * SKIRMISH_POSTS_PER_ACTIVATION, (posts, actions, activations)
+    turn_posts = [m for m in created(t.channel)[posts_before:] if len(m.embeds) > 1]
+    assert turn_posts, "an activation's actions were added to its message"
     shown = statuses(t.channel, "Acting now:")
     assert len(shown) == 1 and shown[0] is t.channel.messages()[-1]
     assert not any(m.deleted for m in created(t.channel)), "no status posted only to be deleted"
