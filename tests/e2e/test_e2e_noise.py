@@ -7,9 +7,11 @@ when it went out), never edits:
   the closed-DMs notice again every phase); now 1: the steps of one resolution share one message (an embed and a
   board each), and the status rides on the newest post as its text;
 * skirmish: before, 7 actions created 15 messages (each action's account, the chit draw's after an activation,
-  and a new status per step, the old one deleted: 6 deleted) and a new DM panel per action (Ana: 7 DMs); now
-  7 messages, one per action, none deleted, and the acting unit's panel is edited in place while it keeps
-  acting (Ana: 3 DMs, one per activation);
+  and a new status per step, the old one deleted: 6 deleted), then 7 (one per action); now one per activation
+  (3 for those 7 actions), its actions added to it as they resolve, none deleted, and the acting unit's panel
+  is edited in place while it keeps acting (Ana: 3 DMs, one per activation);
+* every bundled scenario, two rounds resolved by the director: at most :data:`POSTS_PER_ROUND` messages a round
+  (mech and pbw: one per turn of play, where each declaration and segment had its own);
 * ``/encounter new thread:True``: the encounter runs in a public thread of its own; commands given in the thread
   find it, every public post goes there, and the parent channel only hears where it runs.
 """
@@ -22,7 +24,9 @@ from typing import Any
 
 import pytest
 
+from bot.phase_gate import CONFIRM_WITHIN_MS
 from bot.results import StepReport
+from bot.service import bundled_scenarios
 from cogs.announcer import ANNOUNCED, Announcer
 from rules.registry import get_ruleset
 from tests.e2e_helpers import (
@@ -50,6 +54,15 @@ EXO_POSTS_PER_ROUND = 1
 #: messages the bot creates in the channel per skirmish activation, whatever its number of actions (SK-1.1; before:
 #: 15 for 7 actions, then one per action)
 SKIRMISH_POSTS_PER_ACTIVATION = 1
+
+
+#: the most messages the bot may create in the channel per round, per ruleset (scenario id: its own figure), every
+#: unit's orders given by the director's ``/director resolve`` (the players' stand-in orders). Measured before one
+#: post per turn of play: mech-duel 4, pbw-brawl 4, pbw-street 6 (a post per declaration and per segment), exo 1
+#: (exo-patrol 2: two resolutions a round), skirmish-corridor 8 (one action per activation here)
+POSTS_PER_ROUND = {"exo": 1, "exo-patrol": 2, "mech": 1, "ocs": 1, "pbw": 3, "skirmish": 10}
+#: ``/director resolve`` commands at most per scenario (an ocs turn waits for the director's own procedure)
+RESOLVES = 80
 
 
 def created(channel: Channel) -> list[Message]:
@@ -586,3 +599,33 @@ async def test_a_step_that_fails_to_lay_out_does_not_hold_back_the_ones_posted_w
     assert len(laid_out) >= 3
     assert sum(len(m.embeds) for m in posts) == len(laid_out) - 1  # all but the one that failed
     assert "step not shown" in caplog.text
+
+
+@pytest.mark.parametrize("scenario", [s[0] for s in bundled_scenarios()])
+async def test_every_bundled_scenario_posts_at_most_its_target_per_round(
+    tmp_path: Path, scenario: str
+) -> None:
+    """One post per turn of play (SK-1.1 activation, PBW-1 and MECH-1.1 turn): two rounds of each bundled
+    scenario, resolved by the director, create no more channel messages a round than its ruleset's target."""
+    ruleset = next(r for sid, _, r in bundled_scenarios() if sid == scenario)
+    async with room(tmp_path) as t:
+        options = {"ruleset": ruleset, "scenario": scenario}
+        await (await t.director.run_command(t.channel, "encounter new", options)).final_response()
+        await (await t.director.run_command(t.channel, "encounter start")).final_response()
+        meta = await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id)
+        assert meta is not None
+        await t.bot.settle()
+        per_round: dict[int, int] = {}
+        first = (await t.bot.service.read(meta.id)).state.round
+        count = len(created(t.channel))
+        for _ in range(RESOLVES):
+            seen = await t.bot.service.read(meta.id)
+            if seen.state.over or seen.state.round >= first + 2:
+                break
+            t.fd.advance_clock(CONFIRM_WITHIN_MS + 1)  # the phase has been in front of the director a while
+            await (await t.director.run_command(t.channel, "director resolve")).final_response(timeout=60)
+            await t.bot.settle()
+            per_round[seen.state.round] = per_round.get(seen.state.round, 0) + len(created(t.channel)) - count
+            count = len(created(t.channel))
+        target = POSTS_PER_ROUND.get(scenario, POSTS_PER_ROUND[ruleset])
+        assert per_round and max(per_round.values()) <= target, (scenario, per_round, target)
