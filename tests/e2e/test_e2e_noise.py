@@ -247,6 +247,62 @@ async def test_sk_1_1_an_activation_is_one_message_edited_and_the_panel_is_edite
     assert not any(m.deleted for m in created(t.channel)), "no status posted only to be deleted"
 
 
+async def ana_moves(t: Table, enc: int) -> str:
+    """Play the corridor on (every other character ends its activation) until one of Ana's characters moves;
+    returns which."""
+    for _ in range(20):
+        seen = await t.bot.service.read(enc)
+        unit = SKIRMISH.awaiting(seen.state)[0]
+        person = t.ana if seen.state.units[unit].side == "rfp" else t.bea
+        panel = await panel_for_phase(t.fd, person, unit, seen.phase_no)
+        _, moves = control(panel, unit, "move")
+        if person is t.ana and moves and seen.state.pending is None:
+            await act(t, person, panel, unit, "move", moves[0])
+            await wait_step_after(t, enc, seen.phase_no)
+            await t.bot.settle()
+            return unit
+        end = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:end"))
+        await (await person.click(panel, end)).wait_for_replies(1, timeout=60)
+        await wait_step_after(t, enc, seen.phase_no)
+        await t.bot.settle()
+    raise AssertionError("none of Ana's characters could move")
+
+
+async def test_sk_1_1_after_a_crash_the_activations_message_is_completed_never_duplicated(
+    corridor: Table,
+) -> None:
+    """The bot dies after adding an action to its activation's message but before recording it as shown: the
+    restarted bot finds that message again (recorded), does not add the action twice, and adds the character's
+    next action to the same message."""
+    t = corridor
+    enc = await open_corridor(t)
+    await t.bot.settle()
+    shown_before = (await t.bot.service.storage.get_encounter(enc)).settings.get(ANNOUNCED)
+    unit = await ana_moves(t, enc)
+    post = created(t.channel)[-1]
+    embeds = [(e.get("title"), e.get("description")) for e in post.embeds]
+    count = len(created(t.channel))
+    shown = (await t.bot.service.storage.get_encounter(enc)).settings.get(ANNOUNCED)
+    assert isinstance(shown, int) and isinstance(shown_before, int) and shown > shown_before
+    # the move's edit went out, its record did not
+    await t.bot.service.storage.note_settings(enc, **{ANNOUNCED: shown - 1})
+    await t.bot.close()
+    t.bot = await start_bot(t.fd, t.db, t.guild_id)
+    await t.bot.settle()
+    assert len(created(t.channel)) == count and [
+        (e.get("title"), e.get("description")) for e in post.embeds
+    ] == (embeds), "the move is not shown twice"
+    seen = await t.bot.service.read(enc)
+    assert SKIRMISH.awaiting(seen.state)[:1] == (unit,), "the character is still acting"
+    panel = await panel_for_phase(t.fd, t.ana, unit, seen.phase_no)
+    _, moves = control(panel, unit, "move")
+    await act(t, t.ana, panel, unit, "move", moves[0])
+    await wait_step_after(t, enc, seen.phase_no)
+    await t.bot.settle()
+    assert len(created(t.channel)) == count, "the next action went into the activation's message"
+    assert len(post.embeds) > len(embeds), [e.get("title") for e in post.embeds]
+
+
 async def stale_click_is_refused(t: Table, person: Person, panel: Message, old_id: str) -> None:
     """A click laid out for the step before the edit (a client that had not redrawn yet) is refused privately
     and changes nothing (issue 15 item 2)."""
