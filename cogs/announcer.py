@@ -1,8 +1,8 @@
 """What the channel and the players are told as phases open and resolve (DESIGN §4 flow).
 
-* after a resolution: the board image (public view) and the readable account of each step, in the channel's
-  language, all in one message (an embed per step, each with its own board; a new message only past Discord's
-  limits); long accounts go out as a text file attached to the same message; the winner when the encounter ends;
+* as steps resolve: the board image (public view) and the readable account of each, in the channel's language,
+  one message per turn of play, edited as its steps come (bot/turn_posts.py: an embed per step, each with its
+  own board; a new message past Discord's limits); long accounts as a text file on it; the winner at the end;
 * when a phase opens: the encounter's one status message, edited in place, lists who is still missing (names
   only); it rides on the newest post as its text, so it sits under the latest board without a message of its
   own. A DM panel goes to each missing player's unit, edited in place when the same unit acts again at once

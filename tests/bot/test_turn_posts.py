@@ -3,16 +3,9 @@ their turn, without Discord."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-from typing import Any, cast
-
-import discord
-
 from bot.turn_posts import MAX_EMBEDS, OpenPost, OpenPosts, continues, pack, runs
-from cogs.announcer import Announcer
 from rules.registry import get_ruleset
 from rules.skirmish.events import SkChitDrawn
-from tests.bot.test_announcer_posts import FakeMessage
 from tests.skirmish_fixtures import act, char, draw, make
 
 SKIRMISH = get_ruleset("skirmish")
@@ -72,25 +65,3 @@ def test_pbw_1_and_mech_1_1_a_turn_is_one_turn_of_play_and_exo_keeps_one_post_pe
     assert get_ruleset("pbw").turn_of_play(state, ()) == "3"
     assert get_ruleset("mech").turn_of_play(state, ()) == "3"
     assert get_ruleset("exo").turn_of_play(state, ()) == ""
-
-
-async def test_after_a_restart_a_step_already_in_its_turns_message_is_not_added_again() -> None:
-    """The edit that added a step went out, the record that it was shown did not (a crash between them): the
-    restarted announcer finds the turn's message again and adds only what it does not show yet."""
-    announcer = Announcer(cast(Any, None))
-    message = FakeMessage(attachments=0)
-    message.attachments = [SimpleNamespace(filename="board-4.png")]
-    shown = discord.Embed(title="Round 1", description="Lana turns.")
-    posts = announcer._open_posts  # pyright: ignore[reportPrivateUsage]
-    posts[1] = OpenPost(cast(discord.Message, message), [shown], "1:lana", recovered=True)
-    append = announcer._append  # pyright: ignore[reportPrivateUsage]
-    again = discord.Embed(title="Round 1", description="Lana turns.")
-    assert await append(1, [again], [("board-4.png", b"png")])
-    assert await append(1, [discord.Embed(title="Round 1", description="Lana turns.")], [])
-    assert not message.edits, "nothing is shown twice"
-    assert await append(1, [discord.Embed(title="Round 1", description="Lana ends.")], [("board-5.png", b"")])
-    (edit,) = message.edits
-    assert len(edit["embeds"]) == 2 and [a.filename for a in edit["attachments"]] == [
-        "board-4.png",
-        "board-5.png",
-    ]
