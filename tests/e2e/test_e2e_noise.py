@@ -247,6 +247,48 @@ async def test_sk_1_1_an_activation_is_one_message_edited_and_the_panel_is_edite
     assert not any(m.deleted for m in created(t.channel)), "no status posted only to be deleted"
 
 
+#: messages the bot may create in the channel per round of the corridor played move by move (before: one per
+#: action, 32 a round here)
+CORRIDOR_POSTS_PER_ROUND = 10
+
+
+async def test_sk_1_1_a_corridor_round_played_move_by_move_posts_one_message_per_activation(
+    corridor: Table,
+) -> None:
+    """Two rounds of the corridor, each character moving up to three hexes one action at a time and then ending
+    its activation (SK-1.1): at most :data:`CORRIDOR_POSTS_PER_ROUND` channel messages a round."""
+    t = corridor
+    enc = await open_corridor(t)
+    await t.bot.settle()
+    per_round: dict[int, int] = {}
+    count = len(created(t.channel))
+    moved: dict[str, int] = {}
+    for _ in range(150):
+        seen = await t.bot.service.read(enc)
+        state = seen.state
+        if state.over or state.round >= 3:
+            break
+        unit = SKIRMISH.awaiting(state)[0]
+        person = t.ana if state.units[unit].side == "rfp" else t.bea
+        panel = await panel_for_phase(t.fd, person, unit, seen.phase_no)
+        _, moves = control(panel, unit, "move")
+        key = f"{state.round}:{unit}"
+        if state.pending is not None:
+            await act(t, person, panel, unit, "decide", "hold")
+        elif moves and moved.get(key, 0) < 3:
+            moved[key] = moved.get(key, 0) + 1
+            await act(t, person, panel, unit, "move", moves[0])
+        else:
+            end = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:end"))
+            await (await person.click(panel, end)).wait_for_replies(1, timeout=60)
+        await wait_step_after(t, enc, seen.phase_no)
+        await t.bot.settle()
+        per_round[state.round] = per_round.get(state.round, 0) + len(created(t.channel)) - count
+        count = len(created(t.channel))
+    assert sum(moved.values()) > 2 * len(moved) >= 16, moved  # several actions per activation
+    assert set(per_round) == {1, 2} and max(per_round.values()) <= CORRIDOR_POSTS_PER_ROUND, per_round
+
+
 async def ana_moves(t: Table, enc: int) -> str:
     """Play the corridor on (every other character ends its activation) until one of Ana's characters moves;
     returns which."""
