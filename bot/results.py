@@ -164,6 +164,8 @@ class StepReport:
     public_events: tuple[Event, ...]
     board_changed: bool = True  # pieces moved, were hit or destroyed: worth a new board image
     snapshot_seq: int = 0  # the snapshot the step committed (what the announcer records as posted)
+    #: the turn of play the step belongs to (``Ruleset.turn_of_play``): steps of one turn share a channel post
+    turn: str | None = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -716,7 +716,16 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
             isinstance(e, ShotResolved) for e in public
         )
         return StepReport(
-            encounter_id, phase_no, before.round, before.phase, events, after, public, changed, snapshot_seq
+            encounter_id,
+            phase_no,
+            before.round,
+            before.phase,
+            events,
+            after,
+            public,
+            changed,
+            snapshot_seq,
+            ruleset.turn_of_play(before, events),
         )
 
 

@@ -1,8 +1,8 @@
 """What the channel and the players are told as phases open and resolve (DESIGN §4 flow).
 
-* after a resolution: the board image (public view) and the readable account of each step, in the channel's
-  language, all in one message (an embed per step, each with its own board; a new message only past Discord's
-  limits); long accounts go out as a text file attached to the same message; the winner when the encounter ends;
+* as steps resolve: the board image (public view) and the readable account of each, in the channel's language,
+  one message per turn of play, edited as its steps come (bot/turn_posts.py: an embed per step, each with its
+  own board; a new message past Discord's limits); long accounts as a text file on it; the winner at the end;
 * when a phase opens: the encounter's one status message, edited in place, lists who is still missing (names
   only); it rides on the newest post as its text, so it sits under the latest board without a message of its
   own. A DM panel goes to each missing player's unit, edited in place when the same unit acts again at once
@@ -54,6 +54,8 @@ from bot.service_base import MUTED
 from bot.side_news import news_for
 from bot.status_names import waiting_text
 from bot.storage import Deadline, Encounter, MessageRef
+from bot.turn_posts import MAX_EMBEDS, TURN, OpenPosts, already_shown, fits, pack, recorded, step_sizes
+from bot.turn_posts import OpenPost as OpenPostOf
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
@@ -121,7 +123,7 @@ class Announcer:
         self._metas: Bounded[int, Encounter] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._announced: Bounded[int, int | None] = Bounded(ANNOUNCER_CACHE_SIZE)
         # the message of the resolution under way, per encounter: its further steps are added to it
-        self._open_posts: Bounded[int, OpenPost] = Bounded(ANNOUNCER_CACHE_SIZE)
+        self._open_posts: OpenPosts[discord.Message, discord.Embed] = OpenPosts(ANNOUNCER_CACHE_SIZE)
         self._retries: dict[int, int] = {}  # failed catch-ups in a row, per encounter
         self._users: Bounded[int, discord.User | discord.Member] = Bounded(ANNOUNCER_CACHE_SIZE)
         self._dms: Bounded[int, discord.DMChannel] = Bounded(ANNOUNCER_CACHE_SIZE)
@@ -260,21 +262,15 @@ class Announcer:
         laid_out = await asyncio.gather(
             *(self.step_content(meta, step, locale) for step in steps), return_exceptions=True
         )
-        group: list[StepReport] = []
-        embeds: list[discord.Embed] = []
-        uploads: list[tuple[str, bytes]] = []
-        for step, content in zip(steps, laid_out, strict=True):
-            if isinstance(content, BaseException):  # a bug in one step's account: the others still go out
-                log.error("step not shown trace=%s encounter=%s", trace_id(), meta.id, exc_info=content)
-                content = None
-            if content is not None and embeds and not _fits([*embeds, *content[0]], [*uploads, *content[1]]):
-                await self._show_group(chan, meta, group, embeds, uploads)
-                group, embeds, uploads = [], [], []
-            group.append(step)
-            if content is not None:
-                embeds.extend(content[0])
-                uploads.extend(content[1])
-        await self._show_group(chan, meta, group, embeds, uploads)
+        for failed in (c for c in laid_out if isinstance(c, BaseException)):  # the other steps still go out
+            log.error("step not shown trace=%s encounter=%s", trace_id(), meta.id, exc_info=failed)
+        shown = [
+            (s, None if isinstance(c, BaseException) else c) for s, c in zip(steps, laid_out, strict=True)
+        ]
+        for turn, group in pack(shown, lambda pair: pair[0].turn, step_sizes):  # bot/turn_posts.py
+            embeds = [e for _, content in group if content for e in content[0]]
+            uploads = [u for _, content in group if content for u in content[1]]
+            await self._show_group(chan, meta, [step for step, _ in group], embeds, uploads, turn)
 
     async def _show_group(
         self,
@@ -283,9 +279,10 @@ class Announcer:
         steps: list[StepReport],
         embeds: list[discord.Embed],
         uploads: list[tuple[str, bytes]],
+        turn: str | None,
     ) -> None:
         if embeds:
-            await self._send_or_append(chan, meta, embeds, uploads)
+            await self._send_or_append(chan, meta, embeds, uploads, turn)
         for step in steps:
             await self.post_private_views(
                 meta, step
@@ -556,7 +553,7 @@ class Announcer:
         content = await self.step_content(meta, step, locale)
         if content is None:
             return None
-        return await self._send_or_append(chan, meta, *content)
+        return await self._send_or_append(chan, meta, *content, step.turn)
 
     async def step_content(
         self, meta: Encounter, step: StepReport, locale: str
@@ -608,18 +605,31 @@ class Announcer:
         meta: Encounter,
         embeds: list[discord.Embed],
         uploads: list[tuple[str, bytes]],
+        turn: str | None = "",
     ) -> int:
-        """Add ``embeds`` to the resolution's open message when they fit, else send them as a new one; returns
-        the id of the message that shows them."""
+        """Add ``embeds`` to the open message of their turn of play when they fit, else send them as a new one
+        (recorded when the turn has a key, bot/turn_posts.py); returns the id of the message that shows them."""
+        if self._open_posts.for_turn(meta.id, turn) is None and recorded(turn) and not self.shared:
+            await self._find_turn_post(chan, meta.id, turn or "")
         if await self._append(meta.id, embeds, uploads):
             open_post = self._open_posts.get(meta.id)
             return open_post.message.id if open_post is not None else NOTHING_POSTED
         sent = await chan.send(
             embeds=embeds, files=_files(uploads), allowed_mentions=discord.AllowedMentions.none()
         )
-        self._open_posts[meta.id] = OpenPost(sent, embeds)
+        self._open_posts[meta.id] = OpenPost(sent, embeds, turn)
+        if recorded(turn):  # found again after a restart (bot/turn_posts.py)
+            await self.record(meta.id, TURN, turn or "", sent.channel.id, sent.id)
         await self._posted(meta.id, sent)
         return sent.id
+
+    async def _find_turn_post(self, chan: discord.abc.Messageable, encounter_id: int, turn: str) -> None:
+        """After a restart: the recorded message of ``turn`` is open again (deleted: the turn goes on in a new one)."""
+        ref = await self.bot.service.storage.get_message_ref(encounter_id, TURN, turn)
+        if ref is not None and ref.message_id:
+            with contextlib.suppress(discord.HTTPException):
+                message = await self._partial(chan, ref.channel_id, ref.message_id).fetch()
+                self._open_posts[encounter_id] = OpenPost(message, list(message.embeds), turn, recovered=True)
 
     async def _append(
         self, encounter_id: int, embeds: list[discord.Embed], uploads: list[tuple[str, bytes]]
@@ -630,8 +640,15 @@ class Announcer:
         open_post = self._open_posts.get(encounter_id)
         if open_post is None:
             return False
+        if open_post.recovered and already_shown(
+            (a.filename for a in open_post.message.attachments),
+            ((e.title, e.description) for e in open_post.embeds),
+            (name for name, _ in uploads),
+            (embeds[0].title, embeds[0].description) if embeds else None,
+        ):
+            return True  # the edit went out before a restart, its record did not
         together = [*open_post.embeds, *embeds]
-        if not _fits(together, uploads, attached=len(open_post.message.attachments)):
+        if not fits([len(e) for e in together], len(open_post.message.attachments) + len(uploads)):
             self._open_posts.pop(encounter_id, None)
             return False
         try:
@@ -644,12 +661,11 @@ class Announcer:
             log.info("could not add a step to the post, sending it apart encounter=%s", encounter_id)
             self._open_posts.pop(encounter_id, None)
             return False
-        self._open_posts[encounter_id] = OpenPost(edited, together)
+        self._open_posts[encounter_id] = OpenPost(edited, together, open_post.turn, open_post.recovered)
         return True
 
     def _close_post(self, encounter_id: int) -> None:
-        """The resolution is over (a phase opens): the next step starts a new message."""
-        self._open_posts.pop(encounter_id, None)
+        self._open_posts.end_resolution(encounter_id)  # a post whose turn lasts one resolution is closed
 
     async def override_done(self, meta: Encounter, done: OverrideDone) -> None:
         """A director's override changed the board (a flare, a unit moved by hand): the private boards again."""
@@ -1071,28 +1087,10 @@ class Announcer:
         return True
 
 
-MAX_CARDS = 9  # Discord: 10 embeds a message, the step's own first
-MAX_EMBEDS = 10  # Discord: embeds in one message
-EMBEDS_TEXT_LIMIT = 6000  # Discord: characters in all the embeds of one message
-MAX_ATTACHMENTS = 10  # Discord: files in one message
+MAX_CARDS = MAX_EMBEDS - 1  # the step's own embed first
 
 
-@dataclass(slots=True)
-class OpenPost:
-    """The channel message of the resolution under way, and the embeds it shows (as built: their images name
-    the attachments by file name)."""
-
-    message: discord.Message
-    embeds: list[discord.Embed]
-
-
-def _fits(embeds: list[discord.Embed], uploads: list[tuple[str, bytes]], *, attached: int = 0) -> bool:
-    """Whether ``embeds`` and ``attached`` files plus ``uploads`` fit in one Discord message."""
-    return (
-        len(embeds) <= MAX_EMBEDS
-        and sum(len(e) for e in embeds) <= EMBEDS_TEXT_LIMIT
-        and attached + len(uploads) <= MAX_ATTACHMENTS
-    )
+OpenPost = OpenPostOf[discord.Message, discord.Embed]
 
 
 def _files(uploads: list[tuple[str, bytes]]) -> list[discord.File]:

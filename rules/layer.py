@@ -165,6 +165,9 @@ class LayeredRuleset(Ruleset):
     def step_mode(self, state: EncounterState) -> OrderMode:
         return self.base.step_mode(state)
 
+    def turn_of_play(self, before: EncounterState, events: tuple[Event, ...]) -> str | None:
+        return self.base.turn_of_play(before, events)
+
     def auto_resolves(self, state: EncounterState) -> bool:
         return self.base.auto_resolves(state)
 

@@ -254,6 +254,14 @@ class Ruleset(ABC):
         change of intention at once, PBW-1/PBW-2)."""
         return self.order_mode
 
+    def turn_of_play(self, before: EncounterState, events: tuple[Event, ...]) -> str | None:
+        """The turn of play a step resolved from ``before`` (with ``events``) belongs to: the channel shows each
+        turn of play as one post, edited as its steps resolve, and a new turn starts a new post. A key names the
+        turn (unique in the encounter: steps with the same key share a post, across resolutions); None: the step
+        goes with the post open before it (an automatic step such as a draw); "" (the default): the steps of one
+        resolution share a post, the next resolution starts another."""
+        return ""
+
     def optional_orders(self, state: EncounterState) -> bool:
         """True when the current phase's orders may be left out (no answer = nothing done): a phase that only
         awaits units nobody plays then resolves at once instead of waiting for the director."""

@@ -239,6 +239,11 @@ class MechRuleset(Ruleset):
             return ()
         return declarers(state)[:1]
 
+    def turn_of_play(self, before: EncounterState, events: tuple[Event, ...]) -> str | None:
+        """MECH-1.1: a turn (initiative, the declarations from lowest to highest, their resolution) is one turn
+        of play."""
+        return str(before.round)
+
     # --- resolution ---------------------------------------------------------------------------------------
     def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
         if state.over:

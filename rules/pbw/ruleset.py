@@ -92,6 +92,10 @@ class PbwRuleset(Ruleset):
         that may change its intention answers at once (keep or change), and the changes show when it resolves."""
         return OrderMode.SEQUENTIAL_OPEN if state.phase == turn.DECLARE else OrderMode.SIMULTANEOUS
 
+    def turn_of_play(self, before: EncounterState, events: tuple[Event, ...]) -> str | None:
+        """PBW-1: a turn (its declarations and its three segments) is one turn of play."""
+        return str(before.round)
+
     def optional_orders(self, state: EncounterState) -> bool:
         """Before a segment the question is whether to change an intention: no answer keeps it (PBW-2)."""
         return state.phase != turn.DECLARE and not state.over

@@ -28,7 +28,7 @@ from rules.ruleset import (
 )
 from rules.skirmish import arcs, flow, scenario_io, sim
 from rules.skirmish.activation import ACTIVATION, DRAW, ext_of, fresh_round, waiting_characters
-from rules.skirmish.events import SkApSpent
+from rules.skirmish.events import SkActivationEnded, SkApSpent
 from rules.skirmish.geometry import FIRE, blocks_move, can_see, step_cost
 from rules.skirmish.halfhex import occupants
 from rules.skirmish.legality import action_cost
@@ -140,6 +140,13 @@ class SkirmishRuleset(Ruleset):
         if state.pending is not None:
             return (state.pending.unit,)
         return waiting_characters(state)
+
+    def turn_of_play(self, before: EncounterState, events: tuple[Event, ...]) -> str | None:
+        """SK-1.1: a character's activation is one turn of play, whatever number of actions (and overwatch
+        answers) it takes; a chit draw goes with the activation before it."""
+        actor = next((e.unit for e in events if isinstance(e, SkApSpent | SkActivationEnded)), None)
+        actor = actor or ext_of(before).active
+        return f"{before.round}:{actor}" if actor else None
 
     # --- a layer's straying (NGT-5: per move action; the stray replaces it and spends its AP) -------------
     def sees_hex(self, state: EncounterState, unit_id: str, target: Hex) -> bool:

@@ -4,11 +4,13 @@ once a phase opens."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any, cast
 
 import discord
 
-from cogs.announcer import EMBEDS_TEXT_LIMIT, MAX_ATTACHMENTS, MAX_EMBEDS, Announcer, OpenPost
+from bot.turn_posts import EMBEDS_TEXT_LIMIT, MAX_ATTACHMENTS, MAX_EMBEDS
+from cogs.announcer import Announcer, OpenPost
 
 
 class FakeMessage:
@@ -47,7 +49,7 @@ async def test_past_discords_limits_or_once_a_phase_opens_a_step_starts_a_new_me
     announcer = Announcer(cast(Any, None))
     posts = announcer._open_posts  # pyright: ignore[reportPrivateUsage]
     append = announcer._append  # pyright: ignore[reportPrivateUsage]
-    cases = [
+    cases: list[tuple[OpenPost, list[discord.Embed], list[tuple[str, bytes]]]] = [
         (open_post(FakeMessage(), embed(EMBEDS_TEXT_LIMIT - 100)), [embed(200)], []),  # 6000 characters
         (open_post(FakeMessage(), *[embed(10) for _ in range(MAX_EMBEDS)]), [embed(10)], []),  # 10 embeds
         (open_post(FakeMessage(attachments=MAX_ATTACHMENTS), embed(10)), [embed(10)], [("b.png", b"")]),
@@ -59,3 +61,25 @@ async def test_past_discords_limits_or_once_a_phase_opens_a_step_starts_a_new_me
     posts[1] = open_post(FakeMessage(), embed(10))
     announcer._close_post(1)  # pyright: ignore[reportPrivateUsage]
     assert not await append(1, [embed(10)], [])
+
+
+async def test_after_a_restart_a_step_already_in_its_turns_message_is_not_added_again() -> None:
+    """The edit that added a step went out, the record that it was shown did not (a crash between them): the
+    restarted announcer finds the turn's message again and adds only what it does not show yet."""
+    announcer = Announcer(cast(Any, None))
+    message = FakeMessage(attachments=0)
+    message.attachments = [SimpleNamespace(filename="board-4.png")]
+    shown = discord.Embed(title="Round 1", description="Lana turns.")
+    posts = announcer._open_posts  # pyright: ignore[reportPrivateUsage]
+    posts[1] = OpenPost(cast(discord.Message, message), [shown], "1:lana", recovered=True)
+    append = announcer._append  # pyright: ignore[reportPrivateUsage]
+    again = discord.Embed(title="Round 1", description="Lana turns.")
+    assert await append(1, [again], [("board-4.png", b"png")])
+    assert await append(1, [discord.Embed(title="Round 1", description="Lana turns.")], [])
+    assert not message.edits, "nothing is shown twice"
+    assert await append(1, [discord.Embed(title="Round 1", description="Lana ends.")], [("board-5.png", b"")])
+    (edit,) = message.edits
+    assert len(edit["embeds"]) == 2 and [a.filename for a in edit["attachments"]] == [
+        "board-4.png",
+        "board-5.png",
+    ]

@@ -7,9 +7,11 @@ when it went out), never edits:
   the closed-DMs notice again every phase); now 1: the steps of one resolution share one message (an embed and a
   board each), and the status rides on the newest post as its text;
 * skirmish: before, 7 actions created 15 messages (each action's account, the chit draw's after an activation,
-  and a new status per step, the old one deleted: 6 deleted) and a new DM panel per action (Ana: 7 DMs); now
-  7 messages, one per action, none deleted, and the acting unit's panel is edited in place while it keeps
-  acting (Ana: 3 DMs, one per activation);
+  and a new status per step, the old one deleted: 6 deleted), then 7 (one per action); now one per activation
+  (3 for those 7 actions), its actions added to it as they resolve, none deleted, and the acting unit's panel
+  is edited in place while it keeps acting (Ana: 3 DMs, one per activation);
+* every bundled scenario, two rounds resolved by the director: at most :data:`POSTS_PER_ROUND` messages a round
+  (mech and pbw: one per turn of play, where each declaration and segment had its own);
 * ``/encounter new thread:True``: the encounter runs in a public thread of its own; commands given in the thread
   find it, every public post goes there, and the parent channel only hears where it runs.
 """
@@ -22,7 +24,9 @@ from typing import Any
 
 import pytest
 
+from bot.phase_gate import CONFIRM_WITHIN_MS
 from bot.results import StepReport
+from bot.service import bundled_scenarios
 from cogs.announcer import ANNOUNCED, Announcer
 from rules.registry import get_ruleset
 from tests.e2e_helpers import (
@@ -47,8 +51,18 @@ pytestmark = pytest.mark.slow
 
 #: messages the bot creates in the channel per exo round (issue 13: "about 6" before; measured 6)
 EXO_POSTS_PER_ROUND = 1
-#: messages the bot creates in the channel per skirmish action (before: 15 for 7 actions)
-SKIRMISH_POSTS_PER_ACTION = 1
+#: messages the bot creates in the channel per skirmish activation, whatever its number of actions (SK-1.1; before:
+#: 15 for 7 actions, then one per action)
+SKIRMISH_POSTS_PER_ACTIVATION = 1
+
+
+#: the most messages the bot may create in the channel per round, per ruleset (scenario id: its own figure), every
+#: unit's orders given by the director's ``/director resolve`` (the players' stand-in orders). Measured before one
+#: post per turn of play: mech-duel 4, pbw-brawl 4, pbw-street 6 (a post per declaration and per segment), exo 1
+#: (exo-patrol 2: two resolutions a round), skirmish-corridor 8 (one action per activation here)
+POSTS_PER_ROUND = {"exo": 1, "exo-patrol": 2, "mech": 1, "ocs": 1, "pbw": 3, "skirmish": 10}
+#: ``/director resolve`` commands at most per scenario (an ocs turn waits for the director's own procedure)
+RESOLVES = 80
 
 
 def created(channel: Channel) -> list[Message]:
@@ -167,11 +181,12 @@ async def corridor(tmp_path: Path):  # type: ignore[no-untyped-def]
         yield t
 
 
-async def test_a_skirmish_action_posts_one_message_and_the_panel_is_edited_while_the_unit_acts(
+async def test_sk_1_1_an_activation_is_one_message_edited_and_the_panel_is_edited_while_the_unit_acts(
     corridor: Table,
 ) -> None:
-    """SK-1.1: a character acts in several steps (one per action); its player's DM panel is the same message for
-    all of them, carrying each new step in its custom ids (an old step's click is refused, issue 15 item 2)."""
+    """SK-1.1: a character acts in several steps (one per action); the channel shows its activation as one
+    message, its account and boards added as each action resolves, and its player's DM panel is the same message
+    for all of them, carrying each new step in its custom ids (an old step's click is refused)."""
     t = corridor
     enc = await open_corridor(t)
     await t.bot.settle()
@@ -179,6 +194,7 @@ async def test_a_skirmish_action_posts_one_message_and_the_panel_is_edited_while
     posts_before = len(created(t.channel))
     edited_twice: tuple[str, int] | None = None
     panel_ids: dict[str, set[int]] = {}
+    activations: set[str] = set()
     for _ in range(12):
         seen = await t.bot.service.read(enc)
         state = seen.state
@@ -187,6 +203,8 @@ async def test_a_skirmish_action_posts_one_message_and_the_panel_is_edited_while
         panel = await panel_for_phase(t.fd, person, unit, seen.phase_no)
         panel_ids.setdefault(f"{state.round}:{unit}", set()).add(panel.id)
         _, moves = control(panel, unit, "move")
+        if state.pending is None:
+            activations.add(f"{state.round}:{unit}")
         if state.pending is not None:
             await act(t, person, panel, unit, "decide", "hold")
         elif person is t.ana and moves:
@@ -220,10 +238,111 @@ async def test_a_skirmish_action_posts_one_message_and_the_panel_is_edited_while
             for m in created(t.channel)[posts_before:]
         ]
     )
-    assert posts == actions * SKIRMISH_POSTS_PER_ACTION, (posts, actions)
+    assert actions > len(activations), "some activation took several actions"
+    assert posts == len(activations) * SKIRMISH_POSTS_PER_ACTIVATION, (posts, actions, activations)
+    turn_posts = [m for m in created(t.channel)[posts_before:] if len(m.embeds) > 1]
+    assert turn_posts, "an activation's actions were added to its message"
     shown = statuses(t.channel, "Acting now:")
     assert len(shown) == 1 and shown[0] is t.channel.messages()[-1]
     assert not any(m.deleted for m in created(t.channel)), "no status posted only to be deleted"
+
+
+#: messages the bot may create in the channel per round of the corridor played move by move (before: one per
+#: action, 32 a round here)
+CORRIDOR_POSTS_PER_ROUND = 10
+
+
+async def test_sk_1_1_a_corridor_round_played_move_by_move_posts_one_message_per_activation(
+    corridor: Table,
+) -> None:
+    """Two rounds of the corridor, each character moving up to three hexes one action at a time and then ending
+    its activation (SK-1.1): at most :data:`CORRIDOR_POSTS_PER_ROUND` channel messages a round."""
+    t = corridor
+    enc = await open_corridor(t)
+    await t.bot.settle()
+    per_round: dict[int, int] = {}
+    count = len(created(t.channel))
+    moved: dict[str, int] = {}
+    for _ in range(150):
+        seen = await t.bot.service.read(enc)
+        state = seen.state
+        if state.over or state.round >= 3:
+            break
+        unit = SKIRMISH.awaiting(state)[0]
+        person = t.ana if state.units[unit].side == "rfp" else t.bea
+        panel = await panel_for_phase(t.fd, person, unit, seen.phase_no)
+        _, moves = control(panel, unit, "move")
+        key = f"{state.round}:{unit}"
+        if state.pending is not None:
+            await act(t, person, panel, unit, "decide", "hold")
+        elif moves and moved.get(key, 0) < 3:
+            moved[key] = moved.get(key, 0) + 1
+            await act(t, person, panel, unit, "move", moves[0])
+        else:
+            end = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:end"))
+            await (await person.click(panel, end)).wait_for_replies(1, timeout=60)
+        await wait_step_after(t, enc, seen.phase_no)
+        await t.bot.settle()
+        per_round[state.round] = per_round.get(state.round, 0) + len(created(t.channel)) - count
+        count = len(created(t.channel))
+    assert sum(moved.values()) > 2 * len(moved) >= 16, moved  # several actions per activation
+    assert set(per_round) == {1, 2} and max(per_round.values()) <= CORRIDOR_POSTS_PER_ROUND, per_round
+
+
+async def ana_moves(t: Table, enc: int) -> str:
+    """Play the corridor on (every other character ends its activation) until one of Ana's characters moves;
+    returns which."""
+    for _ in range(20):
+        seen = await t.bot.service.read(enc)
+        unit = SKIRMISH.awaiting(seen.state)[0]
+        person = t.ana if seen.state.units[unit].side == "rfp" else t.bea
+        panel = await panel_for_phase(t.fd, person, unit, seen.phase_no)
+        _, moves = control(panel, unit, "move")
+        if person is t.ana and moves and seen.state.pending is None:
+            await act(t, person, panel, unit, "move", moves[0])
+            await wait_step_after(t, enc, seen.phase_no)
+            await t.bot.settle()
+            return unit
+        end = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:end"))
+        await (await person.click(panel, end)).wait_for_replies(1, timeout=60)
+        await wait_step_after(t, enc, seen.phase_no)
+        await t.bot.settle()
+    raise AssertionError("none of Ana's characters could move")
+
+
+async def test_sk_1_1_after_a_crash_the_activations_message_is_completed_never_duplicated(
+    corridor: Table,
+) -> None:
+    """The bot dies after adding an action to its activation's message but before recording it as shown: the
+    restarted bot finds that message again (recorded), does not add the action twice, and adds the character's
+    next action to the same message."""
+    t = corridor
+    enc = await open_corridor(t)
+    await t.bot.settle()
+    shown_before = (await t.bot.service.storage.get_encounter(enc)).settings.get(ANNOUNCED)
+    unit = await ana_moves(t, enc)
+    post = created(t.channel)[-1]
+    embeds = [(e.get("title"), e.get("description")) for e in post.embeds]
+    count = len(created(t.channel))
+    shown = (await t.bot.service.storage.get_encounter(enc)).settings.get(ANNOUNCED)
+    assert isinstance(shown, int) and isinstance(shown_before, int) and shown > shown_before
+    # the move's edit went out, its record did not
+    await t.bot.service.storage.note_settings(enc, **{ANNOUNCED: shown - 1})
+    await t.bot.close()
+    t.bot = await start_bot(t.fd, t.db, t.guild_id)
+    await t.bot.settle()
+    assert len(created(t.channel)) == count and [
+        (e.get("title"), e.get("description")) for e in post.embeds
+    ] == (embeds), "the move is not shown twice"
+    seen = await t.bot.service.read(enc)
+    assert SKIRMISH.awaiting(seen.state)[:1] == (unit,), "the character is still acting"
+    panel = await panel_for_phase(t.fd, t.ana, unit, seen.phase_no)
+    _, moves = control(panel, unit, "move")
+    await act(t, t.ana, panel, unit, "move", moves[0])
+    await wait_step_after(t, enc, seen.phase_no)
+    await t.bot.settle()
+    assert len(created(t.channel)) == count, "the next action went into the activation's message"
+    assert len(post.embeds) > len(embeds), [e.get("title") for e in post.embeds]
 
 
 async def stale_click_is_refused(t: Table, person: Person, panel: Message, old_id: str) -> None:
@@ -578,3 +697,33 @@ async def test_a_step_that_fails_to_lay_out_does_not_hold_back_the_ones_posted_w
     assert len(laid_out) >= 3
     assert sum(len(m.embeds) for m in posts) == len(laid_out) - 1  # all but the one that failed
     assert "step not shown" in caplog.text
+
+
+@pytest.mark.parametrize("scenario", [s[0] for s in bundled_scenarios()])
+async def test_every_bundled_scenario_posts_at_most_its_target_per_round(
+    tmp_path: Path, scenario: str
+) -> None:
+    """One post per turn of play (SK-1.1 activation, PBW-1 and MECH-1.1 turn): two rounds of each bundled
+    scenario, resolved by the director, create no more channel messages a round than its ruleset's target."""
+    ruleset = next(r for sid, _, r in bundled_scenarios() if sid == scenario)
+    async with room(tmp_path) as t:
+        options = {"ruleset": ruleset, "scenario": scenario}
+        await (await t.director.run_command(t.channel, "encounter new", options)).final_response()
+        await (await t.director.run_command(t.channel, "encounter start")).final_response()
+        meta = await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id)
+        assert meta is not None
+        await t.bot.settle()
+        per_round: dict[int, int] = {}
+        first = (await t.bot.service.read(meta.id)).state.round
+        count = len(created(t.channel))
+        for _ in range(RESOLVES):
+            seen = await t.bot.service.read(meta.id)
+            if seen.state.over or seen.state.round >= first + 2:
+                break
+            t.fd.advance_clock(CONFIRM_WITHIN_MS + 1)  # the phase has been in front of the director a while
+            await (await t.director.run_command(t.channel, "director resolve")).final_response(timeout=60)
+            await t.bot.settle()
+            per_round[seen.state.round] = per_round.get(seen.state.round, 0) + len(created(t.channel)) - count
+            count = len(created(t.channel))
+        target = POSTS_PER_ROUND.get(scenario, POSTS_PER_ROUND[ruleset])
+        assert per_round and max(per_round.values()) <= target, (scenario, per_round, target)
