@@ -200,7 +200,8 @@ def _roll_params(event: RollMade, params: dict[str, Any], locale: str | None) ->
     need = event.get("need")
     if need:
         target = event.get("target_number", event.get("skill"))
-        params["need_text"] = t(f"rolls.need.{need}", locale, target=target)
+        # the need may name the other side of an opposed roll (pbw's melee defence): it sees every field
+        params["need_text"] = t(f"rolls.need.{need}", locale, **{**params, "target": target})
 
 
 def unit_name(unit: Unit, locale: str | None, *, markdown: bool = False) -> str:
