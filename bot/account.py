@@ -114,6 +114,9 @@ def template_params(
             and 0 <= value < 6
         ):
             params[f"{key}_side"] = t(f"hexside.{HexSide(value).name}", locale)
+    direction = params.get("direction")
+    if isinstance(direction, str) and has(f"hexside.{direction}", "en"):
+        params["direction_side"] = t(f"hexside.{direction}", locale)  # HEX-2: SO, NO in Spanish
     if isinstance(event, ShotResolved):
         params["hit_text"] = t(
             "shot.spent" if event.spent else "shot.hit" if event.hit else "shot.miss", locale
@@ -195,6 +198,12 @@ def _roll_params(event: RollMade, params: dict[str, Any], locale: str | None) ->
         if isinstance(value, str) and has(f"rolls.{key}.{value}", "en"):
             params[f"{key}_text"] = t(f"rolls.{key}.{value}", locale)
     params["dice_text"] = dice_sum_text(event.sides, event.dice)
+    dice_key = f"rolls.dice.{event.get('purpose_key')}"
+    if has(dice_key, "en"):
+        # dice read one by one, not summed (the night layer's coloured and white dice, NGT-5)
+        params["dice_text"] = t(
+            dice_key, locale, **{**params, "first": event.dice[0], "second": event.dice[-1]}
+        )
     raw = cast(tuple[tuple[str, int], ...], event.get("modifiers", ()))
     params["mods_text"] = roll_modifiers_text(raw, int(params["total"]), locale)
     need = event.get("need")
