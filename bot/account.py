@@ -75,6 +75,9 @@ def display_value(key: str, value: object, locale: str | None) -> str:
     return str(value)
 
 
+#: event fields that hold written manoeuvres ("DA"): an empty one reads as "nothing" in the reader's language
+ORDER_FIELDS = ("written", "executed")
+
 SIDE_FIELDS = (
     "side",
     "winner",
@@ -125,6 +128,10 @@ def template_params(
         value = params.get(key)
         if isinstance(value, str) and value:
             params[key] = crew_name(value, locale)
+    for key in ORDER_FIELDS:
+        value = params.get(key)
+        if isinstance(value, str):
+            params[f"{key}_shown"] = value or t("value.nothing", locale)
     if isinstance(event, RollMade):
         params["dice_text"] = ", ".join(str(d) for d in event.dice)
         params["total"] = event.get("total", sum(event.dice))
