@@ -106,6 +106,13 @@ def template_params(
             # unit ids are never shown: a list of units reads as their names
             units = cast(tuple[object, ...], value)
             params[key] = ", ".join(names.get(u, u) if isinstance(u, str) else str(u) for u in units)
+        elif isinstance(value, tuple) and value and all(_is_shot(v) for v in value):  # type: ignore[misc]
+            # (number, weapon type, target) triples read as "weapon → target" by name (a declaration's shots)
+            shots = cast(tuple[tuple[int, str, str], ...], value)
+            params[f"{key}_text"] = ", ".join(
+                f"{value_text(key, kind, locale) or f'#{n}'} → {names.get(uid, uid)}"
+                for n, kind, uid in shots
+            )
         elif isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):  # type: ignore[misc]
             # a list of keywords (hit locations) reads in the reader's language
             words = cast(tuple[str, ...], value)
@@ -156,7 +163,17 @@ def template_params(
     for key in [k for k in params if k.endswith("_text")]:
         # an event logged before its "<x>_named" text (names instead of ids) existed reads with "<x>_text"
         params.setdefault(key.removesuffix("_text") + "_named", params[key])
+    if "fire_named" in params:
+        # a declaration with no shot, or logged before its shots were named, reads as it did ("—", "#1→Raven")
+        params.setdefault("shots_text", params["fire_named"])
     return params
+
+
+def _is_shot(value: object) -> bool:
+    if not (isinstance(value, tuple) and len(value) == 3):  # type: ignore[arg-type]
+        return False
+    n, kind, uid = cast(tuple[object, object, object], value)
+    return isinstance(n, int) and isinstance(kind, str) and isinstance(uid, str)
 
 
 def modifiers_text(event: Event, pairs: tuple[Any, ...], locale: str | None) -> str:
@@ -277,7 +294,7 @@ _SPACES = re.compile(r"(?<=[^\]\s]) {2,}(?=\S)")
 def _tidy(text: str) -> str:
     """An empty optional field leaves no double space, empty brackets or trailing blank (an indent right after
     the rule id, as pbw's segments use, stays)."""
-    return _SPACES.sub(" ", text.replace(" ()", "")).rstrip()
+    return _SPACES.sub(" ", text.replace(" ()", "")).replace(" ;", ";").rstrip()
 
 
 def roll_purpose(event: RollMade, state: EncounterState | None, locale: str | None) -> str:
