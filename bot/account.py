@@ -75,6 +75,9 @@ def display_value(key: str, value: object, locale: str | None) -> str:
     return str(value)
 
 
+#: event fields that hold written manoeuvres ("DA"): an empty one reads as "nothing" in the reader's language
+ORDER_FIELDS = ("written", "executed")
+
 SIDE_FIELDS = (
     "side",
     "winner",
@@ -103,6 +106,13 @@ def template_params(
             # unit ids are never shown: a list of units reads as their names
             units = cast(tuple[object, ...], value)
             params[key] = ", ".join(names.get(u, u) if isinstance(u, str) else str(u) for u in units)
+        elif isinstance(value, tuple) and value and all(_is_shot(v) for v in value):  # type: ignore[misc]
+            # (number, weapon type, target) triples read as "weapon → target" by name (a declaration's shots)
+            shots = cast(tuple[tuple[int, str, str], ...], value)
+            params[f"{key}_text"] = ", ".join(
+                f"{value_text(key, kind, locale) or f'#{n}'} → {names.get(uid, uid)}"
+                for n, kind, uid in shots
+            )
         elif isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):  # type: ignore[misc]
             # a list of keywords (hit locations) reads in the reader's language
             words = cast(tuple[str, ...], value)
@@ -114,6 +124,9 @@ def template_params(
             and 0 <= value < 6
         ):
             params[f"{key}_side"] = t(f"hexside.{HexSide(value).name}", locale)
+    direction = params.get("direction")
+    if isinstance(direction, str) and has(f"hexside.{direction}", "en"):
+        params["direction_side"] = t(f"hexside.{direction}", locale)  # HEX-2: SO, NO in Spanish
     if isinstance(event, ShotResolved):
         params["hit_text"] = t(
             "shot.spent" if event.spent else "shot.hit" if event.hit else "shot.miss", locale
@@ -122,6 +135,10 @@ def template_params(
         value = params.get(key)
         if isinstance(value, str) and value:
             params[key] = crew_name(value, locale)
+    for key in ORDER_FIELDS:
+        value = params.get(key)
+        if isinstance(value, str):
+            params[f"{key}_shown"] = value or t("value.nothing", locale)
     if isinstance(event, RollMade):
         params["dice_text"] = ", ".join(str(d) for d in event.dice)
         params["total"] = event.get("total", sum(event.dice))
@@ -146,7 +163,17 @@ def template_params(
     for key in [k for k in params if k.endswith("_text")]:
         # an event logged before its "<x>_named" text (names instead of ids) existed reads with "<x>_text"
         params.setdefault(key.removesuffix("_text") + "_named", params[key])
+    if "fire_named" in params:
+        # a declaration with no shot, or logged before its shots were named, reads as it did ("—", "#1→Raven")
+        params.setdefault("shots_text", params["fire_named"])
     return params
+
+
+def _is_shot(value: object) -> bool:
+    if not (isinstance(value, tuple) and len(value) == 3):  # type: ignore[arg-type]
+        return False
+    n, kind, uid = cast(tuple[object, object, object], value)
+    return isinstance(n, int) and isinstance(kind, str) and isinstance(uid, str)
 
 
 def modifiers_text(event: Event, pairs: tuple[Any, ...], locale: str | None) -> str:
@@ -195,12 +222,19 @@ def _roll_params(event: RollMade, params: dict[str, Any], locale: str | None) ->
         if isinstance(value, str) and has(f"rolls.{key}.{value}", "en"):
             params[f"{key}_text"] = t(f"rolls.{key}.{value}", locale)
     params["dice_text"] = dice_sum_text(event.sides, event.dice)
+    dice_key = f"rolls.dice.{event.get('purpose_key')}"
+    if has(dice_key, "en"):
+        # dice read one by one, not summed (the night layer's coloured and white dice, NGT-5)
+        params["dice_text"] = t(
+            dice_key, locale, **{**params, "first": event.dice[0], "second": event.dice[-1]}
+        )
     raw = cast(tuple[tuple[str, int], ...], event.get("modifiers", ()))
     params["mods_text"] = roll_modifiers_text(raw, int(params["total"]), locale)
     need = event.get("need")
     if need:
         target = event.get("target_number", event.get("skill"))
-        params["need_text"] = t(f"rolls.need.{need}", locale, target=target)
+        # the need may name the other side of an opposed roll (pbw's melee defence): it sees every field
+        params["need_text"] = t(f"rolls.need.{need}", locale, **{**params, "target": target})
 
 
 def unit_name(unit: Unit, locale: str | None, *, markdown: bool = False) -> str:
@@ -260,7 +294,7 @@ _SPACES = re.compile(r"(?<=[^\]\s]) {2,}(?=\S)")
 def _tidy(text: str) -> str:
     """An empty optional field leaves no double space, empty brackets or trailing blank (an indent right after
     the rule id, as pbw's segments use, stays)."""
-    return _SPACES.sub(" ", text.replace(" ()", "")).rstrip()
+    return _SPACES.sub(" ", text.replace(" ()", "")).replace(" ;", ";").rstrip()
 
 
 def roll_purpose(event: RollMade, state: EncounterState | None, locale: str | None) -> str:

@@ -285,10 +285,11 @@ def _card(
         (Text.of("card.ocs.drm"), Text.plain(f"{ratings.drm:+d}")),
         (
             Text.of("card.ocs.ratio"),
+            # OCS-3 divides the larger strength by the smaller: the card shows the division in that order
             Text.of(
                 "card.ocs.ratio_value",
-                attack=f"{odds.attack:g}",
-                defense=f"{odds.defense:g}",
+                larger=f"{max(odds.attack, odds.defense):g}",
+                smaller=f"{min(odds.attack, odds.defense):g}",
                 ratio=f"{odds.ratio:g}",
             ),
         ),

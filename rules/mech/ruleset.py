@@ -183,8 +183,19 @@ def declaration_event(state: EncounterState, order: MechOrder) -> DeclarationLoc
         # the same with the targets' names, as the channel reads it (the ids above stay for sim --json readers)
         ("fire_named", _named(state, fire_text) or "—"),
         ("physical_named", _named(state, physical_text) or "—"),
+        # each shot as (weapon number, weapon type, target): the account names the weapon, not its number
+        ("shots", _shots(state, order.unit, raw["fire"])),
     )
     return DeclarationLocked(rule="MECH-1.2", key="mech.declared", unit=order.unit, args=args)
+
+
+def _shots(state: EncounterState, unit_id: str, fire: Any) -> tuple[tuple[int, str, str], ...]:
+    weapons = state.unit_as(unit_id, Mech).weapons
+    shots: list[tuple[int, str, str]] = []
+    for f in fire:
+        n, target = int(f["weapon"]), str(f["target"])
+        shots.append((n, weapons[n - 1].type if 0 < n <= len(weapons) else "", target))
+    return tuple(shots)
 
 
 def _named(state: EncounterState, text: str) -> str:

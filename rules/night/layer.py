@@ -234,7 +234,8 @@ def _light_ruling(kind: str) -> Any:
             raise InvalidOrderError(f"{aimed.label} is off the board.", code="night.off_board", rule="NGT-3")
         dice = _ruling_dice(state)
         state, events = light.place_light(state, kind, aimed, dice)
-        rolls = tuple(RollMade.of(r) for r in dice.rolls)
+        reported = {e.index for e in events if isinstance(e, RollMade)}
+        rolls = tuple(RollMade.of(r) for r in dice.rolls if r.index not in reported)
         return state.replace(dice_script=dice.script_left), (*events, *rolls)
 
     return apply

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules.dice import Dice
-from rules.events import Event
+from rules.events import Event, RollMade
 from rules.hexgrid import Hex, HexSide
 from rules.night.events import NightGunflash, NightLightPlaced, NightMarkersCleared, NightWind
 from rules.night.state import night_of, with_night
@@ -19,18 +19,23 @@ def wind(state: EncounterState, dice: Dice) -> Change:
     """NGT-1 [HOUSE]: a d6 at the start of the round; 1 → NVR −1, 6 → +1 (``data/night/night.toml``)."""
     tab = tables()
     ns = night_of(state)
-    roll = dice.d6(rule="NGT-1", purpose="wind").total
+    rolled = dice.d6(rule="NGT-1", purpose="wind")
+    roll = rolled.total
     change = tab.wind_change.get(roll, 0)
     nvr = max(tab.min_nvr, min(tab.max_nvr, ns.nvr + change))
     state = with_night(state, replace(ns, nvr=nvr))
-    return state, [NightWind(rule="NGT-1", roll=roll, change=nvr - ns.nvr, nvr=nvr)]
+    return state, [
+        RollMade.of(rolled, purpose_key="night.wind"),
+        NightWind(rule="NGT-1", roll=roll, change=nvr - ns.nvr, nvr=nvr),
+    ]
 
 
 def place_light(state: EncounterState, kind: str, aimed: Hex, dice: Dice) -> Change:
     """NGT-3: a flare or an illuminating round aimed at ``aimed`` drifts [HOUSE] d6 direction (1 N … 6 NW),
     ``drift_hexes`` hexes, and lights its radius until the end of the round."""
     tab = tables()
-    roll = dice.d6(rule="NGT-3", purpose=f"{kind} drift").total
+    rolled = dice.d6(rule="NGT-3", purpose=f"{kind} drift")
+    roll = rolled.total
     side = HexSide(roll - 1)
     at = aimed
     for _ in range(tab.drift_hexes):
@@ -40,7 +45,8 @@ def place_light(state: EncounterState, kind: str, aimed: Hex, dice: Dice) -> Cha
     state = state.replace(markers=(*state.markers, marker))
     drift = side.name if tab.drift_hexes else ""
     return state, [
-        NightLightPlaced(rule="NGT-3", kind=kind, aimed=aimed, drift=drift, roll=roll, at=at, radius=radius)
+        RollMade.of(rolled, purpose_key="night.drift", kind=kind),
+        NightLightPlaced(rule="NGT-3", kind=kind, aimed=aimed, drift=drift, roll=roll, at=at, radius=radius),
     ]
 
 

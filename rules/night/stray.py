@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.dice import Dice
-from rules.events import Event
+from rules.events import Event, RollMade
 from rules.hexgrid import Hex, HexSide
 from rules.night.events import NightJitterFire, NightStraying
 from rules.night.light import gunflash
@@ -183,6 +183,17 @@ def check(
     roll = dice.roll(2, 6, rule="NGT-5", purpose="movement")
     colored, white = roll.dice
     strays = colored == tab.stray_colored and white >= tab.white_at_least[discipline]
+    # the roll's own line says who checks, both dice, what strays and the result, before what follows from it
+    checked = RollMade.of(
+        roll,
+        actor=unit.id,
+        purpose_key="night.stray",
+        discipline=discipline,
+        colored_need=tab.stray_colored,
+        white_need=tab.white_at_least[discipline],
+        need="night.stray",
+        quality="night.strays" if strays else "night.keeps",
+    )
     if not strays:
         event = NightStraying(
             rule="NGT-5",
@@ -193,17 +204,23 @@ def check(
             discipline=discipline,
             args=where,
         )
-        return before, [event], False
+        return before, [checked, event], False
     direction = dice.roll(2, 6, rule="NGT-5", purpose="stray direction")
     dc, dw = direction.dice
     side = dc - 1
+    rolls: list[Event] = [
+        checked,
+        RollMade.of(direction, actor=unit.id, purpose_key="night.direction", direction=HexSide(side).name),
+    ]
     after: list[Event] = []
     cancelled = False
     if dc == dw and gunflash_units(state):  # NGT-6
-        jr = dice.roll(2, 6, rule="NGT-6", purpose="jitter fire").total
+        jitter = dice.roll(2, 6, rule="NGT-6", purpose="jitter fire")
+        jr = jitter.total
         shooter = unit if dc in tab.mover_fires_on else nearest_enemy(state, unit)
         if shooter is not None:
             cancelled = shooter.id == unit.id
+            after.append(RollMade.of(jitter, actor=shooter.id, purpose_key="night.jitter"))
             after.append(NightJitterFire(rule="NGT-6", unit=shooter.id, roll=jr, cancels_move=cancelled))
             state, flash = gunflash(state, shooter.id)
             after.extend(flash)
@@ -234,7 +251,7 @@ def check(
     state = state.with_units([replace(state.unit(unit.id), at=start)])
     if cancelled:
         state, moved = ruleset.stray_move(state, unit.id, prefix, prefix_spent)
-        return state, [strayed(here, "jitter"), *moved, *after], True
+        return state, [*rolls, strayed(here, "jitter"), *moved, *after], True
     w = walk(ruleset, judged, unit, side, intent.points - prefix_spent, lit)
     ti = w.because in ("enemy", "terrain") or (w.because == "points" and w.left > 0)
     stopped = w.path[-1] if w.path else here
@@ -245,4 +262,4 @@ def check(
     if w.because == "friendly":
         ns = night_of(state)
         state = with_night(state, replace(ns, steady=(*ns.steady, unit.id)))
-    return state, [event, *moved, *after], True
+    return state, [*rolls, event, *moved, *after], True

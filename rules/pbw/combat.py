@@ -124,9 +124,34 @@ def defence_weapon(ch: Character) -> WeaponType:
 
 def defence_bonus(ch: Character) -> int:
     """Attribute + skill of the defence roll; a skill at 0 loses a grade [HOUSE turn.toml opposed_skill_zero]."""
+    return sum(v for _, v in defence_modifiers(ch))
+
+
+def defence_modifiers(ch: Character) -> tuple[tuple[str, int], ...]:
+    """The defence roll's bonus named part by part (PBW-2, DICE-3), so a reader can add it up."""
     spec = defence_weapon(ch)
     skill = ch.skill(spec.skill)
-    return ch.attribute(spec.attribute) + skill + (tables().opposed_skill_zero if skill == 0 else 0)
+    parts = [
+        (f"pbw.attribute.{spec.attribute}", ch.attribute(spec.attribute)),
+        (f"pbw.skill.{spec.skill}", skill),
+    ]
+    if skill == 0:
+        parts.append(("pbw.skill_zero", tables().opposed_skill_zero))
+    return tuple(parts)
+
+
+def attack_modifiers(th: ToHit, weapon: WeaponType, *, opposed: bool = False) -> tuple[tuple[str, int], ...]:
+    """The attack roll's bonus named part by part (PBW-5, DICE-3): the weapon's attribute and skill, then each
+    modifier (moved, aimed, accuracy). An opposed roll with a skill at 0 loses a grade from its total, where an
+    unopposed one has it in the difficulty."""
+    parts = [
+        (f"pbw.attribute.{weapon.attribute}", th.attribute),
+        (f"pbw.skill.{weapon.skill}", th.skill),
+        *((f"pbw.{reason}", value) for reason, value in th.modifiers),
+    ]
+    if opposed and th.skill_zero:
+        parts.append(("pbw.skill_zero", tables().opposed_skill_zero))
+    return tuple(parts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,10 @@ from rules.hexgrid import Hex, side_toward
 from rules.pbw.combat import (
     Outcome,
     apply_damage,
+    attack_modifiers,
     damage_roll,
     defence_bonus,
+    defence_modifiers,
     hit_location,
     opposed_melee,
     roll_event,
@@ -183,6 +185,14 @@ def athletics(state: EncounterState, dice: Dice, ch: Character) -> tuple[Encount
             actor=ch.id,
             bonus=check.bonus,
             difficulty=check.difficulty,
+            total=check.total,
+            modifiers=(
+                (f"pbw.attribute.{tab.athletics_attribute}", ch.attribute(tab.athletics_attribute)),
+                ("pbw.skill.athletics", skill),
+            ),
+            target_number=check.difficulty,
+            need="ge",
+            quality=quality(check.success, check.critical, check.fumble),
             purpose_key="pbw.athletics",
         ),
         PbwAthletics(
@@ -249,19 +259,32 @@ def attack(state: EncounterState, dice: Dice, ch: Character, act: SegmentAction)
             result.critical,
             result.fumble,
         )
+        # the attack's line names its parts; the defence's line carries what the attacker had to beat and the
+        # result, so the account reads attack, defence, result before the location and damage (PBW-2, DICE-3)
         events.append(
             roll_event(
                 roll,
                 actor=ch.id,
                 target=target.id,
                 bonus=total - roll.total,
+                total=total,
+                modifiers=attack_modifiers(th, weapon, opposed=True),
                 weapon=weapon.key,
                 purpose_key=f"pbw.{act.action}",
             )
         )
         events.append(
             roll_event(
-                d_roll, actor=target.id, target=ch.id, bonus=defence - d_roll.total, purpose_key="pbw.defence"
+                d_roll,
+                actor=target.id,
+                target=ch.id,
+                bonus=defence - d_roll.total,
+                total=defence,
+                modifiers=defence_modifiers(target),
+                target_number=difficulty,
+                need="pbw.beat" if difficulty > defence else "pbw.match",
+                quality=quality(hit, critical, fumble),
+                purpose_key="pbw.defence",
             )
         )
         events.append(PbwDefence(rule="PBW-2", unit=target.id, attacker=ch.id, left=left))
@@ -281,6 +304,11 @@ def attack(state: EncounterState, dice: Dice, ch: Character, act: SegmentAction)
                 target=target.id,
                 bonus=th.bonus,
                 difficulty=th.difficulty,
+                total=total,
+                modifiers=attack_modifiers(th, weapon),
+                target_number=th.difficulty,
+                need="ge",
+                quality=quality(hit, critical, fumble),
                 weapon=weapon.key,
                 purpose_key=f"pbw.{act.action}",
             )

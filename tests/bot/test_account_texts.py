@@ -88,6 +88,8 @@ def test_every_roll_line_shows_dice_modifiers_total_target_and_direction(path: P
         record = json.loads(raw)
         if record["type"] != "RollMade" or "need" not in record["detail"]:
             continue
+        if record["rule"].startswith("NGT-"):
+            continue  # the night layer's straying check reads two dice apart (tests/night/test_night_roll_lines.py)
         detail = record["detail"]
         mods: dict[str, int] = detail["modifiers"]
         assert sum(mods.values()) == detail["modifier"], record

@@ -157,7 +157,10 @@ def test_a_declaration_reads_in_spanish() -> None:
         ),
     )
     text = describe(ev, None, "es")  # an event logged before the targets were named reads with their ids
-    assert text.startswith("[MECH-1.2] hunter declara: anda 0509→0508 NE R; dispara #1→raven")
+    assert text.startswith(
+        "[MECH-1.2] hunter declara: anda 0509→0508 encarado al NE con el torso girado a la derecha;"
+        " dispara #1→raven"
+    )
     named = dataclasses.replace(ev, args=(*ev.args, ("fire_named", "#1→Raven"), ("physical_named", "—")))
     assert "dispara #1→Raven; ataque físico —" in describe(named, None, "es")
 

@@ -93,7 +93,9 @@ async def test_a_night_round_sends_each_side_its_own_board_and_a_unit_strays(tab
     strays = [e for step in chain for e in rule_events(step.events) if isinstance(e, NightStraying)]
     assert strays and strays[0].unit == first_mover and strays[0].strayed and strays[0].direction == "SE"
     mover_side = t.ana if first_mover in RFP else t.bea
-    assert any("strays!" in json.dumps(m.embeds) for m in boards(mover_side)), "the side's own account by DM"
+    assert any("strays SE" in json.dumps(m.embeds) for m in boards(mover_side)), (
+        "the side's own account by DM"
+    )
 
     # NGT-9: each side's players and the director got private boards, and the two sides' boards differ
     ana_boards, bea_boards, dora_boards = boards(t.ana), boards(t.bea), boards(t.director)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
 
 from rules.engine import resolve_phase, visibility
 from rules.errors import IllegalOrderError, InvalidOrderError
-from rules.events import Note, RollMade, ShotResolved
+from rules.events import Event, Note, RollMade, ShotResolved
 from rules.hexgrid import HexSide, hexes_within
 from rules.night import light, rout, stray
 from rules.night.events import (
@@ -22,7 +23,7 @@ from rules.night.layer import RULINGS
 from rules.night.sight import lit_hexes
 from rules.night.state import night_of
 from rules.ruleset import DiceFactory, MoveIntent
-from rules.state import Marker
+from rules.state import EncounterState, Marker
 from tests.night_fixtures import (
     NIGHT_SKIRMISH,
     SKIRMISH,
@@ -36,6 +37,11 @@ from tests.night_fixtures import (
     with_markers,
     with_terrain,
 )
+
+
+def outcome(events: Sequence[Event]) -> list[Event]:
+    """A step's events without its roll lines (RollMade), which say how the dice fell, not what followed."""
+    return [e for e in events if not isinstance(e, RollMade)]
 
 
 @pytest.fixture(autouse=True)
@@ -53,7 +59,7 @@ def test_ngt1_wind_d6_changes_the_nvr_at_the_start_of_the_round(roll: int, nvr: 
     state = night_state(char("u", "a", "0505"), nvr=2, wind=True)
     state, events = light.wind(state, dice(roll))
     assert night_of(state).nvr == nvr
-    assert events == [NightWind(rule="NGT-1", roll=roll, change=nvr - 2, nvr=nvr)]
+    assert outcome(events) == [NightWind(rule="NGT-1", roll=roll, change=nvr - 2, nvr=nvr)]
 
 
 def test_ngt1_the_wind_is_rolled_once_per_round_and_only_when_on() -> None:
@@ -62,8 +68,9 @@ def test_ngt1_the_wind_is_rolled_once_per_round_and_only_when_on() -> None:
     assert events == []
     windy = night_state(char("u", "a", "0505"), char("e", "b", "1010"), wind=True)
     d = dice(6, 6)
-    state, events = NIGHT_SKIRMISH.layer.round_start(windy, d)  # type: ignore[attr-defined]
-    assert [type(e) for e in events] == [NightWind] and night_of(state).nvr == 3
+    state, started = NIGHT_SKIRMISH.layer.round_start(windy, d)  # type: ignore[attr-defined]
+    events: list[Event] = started
+    assert [type(e) for e in outcome(events)] == [NightWind] and night_of(state).nvr == 3
     again, more = NIGHT_SKIRMISH.layer.round_start(state, d)  # type: ignore[attr-defined]
     assert more == [] and again == state
     assert [r.rule for r in d.rolls] == ["NGT-1"]
@@ -171,7 +178,7 @@ def test_ngt3_a_flare_drifts_one_hex_by_d6_and_lights_its_hex_and_the_six_around
     state = night_state(char("u", "a", "0505"))
     d = dice(3)  # 3 → SE
     after, events = light.place_light(state, "flare", H("0808"), d)
-    (placed,) = events
+    (placed,) = outcome(events)
     assert (
         isinstance(placed, NightLightPlaced)
         and placed.drift == "SE"
@@ -249,8 +256,14 @@ def test_ngt4_a_unit_that_fires_gets_a_gunflash_until_the_end_of_the_round() -> 
 # --- NGT-5 straying -----------------------------------------------------------------------------------------
 
 
-def _check(state, unit: str, *script: int, points: int = 6, vehicle: bool = False):  # type: ignore[no-untyped-def]
-    return stray.check(SKIRMISH, state, MoveIntent(unit=unit, points=points, vehicle=vehicle), dice(*script))
+def _check(
+    state: EncounterState, unit: str, *script: int, points: int = 6, vehicle: bool = False
+) -> tuple[EncounterState, list[Event], bool]:
+    """The check's outcome events (its roll lines, tested on their own, left out)."""
+    after, events, taken = stray.check(
+        SKIRMISH, state, MoveIntent(unit=unit, points=points, vehicle=vehicle), dice(*script)
+    )
+    return after, outcome(events), taken
 
 
 def test_ngt5_exempt_when_it_sees_a_known_enemy_or_is_by_a_road_or_a_lit_hex() -> None:

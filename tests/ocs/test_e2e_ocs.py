@@ -176,7 +176,7 @@ async def test_two_combats_one_surprise_each_by_dm_panels(table: Table) -> None:
     one = card(t.channel, 1)
     assert "Panzer A 4 (normal)" in one["Action Rating"] and "Guards D 2 (normal)" in one["Action Rating"]
     assert one["Modifier (DRM)"] == "+2"
-    assert one["Raw ratio"] == "7 ÷ 3 → 2.33"
+    assert one["Raw ratio"] == "7 ÷ 3 = 2.33 (the larger strength over the smaller)"
     assert one["Rounded odds"] == "2:1"
     assert one["Column"].startswith("3 (2:1)")
     assert (
@@ -193,7 +193,10 @@ async def test_two_combats_one_surprise_each_by_dm_panels(table: Table) -> None:
     await act(t, enc, t.ana, "x1", [("ar", ["x1"])])
     two = card(t.channel, 2)
     assert two["Modifier (DRM)"] == "-1"
-    assert two["Raw ratio"] == "7 ÷ 4 → 1.75" and two["Rounded odds"] == "2:1"
+    assert (
+        two["Raw ratio"] == "7 ÷ 4 = 1.75 (the larger strength over the smaller)"
+        and two["Rounded odds"] == "2:1"
+    )
     assert (
         "3 -1 DRM +0 hedgehog = 2" in two["Surprise"]
         and "the defender surprises the attacker" in two["Surprise"]
