@@ -246,9 +246,9 @@ class EncounterCog(
             )
         await interaction.followup.send(clip(opened), allowed_mentions=discord.AllowedMentions.none())
         settings = await service.storage.get_guild_settings(interaction.guild_id)
-        if not settings.tutorial_shown:
+        if not settings.tutorial_shown:  # once per server, to the director alone: the table needs it not
             try:
-                await interaction.followup.send(embed=tutorial_embed(locale))
+                await interaction.followup.send(embed=tutorial_embed(locale), ephemeral=True)
             except discord.HTTPException:  # a nicety: the encounter was made and said so (issue 20)
                 log.warning("tutorial refused guild=%s", interaction.guild_id)
                 return

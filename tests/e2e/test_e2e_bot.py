@@ -223,8 +223,9 @@ async def test_spanish_players_read_spanish_and_commands_are_localized(table: Ta
     assert help_es is not None and help_es.embeds[1]["title"] == "Tu primer encuentro"
     help_en = await (await t.ana.run_command(t.channel, "help")).response()
     assert help_en is not None and help_en.embeds[1]["title"] == "Your first encounter"
+    # a public roll speaks the channel's language (this table's is English), whoever's client rolls it
     roll = await (await t.bea.run_command(t.channel, "roll", {"expression": "sombra 30"})).response()
-    assert roll is not None and "necesita ≤ 30" in roll.content
+    assert roll is not None and not roll.ephemeral and "needs ≤ 30" in roll.content, roll and roll.content
 
 
 async def test_autocomplete_and_unit_info_never_show_a_hidden_unit(table: Table) -> None:
@@ -317,12 +318,15 @@ async def test_a_spanish_server_reads_the_channel_in_spanish(tmp_path: Path) -> 
                 await dora.run_command(channel, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"})
             ).final_response()
             assert "está abierto" in created.content
+            # the first encounter's guide reaches the director alone, in her language
             await fd.wait_for(
                 lambda: any(
-                    m.embeds and m.embeds[0].get("title") == "Tu primer encuentro" for m in channel.messages()
+                    m.embeds and m.embeds[0].get("title") == "Tu primer encuentro"
+                    for m in dora.ephemeral_messages(channel)
                 ),
                 what="the first-encounter tutorial in Spanish",
             )
+            assert not any(m.embeds for m in channel.messages()), "the guide is not posted to the table"
             await (await ana.run_command(channel, "encounter join")).final_response()
             await (await bea.run_command(channel, "encounter join")).final_response()
             started = await (await dora.run_command(channel, "encounter start")).final_response()
