@@ -35,6 +35,7 @@ from bot.panels.model import (
     Stat,
     Text,
     blank_panel,
+    phase_text,
     submit_button,
 )
 from rules.events import Event
@@ -359,6 +360,7 @@ def _director_panel(state: EncounterState, draft: Draft, owing: bool) -> PanelMo
         side=DIRECTOR,
         round=state.round,
         phase=state.phase,
+        when=phase_text(state, state.round, state.phase),  # the step by its name, as every panel titles it
         lines=(Text.of("panel.ocs.director"), *status_lines(state)),
     )
     if not owing or state.over:

@@ -5,10 +5,22 @@ when typed."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
-from data.i18n import LANGUAGES, catalog
+from bot.log_text import log_lines
+from bot.panels.draft import Draft
+from bot.panels.model import phase_text
+from bot.panels.ocs import build_panel
+from data import SCENARIO_DIR
+from data.i18n import LANGUAGES, catalog, t
+from render.phase import phase_title
+from rules.events import Event
+from rules.registry import ruleset_for
+from rules.ruleset import DIRECTOR, DiceFactory
+from rules.scenario import load_scenario
+from rules.state import EncounterState
 
 # "/name" or "/name sub" in running text (not a path such as data/{ruleset}/terrain.toml, nor a fraction)
 COMMAND_IN_TEXT = re.compile(r"(?<![\w/<.}])/([^\W\d][\w-]*)(?: ([^\W\d][\w-]*))?")
@@ -40,3 +52,79 @@ def test_commands_named_in_text_are_the_readers_command_names(lang: str) -> None
             ):
                 wrong.append(f"{key}: {found.group(0)!r}")
     assert wrong == [], wrong
+
+
+# --- phases by their names, never their ids -----------------------------------------------------------------------
+
+
+def history_of(path: Path, rounds: int = 2) -> tuple[list[tuple[int, str, Event]], EncounterState]:
+    """The (round, phase, event) rows of the scenario's first ``rounds`` rounds, as ``/encounter log`` reads
+    them, and the state they end in."""
+    scenario = load_scenario(path)
+    state = scenario.state
+    ruleset = ruleset_for(state)
+    rows: list[tuple[int, str, Event]] = []
+    for spec in scenario.rounds[:rounds]:
+        for step in ruleset.simulate_round(state, spec, DiceFactory()):
+            rows.extend((step.round, step.phase, e) for e in step.events)
+            state = step.state
+    return rows, state
+
+
+#: the engines' phase ids that are words (exo numbers its phases): none may reach a header
+PHASE_IDS = re.compile(
+    r"\b(initiative|declare|resolve|draw|activation|combat|move|mode|segment-\d)\b|R\d+·", re.IGNORECASE
+)
+
+
+@pytest.mark.parametrize("name", ["mech-duel", "skirmish-corridor", "pbw-street", "ocs-gazala"])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_log_heads_each_step_with_its_name_never_its_phase_id(name: str, lang: str) -> None:
+    rows, state = history_of(SCENARIO_DIR / f"{name}.toml")
+    lines = log_lines(rows, state, lang)
+    headers = [line for line in lines if line.startswith("**")]
+    assert headers and len(lines) == len(rows) + len(headers)
+    round_word = "Ronda" if lang == "es" else "Round"
+    for header in headers:
+        assert header.startswith(f"**{round_word} ") or header == f"**{t('render.start', lang)}**", header
+        if lang == "es":
+            assert not PHASE_IDS.search(header), header
+        else:  # English names may be the ids' own words, but capitalized as names, never the raw ids
+            assert not re.search(r"·\s*[a-z]", header) and "R1·" not in header, header
+
+
+def test_mech_log_reads_iniciativa_declaraciones_resolucion_in_spanish() -> None:
+    rows, state = history_of(SCENARIO_DIR / "mech-duel.toml", rounds=1)
+    headers = [line for line in log_lines(rows, state, "es") if line.startswith("**")]
+    assert headers[:3] == [
+        "**Ronda 1 · Fase 1 · Iniciativa**",
+        "**Ronda 1 · Fase 2 · Declaraciones**",
+        "**Ronda 1 · Fase 3 · Resolución**",
+    ], headers
+
+
+@pytest.mark.parametrize(
+    ("phase", "es", "en"),
+    [
+        ("declare", "Ronda 3 · Declaración", "Round 3 · Declaration"),
+        ("segment-2", "Ronda 3 · Segmento 2", "Round 3 · Segment 2"),
+        ("declare-ana", "Ronda 3 · Declaración de Ana", "Round 3 · Ana declares"),
+    ],
+)
+def test_pbw_1_segments_are_named_as_segments_never_numbered_as_phases(phase: str, es: str, en: str) -> None:
+    state = load_scenario(SCENARIO_DIR / "pbw-street.toml").state
+    assert phase_title(state, 3, phase, "es") == es
+    assert phase_title(state, 3, phase, "en") == en
+    assert phase_text(state, 3, phase).render("es") == es
+
+
+def test_the_ocs_directors_panel_names_its_step() -> None:
+    rows, state = history_of(SCENARIO_DIR / "ocs-gazala.toml", rounds=1)
+    assert rows
+    model = build_panel(state, DIRECTOR, draft=Draft(), owing=True)
+    assert model.when is not None
+    for lang in LANGUAGES:
+        title = model.when.render(lang)
+        assert title.startswith("Ronda " if lang == "es" else "Round ") and not PHASE_IDS.search(
+            title.replace("Combate", "").replace("Combat", "")
+        ), title
