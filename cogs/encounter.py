@@ -64,7 +64,7 @@ async def scenario_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     ruleset = getattr(interaction.namespace, "ruleset", None)
     out: list[app_commands.Choice[str]] = []
-    for sid, name, rid in bundled_scenarios(ruleset if isinstance(ruleset, str) else None):
+    for sid, name, rid in bundled_scenarios(ruleset if isinstance(ruleset, str) else None, lang(interaction)):
         if rid not in discord_ruleset_ids():
             continue  # a ruleset the bot does not offer yet (the CLI plays it)
         if current.lower() in sid.lower() or current.lower() in name.lower():

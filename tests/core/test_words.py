@@ -13,13 +13,14 @@ from bot.log_text import log_lines
 from bot.panels.draft import Draft
 from bot.panels.model import phase_text
 from bot.panels.ocs import build_panel
+from bot.service import bundled_scenarios
 from data import SCENARIO_DIR
 from data.i18n import LANGUAGES, catalog, t
 from render.phase import phase_title
 from rules.events import Event
 from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR, DiceFactory
-from rules.scenario import load_scenario
+from rules.scenario import ScenarioError, load_scenario
 from rules.state import EncounterState
 
 # "/name" or "/name sub" in running text (not a path such as data/{ruleset}/terrain.toml, nor a fraction)
@@ -128,3 +129,75 @@ def test_the_ocs_directors_panel_names_its_step() -> None:
         assert title.startswith("Ronda " if lang == "es" else "Round ") and not PHASE_IDS.search(
             title.replace("Combate", "").replace("Combat", "")
         ), title
+
+
+# --- scenario names and descriptions in the reader's language (DESIGN §7) ----------------------------------------
+
+TWO_NAMES = """ruleset = "exo"
+name = { es = "Duelo al amanecer", en = "Duel at dawn" }
+description = { en = "Two ships.", es = "Dos naves." }
+[[sides]]
+id = "a"
+name = "A"
+[[sides]]
+id = "b"
+name = "B"
+[[units]]
+id = "u1"
+side = "a"
+at = "0505"
+[[units]]
+id = "u2"
+side = "b"
+at = "0909"
+"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "name", "description"),
+    [
+        ("es", "Duelo al amanecer", "Dos naves."),
+        ("en", "Duel at dawn", "Two ships."),
+        (None, "Duelo al amanecer", "Two ships."),
+    ],
+)
+def test_a_scenario_names_itself_in_the_readers_language(
+    lang: str | None, name: str, description: str
+) -> None:
+    scenario = load_scenario(TWO_NAMES, lang=lang)
+    assert scenario.state.name == name and scenario.description == description
+    assert dict(scenario.names) == {"es": "Duelo al amanecer", "en": "Duel at dawn"}
+
+
+def test_a_plain_name_still_names_the_scenario_for_everyone() -> None:
+    text = TWO_NAMES.replace('name = { es = "Duelo al amanecer", en = "Duel at dawn" }', 'name = "Duelo"')
+    for lang in (None, "en", "es"):
+        assert load_scenario(text, lang=lang).state.name == "Duelo"
+    only_spanish = TWO_NAMES.replace(', en = "Duel at dawn"', "")
+    assert load_scenario(only_spanish, lang="en").state.name == "Duelo al amanecer"
+
+
+@pytest.mark.parametrize(
+    ("name", "path"),
+    [('{ es = "Duelo", fr = "Duel" }', "name.fr"), ("{ }", "name"), ("{ es = 3 }", "name.es")],
+)
+def test_a_name_table_with_a_wrong_language_or_none_is_refused_at_its_key(name: str, path: str) -> None:
+    text = TWO_NAMES.replace('{ es = "Duelo al amanecer", en = "Duel at dawn" }', name)
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(text)
+    assert [p.path for p in err.value.problems] == [path], err.value.problems
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIO_DIR.glob("*.toml")), ids=lambda p: p.stem)
+def test_every_bundled_scenario_has_its_name_and_description_in_both_languages(path: Path) -> None:
+    scenario = load_scenario(path)
+    assert {lang for lang, _ in scenario.names} == set(LANGUAGES)
+    assert {lang for lang, _ in scenario.descriptions} == set(LANGUAGES)
+    for lang in LANGUAGES:
+        assert load_scenario(path, lang=lang).state.name == dict(scenario.names)[lang]
+
+
+def test_the_scenario_menu_names_each_scenario_in_the_readers_language() -> None:
+    es = dict((sid, name) for sid, name, _ in bundled_scenarios("skirmish", "es"))
+    en = dict((sid, name) for sid, name, _ in bundled_scenarios("skirmish", "en"))
+    assert es["skirmish-corridor"] == "El pasillo" and en["skirmish-corridor"] == "The corridor"

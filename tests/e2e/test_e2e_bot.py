@@ -48,9 +48,11 @@ pytestmark = pytest.mark.slow
 async def test_a_whole_exo_duel_in_a_channel(table: Table) -> None:
     t = table
     enc = await open_duel(t)
-    channel_text = everything_public(t.channel)
     # closed DMs: the channel tells Bea (mention only) to use /orders
-    assert f"<@{t.bea.id}>" in channel_text and "/orders" in channel_text
+    await t.fd.wait_for(
+        lambda: any(f"<@{t.bea.id}>" in m.content and "/orders" in m.content for m in t.channel.messages()),
+        what="the closed-DMs notice",
+    )
     status = await t.bot.service.status(enc)
     assert {m.unit for m in status.missing} == {"halcon", "pirata"}
 

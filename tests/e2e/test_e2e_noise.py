@@ -258,7 +258,7 @@ async def test_an_encounter_in_a_thread_of_its_own(tmp_path: Path) -> None:
         assert len(threads) == 1, "one public thread for the encounter"
         thread = threads[0]
         assert f"<#{thread.id}>" in made.content and not made.ephemeral
-        assert "Duelo en el cinturón de Kessel" in str(thread.name)
+        assert "Duel in the Kessel belt" in str(thread.name)  # the scenario's English name: an English server
         # the first encounter of the server also brings the tutorial, to the director alone
         await t.fd.wait_for(
             lambda: any(m.embeds for m in t.director.ephemeral_messages(t.channel)) or None,

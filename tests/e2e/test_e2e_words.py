@@ -22,7 +22,7 @@ async def test_the_first_encounter_guide_goes_to_the_director_alone_once_per_ser
                 t.channel, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"}
             )
         ).final_response()
-        assert not made.ephemeral
+        assert not made.ephemeral and "Duelo en el cinturón de Kessel" in made.content  # its Spanish name
         guide = await t.fd.wait_for(
             lambda: next((m for m in t.director.ephemeral_messages(t.channel) if m.embeds), None),
             what="the guide in the director's private answer",
