@@ -14,6 +14,7 @@ from bot.panels.draft import Draft
 from bot.panels.model import phase_text
 from bot.panels.ocs import build_panel
 from bot.service import bundled_scenarios
+from bot.side_news import private_title
 from data import SCENARIO_DIR
 from data.i18n import LANGUAGES, catalog, t
 from render.phase import phase_title
@@ -201,3 +202,17 @@ def test_the_scenario_menu_names_each_scenario_in_the_readers_language() -> None
     es = dict((sid, name) for sid, name, _ in bundled_scenarios("skirmish", "es"))
     en = dict((sid, name) for sid, name, _ in bundled_scenarios("skirmish", "en"))
     assert es["skirmish-corridor"] == "El pasillo" and en["skirmish-corridor"] == "The corridor"
+
+
+def test_ngt_9_the_directors_private_board_is_titled_as_the_directors_view() -> None:
+    """The director's DM after a step read "… · visto por Vista del director" (a board caption used as a name)."""
+    state = load_scenario(SCENARIO_DIR / "mech-night.toml", lang="es").state
+    es = private_title(state, DIRECTOR, (1, "declare"), state.name, "es")
+    assert es == "Incursión nocturna — Ronda 1 · Fase 2 · Declaraciones · visto por el director"
+    assert private_title(state, DIRECTOR, (1, "declare"), "Night raid", "en").endswith(
+        "as the director sees it"
+    )
+    side = state.sides[0]
+    assert private_title(state, side.id, (1, "declare"), state.name, "es").endswith(
+        f"· visto por {side.name}"
+    )
