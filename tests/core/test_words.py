@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.dice_expr import parse_roll, roll_expression
 from bot.log_text import log_lines
 from bot.panels.draft import Draft
 from bot.panels.model import phase_text
@@ -18,6 +19,7 @@ from bot.side_news import private_title
 from data import SCENARIO_DIR
 from data.i18n import LANGUAGES, catalog, t
 from render.phase import phase_title
+from rules.dice import Dice
 from rules.events import Event
 from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR, DiceFactory
@@ -216,3 +218,25 @@ def test_ngt_9_the_directors_private_board_is_titled_as_the_directors_view() -> 
     assert private_title(state, side.id, (1, "declare"), state.name, "es").endswith(
         f"· visto por {side.name}"
     )
+
+
+# --- English readers read English terms, the seed's in parentheses where the book names them ----------------------
+
+
+def test_english_readers_read_english_terms_with_the_seeds_in_parentheses() -> None:
+    outcome = roll_expression(parse_roll("sombra 12"), Dice(1, (1, 1, 2)))
+    params = dict(outcome.params)
+    params["quality_text"] = t(f"quality.{params['quality']}", "en")
+    assert t(outcome.key, "en", **params).startswith("Skill roll (Sombra): 3d10 1+1+2 = 4")
+    assert t(outcome.key, "es", **params).startswith("Sombra: 3d10")  # the seed's own word, in Spanish
+    assert t("arc.SFD", "en") == "front right (SFD)" and t("arc.SFD", "es") != t("arc.SFD", "en")
+    manta = t(
+        "event.MantaSet",
+        "en",
+        rule="EXO-2.1",
+        unit_name="Halcón",
+        manta=2,
+        maneuverability=3,
+        engineer_effect=-1,
+    )
+    assert "Maneuverability (Manta) 2" in manta, manta
