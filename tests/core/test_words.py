@@ -4,11 +4,13 @@ when typed."""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import pytest
 
+from bot.cli import simulate
 from bot.dice_expr import parse_roll, roll_expression
 from bot.log_text import log_lines
 from bot.panels.draft import Draft
@@ -240,3 +242,20 @@ def test_english_readers_read_english_terms_with_the_seeds_in_parentheses() -> N
         engineer_effect=-1,
     )
     assert "Maneuverability (Manta) 2" in manta, manta
+
+
+# --- units by name, never by id ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_ocs_2_a_combat_names_its_attackers_and_defenders_never_their_ids(lang: str) -> None:
+    """The account read "rtr7 contra 0505 (pz21)": the units of a combat are shown by their names."""
+    out = io.StringIO()
+    assert simulate(load_scenario(SCENARIO_DIR / "ocs-gazala.toml", lang=lang), lang=lang, stream=out) == 0
+    text = out.getvalue()
+    state = load_scenario(SCENARIO_DIR / "ocs-gazala.toml").state
+    ids = [u.id for u in state.units.values() if u.id != u.name]
+    leaked = [i for i in ids if re.search(rf"\b{re.escape(i)}\b", text)]
+    assert leaked == [], leaked
+    opened = next(line for line in text.splitlines() if "[OCS-2]" in line and "(" in line)
+    assert state.units[ids[0]].name in text and "Pz" in opened, opened
