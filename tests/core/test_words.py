@@ -7,9 +7,11 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import cast
 
 import pytest
 
+from bot.account import describe
 from bot.cli import simulate
 from bot.dice_expr import parse_roll, roll_expression
 from bot.log_text import log_lines
@@ -22,11 +24,12 @@ from data import SCENARIO_DIR
 from data.i18n import LANGUAGES, catalog, t
 from render.phase import phase_title
 from rules.dice import Dice
-from rules.events import Event
+from rules.events import Event, Note
 from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR, DiceFactory
 from rules.scenario import ScenarioError, load_scenario
 from rules.state import EncounterState
+from tests.paths import GOLDEN
 
 # "/name" or "/name sub" in running text (not a path such as data/{ruleset}/terrain.toml, nor a fraction)
 COMMAND_IN_TEXT = re.compile(r"(?<![\w/<.}])/([^\W\d][\w-]*)(?: ([^\W\d][\w-]*))?")
@@ -74,6 +77,8 @@ def history_of(path: Path, rounds: int = 2) -> tuple[list[tuple[int, str, Event]
         for step in ruleset.simulate_round(state, spec, DiceFactory()):
             rows.extend((step.round, step.phase, e) for e in step.events)
             state = step.state
+        if state.over:
+            break
     return rows, state
 
 
@@ -259,3 +264,68 @@ def test_ocs_2_a_combat_names_its_attackers_and_defenders_never_their_ids(lang: 
     assert leaked == [], leaked
     opened = next(line for line in text.splitlines() if "[OCS-2]" in line and "(" in line)
     assert state.units[ids[0]].name in text and "Pz" in opened, opened
+
+
+# --- every event of every scenario, in both languages: no word of the other language ------------------------------
+
+#: words an English text has and a Spanish one never does (ids and names are taken out first)
+ENGLISH_WORDS = re.compile(
+    r"\b(the|and|with|roll|rolls|hit|hits|miss|misses|shot|shoots|fires|moves|turns|damage|needs|success|"
+    r"failure|phase|round|against|unit|destroyed|armor|armour|structure|heat|falls|stands|engine|weapon|"
+    r"weapons|range|short|medium|long|initiative|declares|wins|loses|strays|seen|sees|step|retreat|retreats|"
+    r"attack|attacks|defender|attacker|segment|fatigue|wounded|dead|alive|charge|shoot|aim)\b"
+)
+#: words a Spanish text has and an English one never does
+SPANISH_WORDS = re.compile(
+    r"\b(el|los|las|del|con|contra|tira|tirada|impacto|fallo|éxito|daño|dispara|mueve|gira|necesita|ronda|"
+    r"fase|unidad|destruid[oa]|blindaje|estructura|calor|cae|motor|arma|armas|alcance|corto|medio|largo|"
+    r"iniciativa|declara|gana|pierde|extravía|iluminad[oa]|oscuridad|visto|retrocede|ataque|ataca|defensor|"
+    r"atacante|segmento|fatiga|herid[oa]|muert[oa]|vivo|carga|apunta|por|para)\b",
+    re.IGNORECASE,
+)
+EVERY_SCENARIO = sorted(SCENARIO_DIR.glob("*.toml")) + sorted(GOLDEN.glob("*.toml"))
+
+
+def free_text(value: object) -> list[str]:
+    """Every string of more than one word in a ``[[rounds]]`` entry, and what follows its verb ("act force the
+    hatch": "force the hatch")."""
+    if isinstance(value, str):
+        return [value, value.split(" ", 1)[1]] if " " in value else []
+    if isinstance(value, dict):
+        return [text for item in cast(dict[str, object], value).values() for text in free_text(item)]
+    if isinstance(value, list | tuple):
+        return [text for item in cast(list[object], value) for text in free_text(item)]
+    return []
+
+
+@pytest.mark.parametrize("path", EVERY_SCENARIO, ids=lambda p: p.stem)
+def test_every_event_reads_in_one_language_in_both_languages(path: Path) -> None:
+    """Every catalog template of every event the scenario's scripted rounds produce (the events of its golden
+    log), rendered in Spanish and in English: no English word in the Spanish text, no Spanish word in the
+    English one."""
+    rows, state = history_of(path, rounds=99)
+    assert rows
+    # names, and the words the file wrote itself (an action its rounds describe), in the file's own language
+    written = [text for spec in load_scenario(path).rounds for text in free_text(spec.raw)]
+    names = sorted([u.name for u in state.units.values()] + [s.name for s in state.sides] + written, key=len)
+    names.reverse()
+    bad: list[str] = []
+    for _, _, event in rows:
+        for lang, other in (("es", ENGLISH_WORDS), ("en", SPANISH_WORDS)):
+            line = describe(event, state, lang, markdown=False)
+            bare = line
+            for name in names:
+                bare = bare.replace(name, "")
+            if found := other.search(bare):
+                bad.append(f"{lang} {type(event).__name__} {found.group(0)!r}: {line}")
+    assert bad == [], "\n".join(bad[:20])
+
+
+def test_exo_4_5_an_unruled_collision_names_its_pieces() -> None:
+    """The note read "Collision of pirata, roca …": the pieces' ids."""
+    rows, state = history_of(SCENARIO_DIR / "exo-duel.toml", rounds=99)
+    notes = [e for _, _, e in rows if isinstance(e, Note) and e.key == "exo.collision_unruled"]
+    assert notes
+    for lang in LANGUAGES:
+        line = describe(notes[0], state, lang)
+        assert "Pirata" in line and "pirata" not in line, line
