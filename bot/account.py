@@ -78,6 +78,8 @@ def display_value(key: str, value: object, locale: str | None) -> str:
 #: event fields that hold written manoeuvres ("DA"): an empty one reads as "nothing" in the reader's language
 ORDER_FIELDS = ("written", "executed")
 
+#: event fields that hold a list of unit ids (ocs combats name their attackers and defenders): shown by name
+UNIT_LIST_FIELDS = ("units", "attackers", "defenders")
 SIDE_FIELDS = (
     "side",
     "winner",
@@ -102,7 +104,7 @@ def template_params(
             params[f"{key}_name"] = names.get(value, value)
         elif key in SIDE_FIELDS and isinstance(value, str):
             params[f"{key}_name"] = (sides or {}).get(value, value)
-        elif key == "units" and isinstance(value, tuple):
+        elif key in UNIT_LIST_FIELDS and isinstance(value, tuple):
             # unit ids are never shown: a list of units reads as their names
             units = cast(tuple[object, ...], value)
             params[key] = ", ".join(names.get(u, u) if isinstance(u, str) else str(u) for u in units)

@@ -100,13 +100,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return launch()
 
 
-def _load(path: Path, *, dice: tuple[int, ...] | None = None, seed: int | None = None) -> Scenario:
+def _load(
+    path: Path, *, dice: tuple[int, ...] | None = None, seed: int | None = None, lang: str | None = None
+) -> Scenario:
     """The one reading of a scenario file that ``validate`` and ``sim`` share: every check made before the first
     step is made here (the loader runs each ruleset's and layer's checks of every ``[[rounds]]`` entry)."""
     if not path.is_file():
         raise ScenarioError([Problem("", "problem.file_not_found", {"path": str(path)})])
     try:
-        return load_scenario(path, dice=dice, seed=seed)
+        return load_scenario(path, dice=dice, seed=seed, lang=lang)
     except ScenarioError:
         raise
     except Exception as exc:  # a checker's own fault is still a problem line, never a traceback
@@ -150,7 +152,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 def _cmd_sim(args: argparse.Namespace) -> int:
     try:
-        scenario = _load(args.scenario, dice=args.dice, seed=args.seed)
+        scenario = _load(args.scenario, dice=args.dice, seed=args.seed, lang=language_of(args.lang))
     except ScenarioError as exc:
         _print_problems(args.scenario, exc.problems, language_of(args.lang))
         return EXIT_INVALID
@@ -258,7 +260,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         target = out / path.stem
         target.mkdir(parents=True, exist_ok=True)
         with (target / "account.log").open("w", encoding="utf-8") as log:
-            code = simulate(load_scenario(path), out=target, lang=args.lang, stream=log)
+            code = simulate(
+                load_scenario(path, lang=language_of(args.lang)), out=target, lang=args.lang, stream=log
+            )
         print(f"{path.name}: {'ok' if code == 0 else 'failed'} → {target}/")
         status = max(status, code)
     return status

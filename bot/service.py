@@ -16,7 +16,7 @@ import tomllib
 from collections.abc import Awaitable, Callable, Mapping
 from functools import cache, partial
 from itertools import pairwise
-from typing import Any
+from typing import Any, cast
 
 from bot.opening import check_may_open_role, check_open_count
 from bot.panels.model import phase_text
@@ -50,6 +50,7 @@ from bot.storage import (
 )
 from bot.storage.base import PHASE_RESOLVED, HistoryStep
 from data import SCENARIO_DIR
+from data.i18n import language_of
 from rules.engine import resolve_phase, visibility
 from rules.errors import ScenarioError
 from rules.events import Event, RollMade, ShotResolved
@@ -57,7 +58,7 @@ from rules.names import clean_name
 from rules.order_modes import OrderPolicy, policy_for
 from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR, PUBLIC, DiceFactory, PhaseResult, Ruleset
-from rules.scenario import Scenario, load_scenario, names_seed
+from rules.scenario import Scenario, Texts, load_scenario, names_seed, text_in
 from rules.serial import from_json, to_json
 from rules.state import EncounterState, Unit
 
@@ -67,21 +68,31 @@ OnStep = Callable[[StepReport], Awaitable[None]]
 INLINE_UNITS = 30  # resolutions of boards this small run on the loop (exo: 100 ships take < 20 ms)
 
 
-def bundled_scenarios(ruleset: str | None = None) -> list[tuple[str, str, str]]:
-    """(id, name, ruleset) of the scenarios shipped in ``data/scenarios``."""
-    return [s for s in _bundled() if ruleset is None or s[2] == ruleset]
+def bundled_scenarios(ruleset: str | None = None, lang: str | None = None) -> list[tuple[str, str, str]]:
+    """(id, name in ``lang``, ruleset) of the scenarios shipped in ``data/scenarios``."""
+    return [
+        (sid, text_in(names, lang) or sid, rid)
+        for sid, names, rid in _bundled()
+        if ruleset is None or rid == ruleset
+    ]
 
 
 @cache
-def _bundled() -> tuple[tuple[str, str, str], ...]:
+def _bundled() -> tuple[tuple[str, Texts, str], ...]:
     # package data: read once per process
-    out: list[tuple[str, str, str]] = []
+    out: list[tuple[str, Texts, str]] = []
     for path in sorted(SCENARIO_DIR.glob("*.toml")):
         try:
             raw = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError):
             continue
-        out.append((path.stem, str(raw.get("name", path.stem)), str(raw.get("ruleset", ""))))
+        name = raw.get("name", path.stem)
+        names: Texts = (
+            tuple((str(k), str(v)) for k, v in cast(dict[str, Any], name).items())
+            if isinstance(name, dict)
+            else (("", str(name)),)
+        )
+        out.append((path.stem, names, str(raw.get("ruleset", ""))))
     return tuple(out)
 
 
@@ -175,8 +186,12 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
                     scenario=str(scenario)[:40],
                 )
             toml_text = _bundled_text(scenario)
+        # a scenario that names itself in several languages is named in the channel's: the server's setting,
+        # else the language fixed for the channel (the director's)
+        server_lang = (await self.guild_settings(guild_id)).language
+        name_lang = language_of(server_lang or channel_lang)
         try:  # reading a scenario is CPU work (TOML twice: the seed, then the scenario): off the event loop
-            loaded = await asyncio.to_thread(_load_seeded, toml_text, seed)
+            loaded = await asyncio.to_thread(_load_seeded, toml_text, seed, name_lang)
         except ScenarioError as exc:
             lines = ProblemLines(tuple(exc.problems))
             raise refuse("scenario.invalid", f"The scenario has problems:\n{lines}", problems=lines) from None
@@ -746,8 +761,8 @@ def _already(state: EncounterState, units: list[str]) -> Refused:
     return refuse("unit.already_yours", f"You already play {names}.", units=names)
 
 
-def _load_seeded(toml_text: str, seed: int | None) -> Scenario:
-    """The scenario; a file that names no seed (and no seed given) gets a fresh random one."""
+def _load_seeded(toml_text: str, seed: int | None, lang: str | None = None) -> Scenario:
+    """The scenario, named in ``lang``; a file that names no seed (and no seed given) gets a fresh random one."""
     if seed is None and not names_seed(toml_text):  # a file that does not parse: load_scenario says why
         seed = random.SystemRandom().randrange(1, 2**31)
-    return load_scenario(toml_text, seed=seed)
+    return load_scenario(toml_text, seed=seed, lang=lang)

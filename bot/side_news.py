@@ -10,12 +10,24 @@ side hears nothing; when it does hear, the account names only units it saw befor
 from __future__ import annotations
 
 from bot.imaging import board_png
+from bot.names import shown_name
 from bot.results import StepReport
 from bot.service_records import events_for
+from data.i18n import t
+from render.phase import phase_title
 from rules.events import Event
 from rules.ruleset import DIRECTOR
 from rules.seen import seen_events
 from rules.state import EncounterState
+
+
+def private_title(state: EncounterState, viewer: str, step: tuple[int, str], name: str, locale: str) -> str:
+    """The title of ``viewer``'s private message about ``step``: the encounter, the step by its name, and whose
+    view it is ("as Corsairs see it"; the director's, "as the director sees it")."""
+    when = phase_title(state, step[0], step[1], locale)
+    if viewer == DIRECTOR:
+        return t("private.step_director", locale, name=name, when=when)
+    return t("private.step", locale, name=name, when=when, viewer=shown_name(state.side(viewer).name))
 
 
 async def news_for(

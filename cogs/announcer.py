@@ -51,7 +51,7 @@ from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepRep
 from bot.rules_reference import cited
 from bot.service import Reading
 from bot.service_base import MUTED
-from bot.side_news import news_for
+from bot.side_news import news_for, private_title
 from bot.status_names import waiting_text
 from bot.storage import Deadline, Encounter, MessageRef
 from bot.turn_posts import MAX_EMBEDS, TURN, OpenPosts, already_shown, fits, pack, recorded, step_sizes
@@ -707,13 +707,7 @@ class Announcer:
             if (news := await news_for(viewer, step, before, locale, meta.name)) is None:
                 continue  # nothing this viewer can see changed: even an unchanged board would say something did
             events, png = news
-            who = (
-                t("render.viewer.director", locale)
-                if viewer == DIRECTOR
-                else shown_name(state.side(viewer).name)
-            )
-            when = phase_title(state, step.round, step.phase, locale)  # one phase number (issue 13 item 7)
-            header = t("private.step", locale, name=shown_name(meta.name), when=when, viewer=who)
+            header = private_title(state, viewer, (step.round, step.phase), shown_name(meta.name), locale)
             account = "\n".join(describe(e, state, locale) for e in events)
             files: list[discord.File] = []
             embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_purple())

@@ -146,6 +146,24 @@ async def channel_language(bot: HexBotCore, meta: Encounter) -> str:
     return language_of(guild.preferred_locale.value if guild else None)
 
 
+async def public_language(interaction: discord.Interaction) -> str:
+    """The language of a public answer in the interaction's channel: its encounter's channel language, else the
+    server's setting, else the server's own locale; in a DM, the person's. A post the whole table reads never
+    follows the client of whoever gave the command."""
+    guild_id, channel_id = interaction.guild_id, interaction.channel_id
+    if guild_id is None or channel_id is None:
+        return lang(interaction)
+    bot = bot_of(interaction)
+    meta = await bot.service.storage.active_encounter_in_channel(guild_id, channel_id)
+    if meta is not None:
+        return await channel_language(bot, meta)
+    settings = await bot.service.guild_settings(guild_id)
+    if settings.language:
+        return language_of(settings.language)
+    locale = interaction.guild_locale
+    return language_of(locale.value if locale is not None else None)
+
+
 MAX_CHOICES = 25  # Discord: choices in one autocomplete answer
 
 

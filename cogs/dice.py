@@ -1,4 +1,5 @@
-"""``/roll``: dice expressions, the Sombra roll and the 2d6 check (DICE-1..3), rolled in the open."""
+"""``/roll``: dice expressions, the Sombra roll and the 2d6 check (DICE-1..3), rolled in the open, in the
+channel's language (the table reads it); refusals stay private, in the roller's."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from bot.client import HexBotCore
 from bot.dice_expr import parse_roll, roll_expression
 from bot.results import refuse
 from bot.translator import tr
-from cogs.common import lang
+from cogs.common import public_language
 from data.i18n import t
 from rules.dice import Dice
 
@@ -34,7 +35,7 @@ class DiceCog(commands.Cog):
         expr = parse_roll(expression)
         self.bot.rolls.take(interaction.user.id)  # an expression refused above costs nothing
         outcome = roll_expression(expr, Dice(secrets.randbits(64)))
-        locale = lang(interaction)
+        locale = await public_language(interaction)
         params = dict(outcome.params)
         if "quality" in params:
             params["quality_text"] = t(f"quality.{params['quality']}", locale)

@@ -12,9 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.account import describe
 from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
+from bot.log_text import log_lines
 from bot.names import shown_name
 from bot.results import refuse
 from bot.seating import private_line, public_line
@@ -64,7 +64,7 @@ async def scenario_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     ruleset = getattr(interaction.namespace, "ruleset", None)
     out: list[app_commands.Choice[str]] = []
-    for sid, name, rid in bundled_scenarios(ruleset if isinstance(ruleset, str) else None):
+    for sid, name, rid in bundled_scenarios(ruleset if isinstance(ruleset, str) else None, lang(interaction)):
         if rid not in discord_ruleset_ids():
             continue  # a ruleset the bot does not offer yet (the CLI plays it)
         if current.lower() in sid.lower() or current.lower() in name.lower():
@@ -246,9 +246,9 @@ class EncounterCog(
             )
         await interaction.followup.send(clip(opened), allowed_mentions=discord.AllowedMentions.none())
         settings = await service.storage.get_guild_settings(interaction.guild_id)
-        if not settings.tutorial_shown:
+        if not settings.tutorial_shown:  # once per server, to the director alone: the table needs it not
             try:
-                await interaction.followup.send(embed=tutorial_embed(locale))
+                await interaction.followup.send(embed=tutorial_embed(locale), ephemeral=True)
             except discord.HTTPException:  # a nicety: the encounter was made and said so (issue 20)
                 log.warning("tutorial refused guild=%s", interaction.guild_id)
                 return
@@ -418,9 +418,7 @@ class EncounterCog(
         service = self.bot.service
         _, state, _ = await service.load(meta.id)
         locale = lang(interaction)
-        lines = [
-            f"R{r}·{p} {describe(e, state, locale)}" for r, p, e in await service.history(meta.id, round)
-        ]
+        lines = log_lines(await service.history(meta.id, round), state, locale)
         text = "\n".join(lines) or t("encounter.log_empty", locale)
         if len(text) <= min(ACCOUNT_INLINE_LIMIT, 1900):
             await interaction.followup.send(text, ephemeral=True)

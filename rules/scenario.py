@@ -49,11 +49,29 @@ MAX_DESCRIPTION = 1000
 SAFE_ID = re.compile(r"^[A-Za-z0-9_\-]{1,32}$")
 
 
+#: the languages a scenario may give its ``name`` and ``description`` in (``name = { es = "…", en = "…" }``)
+TEXT_LANGUAGES = ("en", "es")
+#: a text in each language the file gives it in; a plain string is one text for every reader (language "")
+Texts = tuple[tuple[str, str], ...]
+
+
+def text_in(texts: Texts, lang: str | None) -> str:
+    """The text for a reader of ``lang``: theirs, else the English one, else the first the file gives (with no
+    ``lang``, the first: the file's own order, so a reading that names no reader is stable)."""
+    found = dict(texts)
+    for wanted in (lang, "", "en") if lang else ():
+        if wanted in found:
+            return found[wanted]
+    return texts[0][1] if texts else ""
+
+
 @dataclass(frozen=True, slots=True)
 class Scenario:
     state: EncounterState
     rounds: tuple[RoundSpec, ...]
     description: str = ""
+    names: Texts = ()  # the file's name in each language it gives (the state carries the reader's)
+    descriptions: Texts = ()
 
 
 class _Locator:
@@ -220,6 +238,24 @@ class ScenarioContext:
             return value[:limit]
         return value
 
+    def texts(
+        self, raw: Mapping[str, Any], key: str, limit: int, *, required: bool = False, lines: bool = False
+    ) -> Texts:
+        """A top-level text a reader sees in their language: a string (the same for everyone) or a table with
+        one per language, ``{ es = "…", en = "…" }``; each read as :meth:`bounded_text` reads a name."""
+        value = raw.get(key)
+        if not isinstance(value, dict):
+            text = self.bounded_text(raw, key, "", limit, required=required, lines=lines)
+            return (("", text),) if text else ()
+        table = cast(dict[str, Any], value)
+        known = len(self.problems)
+        self.check_keys(table, frozenset(TEXT_LANGUAGES), key)
+        out = [(lang, self.bounded_text(table, lang, key, limit, lines=lines)) for lang in table]
+        given = tuple((lang, text) for lang, text in out if text and lang in TEXT_LANGUAGES)
+        if required and not given and len(self.problems) == known:  # one problem a key: the first says it
+            self.error(key, "problem.required")
+        return given
+
     def number(
         self, raw: Mapping[str, Any], key: str, path: str, *, default: int = 0, low: int = 0, high: int = 99
     ) -> int:
@@ -365,9 +401,14 @@ def names_seed(text: str) -> bool:
 
 
 def load_scenario(
-    source: str | Path, *, dice: tuple[int, ...] | None = None, seed: int | None = None
+    source: str | Path,
+    *,
+    dice: tuple[int, ...] | None = None,
+    seed: int | None = None,
+    lang: str | None = None,
 ) -> Scenario:
-    """Read a scenario file (or TOML text). Raises ``ScenarioError`` listing every problem."""
+    """Read a scenario file (or TOML text). Raises ``ScenarioError`` listing every problem. The encounter takes
+    its name (and the scenario its description) in ``lang`` when the file gives one in it (:func:`text_in`)."""
     text = _read_text(source) if isinstance(source, Path) else source
     ctx = ScenarioContext(text)
     try:
@@ -376,14 +417,19 @@ def load_scenario(
         raise ScenarioError([_toml_problem(str(exc))]) from None
     except RecursionError:
         raise ScenarioError([Problem("", "problem.too_deep")]) from None
-    scenario = _build(raw, ctx, dice=dice, seed=seed)
+    scenario = _build(raw, ctx, dice=dice, seed=seed, lang=lang)
     if ctx.problems or scenario is None:
         raise ScenarioError(ctx.problems)
     return scenario
 
 
 def _build(
-    raw: dict[str, Any], ctx: ScenarioContext, *, dice: tuple[int, ...] | None, seed: int | None
+    raw: dict[str, Any],
+    ctx: ScenarioContext,
+    *,
+    dice: tuple[int, ...] | None,
+    seed: int | None,
+    lang: str | None = None,
 ) -> Scenario | None:
     ruleset_id = ctx.take(raw, "ruleset", str, "", required=True)
     if not isinstance(ruleset_id, str) or not _known_ruleset(ruleset_id, ctx):
@@ -391,8 +437,9 @@ def _build(
     layers = _layers(raw, ctx, ruleset_id)
     ruleset = compose(ruleset_id, layers)
     ctx.check_keys(raw, TOP_KEYS | ruleset.top_keys, "")
-    name = ctx.bounded_text(raw, "name", "", MAX_NAME, required=True) or "?"
-    description = ctx.bounded_text(raw, "description", "", MAX_DESCRIPTION, lines=True)
+    names = ctx.texts(raw, "name", MAX_NAME, required=True)
+    descriptions = ctx.texts(raw, "description", MAX_DESCRIPTION, lines=True)
+    name = text_in(names, lang) or "?"
     file_seed = ctx.take(raw, "seed", (int, str), "", default=0)
     script = _dice(raw, ctx)
     ctx.facing_kind = ruleset.facing
@@ -423,7 +470,13 @@ def _build(
         spec = RoundSpec(index=i + 1, raw=entry, line=ctx.line(path))
         ruleset.check_round(spec, state, path, ctx)
         rounds.append(spec)
-    return Scenario(state=state, rounds=tuple(rounds), description=description)
+    return Scenario(
+        state=state,
+        rounds=tuple(rounds),
+        description=text_in(descriptions, lang),
+        names=names,
+        descriptions=descriptions,
+    )
 
 
 def _known_ruleset(ruleset_id: str, ctx: ScenarioContext) -> bool:

@@ -278,12 +278,17 @@ async def duel_ready_to_start(t: Table) -> None:
         await (await person.run_command(t.channel, "encounter join")).final_response()
 
 
+def duel_name(lang: str) -> str:
+    """The exo duel's name in a channel of ``lang`` (data/scenarios/exo-duel.toml names it in both)."""
+    return "Duelo en el cinturón de Kessel" if lang == "es" else "Duel in the Kessel belt"
+
+
 async def open_duel(t: Table) -> int:
     handle = await t.director.run_command(
         t.channel, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"}
     )
     created = await handle.final_response()
-    assert "Duelo en el cinturón de Kessel" in created.content
+    assert duel_name(t.lang) in created.content
     joined = await (await t.ana.run_command(t.channel, "encounter join")).final_response()
     assert "Halcón" in joined.content
     t.bea.close_dms()

@@ -37,7 +37,7 @@ from tests.fakediscord import Channel, FakeDiscord, Guild, Message, NoResponse, 
 from tests.fakediscord.errors import RandomFaults
 
 SCENARIO = {"ruleset": "exo", "scenario": "exo-duel"}
-ENCOUNTER_NAME = "Duelo en el cinturón de Kessel"  # data/scenarios/exo-duel.toml
+ENCOUNTER_NAME = "Duel in the Kessel belt"  # data/scenarios/exo-duel.toml, as an English server names it
 LANG = "en"  # the guild's and every person's language
 
 GATEWAY_FAULTS = ("reconnect", "invalidate")

@@ -366,9 +366,7 @@ def _director_panel(state: EncounterState, draft: Draft, owing: bool) -> PanelMo
         round=state.round,
         phase=state.phase,
         ruleset=state.ruleset,
-        when=phase_text(
-            state, state.round, state.phase
-        ),  # the phase by its name, as every panel's title reads it
+        when=phase_text(state, state.round, state.phase),  # the step by its name, as every panel titles it
         lines=(Text.of("panel.ocs.director"), *status_lines(state)),
     )
     if not owing or state.over:

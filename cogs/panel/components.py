@@ -17,7 +17,7 @@ from discord import ui
 from bot.names import escape_markdown, shown_name
 from bot.panels.draft import CUSTOM_ID_LIMIT, encode_draft
 from bot.panels.model import Button, Control, Option, PanelModel, Select, Style
-from data.i18n import t
+from data.i18n import phase_text, t
 
 #: every control of every panel; ``phase`` is missing only from panels sent before it was carried (stale)
 TEMPLATE = (
@@ -72,7 +72,17 @@ def panel_embed(
     footer: str | None = None,
 ) -> discord.Embed:
     """The panel's embed; ``footer``: the i18n key of its footer (by default, whether its order is in)."""
-    when = model.when.render(locale) if model.when is not None else f"{model.round} · {model.phase}"
+    when = (
+        model.when.render(locale)
+        if model.when is not None
+        # a panel whose maker named no step: its phase from the catalogs, not its id
+        else t(
+            "render.round_phase",
+            locale,
+            round=model.round,
+            phase=phase_text(model.ruleset, model.phase, locale),
+        )
+    )
     # one phase number (issue 13 item 7)
     title = t("panel.title", locale, unit=shown_name(model.unit_name), when=when)
     lines = [line.render(locale, markdown=True) for line in model.lines]

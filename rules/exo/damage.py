@@ -167,7 +167,7 @@ def resolve_damage(state: EncounterState, ext: ExoState, dice: Dice) -> tuple[En
     # EXO-4.5 [HOUSE]: a collision the director did not rule by phase 4 has no effect, but it is logged.
     for ids in ext.collisions:
         events.append(
-            Note(rule="EXO-4.5", key="exo.collision_unruled", unit=ids[0], args=(("units", ", ".join(ids)),))
+            Note(rule="EXO-4.5", key="exo.collision_unruled", unit=ids[0], args=(("units", tuple(ids)),))
         )
     state = state.with_units(changed).replace(ext=dataclasses.replace(ext, hits={}, collisions=()))
     state, over = winner_check(state)

@@ -81,11 +81,12 @@ class PbwRuleset(Ruleset):
         return turn.awaiting(state)
 
     def phase_label(self, state: EncounterState, phase: str) -> PhaseLabel:
-        """PBW-1: a ``sim`` step ``declare-<id>`` is that character's declaration (phase 1 of the turn)."""
+        """PBW-1: a turn is a declaration and three 1-second segments, named as such and never numbered as
+        phases (segment 2 is not "phase 3"); a ``sim`` step ``declare-<id>`` is that character's declaration."""
         prefix = f"{turn.DECLARE}-"
         if phase.startswith(prefix) and phase[len(prefix) :] in state.units:
-            return PhaseLabel(1, "phase.pbw.declare_of", (("unit", phase[len(prefix) :]),))
-        return super().phase_label(state, phase)
+            return PhaseLabel(None, "phase.pbw.declare_of", (("unit", phase[len(prefix) :]),))
+        return PhaseLabel(None, super().phase_label(state, phase).key)
 
     def step_mode(self, state: EncounterState) -> OrderMode:
         """PBW-1: declarations one at a time, each posted when locked; PBW-2: before a segment every character

@@ -103,7 +103,12 @@ def test_deeply_nested_toml_is_a_clear_scenario_error() -> None:
 @pytest.mark.parametrize(
     ("where", "old", "new"),
     [
-        ("name", 'name = "Duelo en el cinturón de Kessel"', 'name = "' + "N" * 100_000 + '"'),
+        (
+            "name",
+            'name = { es = "Duelo en el cinturón de Kessel", en = "Duel in the Kessel belt" }',
+            'name = "' + "N" * 100_000 + '"',
+        ),
+        ("name.en", '"Duel in the Kessel belt"', '"' + "N" * 100_000 + '"'),
         ("units[0].name", 'name = "Halcón"', 'name = "' + "H" * 3_000 + '"'),
         ("units[0].crew[0].name", 'name = "Rhea"', 'name = "' + "R" * 3_000 + '"'),
         (

@@ -48,9 +48,11 @@ pytestmark = pytest.mark.slow
 async def test_a_whole_exo_duel_in_a_channel(table: Table) -> None:
     t = table
     enc = await open_duel(t)
-    channel_text = everything_public(t.channel)
     # closed DMs: the channel tells Bea (mention only) to use /orders
-    assert f"<@{t.bea.id}>" in channel_text and "/orders" in channel_text
+    await t.fd.wait_for(
+        lambda: any(f"<@{t.bea.id}>" in m.content and "/orders" in m.content for m in t.channel.messages()),
+        what="the closed-DMs notice",
+    )
     status = await t.bot.service.status(enc)
     assert {m.unit for m in status.missing} == {"halcon", "pirata"}
 
@@ -225,8 +227,9 @@ async def test_spanish_players_read_spanish_and_commands_are_localized(table: Ta
     assert help_es is not None and help_es.embeds[1]["title"] == "Tu primer encuentro"
     help_en = await (await t.ana.run_command(t.channel, "help")).response()
     assert help_en is not None and help_en.embeds[1]["title"] == "Your first encounter"
+    # a public roll speaks the channel's language (this table's is English), whoever's client rolls it
     roll = await (await t.bea.run_command(t.channel, "roll", {"expression": "sombra 30"})).response()
-    assert roll is not None and "necesita ≤ 30" in roll.content
+    assert roll is not None and not roll.ephemeral and "needs ≤ 30" in roll.content, roll and roll.content
 
 
 async def test_autocomplete_and_unit_info_never_show_a_hidden_unit(table: Table) -> None:
@@ -319,12 +322,15 @@ async def test_a_spanish_server_reads_the_channel_in_spanish(tmp_path: Path) -> 
                 await dora.run_command(channel, "encounter new", {"ruleset": "exo", "scenario": "exo-duel"})
             ).final_response()
             assert "está abierto" in created.content
+            # the first encounter's guide reaches the director alone, in her language
             await fd.wait_for(
                 lambda: any(
-                    m.embeds and m.embeds[0].get("title") == "Tu primer encuentro" for m in channel.messages()
+                    m.embeds and m.embeds[0].get("title") == "Tu primer encuentro"
+                    for m in dora.ephemeral_messages(channel)
                 ),
                 what="the first-encounter tutorial in Spanish",
             )
+            assert not any(m.embeds for m in channel.messages()), "the guide is not posted to the table"
             await (await ana.run_command(channel, "encounter join")).final_response()
             await (await bea.run_command(channel, "encounter join")).final_response()
             started = await (await dora.run_command(channel, "encounter start")).final_response()

@@ -44,7 +44,7 @@ from tests.fakediscord import Message
 pytestmark = pytest.mark.slow
 
 
-def status_messages(t: Table, name: str = "Duelo en el cinturón de Kessel") -> list[Message]:
+def status_messages(t: Table, name: str = "Duel in the Kessel belt") -> list[Message]:
     """The bot's status messages (not answers to commands): '**name** · round · phase', then who is missing."""
     return [
         m
@@ -152,7 +152,7 @@ async def test_a_refused_opening_board_is_retried_and_the_first_phase_still_open
     assert meta is not None
     # the first phase opened all the same: its status message and a DM panel
     await t.fd.wait_for(
-        lambda: status_messages(t, "Patrulla en el cinturón") or None, what="the status", timeout=30
+        lambda: status_messages(t, "Patrol in the belt") or None, what="the status", timeout=30
     )
     await t.fd.wait_for(
         lambda: any(":unit:" in cid for m in t.ana.dms() for cid in m.custom_ids()) or None,

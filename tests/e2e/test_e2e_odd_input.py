@@ -34,7 +34,9 @@ async def test_dice_1_roll_refuses_negative_counts_and_non_ascii_digits_in_priva
 
 #: names as a hostile author types them: a masked link, markdown, a right-to-left override, zero-width characters
 HOSTILE = {
-    'name = "Duelo en el cinturón de Kessel"': 'name = "Duelo ||oculto|| [gana](https://evil.example/d)\\u202e"',
+    'name = { es = "Duelo en el cinturón de Kessel", en = "Duel in the Kessel belt" }': (
+        'name = "Duelo ||oculto|| [gana](https://evil.example/d)\\u202e"'
+    ),
     'name = "Corsarios"': 'name = "Corsarios\\u200b`code`"',
     'name = "Patrulla"': 'name = "> Patrulla ~~x~~"',
     'name = "Halcón"': 'name = "[Halcón](https://evil.example/h)\\u200d"',
