@@ -308,6 +308,7 @@ def _ways(state: EncounterState, unit_id: str) -> dict[str, list[Hex]]:
     return out
 
 
+@per_state
 def move_options(state: EncounterState, unit_id: str, way: str) -> tuple[Option, ...]:
     """The Move menu: every reachable hex with its cheapest path's AP, cheapest first (then by label); with more
     than a menu holds, the directions first and the picked direction's hexes."""
@@ -341,7 +342,12 @@ def move_options(state: EncounterState, unit_id: str, way: str) -> tuple[Option,
 def move_facings(state: EncounterState, unit_id: str, text: str) -> tuple[Option, ...]:
     """The ends a chosen move may have at its hex, each by its own cheapest path (SK-2.2: turning on the way)."""
     to = _dest(text)
-    ends = _reach(state, unit_id).get(to) if to is not None else None
+    return _ends(state, unit_id, to) if to is not None else ()
+
+
+@per_state
+def _ends(state: EncounterState, unit_id: str, to: Hex) -> tuple[Option, ...]:
+    ends = _reach(state, unit_id).get(to)
     if not ends:
         return ()
     known = _as_known_by(state, state.unit_as(unit_id, Character).side)
