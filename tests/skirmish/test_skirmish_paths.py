@@ -127,3 +127,14 @@ def test_sk_4_1_a_kill_on_the_way_cancels_the_step_and_the_rest_of_the_path() ->
     assert "SkActionCancelled" in types(result.events)
     assert [e.to for e in result.events if isinstance(e, UnitMoved)] == [H("0306")]
     assert not ch(result.state, "veddio").alive
+
+
+def test_ngt_5_a_path_names_its_hexes_to_a_layer_and_a_single_step_is_judged_where_it_stands() -> None:
+    # the night layer judges straying before every hex a declared path enters (NGT-5); a single move action is
+    # judged once, from where the character stands, as before
+    state = corridor()
+    path = RS.move_intent(state, RS.parse_order(state, "veddio", PATH))
+    assert path is not None and path.path == (H("0306"), H("0405"), H("0505"), H("0604"))
+    assert path.points == 6
+    single = RS.move_intent(state, RS.parse_order(state, "veddio", "move 0306"))
+    assert single is not None and single.path == ()
