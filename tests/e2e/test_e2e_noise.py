@@ -37,6 +37,7 @@ from tests.e2e_helpers import (
     play_phase,
     retargeted,
     room,
+    skirmish_moves,
     start_bot,
     wait_phase_after,
     wait_turn_after,
@@ -186,7 +187,11 @@ async def test_a_skirmish_action_posts_one_message_and_the_panel_is_edited_while
         person = t.ana if state.units[unit].side == "rfp" else t.bea
         panel = await panel_for_phase(t.fd, person, unit, seen.phase_no)
         panel_ids.setdefault(f"{state.round}:{unit}", set()).add(panel.id)
-        _, moves = control(panel, unit, "move")
+        moves = (
+            await skirmish_moves(t.fd, person, panel, unit)
+            if state.pending is None and person is t.ana
+            else []
+        )
         if state.pending is not None:
             await act(t, person, panel, unit, "decide", "hold")
         elif person is t.ana and moves:
