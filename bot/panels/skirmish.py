@@ -44,6 +44,7 @@ from rules.engine import visibility
 from rules.hexgrid import Hex, HexSide, Vertex, side_toward, vertex_ahead, vertex_behind
 from rules.registry import ruleset_for
 from rules.skirmish.activation import ext_of
+from rules.skirmish.geometry import move_targets
 from rules.skirmish.legality import action_cost, path_steps
 from rules.skirmish.model import Character, SkMove, action_kind
 from rules.skirmish.paths import path_text, reach
@@ -283,6 +284,17 @@ def _reach(state: EncounterState, unit_id: str) -> dict[Hex, dict[int, tuple[int
         return {}
     known = _as_known_by(state, ch.side)
     out: dict[Hex, dict[int, tuple[int, str]]] = {}
+    if ch.astride is not None:
+        # astride two half hexes a character steps out one hex at a time, to the hex beyond either end of its
+        # side (SK-2.5); a path starts from a whole hex
+        for backward in (False, True):
+            for to in move_targets(ch, backward=backward):
+                for facing in range(6):
+                    text = path_text(ch.facing, (to,), facing, backward=backward)
+                    cost = action_cost_of(known, ch.id, text)
+                    if cost is not None and fits(Draft(action=text, way="NW")):
+                        out.setdefault(to, {})[facing] = (cost, text)
+        return out
     for (to, facing), (cost, _turned, hexes) in reach(known, ch).items():
         first = hexes[0]
         backward = first not in vertex_ahead(ch.at, ch.facing) and first in vertex_behind(ch.at, ch.facing)

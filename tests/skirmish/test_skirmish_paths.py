@@ -138,3 +138,17 @@ def test_ngt_5_a_path_names_its_hexes_to_a_layer_and_a_single_step_is_judged_whe
     assert path.points == 6
     single = RS.move_intent(state, RS.parse_order(state, "veddio", "move 0306"))
     assert single is not None and single.path == ()
+
+
+def test_sk_2_5_astride_the_move_menu_offers_the_steps_out_and_no_path() -> None:
+    from bot.panels import skirmish as sk_panel
+    from bot.panels.draft import Draft
+
+    units = [char("a", "rfp", "alpha", "0604", "NE-SE", astride="0605"), char("z", "tyr", "zulu", "1509")]
+    state = draw(make(units, options={"half_hexes": True}), "alpha")
+    model = sk_panel.build_panel(state, "a", draft=Draft(), owing=True)
+    moves = [o.value for o in model.options("move")]
+    assert moves and all(len(m.split()) in (2, 4) for m in moves), "one step at a time (SK-2.5)"
+    assert {m.split()[1] for m in moves} == {"0705", "0505"}, "the hexes beyond either end of the side"
+    for move in moves:
+        RS.validate_order(state, "a", RS.parse_order(state, "a", move))
