@@ -9,9 +9,9 @@ enemy is never offered. The cost shown is the legality module's ``action_cost``.
 
 A move is one Submit however many hexes it crosses: the Move menu lists the hexes the character can reach with its
 AP, each by the cheapest path the rules find (``rules.skirmish.paths.reach``) and labelled with its cost; once a
-hex is picked, a facing menu offers the ends the rules allow there, each with its path's cost. When more hexes are
-reachable than a menu holds, a direction menu (the six hexsides) comes first and the Move menu lists that
-direction's hexes, cheapest first.
+hex is picked, a facing menu, in the turn menu's row, offers the ends the rules allow there, each with its path's
+cost. When more hexes are reachable than a menu holds, the Move menu lists the directions (hexsides, HEX-2) first,
+then the picked direction's hexes, cheapest first.
 
 Draft fields: ``action`` (the chosen action's text), ``way`` (the direction picked for the Move menu) and
 ``choice`` (the answer to the overwatch question).
@@ -126,9 +126,8 @@ def _step_line(step: str) -> Text:
 def _actions(model: PanelModel, state: EncounterState, unit: Character, draft: Draft) -> PanelModel:
     """One select per kind of action (move, turn, attack, other), Submit and End activation."""
     by_group = dict(legal_actions(state, unit.id))
-    way = draft.text(WAY)
+    way = draft.text(WAY) if draft.text(WAY) in _ways(state, unit.id) else ""
     by_group["move"] = move_options(state, unit.id, way)
-    way = way if way in _ways(state, unit.id) else ""
     action = draft.text(ACTION)
     # a hex picked on the Move menu brings its default end; the facing menu then offers every end the rules allow
     # there, in the turn menu's row (Discord shows five rows; a move and a turn in place exclude each other)
