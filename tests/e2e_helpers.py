@@ -373,3 +373,21 @@ async def public_board(t: Table) -> bytes:
     """The public board image, as Bea (a player of the other side) can ask for it."""
     reply = await (await t.bea.run_command(t.channel, "encounter board", {"view": "public"})).final_response()
     return reply.attachments[0].read()
+
+
+async def skirmish_moves(fd: FakeDiscord, person: Person, panel: Message, unit: str) -> list[str]:
+    """The hexes a skirmish panel's Move menu offers (action texts). When it lists directions first (more hexes in
+    reach than a menu holds), the first direction is picked and its hexes are read once the panel shows them."""
+    cid, comp = next(
+        ((c, comp) for c, comp in panel.custom_ids().items() if c.endswith(f":unit:{unit}:move")), ("", {})
+    )
+    values = [str(o["value"]) for o in comp.get("options", [])]
+    if not values or not values[0].startswith("way "):
+        return values
+    way = values[0].removeprefix("way ")
+    await (await person.select(panel, cid, [values[0]])).acknowledged()
+    await fd.wait_for(
+        lambda: (d := draft_in(panel)) is not None and d[1].text("way") == way, what="the direction's hexes"
+    )
+    menu = next((c for k, c in panel.custom_ids().items() if k.endswith(f":unit:{unit}:move")), {})
+    return [str(o["value"]) for o in menu.get("options", []) if not str(o["value"]).startswith("way ")]

@@ -7,7 +7,14 @@ Nothing here decides legality: every candidate action is written as the text the
 targets are further limited to enemies the character's side can see (``rules.engine.visibility``), so a hidden
 enemy is never offered. The cost shown is the legality module's ``action_cost``.
 
-Draft fields: ``action`` (the chosen action's text) and ``choice`` (the answer to the overwatch question).
+A move is one Submit however many hexes it crosses: the Move menu lists the hexes the character can reach with its
+AP, each by the cheapest path the rules find (``rules.skirmish.paths.reach``) and labelled with its cost; once a
+hex is picked, a facing menu, in the turn menu's row, offers the ends the rules allow there, each with its path's
+cost. When more hexes are reachable than a menu holds, the Move menu lists the directions (hexsides, HEX-2) first,
+then the picked direction's hexes, cheapest first.
+
+Draft fields: ``action`` (the chosen action's text), ``way`` (the direction picked for the Move menu) and
+``choice`` (the answer to the overwatch question).
 """
 
 from __future__ import annotations
@@ -34,12 +41,13 @@ from bot.panels.model import (
 )
 from data.i18n import has
 from rules.engine import visibility
-from rules.hexgrid import Vertex
+from rules.hexgrid import Hex, HexSide, Vertex, side_toward, vertex_ahead, vertex_behind
 from rules.registry import ruleset_for
 from rules.skirmish.activation import ext_of
 from rules.skirmish.geometry import move_targets
-from rules.skirmish.legality import action_cost
+from rules.skirmish.legality import action_cost, path_steps
 from rules.skirmish.model import Character, SkMove, action_kind
+from rules.skirmish.paths import path_text, reach
 from rules.skirmish.tables import POLICIES
 from rules.state import EncounterState
 
@@ -49,6 +57,7 @@ ACT_PRESETS = ("search", "use", "open")  # SK-6.1 other actions the panel offers
 ANSWERS = ("fire", "hold")  # SK-4.1 overwatch question
 END = "end"  # SK-1.1: ends the activation, needs no choice (the button submits at once)
 DECIDE = "decide"
+WAY, FACING = "way", "facing"  # the direction menu (when many hexes are reachable) and the end-facing menu
 ACTION, CHOICE = "action", "choice"
 
 
@@ -75,6 +84,8 @@ def apply(model: PanelModel, action: str, values: tuple[str, ...] | None) -> Dra
     if values is not None:
         offered = {o.value for o in model.options(action)}
         picked = next((v for v in values if v in offered), "")
+        if picked.startswith(f"{WAY} "):  # a direction on the Move menu: its hexes come next
+            return model.draft.replace(way=picked.removeprefix(f"{WAY} "), action="")
         return model.draft.replace(**{CHOICE if action == DECIDE else ACTION: picked})
     if action == END:
         return model.draft.replace(action=END)
@@ -87,7 +98,7 @@ def raw_order(model: PanelModel) -> Any:
     if model.step == "decision":
         return model.draft.text(CHOICE)
     chosen = model.draft.text(ACTION)
-    offered = {o.value for group in GROUPS for o in model.options(group)}
+    offered = {o.value for group in (*GROUPS, FACING) for o in model.options(group)}
     return chosen if chosen == END or chosen in offered else ""
 
 
@@ -114,26 +125,47 @@ def _step_line(step: str) -> Text:
 
 def _actions(model: PanelModel, state: EncounterState, unit: Character, draft: Draft) -> PanelModel:
     """One select per kind of action (move, turn, attack, other), Submit and End activation."""
-    by_group = legal_actions(state, unit.id)
-    offered = {o.value: o for options in by_group.values() for o in options}
+    by_group = dict(legal_actions(state, unit.id))
+    way = draft.text(WAY) if draft.text(WAY) in _ways(state, unit.id) else ""
+    by_group["move"] = move_options(state, unit.id, way)
     action = draft.text(ACTION)
+    # a hex picked on the Move menu brings its default end; the facing menu then offers every end the rules allow
+    # there, in the turn menu's row (Discord shows five rows; a move and a turn in place exclude each other)
+    facings = move_facings(state, unit.id, action)
+    if facings:
+        by_group["turn"] = ()
+    offered = {o.value: o for options in (*by_group.values(), facings) for o in options}
     action = action if action == END or action in offered else ""
-    selects = [
-        Select(
-            group,
-            Text.of(f"panel.sk.placeholder.{group}"),
-            options,
-            chosen=(action,) if action in {o.value for o in options} else (),
-            min_values=1,
+    hex_chosen = next((o.value for o in by_group["move"] if action and _dest(o.value) == _dest(action)), "")
+    selects: list[Select] = []
+    for group, options in by_group.items():
+        if group == "turn" and facings:
+            selects.append(
+                Select(
+                    FACING,
+                    Text.of("panel.sk.placeholder.facing"),
+                    facings,
+                    chosen=(action,) if action in {o.value for o in facings} else (),
+                    min_values=1,
+                )
+            )
+        if not options:
+            continue
+        chosen = hex_chosen if group == "move" else action if action in {o.value for o in options} else ""
+        selects.append(
+            Select(
+                group,
+                Text.of(f"panel.sk.placeholder.{group}"),
+                options,
+                chosen=(chosen,) if chosen else (),
+                min_values=1,
+            )
         )
-        for group, options in by_group.items()
-        if options
-    ]
     return replace(
         model,
         step="orders",
         lines=(_step_line("orders"),),
-        draft=Draft(action=action),
+        draft=Draft(action=action, way=way),
         fields=(Field(Text.of("panel.sk.chosen"), (_chosen_text(offered.get(action), action),)),),
         controls=(
             *selects,
@@ -195,7 +227,7 @@ def legal_actions(state: EncounterState, unit_id: str) -> dict[str, tuple[Option
     known = _as_known_by(state, ch.side)
     out: dict[str, tuple[Option, ...]] = {}
     for group, candidates, board in (
-        ("move", _moves(ch), known),
+        ("move", [], known),  # the Move menu is move_options', by the paths the rules find
         ("turn", _turns(ch), state),
         ("attack", _attacks(state, ch), state),
         ("other", _others(), state),
@@ -233,27 +265,125 @@ def projection(state: EncounterState, unit_id: str, text: str) -> Preview | None
     unit = state.units.get(unit_id)
     if not isinstance(order, SkMove) or not isinstance(unit, Character) or unit.at is None:
         return None
-    facing = unit.facing if order.facing is None else order.facing
-    return Preview((unit.at, order.to), facing)
+    steps = path_steps(state, unit, order)
+    end = steps[-1].facing
+    return Preview((unit.at, *(step.to for step in steps)), unit.facing if end is None else end)
 
 
-# --- candidates (text, label, i18n key); the rules filter them --------------------------------------------
+# --- the Move menu: hexes within reach, then the end facing ------------------------------------------------
 
 
-def _moves(ch: Character) -> list[tuple[str, str, str]]:
-    """SK-2.2 forward / SK-2.3 backward into the two hexes at the facing (or opposite) vertex, ending with any
-    facing (SK-2.1 turning on the way: up to 2 vertices free, 3 costs extra)."""
+@per_state
+def _reach(state: EncounterState, unit_id: str) -> dict[Hex, dict[int, tuple[int, str]]]:
+    """For every hex the character can reach, by end facing: the AP and the action text of the cheapest path
+    there the rules accept. Reckoned on the board as the side knows it: a hex held by an enemy it cannot see must
+    still be offered, or the missing option would give that enemy away (FOG-1); Submit then meets the real board."""
+    ch = state.unit_as(unit_id, Character)
     if ch.at is None:
-        return []
-    out: list[tuple[str, str, str]] = []
-    facings = [ch.facing, *(v for v in range(6) if v != ch.facing)]
-    for verb in ("move", "back"):
-        for to in move_targets(ch, backward=verb == "back"):
-            for facing in facings:
-                vertex = Vertex(facing).label
-                text = f"{verb} {to.label}" if facing == ch.facing else f"{verb} {to.label} facing {vertex}"
-                out.append((text, f"{to.label} · {vertex}", f"panel.sk.{verb}"))
+        return {}
+    known = _as_known_by(state, ch.side)
+    out: dict[Hex, dict[int, tuple[int, str]]] = {}
+    if ch.astride is not None:
+        # astride two half hexes a character steps out one hex at a time, to the hex beyond either end of its
+        # side (SK-2.5); a path starts from a whole hex
+        for backward in (False, True):
+            for to in move_targets(ch, backward=backward):
+                for facing in range(6):
+                    text = path_text(ch.facing, (to,), facing, backward=backward)
+                    cost = action_cost_of(known, ch.id, text)
+                    if cost is not None and fits(Draft(action=text, way="NW")):
+                        out.setdefault(to, {})[facing] = (cost, text)
+        return out
+    for (to, facing), (cost, _turned, hexes) in reach(known, ch).items():
+        first = hexes[0]
+        backward = first not in vertex_ahead(ch.at, ch.facing) and first in vertex_behind(ch.at, ch.facing)
+        text = path_text(ch.facing, hexes, facing, backward=backward)
+        if fits(Draft(action=text, way="NW")):  # with the longest direction beside it
+            out.setdefault(to, {})[facing] = (cost, text)
     return out
+
+
+def _cheapest(ends: dict[int, tuple[int, str]]) -> tuple[int, str]:
+    return min(ends.values())
+
+
+def _ways(state: EncounterState, unit_id: str) -> dict[str, list[Hex]]:
+    """The reachable hexes by the hexside they lie toward (HEX-2), when more are reachable than a menu holds."""
+    reachable = _reach(state, unit_id)
+    ch = state.unit_as(unit_id, Character)
+    if len(reachable) <= MAX_OPTIONS or ch.at is None:
+        return {}
+    out: dict[str, list[Hex]] = {}
+    for to in reachable:
+        out.setdefault(HexSide(side_toward(ch.at, to)).name, []).append(to)
+    return out
+
+
+@per_state
+def move_options(state: EncounterState, unit_id: str, way: str) -> tuple[Option, ...]:
+    """The Move menu: every reachable hex with its cheapest path's AP, cheapest first (then by label); with more
+    than a menu holds, the directions first and the picked direction's hexes."""
+    reachable = _reach(state, unit_id)
+    ways = _ways(state, unit_id)
+    known = _as_known_by(state, state.unit_as(unit_id, Character).side)
+    if ways:
+        heads = [
+            Option(
+                f"{WAY} {w.name}",
+                w.name,
+                "panel.sk.way",
+                (("target", Text.of(f"hexside.{w.name}")), ("count", str(len(ways[w.name])))),
+            )
+            for w in HexSide
+            if w.name in ways and w.name != way
+        ]
+        hexes = ways.get(way, [])
+    else:
+        heads, hexes = [], list(reachable)
+    found: list[Option] = []
+    for to in sorted(hexes, key=lambda h: (_cheapest(reachable[h])[0], h.label)):
+        if len(heads) + len(found) >= MAX_OPTIONS:
+            break
+        cost, text = _cheapest(reachable[to])
+        if action_cost_of(known, unit_id, text) == cost:  # the very check Submit runs
+            found.append(Option(text, to.label, "panel.sk.move", (("cost", str(cost)),)))
+    return (*heads, *found)
+
+
+def move_facings(state: EncounterState, unit_id: str, text: str) -> tuple[Option, ...]:
+    """The ends a chosen move may have at its hex, each by its own cheapest path (SK-2.2: turning on the way)."""
+    to = _dest(text)
+    return _ends(state, unit_id, to) if to is not None else ()
+
+
+@per_state
+def _ends(state: EncounterState, unit_id: str, to: Hex) -> tuple[Option, ...]:
+    ends = _reach(state, unit_id).get(to)
+    if not ends:
+        return ()
+    known = _as_known_by(state, state.unit_as(unit_id, Character).side)
+    return tuple(
+        Option(
+            end,
+            Vertex(facing).label,
+            "panel.sk.facing",
+            (("target", vertex_text(facing)), ("cost", str(cost))),
+        )
+        for facing, (cost, end) in sorted(ends.items())
+        if action_cost_of(known, unit_id, end) == cost
+    )
+
+
+def _dest(text: str) -> Hex | None:
+    """The hex a move's action text ends in (``move 0306 0307 facing N-NE`` → 0307)."""
+    words = text.split()
+    if len(words) < 2 or words[0] not in ("move", "back"):
+        return None
+    hexes = words[1 : words.index("facing")] if "facing" in words else words[1:]
+    try:
+        return Hex.parse(hexes[-1]) if hexes else None
+    except ValueError:
+        return None
 
 
 def vertex_text(vertex: int) -> Text:

@@ -122,6 +122,17 @@ class SkActionCancelled(Event):
 
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SkPathStopped(Event):
+    """SK-4.1: overwatch fire drawn on a path of several hexes stops it at ``at``; the AP of the steps not taken
+    stay with the character."""
+
+    unit: str
+    at: Hex
+    ap_left: int
+
+
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SkFireOut(Event):
     """SK-6.2: fire markers that burned out at the end of the round."""
 

@@ -28,8 +28,9 @@ from rules.skirmish.events import (
     SkOverwatchHeld,
     SkOverwatchLost,
     SkOverwatchSet,
+    SkPathStopped,
 )
-from rules.skirmish.legality import action_cost, check_reaction, illegal
+from rules.skirmish.legality import action_cost, check_reaction, illegal, path_steps
 from rules.skirmish.model import (
     Character,
     SkAct,
@@ -101,6 +102,24 @@ def resolve(state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> P
     if isinstance(order, SkEnd):
         state, more = end_activation(state, actor, forced=isinstance(order, SkForcedEnd))
         return PhaseResult(state, (*events, *more))
+    rest: tuple[Order, ...] = ()
+    if isinstance(order, SkMove) and order.path:
+        # a path is its steps, one move action each: each pays its AP and draws its overwatch in turn
+        first, *later = path_steps(state, ch, order)
+        order, rest, cost = first, tuple(later), action_cost(state, ch, first)
+    return _start(state, dice, events, ch, order, cost, rest)
+
+
+def _start(
+    state: EncounterState,
+    dice: Dice,
+    events: list[Event],
+    ch: Character,
+    order: Order,
+    cost: int,
+    rest: tuple[Order, ...],
+) -> PhaseResult:
+    """Pay an action's AP and hold it while the overwatch shots it draws are resolved (SK-1.2, SK-4.1)."""
     ext = ext_of(state)
     if isinstance(order, SkTurn):  # SK-2.1: the run of turns in place goes on
         start = ch.facing if ch.turn_from is None else ch.turn_from
@@ -111,7 +130,8 @@ def resolve(state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> P
         SkApSpent(rule="SK-1.2", unit=ch.id, action=action_kind(order), cost=cost, ap_left=ch.ap_left)
     )
     state = state.with_units([ch])
-    trigger = SkTrigger(actor=ch.id, order=order, cost=cost, queue=shot_queue(state, ch.id, order, cost))
+    queue = shot_queue(state, ch.id, order, cost)
+    trigger = SkTrigger(actor=ch.id, order=order, cost=cost, queue=queue, rest=rest)
     state = state.replace(ext=_with(ext, active=ch.id, trigger=trigger))
     return _continue(state, dice, events, None)
 
@@ -131,6 +151,7 @@ def _continue(
     assert trigger is not None
     queue: list[str] = list(trigger.queue)
     actor_id = trigger.actor
+    fired = trigger.interrupted
     while queue and state.unit_as(actor_id, Character).acting and not state.over:
         watcher_id = queue[0]
         if not may_fire(state, watcher_id, actor_id):
@@ -139,7 +160,14 @@ def _continue(
         watcher = state.unit_as(watcher_id, Character)
         if watcher.overwatch == "ask":
             if answer is None or answer.unit != watcher_id:
-                held = SkTrigger(actor=actor_id, order=trigger.order, cost=trigger.cost, queue=tuple(queue))
+                held = SkTrigger(
+                    actor=actor_id,
+                    order=trigger.order,
+                    cost=trigger.cost,
+                    queue=tuple(queue),
+                    rest=trigger.rest,
+                    interrupted=fired,
+                )
                 state = state.replace(ext=_with(ext, active=ext.active, trigger=held))
                 question = _question(state, watcher, actor_id, trigger)
                 return PhaseResult(state.replace(pending=question), tuple(events), question)
@@ -148,6 +176,7 @@ def _continue(
             fire = watcher.overwatch == "always"
         queue.pop(0)
         if fire:
+            fired = True
             state, more = overwatch_shot(state, dice, watcher_id, actor_id)
             events.extend(more)
             state, more = check_victory(state)
@@ -175,6 +204,21 @@ def _continue(
     if state.over:
         return PhaseResult(state, tuple(events))
     actor = state.unit_as(actor_id, Character)
+    if trigger.rest and actor.acting:
+        if fired:
+            # drawn fire stops a path where it was drawn: the character stands there with the rest of its AP, to
+            # act again knowing what happened (SK-4.1: the shot came before this step, which still happened)
+            assert actor.at is not None
+            events.append(SkPathStopped(rule="SK-4.1", unit=actor_id, at=actor.at, ap_left=actor.ap_left))
+            return PhaseResult(state, tuple(events))
+        step = trigger.rest[0]
+        try:
+            cost = action_cost(state, actor, step)
+        except IllegalOrderError:
+            # nothing that happened on the way changes the board a path crosses, so its next step stays legal;
+            # should one not be, the path ends here with the AP unspent rather than losing what was done
+            return PhaseResult(state, tuple(events))
+        return _start(state, dice, events, actor, step, cost, trigger.rest[1:])
     if not actor.acting or isinstance(trigger.order, SkOverwatch):
         # SK-4.1: entering overwatch is the character's last action
         state, more = end_activation(state, actor_id)

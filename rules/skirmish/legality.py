@@ -29,8 +29,9 @@ from rules.skirmish.model import (
     SkShoot,
     SkTurn,
 )
+from rules.skirmish.paths import steps_along
 from rules.skirmish.tables import tables
-from rules.state import EncounterState
+from rules.state import EncounterState, replace_unit
 
 
 def illegal(ch: Character, code: str, rule: str, message: str, **params: object) -> IllegalOrderError:
@@ -111,7 +112,41 @@ def _same(a: Cell, b: Cell) -> bool:
     return set(a) == set(b)
 
 
+def path_steps(state: EncounterState, ch: Character, order: SkMove) -> tuple[SkMove, ...]:
+    """The single steps of a move (a path's, rules/skirmish/paths.py; otherwise the move itself), or
+    ``IllegalOrderError`` when its hexes do not follow one another as steps can."""
+    if not order.path:
+        return (order,)
+    hexes = (*order.path, order.to)
+    if ch.astride is not None:
+        raise illegal(ch, "path_astride", "SK-2.5", "moves one step at a time while astride two half hexes")
+    steps = steps_along(state, ch, hexes, order.facing)
+    if steps is None:
+        assert ch.at is not None
+        labels = " ".join(h.label for h in hexes)
+        raise illegal(
+            ch,
+            "not_a_path",
+            "SK-2.2",
+            f"{labels} is not a path of steps from {ch.at.label} (each hex next to the one before)",
+            path=labels,
+            hex=ch.at.label,
+        )
+    return steps
+
+
+def _path(state: EncounterState, ch: Character, order: SkMove) -> int:
+    """Every step of a path is judged as a move of its own from where the one before ends (SK-2.2..2.4)."""
+    total, here = 0, ch
+    for step in path_steps(state, ch, order):
+        total += _move(state, here, step)
+        here = replace_unit(here, at=step.to, facing=step.facing if step.facing is not None else here.facing)
+    return total
+
+
 def _move(state: EncounterState, ch: Character, order: SkMove) -> int:
+    if order.path:
+        return _path(state, ch, order)
     rule = "SK-2.3" if order.backward else "SK-2.2"
     halves = halfhex.enabled(state)
     if (order.astride is not None or order.via is not None) and not halves:

@@ -58,13 +58,16 @@ class SkTurn(Order):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SkMove(Order):
     """``move <hex> [facing <vertex>]`` (SK-2.2) or ``back ...`` (SK-2.3). With half hexes (SK-2.5): ``move
-    <hex>/<hex> ...`` ends astride ``to`` and ``astride``; ``move <hex> via <half hex> ...`` passes a half hex."""
+    <hex>/<hex> ...`` ends astride ``to`` and ``astride``; ``move <hex> via <half hex> ...`` passes a half hex.
+    ``move <hex> <hex> … [facing <vertex>]`` is a path: ``path`` the hexes entered before ``to``, each step a move
+    action of its own (rules/skirmish/paths.py)."""
 
     to: Hex
     facing: int | None = None
     backward: bool = False
     astride: Hex | None = None
     via: Hex | None = None
+    path: tuple[Hex, ...] = ()
 
 
 @serializable
@@ -156,13 +159,16 @@ def action_kind(order: Order) -> str:
 class SkTrigger:
     """An action held while overwatch shots are resolved first (SK-4.1).
 
-    ``queue`` has one entry per possible shot, watcher ids in the order they are asked.
+    ``queue`` has one entry per possible shot, watcher ids in the order they are asked. A path's later steps wait
+    in ``rest``; ``interrupted`` records that a shot was fired at this step, which ends the path after it.
     """
 
     actor: str
     order: Order
     cost: int
     queue: tuple[str, ...] = ()
+    rest: tuple[Order, ...] = ()
+    interrupted: bool = False
 
 
 @serializable

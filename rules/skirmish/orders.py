@@ -1,6 +1,7 @@
 """The skirmish action language (text → order). Syntax only: legality is in :mod:`rules.skirmish.legality`.
 
     turn <vertex>                      move <hex> [facing <vertex>]     back <hex> [facing <vertex>]
+    (a path, step by step)             move <hex> <hex> ... [facing <vertex>]
     (half hexes, SK-2.5)               move <hex>/<hex> ...             move <hex> via <half hex> ...
     shoot <character>                  melee <character>                grenade <character> | grenade <hex>
     overwatch [ask|always|never]       act <description>                end | done
@@ -123,12 +124,27 @@ def _grenade_target(state: EncounterState, unit_id: str, token: str) -> SkGrenad
 
 
 def _move(unit_id: str, verb: str, args: list[str]) -> SkMove:
-    """``move <hex>[/<hex>] [via <hex>] [facing <vertex>]`` (SK-2.2/2.3; two hexes and ``via``: SK-2.5)."""
+    """``move <hex>[/<hex>] [via <hex>] [facing <vertex>]`` (SK-2.2/2.3; two hexes and ``via``: SK-2.5), or a
+    path of whole hexes, ``move <hex> <hex> … [facing <vertex>]`` (rules/skirmish/paths.py)."""
     first, _, second = args[0].partition("/")
     to = _hex(unit_id, first)
     astride = _hex(unit_id, second) if second else None
-    options: dict[str, str] = {}
     rest = args[1:]
+    hexes = [to]
+    while verb == "move" and astride is None and rest and _is_hex(rest[0]):
+        hexes.append(Hex.parse(rest[0]))
+        rest = rest[1:]
+    if len(hexes) > 1:
+        facing = None
+        if rest:
+            if len(rest) != 2 or rest[0].lower() != "facing":
+                usage = f"{verb} <hex> <hex> ... [facing <vertex>]"
+                raise _bad(
+                    unit_id, f"write '{usage}'", " ".join(rest), "syntax.skirmish.move_usage", usage=usage
+                )
+            facing = _vertex(unit_id, rest[1])
+        return SkMove(unit=unit_id, to=hexes[-1], facing=facing, path=tuple(hexes[:-1]))
+    options: dict[str, str] = {}
     while rest:
         key = rest[0].lower()
         if key not in ("via", "facing") or len(rest) < 2 or key in options:
@@ -165,6 +181,14 @@ def _vertex(unit_id: str, token: str) -> int:
         names = ", ".join(v.label for v in Vertex)
         message = f"{token!r} is not a vertex (use {names})"
         raise _bad(unit_id, message, token, "syntax.skirmish.vertex", token=token, known=names) from None
+
+
+def _is_hex(token: str) -> bool:
+    try:
+        Hex.parse(token)
+    except ValueError:
+        return False
+    return True
 
 
 def _hex(unit_id: str, token: str) -> Hex:

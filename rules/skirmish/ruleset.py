@@ -148,7 +148,7 @@ class SkirmishRuleset(Ruleset):
         actor = actor or ext_of(before).active
         return f"{before.round}:{actor}" if actor else None
 
-    # --- a layer's straying (NGT-5: per move action; the stray replaces it and spends its AP) -------------
+    # --- a layer's straying (NGT-5: per move action or path; the stray replaces it and spends its AP) -----
     def sees_hex(self, state: EncounterState, unit_id: str, target: Hex) -> bool:
         """SK-3.2: the front arc and a clear line (its own hex is always seen)."""
         ch = state.units.get(unit_id)
@@ -186,7 +186,9 @@ class SkirmishRuleset(Ruleset):
         if not isinstance(order, SkMove):
             return None
         ch = state.unit_as(order.unit, Character)
-        return MoveIntent(unit=ch.id, points=ch.ap_left)
+        # a path names its hexes beforehand, so a layer judges them one by one (NGT-5: before every hex entered);
+        # a single step is judged from where the character stands, as a move action always was
+        return MoveIntent(unit=ch.id, points=ch.ap_left, path=(*order.path, order.to) if order.path else ())
 
     def enter_cost(self, state: EncounterState, unit_id: str, frm: Hex, to: Hex) -> int | None:
         """SK-2.2/2.4: a forward step's AP; None off the board, into blocking terrain or an occupied hex."""

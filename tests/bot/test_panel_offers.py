@@ -55,6 +55,9 @@ GAMES = {
 }
 LONGEST_PHASE = 9_999_999
 MISSING_KEY = re.compile(r"\b(?:panel|stat|policy|station|errors)\.[a-z_]+(?:\.[a-z_]+)*\b")
+#: refusals a panel must risk: a place held by an enemy the side cannot see is offered like any other, or its
+#: absence would give that enemy away (FOG-1); Submit then says someone unseen is there, naming nobody
+UNSEEN = frozenset({"skirmish.occupied_unseen"})
 checked: Counter[str] = Counter()  # options and presses checked, per game
 
 
@@ -76,6 +79,8 @@ def must_accept(state: EncounterState, plugin: PanelPlugin, model: PanelModel) -
     try:
         ruleset.validate_order(state, model.unit_id, ruleset.parse_order(state, model.unit_id, raw))
     except GameError as exc:
+        if exc.code in UNSEEN:
+            return
         pytest.fail(
             f"{model.unit_id} round {state.round} phase {state.phase}: offered {raw!r}, refused: {exc}"
         )
@@ -103,6 +108,7 @@ def check_panel(
                 ), "kept as chosen"
                 must_accept(state, plugin, chosen)
                 checked[game] += 1
+                follow_up(game, state, plugin, model, chosen)
         elif control.enabled:
             pressed = model
             for _ in range(12):  # a button pressed while it stays enabled
@@ -168,6 +174,26 @@ def check_multi(
         assert len(picks(grown)[0]) == len(chosen) + 1, "an offered option joins the picks"
     assert len(picks(grown)[0]) == select.max_values, (action, picks(grown), select.max_values)
     must_accept(state, plugin, grown)
+
+
+def follow_up(
+    game: str, state: EncounterState, plugin: PanelPlugin, before: PanelModel, after: PanelModel
+) -> None:
+    """A select a choice brings up or fills anew (skirmish: the end facing once a move's hex is picked, a
+    direction's hexes on the Move menu) offers only what the rules accept too, each of its options chosen in turn."""
+    shown = {c.action: c.options for c in before.controls if isinstance(c, Select)}
+    for control in after.controls:
+        if (
+            not isinstance(control, Select)
+            or shown.get(control.action) == control.options
+            or not control.enabled
+        ):
+            continue
+        values = [o.value for o in control.options]
+        assert values and len(values) <= 25 and len(set(values)) == len(values), control
+        for value in values:
+            must_accept(state, plugin, press(plugin, state, after, control.action, (value,)))
+            checked[game] += 1
 
 
 def fullest(state: EncounterState, plugin: PanelPlugin, model: PanelModel) -> PanelModel:

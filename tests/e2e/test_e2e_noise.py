@@ -41,6 +41,7 @@ from tests.e2e_helpers import (
     play_phase,
     retargeted,
     room,
+    skirmish_moves,
     start_bot,
     wait_phase_after,
     wait_turn_after,
@@ -202,9 +203,13 @@ async def test_sk_1_1_an_activation_is_one_message_edited_and_the_panel_is_edite
         person = t.ana if state.units[unit].side == "rfp" else t.bea
         panel = await panel_for_phase(t.fd, person, unit, seen.phase_no)
         panel_ids.setdefault(f"{state.round}:{unit}", set()).add(panel.id)
-        _, moves = control(panel, unit, "move")
         if state.pending is None:
             activations.add(f"{state.round}:{unit}")
+        moves = (
+            await skirmish_moves(t.fd, person, panel, unit)
+            if state.pending is None and person is t.ana
+            else []
+        )
         if state.pending is not None:
             await act(t, person, panel, unit, "decide", "hold")
         elif person is t.ana and moves:
@@ -271,7 +276,7 @@ async def test_sk_1_1_a_corridor_round_played_move_by_move_posts_one_message_per
         unit = SKIRMISH.awaiting(state)[0]
         person = t.ana if state.units[unit].side == "rfp" else t.bea
         panel = await panel_for_phase(t.fd, person, unit, seen.phase_no)
-        _, moves = control(panel, unit, "move")
+        moves = await skirmish_moves(t.fd, person, panel, unit) if state.pending is None else []
         key = f"{state.round}:{unit}"
         if state.pending is not None:
             await act(t, person, panel, unit, "decide", "hold")
@@ -297,8 +302,12 @@ async def ana_moves(t: Table, enc: int) -> str:
         unit = SKIRMISH.awaiting(seen.state)[0]
         person = t.ana if seen.state.units[unit].side == "rfp" else t.bea
         panel = await panel_for_phase(t.fd, person, unit, seen.phase_no)
-        _, moves = control(panel, unit, "move")
-        if person is t.ana and moves and seen.state.pending is None:
+        moves = (
+            await skirmish_moves(t.fd, person, panel, unit)
+            if person is t.ana and seen.state.pending is None
+            else []
+        )
+        if moves:
             await act(t, person, panel, unit, "move", moves[0])
             await wait_step_after(t, enc, seen.phase_no)
             await t.bot.settle()

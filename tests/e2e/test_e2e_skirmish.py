@@ -180,6 +180,18 @@ async def play_one(
     if ch.side == "tyr" and not watching and "overwatch ask" in others:
         await choose(t, person, panel, unit, "other", "overwatch ask")
     elif ch.side == "rfp" and key not in moved and moves:
+        if moves[0].startswith("way "):  # more hexes in reach than a menu holds: a direction first
+            cid, _ = select_of(panel, unit, "move")
+            await (await person.select(panel, cid, [moves[0]])).acknowledged()
+            way = moves[0].removeprefix("way ")
+
+            def listed() -> bool:
+                found = draft_in(panel)
+                return found is not None and found[1].text("way") == way
+
+            await t.fd.wait_for(listed, what="the direction's hexes")
+            _, moves = select_of(panel, unit, "move")
+            moves = [m for m in moves if not m.startswith("way ")]
         await choose(t, person, panel, unit, "move", moves[0])
         moved.add(key)
         assert panel.attachments, "a private preview of the intended move"

@@ -18,7 +18,7 @@ from render import BoardSnapshot, RenderOptions
 from render.board import viewport_for
 from rules.night.events import NightStraying
 from rules.registry import ruleset_for
-from tests.e2e_helpers import Table, draft_in, panel_for_phase, room, wait_turn_after
+from tests.e2e_helpers import Table, draft_in, panel_for_phase, room, skirmish_moves, wait_turn_after
 from tests.fakediscord import Channel, Message, Person
 from tests.night_fixtures import HIDDEN, RFP, decode, open_raid, select_of
 
@@ -74,7 +74,7 @@ async def test_a_night_round_sends_each_side_its_own_board_and_a_unit_strays(tab
         unit = ruleset.awaiting(state)[0]
         person = t.ana if unit in RFP else t.bea
         panel = await panel_for_phase(t.fd, person, unit, phase_no)
-        _, moves = select_of(panel, unit, "move")
+        moves = await skirmish_moves(t.fd, person, panel, unit) if unit not in moved else []
         if unit not in moved and moves:
             moved.add(unit)
             first_mover = first_mover or unit

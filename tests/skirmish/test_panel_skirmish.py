@@ -16,7 +16,7 @@ from bot.permissions import Actor
 from bot.service import EncounterService
 from data import SCENARIO_DIR
 from rules.engine import resolve_phase
-from rules.hexgrid import Hex
+from rules.hexgrid import Hex, HexSide
 from rules.registry import get_ruleset
 from rules.ruleset import DiceFactory
 from rules.scenario import load_scenario
@@ -46,7 +46,21 @@ def panel(state: EncounterState, unit: str, draft: Draft | None = None) -> Panel
 
 
 def offered(model: PanelModel, group: str | None = None) -> list[str]:
-    return [o.value for g in sk_panel.GROUPS if group in (None, g) for o in model.options(g)]
+    """The actions offered (a direction on the Move menu is not one: it lists that direction's hexes)."""
+    return [
+        o.value
+        for g in sk_panel.GROUPS
+        if group in (None, g)
+        for o in model.options(g)
+        if not o.value.startswith(f"{sk_panel.WAY} ")
+    ]
+
+
+def all_moves(state: EncounterState, unit: str) -> list[str]:
+    """Every hex the Move menu offers, whichever direction it sits in, as the action text of its cheapest end."""
+    ways = ("", *(side.name for side in HexSide))
+    found = (o.value for w in ways for o in sk_panel.move_options(state, unit, w))
+    return list(dict.fromkeys(v for v in found if not v.startswith(f"{sk_panel.WAY} ")))
 
 
 def test_the_activated_character_gets_only_actions_the_rules_accept() -> None:
@@ -57,13 +71,17 @@ def test_the_activated_character_gets_only_actions_the_rules_accept() -> None:
     values = offered(model)
     assert values, "an active character always has something to do"
     for option in (o for g in sk_panel.GROUPS for o in model.options(g)):
+        if option.value.startswith(f"{sk_panel.WAY} "):
+            continue
         order = RULES.parse_order(state, "kara", option.value)
         RULES.validate_order(state, "kara", order)  # raises if illegal
         assert option.param("cost").isdigit()
-    # SK-2.2: Kara (1405, facing SW-NW) may step into 1305 or 1306, but Brak stands in 1306 (SK-2.4)
-    assert {v.split()[1] for v in offered(model, "move")} == {"1305"}
-    assert offered(model, "move")[0] == "move 1305", "keeping the facing comes first"
-    assert not any(v.startswith("back") for v in values), "nothing behind her on the board (SK-2.3)"
+    # SK-2.2: Kara (1405, facing SW-NW) may step into 1305 or 1306, but Brak stands in 1306 (SK-2.4): no path
+    # goes there or through it
+    moves = all_moves(state, "kara")
+    assert "move 1305" in moves, "one step keeping the facing is written as SK-2.2's own move"
+    assert not any("1306" in v.split() for v in moves)
+    assert not any(v.startswith("back") for v in moves), "nothing behind her on the board (SK-2.3)"
     assert "turn SW-NW" not in values, "turning to the facing she has is not an action (SK-2.1)"
     # SK-3.1: Kira at 13 hexes is out of range for a shot; a grenade has no range limit ([HOUSE])
     assert "shoot kira" not in values and "grenade kira" in values
@@ -84,6 +102,7 @@ def test_ap_shown_and_actions_beyond_the_ap_left_are_not_offered() -> None:
     values = offered(model)
     assert not any(v.startswith(("shoot", "overwatch")) for v in values), "2 AP each (SK-1.2)"
     assert "move 1305" in values and "act search" in values, "1 AP actions remain"  # a grenade too (SK-6.2)
+    assert all(len(v.split()) <= 4 for v in offered(model, "move")), "one AP: one hex at most"
     assert "turn NE-SE" not in values, "three vertices cost 2 AP (SK-2.1)"
 
 
@@ -101,7 +120,7 @@ def test_every_offered_action_becomes_a_raw_order_the_parser_reads() -> None:
     state = drawn("delta")
     model = panel(state, "kara")
     kinds: set[type] = set()
-    for value in offered(model):
+    for value in [*offered(model), *all_moves(state, "kara")]:
         raw = sk_panel.raw_order(panel(state, "kara", Draft(action=value)))
         assert raw == value and isinstance(raw, str)
         order = RULES.parse_order(state, "kara", raw)
@@ -181,8 +200,7 @@ async def test_one_submitted_action_resolves_at_once_in_activation_mode(service:
     _, state, phase_no = await service.load(enc)
     actor = RULES.awaiting(state)[0]
     user = 2 if state.units[actor].side == "rfp" else 3
-    model = sk_panel.build_panel(state, actor, draft=Draft(), owing=True)
-    choice = offered(model, "move")[0]
+    choice = all_moves(state, actor)[0]
     sent = await service.submit(enc, user, actor, choice, phase_no=phase_no)
     assert sent.all_in, "the other character of the chit need not order anything"
     result = await service.resolve(enc, expected_phase_no=phase_no, all_in=True)
@@ -195,11 +213,11 @@ async def test_one_submitted_action_resolves_at_once_in_activation_mode(service:
 def test_a_hex_held_by_a_hidden_enemy_is_still_offered_as_a_move() -> None:
     """Leaving it out would tell the player an unseen enemy stands there (FOG-1)."""
     state = drawn("delta")
-    first_move = next(v for v in offered(panel(state, "kara")) if v.startswith("move "))
+    first_move = all_moves(state, "kara")[0]
     target = Hex.parse(first_move.split()[1])
     veddio = state.unit_as("veddio", Character)
     lurking = state.with_units([replace_unit(veddio, at=target, hidden=True)])
-    assert f"move {target.label}" in offered(panel(lurking, "kara"))
+    assert f"move {target.label}" in all_moves(lurking, "kara")
     assert not any("veddio" in v for v in offered(panel(lurking, "kara")))
     # Submit meets the real board: refused, without naming who is there
     from rules.errors import GameError
