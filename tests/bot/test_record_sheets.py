@@ -116,7 +116,8 @@ def test_exo_sheet_crew_by_station_and_weapons_by_section_EXO_1_4_EXO_1_5() -> N
     assert "Vector (next round): 0511" in en
     assert "**Rhea (pilot)** · Piloting 15, Gunnery 13" in en
     # the manned turret covers all four sections (EXO-1.3), the bow lasers the front two
-    assert "SFD (front right): APt#1, L#2, L#3" in en and "SPD (rear right): APt#1" in en
+    # English readers read the section in English, the seed's abbreviation after it
+    assert "front right (SFD): APt#1, L#2, L#3" in en and "rear right (SPD): APt#1" in en
     assert "Armor 4/4 · Structure 3/3" in en
     es = text_of(record_sheet(state, "pirata", "red"), "es")
     assert "**piloto** · Pilotar 14" in es  # an NPC crew is named by its station, with that skill alone
