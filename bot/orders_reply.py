@@ -27,6 +27,14 @@ def acts_now(service: ServiceBase, reading: Reading, unit_id: str) -> bool:
     )
 
 
+#: the answer to ``/orders`` while the encounter does not run, by its status
+_NOT_RUNNING = {
+    "open": "errors.encounter.not_started",
+    "paused": "errors.encounter.paused",
+    "ended": "errors.encounter.ended",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class OrdersReply:
     """The panels to show (units that may act now, in ``/orders``' order) and the units only named as waiting."""
@@ -45,6 +53,11 @@ def split_units(service: ServiceBase, reading: Reading, units: Sequence[str]) ->
 def waiting_line(reading: Reading, reply: OrdersReply, locale: str) -> str | None:
     """The one line naming the caller's waiting units ("Veddio y Kira esperan su turno."), or, when none of them
     may act, the whole answer; None when every unit shown has its panel."""
+    if not reply.acting:
+        # nobody's turn comes while the encounter does not run: say why instead of naming units as waiting
+        status = "ended" if reading.state.over else reading.meta.status
+        if status in _NOT_RUNNING:
+            return t(_NOT_RUNNING[status], locale)
     if not reply.waiting:
         return None
     names = and_list([shown_name(reading.state.units[u].name) for u in reply.waiting], locale)
