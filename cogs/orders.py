@@ -10,11 +10,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import HexBotCore
+from bot.orders_reply import split_units, waiting_line
 from bot.results import refuse
 from bot.translator import tr
 from cogs.common import actor_of, encounter_here, lang, remember_locale
 from cogs.panel.items import PanelItem, panel_message
 from cogs.panel.load import load_panel
+from data.i18n import t
+
+#: panels one ``/orders`` shows at most (a director's unplayed units acting at once beyond it wait for the next)
+MAX_PANELS = 5
 
 
 class OrdersCog(commands.Cog):
@@ -33,7 +38,15 @@ class OrdersCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         await remember_locale(interaction, meta.id)
         locale = lang(interaction)
-        for unit in units[:5]:
+        reading = await self.bot.service.read(meta.id)
+        reply = split_units(self.bot.service, reading, units)
+        line = waiting_line(reading, reply, locale)
+        if not reply.acting:
+            await interaction.followup.send(line or t("panel.step.wait", locale), ephemeral=True)
+            return
+        # a panel's controls fill most of a message's five component rows and each click edits its own message,
+        # so units acting at the same time (a director's unplayed units) each keep a message of their own
+        for n, unit in enumerate(reply.acting[:MAX_PANELS]):
             panel = await load_panel(
                 self.bot,
                 meta.id,
@@ -41,9 +54,12 @@ class OrdersCog(commands.Cog):
                 unit,
                 None,
                 interaction.guild_id,
+                reading=reading,
                 actor=actor_of(interaction),
             )
             kwargs = await panel_message(panel, locale)
+            if n == 0 and line:
+                kwargs["content"] = line
             await interaction.followup.send(ephemeral=True, **kwargs)
 
 

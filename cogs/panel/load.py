@@ -9,14 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.orders_reply import acts_now
 from bot.panels import PanelPlugin, build, panel_for, press
 from bot.panels.draft import Draft, decode_draft
 from bot.panels.model import PanelModel
 from bot.permissions import Actor
 from bot.results import refuse
 from bot.service import Reading
-from rules.registry import ruleset_for
-from rules.ruleset import DIRECTOR
 from rules.state import EncounterState
 
 if TYPE_CHECKING:
@@ -60,12 +59,7 @@ async def load_panel(
     if not await service.may_use_panel(reading, unit_id, actor or Actor(user_id)):
         raise refuse("unit.not_yours", "That is not one of your units.")
     plugin = panel_for(state.ruleset)
-    running = meta.status == "running" and not state.over
-    # the director's pseudo-unit (director-run modes) may give an order of the procedure at any time, and a unit
-    # the ruleset lets act unprompted (ocs: free moves by the owner) has its controls too
-    owing = running and (
-        unit_id == DIRECTOR or unit_id in service.owing(state) or ruleset_for(state).may_act(state, unit_id)
-    )
+    owing = acts_now(service, reading, unit_id)
     if stored is not None and stored[0] == phase_no:
         draft, submitted = stored[1], False
     else:

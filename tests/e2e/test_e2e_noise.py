@@ -294,6 +294,60 @@ async def test_sk_1_1_a_corridor_round_played_move_by_move_posts_one_message_per
     assert set(per_round) == {1, 2} and max(per_round.values()) <= CORRIDOR_POSTS_PER_ROUND, per_round
 
 
+async def test_sk_1_1_a_player_with_dms_closed_gets_one_ephemeral_per_orders(corridor: Table) -> None:
+    """SK-1.1: ``/orders`` answers a player with DMs closed with the panels of the characters that may act now
+    only, the others named on one line (before: one panel per character, most saying it is not their turn).
+    While a character acts that is one ephemeral message; when none of theirs may act, one line. Right after a
+    chit draw each character of the chit may be the one to act and keeps a panel message of its own (a panel
+    fills a message's component rows, and each click edits its own message). Measured over these two rounds: 16
+    ``/orders`` made 64 ephemeral messages before, 20 now."""
+    t = corridor
+    t.bea.close_dms()
+    enc = await open_corridor(t)
+    await t.bot.settle()
+    per_orders: list[tuple[int, int]] = []  # (ephemerals one /orders created, Bea's characters that may act)
+    for _ in range(60):
+        seen = await t.bot.service.read(enc)
+        state = seen.state
+        if state.over or state.round >= 3:
+            break
+        awaited = SKIRMISH.awaiting(state)
+        unit = awaited[0]
+        before = len(t.bea.ephemeral_messages(t.channel))
+        handle = await t.bea.run_command(t.channel, "orders")
+        answer = await handle.final_response(timeout=60)
+        hers = [u for u in awaited if state.units[u].side == "tyr"]
+        if len(hers) > 1:
+            await handle.wait_for_followups(len(hers) - 1, timeout=60)
+        await t.bot.settle()
+        per_orders.append((len(t.bea.ephemeral_messages(t.channel)) - before, len(hers)))
+        assert answer.ephemeral
+        if not hers:
+            assert not answer.components and "wait for their turn" in answer.content, answer.content
+            person, panel = t.ana, await panel_for_phase(t.fd, t.ana, unit, seen.phase_no)
+        else:
+            shown = {cid.split(":unit:")[1].split(":")[0] for cid in answer.custom_ids() if ":unit:" in cid}
+            assert len(shown) == 1 and shown <= set(hers), (
+                "one character's panel per message, only the awaited"
+            )
+            unit = shown.pop()
+            others = [
+                state.units[u].name for u in await t.bot.service.my_units(enc, t.bea.id) if u not in hers
+            ]
+            assert all(name in answer.content for name in others), (answer.content, others)
+            person, panel = t.bea, answer
+        if state.pending is not None:
+            await act(t, person, panel, unit, "decide", "hold")
+        else:
+            end = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:end"))
+            await (await person.click(panel, end)).wait_for_replies(1, timeout=60)
+        await wait_step_after(t, enc, seen.phase_no)
+        await t.bot.settle()
+    print("ephemerals per /orders:", per_orders, "total to Bea:", len(t.bea.ephemeral_messages(t.channel)))
+    assert all(made == max(1, hers) for made, hers in per_orders), per_orders
+    assert any(hers == 1 for _, hers in per_orders) and any(hers == 0 for _, hers in per_orders), per_orders
+
+
 async def ana_moves(t: Table, enc: int) -> str:
     """Play the corridor on (every other character ends its activation) until one of Ana's characters moves;
     returns which."""
