@@ -34,6 +34,18 @@ class InitiativeRolled(Event):
 
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
+class InitiativeTie(Note):
+    """MECH-1.1: ``unit`` and ``other`` rolled the same ``total`` and ``unit`` counts as lower (it declares
+    first): its Initiative attribute is lower (``key`` ``mech.tie.attribute``), or, the attributes being equal,
+    it comes earlier in the scenario file (``mech.tie.file_order``). Both units are named, so a reader who cannot
+    see one of them is not told of the tie."""
+
+    other: str
+    total: int
+
+
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DeclarationOrder(Event):
     """MECH-1.1: this turn's declaration order, lowest initiative first (resolution of movement follows it)."""
 

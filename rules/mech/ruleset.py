@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Mapping
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.dice import Dice
@@ -28,6 +29,7 @@ from rules.mech.events import (
     DeclarationLocked,
     DeclarationOrder,
     InitiativeRolled,
+    InitiativeTie,
     PhysicalAttackMade,
     WeaponFired,
 )
@@ -146,7 +148,9 @@ def roll_initiative(state: EncounterState, dice: Dice) -> tuple[EncounterState, 
                 tactics=unit.tactics,
             )
         )
-    order = tuple(uid for *_, uid in sorted(keys))
+    ranked = sorted(keys)
+    events.extend(_ties(ranked))
+    order = tuple(uid for *_, uid in ranked)
     events.append(DeclarationOrder(rule="MECH-1.1", units=order))
     turn_secret = bool(state.option(SECRET_DECLARATIONS, False))  # fixed for the turn (MECH-1.1)
     turn_per_weapon = bool(state.option(ROLLS_PER_WEAPON, False))  # and so is how it rolls (MECH-2.1a)
@@ -157,6 +161,19 @@ def roll_initiative(state: EncounterState, dice: Dice) -> tuple[EncounterState, 
     if not declarers(state):
         state = state.replace(phase=RESOLVE)
     return state, events
+
+
+def _ties(ranked: list[tuple[int, int, int, str]]) -> list[Event]:
+    """MECH-1.1: how each tie in the ranked totals (lowest first) was broken, one line per pair of neighbours
+    with the same total, so the order of declarations never rests on an unexplained choice."""
+    out: list[Event] = []
+    for (total, attribute, _, lower), (other_total, other_attribute, _, higher) in pairwise(ranked):
+        if total == other_total:
+            by = "attribute" if attribute != other_attribute else "file_order"
+            out.append(
+                InitiativeTie(rule="MECH-1.1", key=f"mech.tie.{by}", unit=lower, other=higher, total=total)
+            )
+    return out
 
 
 def declaration_event(state: EncounterState, order: MechOrder) -> DeclarationLocked:

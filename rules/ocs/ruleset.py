@@ -18,6 +18,19 @@ from rules.errors import IllegalOrderError
 from rules.events import DirectorOverride, Event, UnitDestroyed
 from rules.hexgrid import Hex
 from rules.ocs import flow, scenario_io, sim
+from rules.ocs.events import (
+    OcsActionRatings,
+    OcsArChosen,
+    OcsColumn,
+    OcsCombatCancelled,
+    OcsCombatEnded,
+    OcsCombatOpened,
+    OcsCombatRoll,
+    OcsOdds,
+    OcsOptionSettled,
+    OcsStepLost,
+    OcsSurprise,
+)
 from rules.ocs.legality import PLAYERS_OPEN_COMBATS, check_order
 from rules.ocs.model import OcsState, OcsUnit, combat_of, units_in
 from rules.ocs.orders import parse
@@ -41,6 +54,20 @@ if TYPE_CHECKING:
     from rules.scenario import ScenarioContext
 
 PHASE = "combat"
+#: the events of one combat's procedure (OCS-2..OCS-6), each naming its combat
+COMBAT_EVENTS = (
+    OcsCombatOpened,
+    OcsArChosen,
+    OcsActionRatings,
+    OcsOdds,
+    OcsColumn,
+    OcsSurprise,
+    OcsCombatRoll,
+    OcsStepLost,
+    OcsOptionSettled,
+    OcsCombatEnded,
+    OcsCombatCancelled,
+)
 
 
 @register
@@ -75,6 +102,14 @@ class OcsRuleset(Ruleset):
 
     def awaiting(self, state: EncounterState) -> tuple[str, ...]:
         return flow.awaiting(state)
+
+    def turn_of_play(self, before: EncounterState, events: tuple[Event, ...]) -> str | None:
+        """OCS-2..OCS-7: a combat, from its opening through its Action Ratings, its roll and its losses and
+        retreats, is one turn of play. A step that touches two combats goes with the one it carried furthest (a
+        resolution rolls after its answers, and answers after its openings: the last combat named); a step of
+        no combat (free moves, mode changes, the end of the combat phase) is a post of its own."""
+        combats = [e.combat for e in events if isinstance(e, COMBAT_EVENTS)]
+        return f"combat:{combats[-1]}" if combats else ""
 
     def director_switches(self) -> tuple[str, ...]:
         """OCS-2: the director may let a side's player open a combat with its own unit (``/director option``)."""

@@ -58,6 +58,18 @@ class PbwSegmentPlanned(Note):
 
 @serializable
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PbwInitiativeTie(Event):
+    """PBW-1: ``unit`` and ``other`` have the same Initiative; ``unit`` comes earlier in the scenario file, so it
+    declares first and acts first in each segment (DESIGN §7.4). Told as a turn's declarations begin; both units
+    are named, so a reader who cannot see one of them is not told of the tie."""
+
+    unit: str
+    other: str
+    initiative: int
+
+
+@serializable
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PbwSegmentStarted(Event):
     """PBW-1: a segment resolves, characters from the highest Initiative to the lowest (ties: file order)."""
 

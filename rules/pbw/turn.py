@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from itertools import pairwise
 from typing import Any
 
 from rules.dice import Dice
@@ -20,6 +21,7 @@ from rules.pbw.events import (
     PbwDeclarationForced,
     PbwDisengaged,
     PbwFatigue,
+    PbwInitiativeTie,
     PbwIntentionChanged,
     PbwSegmentPlanned,
     PbwSegmentStarted,
@@ -166,11 +168,26 @@ def lock_without_choice(state: EncounterState, until: str | None) -> Outcome:
     return state, events
 
 
+def ties(state: EncounterState) -> list[Event]:
+    """PBW-1: each pair of neighbours in the declaration order with the same Initiative, the earlier in the file
+    first (it declares and acts first: DESIGN §7.4), so the order of the turn never rests on an unexplained
+    choice."""
+    order = declaration_order(state)
+    return [
+        PbwInitiativeTie(rule="PBW-1", unit=a.id, other=b.id, initiative=a.initiative)
+        for a, b in pairwise(order)
+        if a.initiative == b.initiative
+    ]
+
+
 def declare(state: EncounterState, orders: Mapping[str, Order]) -> Outcome:
     """Lock the next declarer's declaration (none given: three skipped segments) and any automatic ones around it;
-    once everyone has declared, segment 1 comes next."""
+    once everyone has declared, segment 1 comes next. The turn's first declaration tells its ties first."""
+    first = not ext_of(state).records
     nxt = next_declarer(state)
+    told = ties(state) if first else []
     state, events = lock_without_choice(state, nxt)
+    events = [*told, *events]
     if nxt is not None:
         ch = state.unit_as(nxt, Character)
         order = orders.get(nxt)

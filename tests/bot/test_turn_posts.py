@@ -4,6 +4,9 @@ their turn, without Discord."""
 from __future__ import annotations
 
 from bot.turn_posts import MAX_EMBEDS, OpenPost, OpenPosts, continues, pack, runs
+from rules.events import Event, UnitMoved
+from rules.hexgrid import Hex
+from rules.ocs.events import OcsArChosen, OcsCombatEnded, OcsCombatOpened, OcsStepLost, OcsTurnEnded
 from rules.registry import get_ruleset
 from rules.skirmish.events import SkChitDrawn
 from tests.skirmish_fixtures import act, char, draw, make
@@ -65,3 +68,22 @@ def test_pbw_1_and_mech_1_1_a_turn_is_one_turn_of_play_and_exo_keeps_one_post_pe
     assert get_ruleset("pbw").turn_of_play(state, ()) == "3"
     assert get_ruleset("mech").turn_of_play(state, ()) == "3"
     assert get_ruleset("exo").turn_of_play(state, ()) == ""
+
+
+def test_ocs_2_to_ocs_6_a_combat_is_one_turn_of_play_from_its_opening_to_its_last_loss() -> None:
+    ocs = get_ruleset("ocs")
+    state = make([char("lana", "rfp", "alpha", "0304")])
+    at = Hex.parse("0605")
+    opened = OcsCombatOpened(rule="OCS-2", combat=4, kind="attack", at=at, attackers=("pz21",), defenders=())
+    chosen = OcsArChosen(rule="OCS-2", combat=4, role="attacker", unit="pz21", ar=5, mode="normal")
+    lost = OcsStepLost(rule="OCS-6", combat=4, unit="rtr7", cause="owner_choice", steps=1)
+    ended = OcsCombatEnded(rule="OCS-6", combat=4, at=at)
+    steps: list[tuple[Event, ...]] = [(opened,), (chosen,), (lost, ended)]
+    assert [ocs.turn_of_play(state, events) for events in steps] == ["combat:4"] * 3
+    # a step that answers combat 4 and opens combat 5 goes with the combat it carried furthest
+    five = OcsCombatOpened(rule="OCS-2", combat=5, kind="attack", at=at, attackers=("pz15",), defenders=())
+    assert ocs.turn_of_play(state, (five, lost)) == "combat:4"
+    # free moves and the end of the combat phase belong to no combat: a post of their own
+    moved = UnitMoved(rule="OCS-1", unit="pz21", frm=at, to=Hex.parse("0606"), facing_from=0, facing_to=0)
+    assert ocs.turn_of_play(state, (moved,)) == ""
+    assert ocs.turn_of_play(state, (OcsTurnEnded(rule="OCS-1", turn=2),)) == ""

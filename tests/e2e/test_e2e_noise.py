@@ -12,6 +12,8 @@ when it went out), never edits:
   is edited in place while it keeps acting (Ana: 3 DMs, one per activation);
 * every bundled scenario, two rounds resolved by the director: at most :data:`POSTS_PER_ROUND` messages a round
   (mech and pbw: one per turn of play, where each declaration and segment had its own);
+* an ocs combat on ocs-gazala (its opening, an Action Rating, the roll, the defender's losses): before, 3 messages
+  (one per resolution); now 1, edited as its steps resolve, and the next combat starts another;
 * ``/encounter new thread:True``: the encounter runs in a public thread of its own; commands given in the thread
   find it, every public post goes there, and the parent channel only hears where it runs.
 """
@@ -28,6 +30,7 @@ from bot.phase_gate import CONFIRM_WITHIN_MS
 from bot.results import StepReport
 from bot.service import bundled_scenarios
 from cogs.announcer import ANNOUNCED, Announcer
+from rules.ocs.model import ext_of
 from rules.registry import get_ruleset
 from tests.e2e_helpers import (
     Table,
@@ -764,6 +767,57 @@ async def test_a_step_that_fails_to_lay_out_does_not_hold_back_the_ones_posted_w
     assert len(laid_out) >= 3
     assert sum(len(m.embeds) for m in posts) == len(laid_out) - 1  # all but the one that failed
     assert "step not shown" in caplog.text
+
+
+async def _director_step(t: Table, enc: int, picks: list[tuple[str, list[str]]]) -> None:
+    """The director's DM panel for the current step: the selects in order, then Submit; returns once the bot has
+    resolved what it chained on it."""
+    seen = await t.bot.service.read(enc)
+    panel = await panel_for_phase(t.fd, t.director, "director", seen.phase_no)
+    for action, values in picks:
+        cid = next(c for c in panel.custom_ids() if c.endswith(f":unit:director:{action}"))
+        before = draft_in(panel)
+        await (await t.director.select(panel, cid, values)).acknowledged()
+        await t.fd.wait_for(
+            lambda b=before: draft_in(panel) != b, what=f"the panel to take {action}={values}"
+        )
+    submit = next(c for c in panel.custom_ids() if c.endswith(":unit:director:submit"))
+    await (await t.director.click(panel, submit)).wait_for_replies(1, timeout=60)
+    await wait_phase_after(t, enc, seen.phase_no)
+    await t.bot.settle()
+
+
+async def test_ocs_2_to_ocs_6_an_ocs_combat_is_one_channel_message_and_the_next_combat_starts_another(
+    tmp_path: Path,
+) -> None:
+    """OCS-2..OCS-7 through the director's panel on ocs-gazala (the seed's 9.5 against 3.5, scripted dice): the
+    opening, the attacker's Action Rating, the roll chained on it and the defender's losses are four steps of one
+    combat, shown as one channel message edited as they resolve; the next combat opens a message of its own."""
+    async with room(tmp_path) as t:
+        options = {"ruleset": "ocs", "scenario": "ocs-gazala"}
+        await (await t.director.run_command(t.channel, "encounter new", options)).final_response()
+        await (await t.director.run_command(t.channel, "encounter start")).final_response()
+        meta = await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id)
+        assert meta is not None
+        await t.bot.settle()
+        start = (await t.bot.service.read(meta.id)).phase_no
+        count = len(created(t.channel))
+        await _director_step(t, meta.id, [("task", ["open"]), ("at", ["0605"]), ("att", ["pz21", "pz15"])])
+        await _director_step(
+            t, meta.id, [("task", ["q1"]), ("ar", ["pz21"])]
+        )  # rtr7's AR is forced: it rolls
+        await _director_step(t, meta.id, [("task", ["q1"]), ("loss", ["rtr7"])])  # DL1o2: its last step
+        seen = await t.bot.service.read(meta.id)
+        assert not ext_of(seen.state).combats and seen.phase_no >= start + 4, seen.phase_no
+        posts = created(t.channel)[count:]
+        assert len(posts) == 1, [m.content[:60] for m in posts]
+        titles = [str(e.get("title", "")) for e in posts[0].embeds]
+        assert any(x.startswith("Combat 1 on ") for x in titles), titles  # the OCS-7 card is in it
+        assert len(posts[0].embeds) >= 4, titles
+        # the Bir Hakeim assault is another combat: another message
+        picks = [("task", ["open"]), ("at", ["0608"]), ("att", ["ariete", "trieste", "lt90"])]
+        await _director_step(t, meta.id, picks)
+        assert len(created(t.channel)[count:]) == 2
 
 
 @pytest.mark.parametrize("scenario", [s[0] for s in bundled_scenarios()])

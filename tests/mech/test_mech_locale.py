@@ -15,9 +15,15 @@ from bot.account import describe
 from bot.cli import main as cli_main
 from data import SCENARIO_DIR
 from data.i18n import catalog, has, t
+from rules.engine import visibility
 from rules.events import Event, Note
+from rules.mech.events import InitiativeTie
 from rules.mech.tables import tables
 from rules.mech.tohit import Modifier
+from rules.registry import ruleset_for
+from rules.ruleset import PUBLIC
+from rules.state import EncounterState
+from tests.mech_fixtures import build, of_type, step, unit
 from tests.paths import ROOT
 
 LANGS = ("en", "es")
@@ -182,3 +188,58 @@ def test_the_rules_reference_has_one_heading_per_rule_id(lang: str) -> None:
         "MECH-4",
         "MECH-5",
     ]
+
+
+# --- MECH-1.1: a tie says how it was broken, and never names a unit the reader cannot see ----------------------
+def _three_tied() -> EncounterState:
+    """Totals a 3+5 = 8, b 5+3 = 8, c 5+3 = 8: b and c have the lower attribute; b comes first in the file."""
+    state = build(
+        unit("a", "red", "0810", initiative=5, name="Atlas"),
+        unit("b", "blue", "0805", initiative=3, name="Blackjack"),
+        unit("c", "blue", "0405", initiative=3, name="Catapult"),
+    )
+    return state.replace(dice_script=(1, 2, 2, 3, 4, 1))
+
+
+def test_mech_1_1_an_initiative_tie_says_how_it_was_broken_in_both_languages() -> None:
+    state, events = step(_three_tied())
+    ties = [e for e in events if isinstance(e, InitiativeTie)]
+    assert [(e.unit, e.other, e.total, e.key) for e in ties] == [
+        ("b", "c", 8, "mech.tie.file_order"),
+        ("c", "a", 8, "mech.tie.attribute"),
+    ]
+    # the ties come before the order they explain
+    assert events.index(ties[-1]) < events.index(of_type(events, "DeclarationOrder")[0])
+    assert [describe(e, state, "en") for e in ties] == [
+        "[MECH-1.1] Tie at 8 and the same Initiative: Blackjack declares before Catapult,"
+        " as it comes first in the scenario",
+        "[MECH-1.1] Tie at 8: Catapult declares before Atlas, whose Initiative is higher",
+    ]
+    assert [describe(e, state, "es") for e in ties] == [
+        "[MECH-1.1] Empate a 8 con la misma Iniciativa: Blackjack declara antes que Catapult,"
+        " que va después en el escenario",
+        "[MECH-1.1] Empate a 8: Catapult declara antes que Atlas, que tiene más Iniciativa",
+    ]
+
+
+def test_mech_1_1_fog_1_a_tie_with_a_hidden_unit_is_not_told_to_those_who_cannot_see_it() -> None:
+    before = _three_tied()
+    before = before.with_units([dataclasses.replace(before.units["c"], hidden=True)])
+    after, events = step(before)
+    known = frozenset(after.units)
+    ruleset = ruleset_for(after)
+    for viewer in ("red", PUBLIC):
+        seen = visibility(ruleset, after, viewer).units
+        shown = [
+            e for e in (ruleset.public_event(e, frozenset(seen), known) for e in events) if e is not None
+        ]
+        assert not [e for e in shown if isinstance(e, InitiativeTie)], viewer
+        for lang in LANGS:
+            text = "\n".join(describe(e, after, lang) for e in shown)
+            assert "Catapult" not in text and "Tie" not in text and "Empate" not in text, (viewer, text)
+    # the side that sees all three is told both ties
+    seen = visibility(ruleset, after, "blue").units
+    told = [
+        e for e in events if isinstance(e, InitiativeTie) and ruleset.public_event(e, frozenset(seen), known)
+    ]
+    assert len(told) == 2

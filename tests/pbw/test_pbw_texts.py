@@ -11,12 +11,16 @@ import pytest
 
 from bot.account import describe
 from data.i18n import catalog, has, t
+from rules.engine import visibility
 from rules.events import Event, Note
 from rules.pbw import events as pbw_events
+from rules.pbw.events import PbwInitiativeTie
 from rules.pbw.model import ACTIONS, CONDITIONS, LOST
 from rules.pbw.tables import BANDS, LOCATIONS, tables
+from rules.ruleset import PUBLIC
+from rules.state import EncounterState
 from tests.paths import ROOT
-from tests.pbw_fixtures import act, make, person, play_turn
+from tests.pbw_fixtures import RS, act, declare, make, of_type, person, play_turn
 
 RULE_IDS = ("PBW-1", "PBW-2", "PBW-3", "PBW-4", "PBW-5", "PBW-6")
 
@@ -128,3 +132,47 @@ def test_every_event_field_is_plain_data_for_sim_json() -> None:
         for f in dataclasses.fields(cls):
             assert "SegmentAction" not in str(f.type), (cls.__name__, f.name)
     assert catalog("es")["event.PbwAttack"].count("{") == catalog("en")["event.PbwAttack"].count("{")
+
+
+# --- PBW-1: a tie of Initiative says how it was broken, and never names a character the reader cannot see ------
+def _tied_pair() -> EncounterState:
+    """Sole and Lola share Initiative 5; Sole is first in the file. Bruno (3) ties with nobody."""
+    return make(
+        [
+            person("sole", "a", "0303", initiative=5),
+            person("lola", "b", "0306", initiative=5),
+            person("bruno", "b", "0308", initiative=3),
+        ]
+    )
+
+
+def test_pbw_1_an_initiative_tie_is_told_once_a_turn_as_declarations_begin_in_both_languages() -> None:
+    state = _tied_pair()
+    first = declare(state, RS.awaiting(state)[0])
+    ties = of_type(first.events, PbwInitiativeTie)
+    assert [(e.unit, e.other, e.initiative) for e in ties] == [("sole", "lola", 5)]
+    assert first.events.index(ties[0]) == 0, "before the declaration it explains"
+    assert describe(ties[0], first.state, "en") == (
+        "[PBW-1] Tie at Initiative 5: Sole comes first in the scenario, so declares and acts before Lola"
+    )
+    assert describe(ties[0], first.state, "es") == (
+        "[PBW-1] Empate a Iniciativa 5: Sole va antes en el escenario, así que declara y actúa antes que Lola"
+    )
+    # the turn's later declarations do not repeat it
+    later = declare(first.state, RS.awaiting(first.state)[0])
+    assert not of_type(later.events, PbwInitiativeTie)
+
+
+def test_pbw_1_fog_1_a_tie_with_a_hidden_character_is_not_told_to_those_who_cannot_see_it() -> None:
+    state = _tied_pair()
+    state = state.with_units([dataclasses.replace(state.units["lola"], hidden=True)])
+    result = declare(state, RS.awaiting(state)[0])
+    known = frozenset(result.state.units)
+    for viewer, told in (("a", 0), (PUBLIC, 0), ("b", 1)):
+        seen = frozenset(visibility(RS, result.state, viewer).units)
+        shown = [e for e in (RS.public_event(e, seen, known) for e in result.events) if e is not None]
+        assert len(of_type(shown, PbwInitiativeTie)) == told, viewer
+        if not told:
+            for lang in ("en", "es"):
+                text = "\n".join(describe(e, result.state, lang) for e in shown)
+                assert "Lola" not in text, (viewer, text)
