@@ -741,9 +741,7 @@ def _changing(model: PanelModel, state: EncounterState, ch: Character, draft: Dr
     seg = None
     if picked is not None and picked.kind in {o.action for o in options}:
         seg = Segment(checked_slot(board, state, ch, picked, (), options), start, options, ())
-    kept = Draft(
-        ch="1", s0=seg.slot.code if seg is not None else "", g=_way(board, ch, seg, draft) if seg else ""
-    )
+    kept = Draft(ch="1", s0=seg.slot.code if seg is not None else "", g=_way(board, ch, seg, draft))
     act_options: list[Option] = []
     for o in options:
         if o.action == DRAW:

@@ -1,9 +1,10 @@
 """The pbw order panel never offers what the rules will refuse (DESIGN §4; PBW-1..PBW-5), over whole games of the
 bundled scenarios played by the panel itself:
 
-- every action a segment's menu offers can be completed (a path on the pad, a target and weapon, an aim), and
-  every completion — each target, each weapon, each aim, each enabled step of the pad — makes a declaration (or a
-  change of intention, PBW-2) the ruleset parses and validates;
+- every action a segment's menu offers can be completed (a path on the pad or the destination menu, a target and
+  weapon, an aim), and every completion — each target, each weapon, each aim, each enabled step of the pad, each
+  hex of the destination menu — makes a declaration (or a change of intention, PBW-2) the ruleset parses and
+  validates;
 - an enabled Submit (or Keep) sends what the rules take; a random walk over the controls never reaches a panel
   whose Submit is enabled for a refused order, and its draft always fits in a custom id;
 - each attack option shows the 2d6 number the rules roll against (PBW-5, DICE-3);
@@ -78,6 +79,17 @@ def completions(state: EncounterState, model: PanelModel) -> list[PanelModel]:
         button = model.control(side)
         if isinstance(button, Button) and button.enabled:
             out.append(press(P, state, model, side))
+    menu = model.control(P.DEST)
+    if isinstance(menu, Select):  # each hex on the destination menu, each direction's too (PBW-2)
+        for option in menu.options:
+            picked = press(P, state, model, P.DEST, (option.value,))
+            if option.value.startswith(P.HEADING):
+                again = picked.control(P.DEST)
+                assert isinstance(again, Select)
+                heads = [o for o in again.options if not o.value.startswith(P.HEADING)]
+                out.extend(press(P, state, picked, P.DEST, (o.value,)) for o in heads)
+            else:
+                out.append(picked)
     return out
 
 
