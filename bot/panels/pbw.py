@@ -8,8 +8,17 @@ enabled only for a declaration the ruleset's own ``parse_order``/``validate_orde
 are worked out on the board as the side knows it: a hex held by an enemy it cannot see is still offered (FOG-1), and
 Submit then meets the real board, whose refusal names nobody.
 
+A move is picked in one go: the destination menu lists the hexes the segment's Movement reaches, each by a cheapest
+path the rules find (``rules.pbw.queries.destinations``) and labelled with the Movement it uses, cheapest first;
+when more hexes are reachable than a menu holds, it lists the directions (hexsides, HEX-2) first, then the picked
+direction's hexes. The arrow pad stays beside it: a move follows its declared path hex by hex and stops where it is
+blocked or runs into a melee (PBW-2, PBW-5), so the route, not only the end, can matter, and the pad lets a player
+trace another route or change a picked one step by step. pbw reads no facing (a character faces its last step), so
+there is no facing to pick.
+
 Draft fields (short: the draft rides in a 100-character custom id): ``e`` the segment being edited (1-3),
-``s1``..``s3`` the segments' codes, ``x`` disengage (PBW-5); in a change of intention ``ch`` (editing) and ``s0``.
+``s1``..``s3`` the segments' codes, ``x`` disengage (PBW-5), ``g`` the direction picked on the destination menu; in a
+change of intention ``ch`` (editing) and ``s0``.
 A segment's code is ``d`` defend, ``r`` rest, ``l`` reload, ``s`` stow, ``w{n}`` draw weapon n, ``m{sides}`` a move
 as the hexsides stepped across from where the segment starts (``m012``), ``f{t}.{w}[.{l}]`` shoot and
 ``c{t}.{w}[.{l}]`` melee at unit number t with weapon w, aimed at location number l (PBW-5, −5).
@@ -42,7 +51,7 @@ from data.i18n import has
 from rules.dice import GRADE_STEP
 from rules.engine import visibility
 from rules.errors import IllegalOrderError
-from rules.hexgrid import Hex
+from rules.hexgrid import Hex, HexSide, side_toward
 from rules.pbw.combat import ToHit
 from rules.pbw.legality import ext_of, outlook
 from rules.pbw.model import (
@@ -63,9 +72,11 @@ from rules.pbw.model import (
 from rules.pbw.queries import (
     ActionOption,
     AttackOption,
+    Destination,
     attack_options,
     can_disengage,
     change_options,
+    destinations,
     draw_options,
     legal_actions,
     path_cost,
@@ -78,7 +89,8 @@ from rules.registry import ruleset_for
 from rules.state import EncounterState
 
 DECLARING, CHANGING = "declare", "change"  # the panel's steps (besides WAIT)
-ACT, ATTACK, AIM = "act", "atk", "aim"  # selects
+ACT, ATTACK, AIM, DEST = "act", "atk", "aim", "dest"  # selects
+WAY = "g"  # the draft field of the direction picked on the destination menu (when many hexes are reachable)
 SIDES = tuple(f"d{i}" for i in range(6))  # the move pad: a step across hexside 0-5 (N, NE, SE, S, SW, NW)
 ARROWS = ("↑", "↗", "↘", "↓", "↙", "↖")
 BACK = "back"
@@ -86,6 +98,7 @@ SEG = tuple(f"seg{k}" for k in range(1, SEGMENTS + 1))
 DISENGAGE = "dis"
 KEEP, CHANGE, CANCEL = "keep", "change", "nochange"
 EDIT, DIS, CH, NEW = "e", "x", "ch", "s0"
+HEADING = "way "  # a destination-menu value that picks a direction, not a hex
 NO_AIM = "-"
 CODE = {
     DEFEND: "d",
@@ -251,6 +264,13 @@ def _attacks(
 
 
 @per_state
+def _destinations(
+    state: EncounterState, unit_id: str, earlier: tuple[SegmentAction, ...]
+) -> tuple[Destination, ...]:
+    return destinations(state, unit_id, earlier)
+
+
+@per_state
 def _draws(state: EncounterState, unit_id: str, earlier: tuple[SegmentAction, ...]) -> tuple[int, ...]:
     return draw_options(state, unit_id, earlier)
 
@@ -375,6 +395,10 @@ def apply(model: PanelModel, action: str, values: tuple[str, ...] | None) -> Dra
             return draft
         if action == ACT:
             return draft.replace(**{slot_field: picked})
+        if action == DEST:
+            if picked.startswith(HEADING):  # a direction: its hexes come next
+                return draft.replace(**{WAY: picked.removeprefix(HEADING)})
+            return draft.replace(**{slot_field: picked})
         slot = parse_code(draft.text(slot_field))
         if action == ATTACK:
             return draft.replace(**{slot_field: CODE[slot.kind] + picked})
@@ -459,7 +483,8 @@ def _declaring(model: PanelModel, state: EncounterState, ch: Character, draft: D
     k = 1 if resting else _edited(draft)
     seg = plan[k - 1]
     fields = {f"s{i}": s.slot.code if s.slot.kind != DEFEND else "" for i, s in enumerate(plan, start=1)}
-    kept = Draft(**fields, e=str(k) if k != 1 else "", x="1" if disengage else "")
+    way = _way(board, ch, seg, draft)
+    kept = Draft(**fields, e=str(k) if k != 1 else "", x="1" if disengage else "", g=way)
     controls: list[Control] = [_action_select(board, state, ch, seg, k)]
     controls.extend(_detail_controls(board, state, ch, seg, kept, f"s{k}"))
     controls.extend(
@@ -525,6 +550,67 @@ def _action_select(
     )
 
 
+def _ways(board: EncounterState, ch: Character, seg: Segment) -> dict[str, list[Destination]]:
+    """The reachable hexes by the hexside they lie toward (HEX-2), when more are reachable than a menu holds."""
+    dests = _destinations(board, ch.id, seg.earlier)
+    if len(dests) <= MAX_OPTIONS:
+        return {}
+    out: dict[str, list[Destination]] = {}
+    for d in dests:
+        out.setdefault(HexSide(side_toward(seg.start, d.to)).name, []).append(d)
+    return out
+
+
+def _way(board: EncounterState, ch: Character, seg: Segment | None, draft: Draft) -> str:
+    """The direction picked on the destination menu, while the edited segment is a move that offers it."""
+    if seg is None or seg.slot.kind != MOVE:
+        return ""
+    way = draft.text(WAY)
+    return way if way in _ways(board, ch, seg) else ""
+
+
+def _destination_select(
+    board: EncounterState, ch: Character, seg: Segment, draft: Draft, slot_field: str
+) -> Select | None:
+    """PBW-2: every hex the move can end in, by a cheapest path, with the Movement it uses (a layer's surcharge
+    included, NGT-5.1), cheapest first; with more than a menu holds, the directions first and the picked one's
+    hexes. Each value is the move's own draft code, so a pick is the path the rules found, ready to submit."""
+    ways = _ways(board, ch, seg)
+    way = draft.text(WAY) if draft.text(WAY) in ways else ""
+    if ways:
+        heads = [
+            Option(
+                HEADING + side.name,
+                side.name,
+                "panel.pbw.way",
+                (("target", Text.of(f"hexside.{side.name}")), ("count", str(len(ways[side.name])))),
+            )
+            for side in HexSide
+            if side.name in ways and side.name != way
+        ]
+        dests: Sequence[Destination] = ways.get(way, [])
+    else:
+        heads, dests = [], _destinations(board, ch.id, seg.earlier)
+    found: list[Option] = []
+    for d in dests:
+        if len(heads) + len(found) >= MAX_OPTIONS:
+            break
+        code = CODE[MOVE] + sides_of(seg.start, d.path)
+        if fits(draft.replace(**{slot_field: code, WAY: "NW"})):  # with the longest direction beside it
+            found.append(Option(code, d.to.label, "panel.pbw.dest", (("cost", str(d.used)),)))
+    options = (*heads, *found)
+    if not options:
+        return None
+    chosen = seg.slot.code if seg.slot.code in {o.value for o in found} else ""
+    return Select(
+        DEST,
+        Text.of("panel.pbw.placeholder.dest"),
+        options,
+        chosen=(chosen,) if chosen else (),
+        min_values=1,
+    )
+
+
 def _treat_option(state: EncounterState, ch: Character, target: str, loc: str) -> Option:
     """PBW-6: treating one wound the whole turn, with the turns already spent on it (of ten)."""
     number = unit_ids(state).index(target)
@@ -555,11 +641,13 @@ def _action_option(ch: Character, o: ActionOption) -> Option:
 def _detail_controls(
     board: EncounterState, state: EncounterState, ch: Character, seg: Segment, draft: Draft, slot_field: str
 ) -> list[Control]:
-    """The move pad (each step enabled only where the path stays walkable), or the target and aim menus."""
+    """The destination menu and the move pad (each step enabled only where the path stays walkable), or the
+    target and aim menus."""
     slot = seg.slot
     if slot.kind == MOVE:
         path = walk(seg.start, slot.sides)
-        out: list[Control] = []
+        menu = _destination_select(board, ch, seg, draft, slot_field)
+        out: list[Control] = [menu] if menu is not None else []
         for i, name in enumerate(SIDES):
             ok = fits(draft.replace(**{slot_field: slot.code + str(i)})) and _walkable(
                 board, ch.id, (*path, (path[-1] if path else seg.start).neighbor(i)), seg.earlier
@@ -653,7 +741,7 @@ def _changing(model: PanelModel, state: EncounterState, ch: Character, draft: Dr
     seg = None
     if picked is not None and picked.kind in {o.action for o in options}:
         seg = Segment(checked_slot(board, state, ch, picked, (), options), start, options, ())
-    kept = Draft(ch="1", s0=seg.slot.code if seg is not None else "")
+    kept = Draft(ch="1", s0=seg.slot.code if seg is not None else "", g=_way(board, ch, seg, draft))
     act_options: list[Option] = []
     for o in options:
         if o.action == DRAW:

@@ -5,6 +5,7 @@ from every option these return and validate them):
 
 - :func:`legal_actions` — the actions a segment may hold, given the segments declared before it;
 - :func:`move_options`, :func:`path_cost` — the hexes a move can reach (with a shortest path) and what a path uses;
+- :func:`destinations` — the same hexes as a menu: each with its path and the Movement it uses, cheapest first;
 - :func:`attack_options`, :func:`to_hit_for` — shoot / melee targets and weapons, each with the 2d6 number needed,
   the difficulty and every modifier with its reason;
 - :func:`aimable_locations` — where an aimed attack (−5) may be placed;
@@ -185,6 +186,33 @@ def move_options(
     """Every hex a move can end in, with a shortest path to it (the hexes entered, in order)."""
     ch = _character(state, unit_id)
     return _reach(state, ch, outlook(state, ch, earlier))
+
+
+@dataclass(frozen=True, slots=True)
+class Destination:
+    """A hex a move can end in: the hexes entered to get there (a cheapest path) and the hexes of Movement it uses
+    (PBW-2, a layer's surcharge included: NGT-5.1)."""
+
+    to: Hex
+    path: tuple[Hex, ...]
+    used: int
+
+
+def destinations(
+    state: EncounterState, unit_id: str, earlier: Sequence[SegmentAction] = ()
+) -> tuple[Destination, ...]:
+    """Every hex a move can end in, cheapest first (then by label), each by a path the rules accept as declared
+    (PBW-2 walls, occupied hexes and Movement; PBW-5 a move ends where it runs into a melee)."""
+    ch = _character(state, unit_id)
+    look = outlook(state, ch, earlier)
+    out: list[Destination] = []
+    for to, path in _reach(state, ch, look).items():
+        try:
+            check_path(state, ch, look, path)
+        except IllegalOrderError:
+            continue
+        out.append(Destination(to, path, hexes_used(state, path)))
+    return tuple(sorted(out, key=lambda d: (d.used, d.to.label)))
 
 
 def path_cost(

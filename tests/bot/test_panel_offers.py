@@ -12,7 +12,7 @@ panel of every unit is checked.
 - the draft stays within Discord's custom-id limit even with every select at its most and every button pressed
   (the codec refuses rather than cuts, so a plug-in that let it grow would fail here);
 - the generic Discord view draws the panel (embed in both languages, components, one template) with no
-  missing locale key;
+  missing locale key, its components within Discord's five rows;
 - a unit that owes nothing gets a panel without controls.
 """
 
@@ -25,6 +25,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from discord import ui
 
 from bot.panels import PanelPlugin, accepted, panel_for, press
 from bot.panels.draft import encode_draft
@@ -182,6 +183,8 @@ def follow_up(
     """A select a choice brings up or fills anew (skirmish: the end facing once a move's hex is picked, a
     direction's hexes on the Move menu) offers only what the rules accept too, each of its options chosen in turn."""
     shown = {c.action: c.options for c in before.controls if isinstance(c, Select)}
+    if not after.waiting:
+        drawn(after)  # what a choice brings up (pbw: the destination menu beside the pad) still fits
     for control in after.controls:
         if (
             not isinstance(control, Select)
@@ -219,6 +222,9 @@ def drawn(model: PanelModel) -> None:
     assert all(cid is not None and len(cid) <= 100 for cid in ids)
     assert all(ControlRef.parse(cid) is not None for cid in ids[:-1]), ids
     assert len(components) <= 25
+    rows = ui.View(timeout=None)
+    for component in components:  # Discord lays them out in five rows (a select takes one): raises if not
+        rows.add_item(component)
     for locale in ("en", "es"):
         text = json.dumps(panel_embed(model, locale, submitted=False).to_dict(), ensure_ascii=False)
         text += json.dumps([c.to_component_dict() for c in components], ensure_ascii=False)

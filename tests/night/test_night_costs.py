@@ -13,13 +13,13 @@ import pytest
 from bot.panels import accepted, press
 from bot.panels import pbw as P
 from bot.panels.draft import Draft
-from bot.panels.model import Button
+from bot.panels.model import Button, Select
 from rules.errors import IllegalOrderError
 from rules.mech.legality import check_declaration
 from rules.mech.orders import MechOrder
 from rules.mech.query import cost_of_path, end_facings
 from rules.mech.state import DECLARE
-from rules.pbw.queries import move_options
+from rules.pbw.queries import destinations, move_options
 from rules.registry import get_ruleset, ruleset_for
 from rules.ruleset import surcharge
 from rules.scenario import ScenarioError, load_scenario
@@ -86,6 +86,26 @@ def test_ngt5_1_pbw_the_panel_reach_counts_the_night_cost() -> None:
     assert H("0307") in day and H("0307") not in night  # straight south through both cover hexes
     assert night[H("0305")] == (H("0304"), H("0305"))  # 2 + 2: the cover hex is still within reach
     assert H("0306") in night and len(night[H("0306")]) >= 3, "round the cover, or through it at its cost"
+
+
+def test_ngt5_1_pbw_the_destination_menu_labels_each_hex_with_its_night_cost() -> None:
+    """The move's destination menu counts the surcharge: 0305, two cover hexes south, uses 4 of 4 Movement at
+    night (2 by day); 0307 beyond them is offered by day only."""
+
+    def south(state: EncounterState) -> dict[str, str]:
+        model = press(P, state, P.build_panel(state, "ana", draft=Draft(), owing=True), "act", ("m",))
+        menu = model.control(P.DEST)
+        assert isinstance(menu, Select)
+        if any(o.value.startswith(P.HEADING) for o in menu.options):  # more in reach than a menu holds
+            model = press(P, state, model, P.DEST, (f"{P.HEADING}S",))
+            menu = model.control(P.DEST)
+            assert isinstance(menu, Select)
+        return {o.label: o.param("cost") for o in menu.options if not o.value.startswith(P.HEADING)}
+
+    day, night = south(pbw_state(False)), south(pbw_state(True))
+    assert day["0305"] == "2" and night["0305"] == "4"
+    assert "0307" in day and "0307" not in night
+    assert destinations(pbw_state(True), "ana")[-1].used <= 4
 
 
 # --- mech: vehicles +1 MP per hexside turned; BattleMechs the day costs --------------------------------------------

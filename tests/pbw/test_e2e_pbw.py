@@ -303,3 +303,34 @@ async def test_pbw_1_a_declaration_is_never_shown_before_it_is_locked(
 def _end_of(code: str) -> str:
     """Where a drafted move from 0505 ends (the test only steps south: each step is one row down)."""
     return f"05{5 + len(code) - 1:02d}"
+
+
+async def test_pbw_2_a_multi_hex_move_is_one_pick_and_one_submit(table: Table) -> None:
+    """Ana moves three hexes south with one pick on the destination menu (after its direction, as more hexes are
+    in reach than a menu holds) and no step on the pad; one Submit locks it and the channel shows where she goes
+    (PBW-1, PBW-2). The menu speaks the reader's language."""
+    t = table
+    _, created = await create_from_file(t.director, t.channel, "pbw", "standoff.toml", STANDOFF)
+    assert "Ana" in created.content
+    for p, unit in ((t.ana, "ana"), (t.bea, "bea")):
+        await (await p.run_command(t.channel, "encounter join", {"unit": unit})).final_response()
+    await (await t.director.run_command(t.channel, "encounter start")).final_response()
+    meta = await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id)
+    assert meta is not None
+    phase = (await t.bot.service.read(meta.id)).phase_no
+    panel = await panel_for_phase(t.fd, t.ana, "ana", phase)
+    await pick(t, t.ana, panel, "ana", "act", "m")
+    south = t_("hexside.S", t.lang)
+    assert south in json.dumps(panel.components, ensure_ascii=False)
+    await pick(t, t.ana, panel, "ana", "dest", "way S")
+    _, values = control(panel, "ana", "dest")
+    assert "m333" in values  # 0506, 0507, 0508: a whole path in one value
+    label = t_("panel.pbw.dest", t.lang, target="0508", cost="3")
+    assert label in json.dumps(panel.components, ensure_ascii=False)
+    drafted = await pick(t, t.ana, panel, "ana", "dest", "m333")
+    assert drafted.text("s1") == "m333"
+    assert panel.attachments, "a private preview of the path, in Ana's DM"
+    await press(t, t.ana, panel, "ana", "submit")
+    await phase_after(t, meta.id, phase)
+    public = public_text(t.channel)
+    assert TEXT[t.lang]["locked"] in public and "0508" in public

@@ -1,9 +1,10 @@
 """The pbw order panel never offers what the rules will refuse (DESIGN §4; PBW-1..PBW-5), over whole games of the
 bundled scenarios played by the panel itself:
 
-- every action a segment's menu offers can be completed (a path on the pad, a target and weapon, an aim), and
-  every completion — each target, each weapon, each aim, each enabled step of the pad — makes a declaration (or a
-  change of intention, PBW-2) the ruleset parses and validates;
+- every action a segment's menu offers can be completed (a path on the pad or the destination menu, a target and
+  weapon, an aim), and every completion — each target, each weapon, each aim, each enabled step of the pad, each
+  hex of the destination menu — makes a declaration (or a change of intention, PBW-2) the ruleset parses and
+  validates;
 - an enabled Submit (or Keep) sends what the rules take; a random walk over the controls never reaches a panel
   whose Submit is enabled for a refused order, and its draft always fits in a custom id;
 - each attack option shows the 2d6 number the rules roll against (PBW-5, DICE-3);
@@ -34,6 +35,7 @@ from rules.pbw.queries import to_hit_for
 from rules.registry import ruleset_for
 from rules.scenario import load_scenario
 from rules.state import EncounterState
+from tests.pbw_fixtures import person, scenario_text
 
 LONGEST_PHASE = 9_999_999
 MISSING_KEY = re.compile(r"\b(?:panel|stat|term|render)\.[a-z_]+(?:\.[a-z_]+)*\b")
@@ -77,6 +79,17 @@ def completions(state: EncounterState, model: PanelModel) -> list[PanelModel]:
         button = model.control(side)
         if isinstance(button, Button) and button.enabled:
             out.append(press(P, state, model, side))
+    menu = model.control(P.DEST)
+    if isinstance(menu, Select):  # each hex on the destination menu, each direction's too (PBW-2)
+        for option in menu.options:
+            picked = press(P, state, model, P.DEST, (option.value,))
+            if option.value.startswith(P.HEADING):
+                again = picked.control(P.DEST)
+                assert isinstance(again, Select)
+                heads = [o for o in again.options if not o.value.startswith(P.HEADING)]
+                out.extend(press(P, state, picked, P.DEST, (o.value,)) for o in heads)
+            else:
+                out.append(picked)
     return out
 
 
@@ -236,3 +249,36 @@ def test_pbw_1_a_stored_declaration_reopens_as_the_same_draft() -> None:
     assert raw["segments"][1]["aim"] == "torso"
     reopened = P.build_panel(state, unit_id, draft=P.draft_from_raw(state, unit_id, raw), owing=True)
     assert P.raw_order(reopened) == raw
+
+
+def test_pbw_2_a_multi_hex_move_is_one_pick_on_the_destination_menu() -> None:
+    """PBW-2: three hexes south in one go. With more hexes in reach than a menu holds (Movement 4 on an open
+    board), the menu lists the directions first; the south's hexes come cheapest first, each with the Movement it
+    uses, and one pick is a whole path the rules accept, with no step on the pad."""
+    state = load_scenario(
+        scenario_text(
+            [person("ana", "a", "0505", initiative=3), person("bea", "b", "1510", initiative=6)], dice=[]
+        )
+    ).state
+    model = press(P, state, fresh(state, "ana"), "act", ("m",))
+    menu = model.control(P.DEST)
+    assert isinstance(menu, Select) and len(menu.options) <= 25
+    assert all(o.value.startswith(P.HEADING) for o in menu.options), "directions first (HEX-2)"
+    model = press(P, state, model, P.DEST, (f"{P.HEADING}S",))
+    menu = model.control(P.DEST)
+    assert isinstance(menu, Select)
+    hexes = [o for o in menu.options if not o.value.startswith(P.HEADING)]
+    costs = [int(o.param("cost")) for o in hexes]
+    assert costs == sorted(costs) and costs[0] == 1, "cheapest first"
+    far = next(o for o in hexes if o.label == "0508")
+    assert far.param("cost") == "3"
+    model = press(P, state, model, P.DEST, (far.value,))
+    order = must_accept(state, model, "the pick of 0508")
+    assert model.control("submit").enabled  # type: ignore[union-attr]
+    path = P.raw_order(model)["segments"][0]["path"]
+    assert path == ["0506", "0507", "0508"]
+    assert order is not None
+    chosen = model.control(P.DEST)
+    assert isinstance(chosen, Select) and chosen.chosen == (far.value,)
+    shown = P.preview(state, model)
+    assert shown is not None and [h.label for h in shown.path] == ["0505", *path]
