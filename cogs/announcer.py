@@ -562,7 +562,9 @@ class Announcer:
         happened that the channel may see)."""
         if not step.public_events:
             return None  # nothing happened that the channel may see: no image to repeat
-        when = phase_title(step.state, step.round, step.phase, locale)  # one phase number (issue 13 item 7)
+        when = phase_title(
+            step.state, step.round, step.phase, locale
+        )  # one number for the phase, as players count it
         header = t("channel.step", locale, name=shown_name(meta.name), when=when)
         if len(step.public_events) > LONG_ACCOUNT:  # a fleet's account is CPU work: off the event loop
             lines = await asyncio.to_thread(

@@ -17,7 +17,7 @@ from bot.client import HexBotCore
 from bot.imaging import board_png
 from bot.names import shown_name
 from bot.results import refuse
-from bot.sheets import doll_png, record_sheet, sheet_fields
+from bot.rulesets.sheets import doll_png, record_sheet, sheet_fields
 from bot.translator import tr
 from cogs.common import actor_of, bot_of, choices, encounter_here, lang, png_file
 from data.i18n import has, t

@@ -7,7 +7,7 @@ A ruleset (or layer) is a plug-in: a folder in each layer of the program, named 
 - the panel model, ``bot/panels/<id>.py`` (pure, no Discord: what a player may choose, the draft, the order);
 - the render overlay, ``render/rulesets/<id>.py`` (what the board draws under and over the counters, the legend,
   the side panel's stat bars);
-- the record sheet ``/unit info`` shows, ``bot/sheets/<id>.py`` (pure, no Discord: a unit's figures as text);
+- the record sheet ``/unit info`` shows, ``bot/rulesets/sheets/<id>.py`` (pure, no Discord: a unit's figures as text);
 - the locale strings, ``data/locales/<lang>/<id>.toml``.
 
 Nothing here imports those modules up front: they are imported by name on first use, so ``rules/`` stays pure
@@ -47,7 +47,7 @@ class Plugin:
 
 def ruleset(rid: str, *, in_discord: bool = True) -> Plugin:
     """A ruleset laid out by convention: ``rules/<id>/``, ``bot/panels/<id>.py``, ``render/rulesets/<id>.py``,
-    ``bot/sheets/<id>.py``.
+    ``bot/rulesets/sheets/<id>.py``.
     ``in_discord=False``: the engine plays in ``hexdirector sim``/``validate`` but has no panel yet, so the bot
     does not offer it."""
     return Plugin(
@@ -57,14 +57,20 @@ def ruleset(rid: str, *, in_discord: bool = True) -> Plugin:
         f"bot.panels.{rid}" if in_discord else "",
         f"render.rulesets.{rid}",
         in_discord=in_discord,
-        sheet=f"bot.sheets.{rid}",
+        sheet=f"bot.rulesets.sheets.{rid}",
     )
 
 
 def layer(lid: str, *, applies_to: tuple[str, ...]) -> Plugin:
-    """A layer laid out by convention: ``rules/<id>/``, ``render/rulesets/<id>.py`` and ``bot/sheets/<id>.py``."""
+    """A layer laid out by convention: ``rules/<id>/``, ``render/rulesets/<id>.py`` and ``bot/rulesets/sheets/<id>.py``."""
     return Plugin(
-        lid, "layer", f"rules.{lid}", "", f"render.rulesets.{lid}", applies_to, sheet=f"bot.sheets.{lid}"
+        lid,
+        "layer",
+        f"rules.{lid}",
+        "",
+        f"render.rulesets.{lid}",
+        applies_to,
+        sheet=f"bot.rulesets.sheets.{lid}",
     )
 
 

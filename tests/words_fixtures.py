@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.sheets import Sheet, sheet_fields
+from bot.rulesets.sheets import Sheet, sheet_fields
 from data.i18n import t
 from render.phase import resolved_label
 from rules.registry import ruleset_for

@@ -3,7 +3,7 @@
 Every panel module is pure (no Discord) and exposes the same five functions, written down as :class:`PanelPlugin`.
 The generic model they build is in :mod:`bot.panels.model`, the draft and its custom-id codec in
 :mod:`bot.panels.draft`; the Discord layer (``cogs/panel/``) draws any panel without knowing its ruleset.
-A panel module and the ruleset's record sheet (``bot/sheets/<id>.py``) are the only places of the bot that import
+A panel module and the ruleset's record sheet (``bot/rulesets/sheets/<id>.py``) are the only places of the bot that import
 its engine (``rules.<id>``).
 """
 

@@ -24,7 +24,7 @@ from bot.panels.model import Option
 PACKED = "~"  # a packed field starts with it (an option value never does: plug-ins' values are short codes)
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 DIGEST = 3  # base-36 characters of the option list's digest: a wrong list is read as another 1 in 46,656
-SUBSETS_KEPT = 1024  # offered subsets kept by identity, so their labels are rendered once (issue 20)
+SUBSETS_KEPT = 1024  # offered subsets kept by identity, so their labels are rendered once per panel build
 
 
 def _base36(n: int) -> str:

@@ -83,7 +83,7 @@ def panel_embed(
             phase=phase_text(model.ruleset, model.phase, locale),
         )
     )
-    # one phase number (issue 13 item 7)
+    # the round and the step by name, one number for the phase as players count it
     title = t("panel.title", locale, unit=shown_name(model.unit_name), when=when)
     lines = [line.render(locale, markdown=True) for line in model.lines]
     if deadline is not None:  # a Discord timestamp: every reader sees it in their own time zone

@@ -1,4 +1,4 @@
-"""``/unit info``'s record sheets (bot/sheets/): what each ruleset's sheet says, in both languages, and that no
+"""``/unit info``'s record sheets (bot/rulesets/sheets/): what each ruleset's sheet says, in both languages, and that no
 sheet of any unit of any bundled scenario shows a catalog key or an engine phase id, or more than its reader may
 know (FOG-1, NGT-2)."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.sheets import Sheet, doll_png, record_sheet, sheet_fields
+from bot.rulesets.sheets import Sheet, doll_png, record_sheet, sheet_fields
 from data import SCENARIO_DIR
 from render.doll import GONE
 from rules.engine import visibility
@@ -181,7 +181,7 @@ def test_night_sheet_tells_a_player_only_their_own_spotters_NGT_2() -> None:
 def test_a_sheet_never_passes_an_embeds_limits() -> None:
     """Discord refuses an embed over 6,000 characters or a field over 1,024: a long sheet drops whole lines."""
     from bot.panels.model import Text
-    from bot.sheets import EMBED_TEXT, Line
+    from bot.rulesets.sheets import EMBED_TEXT, Line
 
     long = Sheet(tuple(Line(Text.plain(f"line {n}"), Text.plain("x" * 2000), wide=True) for n in range(10)))
     shown = sheet_fields(long, "en")

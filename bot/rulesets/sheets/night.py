@@ -5,7 +5,7 @@ never which enemies see their units; the director hears every side's spotters.""
 from __future__ import annotations
 
 from bot.panels.model import Text
-from bot.sheets import Line, Sheet, joined, word
+from bot.rulesets.sheets import Line, Sheet, joined, word
 from rules.night.sight import lit_hexes, unit_sees
 from rules.night.state import night_of
 from rules.ruleset import DIRECTOR

@@ -5,7 +5,7 @@ range bands (PBW-5), what is in hand, items and a treatment under way (PBW-6).""
 from __future__ import annotations
 
 from bot.panels.model import Text
-from bot.sheets import Line, Sheet, joined, listing, of_full, position_lines, word
+from bot.rulesets.sheets import Line, Sheet, joined, listing, of_full, position_lines, word
 from rules.engine import visibility
 from rules.pbw.model import Carried, Character
 from rules.pbw.tables import BANDS, LOCATIONS, tables

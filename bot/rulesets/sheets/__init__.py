@@ -1,5 +1,5 @@
 """Record sheets as plug-ins: what ``/unit info`` shows of a unit, one module per ruleset or layer,
-``bot/sheets/<id>.py``, found through the registry.
+``bot/rulesets/sheets/<id>.py``, found through the registry.
 
 A sheet module is pure (no Discord) and exposes ``record_sheet(state, unit_id, viewer) -> Sheet``: short named
 lines (a phone reads them as an embed's fields) and, when the ruleset has one, an armour doll drawn by

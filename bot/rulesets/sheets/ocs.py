@@ -4,7 +4,7 @@ mode 0) and as printed, mode, steps left and the hedgehog level of the unit's he
 from __future__ import annotations
 
 from bot.panels.model import Text
-from bot.sheets import Line, Sheet, where, word
+from bot.rulesets.sheets import Line, Sheet, where, word
 from rules.ocs.model import OcsUnit
 from rules.state import EncounterState
 

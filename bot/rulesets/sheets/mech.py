@@ -5,7 +5,7 @@ Gunnery and Piloting, movement points and the unit's condition (MECH-2.3 immobil
 from __future__ import annotations
 
 from bot.panels.model import Text
-from bot.sheets import Box, Line, Sheet, hexside, joined, listing, of_full, position_lines, word
+from bot.rulesets.sheets import Box, Line, Sheet, hexside, joined, listing, of_full, position_lines, word
 from rules.mech.model import Mech, MechWeapon
 from rules.mech.movement import mp_available
 from rules.state import EncounterState

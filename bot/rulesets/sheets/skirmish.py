@@ -5,7 +5,7 @@ overwatch it keeps (SK-4.1)."""
 from __future__ import annotations
 
 from bot.panels.model import Text
-from bot.sheets import Line, Sheet, joined, of_full, position_lines
+from bot.rulesets.sheets import Line, Sheet, joined, of_full, position_lines
 from rules.hexgrid import Vertex
 from rules.ruleset import DIRECTOR
 from rules.skirmish.model import Character

@@ -4,7 +4,7 @@ now and at full, its crew by station with their skills, and its weapons by the f
 from __future__ import annotations
 
 from bot.panels.model import Text
-from bot.sheets import Line, Sheet, joined, listing, of_full, position_lines, where, word
+from bot.rulesets.sheets import Line, Sheet, joined, listing, of_full, position_lines, where, word
 from rules.exo.arcs import SECTIONS, coverage
 from rules.exo.crew import ACTIVE, STATION_SKILL, Crew
 from rules.exo.ship import Ship, SpaceObject
