@@ -29,6 +29,7 @@ from rules.mech.movement import (
 )
 from rules.mech.orders import CRUISE, FLANK, JUMP, RUN, STAND, WALK, MechOrder, PhysicalEntry, stand_order
 from rules.mech.state import ext_of, secret
+from rules.mech.tables import WeaponType
 from rules.mech.tohit import Motion, ShotOdds, fire_odds
 from rules.state import EncounterState
 
@@ -41,6 +42,32 @@ class Placement:
     facing: int
     twist: int
     motion: Motion
+
+
+def odds_at(
+    state: EncounterState,
+    unit: Mech,
+    at: Hex,
+    mode: str,
+    spec: WeaponType,
+    target: Mech,
+    place: Placement,
+    *,
+    primary: bool,
+) -> ShotOdds:
+    """MECH-2.1: a shot from ``at`` at ``target`` where ``place`` says it stands and how it moved."""
+    return fire_odds(
+        state.board,
+        unit,
+        at,
+        mode,
+        spec,
+        target,
+        place.at,
+        place.motion,
+        primary=primary,
+        target_facing=place.facing,
+    )
 
 
 def _illegal(unit: Mech, message: str, code: str, rule: str, **params: object) -> IllegalOrderError:
@@ -297,18 +324,7 @@ def check_shot(
             facing=HexSide(facing).name,
             torso=HexSide((facing + twist) % 6).name,
         )
-    odds = fire_odds(
-        state.board,
-        unit,
-        at,
-        mode,
-        w.spec,
-        target,
-        place.at,
-        place.motion,
-        primary=primary,
-        target_facing=place.facing,
-    )
+    odds = odds_at(state, unit, at, mode, w.spec, target, place, primary=primary)
     if odds.band is None:
         raise _illegal(
             unit,

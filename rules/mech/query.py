@@ -21,13 +21,14 @@ from rules.mech.legality import (
     check_declaration,
     check_physical,
     check_shot,
+    odds_at,
     placements,
     straight_run,
 )
 from rules.mech.model import Mech
 from rules.mech.movement import PathCost, legal_facings, mp_available, path_cost, turn_surcharge
 from rules.mech.orders import STAND, MechOrder, PhysicalEntry
-from rules.mech.tohit import Modifier, Motion, fire_odds, physical_damage, physical_odds
+from rules.mech.tohit import Modifier, Motion, physical_damage, physical_odds
 from rules.state import EncounterState
 
 
@@ -118,18 +119,7 @@ def fire_options(
             problem = exc
         if odds is None and place is not None and isinstance(state.units.get(target_id), Mech):
             target = state.unit_as(target_id, Mech)
-            odds = fire_odds(
-                state.board,
-                unit,
-                at,
-                mode,
-                w.spec,
-                target,
-                place.at,
-                place.motion,
-                primary=primary,
-                target_facing=place.facing,
-            )
+            odds = odds_at(state, unit, at, mode, w.spec, target, place, primary=primary)
         distance = odds.distance if odds else 0
         number = odds.target_number if odds else 0
         out.append(
