@@ -16,6 +16,7 @@ areas, stat bars — is each ruleset's and layer's overlay (``render/rulesets/``
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -26,7 +27,17 @@ from render import colors as C
 from render.board_palette import board_palette
 from render.canvas import Canvas
 from render.colors import RGB
-from render.counters import CounterLook, draw_counter, draw_unknown, paint_counter, radius_for
+from render.counters import (
+    ACTING,
+    MARKS,
+    CounterLook,
+    acting_ring,
+    draw_counter,
+    draw_unknown,
+    hurt_mark,
+    paint_counter,
+    radius_for,
+)
 from render.fog import view_for
 from render.geometry import compass, hex_polygon
 from render.layout import Layout, plan
@@ -53,6 +64,7 @@ from render.shots import (
 )
 from render.static_layer import (
     LABEL_MIN_SIZE,
+    StaticLayer,
     board_area,
     board_label,
     draw_hex,
@@ -69,7 +81,10 @@ from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR, PUBLIC, FacingKind, Visibility
 from rules.state import EncounterState
 
-STACK_SCALE = 0.6
+#: a counter's size in a hex of 2, 3, 4 counters (more: STACK_SCALE_MANY), so that the fan fits the hex
+STACK_SCALE = {2: 0.8, 3: 0.68, 4: 0.58}
+STACK_SCALE_MANY = 0.46
+STACK_GAP = 2.0  # px between fanned counters
 CONCEALED = "concealed"  # a marker drawn as a '?' counter: something is there, identity unknown (NGT-2)
 
 
@@ -217,8 +232,8 @@ def _render(
     trace: BoardTrace | None = None,
     arcs: ArcPicture | None = None,
 ) -> bytes:
-    """Fog and tints, highlights, the overlays' under layer, firing lines, counters, the arrows' heads, the
-    overlays' over layer, damage badges, the preview; then the panel, header and legend around the board."""
+    """Lay the picture out, paint the board (:func:`_paint_board`), then the panel, header and legend round it
+    (:func:`_paint_frame`)."""
     state = snapshot.state
     vis = view_for(state, viewer)
     if preview is not None and not vis.sees(preview.unit_id):
@@ -227,59 +242,137 @@ def _render(
         raise ValueError(f"viewer {viewer!r} cannot see unit {arcs.unit_id!r}: no arcs")
     view = View.of(snapshot, vis)
     overlays = overlays_for(state)
-    lights = {h: h for h in _highlight_hexes(state, vis, highlight)}
-
-    if arcs is None:
-        layout = _plan(view, overlays, preview, [*lights, *framing], opts)
-    else:  # framed on the unit and its sections alone
-        layout = plan(
-            state.board,
-            _arc_frame(state, arcs),
-            width=opts.width,
-            show_panel=opts.show_panel,
-            whole_board=False,
-            panel_need=panel_need(state, view.seen),
-        )
+    lights = list(dict.fromkeys(_highlight_hexes(state, vis, highlight)))
+    layout = _layout(view, overlays, preview, arcs, [*lights, *framing], opts)
     theme = C.theme_for(state)
     static = static_layer(theme, state.board, layout, use_cache=use_cache)
-    scene = Scene(
-        view, overlays, theme, layout.viewport, C.side_colors(state), _vertex_facing(state), opts.locale
+    scene = _scene(view, overlays, theme, layout, opts.locale, arcs is None)
+    cv = _canvas(scene, static, opts, use_cache=use_cache, fast=opts.palette and arcs is None)
+    board = _paint_board(cv, scene, board_area(layout), lights, preview, arcs)
+    title = opts.title or snapshot.title or state.name
+    cv, items, box = _paint_frame(
+        cv, scene, layout, title, snapshot.step, viewer, preview, static, board, arcs
+    )
+    if trace is not None:
+        trace.width, trace.height = cv.img.size
+        trace.board_area = board.area
+        trace.labels = [*label_boxes(state.board, layout), *scene_labels(scene, board.area)]
+        trace.shots, trace.badges = board.marks, board.badges
+        trace.counters = {k: (c, scene.radius(k)) for k, c in scene.centres.items()}
+        trace.legend, trace.legend_box = [i.text for i in items], box
+        trace.viewport = scene.viewport
+    return _encode(cv, opts)
+
+
+@dataclass(frozen=True, slots=True)
+class _Painted:
+    """What :func:`_paint_board` drew that the frame round the board and a trace need."""
+
+    area: Box
+    fogged: bool
+    marks: list[ShotMark]
+    badges: list[Badge]
+
+
+def _layout(
+    view: View,
+    overlays: tuple[Overlay, ...],
+    preview: Preview | None,
+    arcs: ArcPicture | None,
+    extra: list[Hex],
+    opts: RenderOptions,
+) -> Layout:
+    """Where the board goes: round what is in view, or (``/unit arcs``) round the unit and its sections alone."""
+    if arcs is None:
+        return _plan(view, overlays, preview, extra, opts)
+    state = view.state
+    return plan(
+        state.board,
+        _arc_frame(state, arcs),
+        width=opts.width,
+        show_panel=opts.show_panel,
+        whole_board=False,
+        panel_need=panel_need(state, view.seen),
     )
 
-    if opts.palette and arcs is None:
-        sides = tuple(scene.side_colours[s.id] for s in state.sides)
-        extra = tuple(c for o in overlays for c in o.palette(theme))
-        pal = board_palette(theme, sides, static.fills, extra)
-        cv = Canvas(static.indexed(pal).copy(), palette=pal)
-    else:
-        cv = Canvas(static.image.copy(), cached=use_cache)
+
+def _scene(
+    view: View, overlays: tuple[Overlay, ...], theme: C.Theme, layout: Layout, locale: str, story: bool
+) -> Scene:
+    """The scene with every counter placed; ``story``: with the step's story too (firing lines, who acts, who
+    was hurt), which an arcs picture leaves out."""
+    state = view.state
+    scene = Scene(view, overlays, theme, layout.viewport, C.side_colors(state), _vertex_facing(state), locale)
+    _place_counters(scene)
+    if story:
+        scene.shots = (*view.shots, *(s for o in overlays for s in o.shots(view)))
+        drawn = {u.id for u in view.seen if u.on_board and u.id in scene.centres}
+        scene.acting = frozenset(uid for o in overlays for uid in o.acting(view)) & drawn
+        hit = {s.target for s in scene.shots if s.hit and not s.spent and s.damage > 0}
+        hurt = hit | {uid for o in overlays for uid in o.hurt(view)}
+        scene.hurt = frozenset(hurt) & drawn
+    return scene
+
+
+def _canvas(scene: Scene, static: StaticLayer, opts: RenderOptions, *, use_cache: bool, fast: bool) -> Canvas:
+    """A copy of the static layer to draw on: indexed on the board palette (the fast path), or RGB."""
+    if not fast:
+        return Canvas(static.image.copy(), cached=use_cache)
+    theme, state = scene.theme, scene.state
+    sides = tuple(scene.side_colours[s.id] for s in state.sides)
+    extra = tuple(c for o in scene.overlays for c in o.palette(theme))
+    pal = board_palette(theme, sides, static.fills, (*extra, *MARKS))
+    return Canvas(static.indexed(pal).copy(), palette=pal)
+
+
+def _paint_board(
+    cv: Canvas, scene: Scene, area: Box, lights: list[Hex], preview: Preview | None, arcs: ArcPicture | None
+) -> _Painted:
+    """Fog and tints, an arcs picture's sections, highlights, the overlays' under layer, firing lines, counters
+    and their marks (who acts, who was hurt), the arrows' heads, the overlays' over layer, damage badges, the
+    preview."""
     vp = scene.viewport
-    fogged = _tint_hexes(cv, scene, board_area(layout))
+    fogged = _tint_hexes(cv, scene, area)
     if arcs is not None:
-        _draw_arcs(cv, scene, arcs, board_area(layout))
+        _draw_arcs(cv, scene, arcs, area)
     for h in lights:
         if vp.shows(h):
             highlight_ring(cv, vp.center(h), vp.size)
-    _place_counters(scene)
-    for overlay in overlays:
+    for overlay in scene.overlays:
         overlay.under(cv, scene)
     marks = _plan_shots(scene)
     for mark in marks:
         draw_shot(cv, mark, vp.size, head=False)
+    _draw_acting(cv, scene)
     _draw_counters(cv, scene)
+    _draw_hurt(cv, scene)
     for mark in marks:  # heads over the counters' noses and faced edges, so the direction always shows
         draw_shot(cv, mark, vp.size, shaft=False)
-    for overlay in overlays:
+    for overlay in scene.overlays:
         overlay.over(cv, scene)
-    area = board_area(layout)
     counters = {k: (c, scene.radius(k)) for k, c in scene.centres.items()}
     badges = plan_badges(marks, counters, _noses(scene), area, vp.size)
     for badge in badges:  # over everything on the board: no counter hides a damage number
         draw_badge(cv, badge)
     if preview is not None:
         _draw_preview(cv, scene, preview)
+    return _Painted(area, fogged, marks, badges)
 
-    locale = opts.locale
+
+def _paint_frame(
+    cv: Canvas,
+    scene: Scene,
+    layout: Layout,
+    title: str,
+    step: tuple[int, str] | None,
+    viewer: str,
+    preview: Preview | None,
+    static: StaticLayer,
+    board: _Painted,
+    arcs: ArcPicture | None,
+) -> tuple[Canvas, list[LegendItem], tuple[int, int, int, int]]:
+    """The side panel, the header and the legend (the strip grows a row rather than drop an entry)."""
+    state, theme, locale = scene.state, scene.theme, scene.locale
     if layout.panel is not None:
         first = viewer if viewer not in (DIRECTOR, PUBLIC) else None
         panel(
@@ -287,7 +380,7 @@ def _render(
             layout.panel,
             state,
             theme,
-            view.seen,
+            scene.view.seen,
             scene.side_colours,
             locale=locale,
             first_side=first,
@@ -295,17 +388,16 @@ def _render(
             bars_of=scene.stat_bars,
             doll_of=scene.doll,
         )
-    title = opts.title or snapshot.title or state.name
     header(
         cv,
         state,
         theme,
         width=layout.width,
         title=title,
-        subtitle=_subtitle(state, viewer, preview, locale, snapshot.step),
+        subtitle=_subtitle(state, viewer, preview, locale, step),
         locale=locale,
     )
-    items = _legend_items(scene, static.terrain_kinds, preview, fogged, bool(badges))
+    items = _legend_items(scene, static.terrain_kinds, preview, board.fogged, bool(board.badges))
     if arcs is not None:
         items = [*_arc_legend(scene, arcs), *items]
     box = layout.legend
@@ -314,14 +406,7 @@ def _render(
         cv = _taller(cv, extra, theme.panel)
         box = (box[0], box[1], box[2], box[3] + extra)
     legend(cv, box, theme, items)
-    if trace is not None:
-        trace.width, trace.height = cv.img.size
-        trace.board_area = area
-        trace.labels = [*label_boxes(state.board, layout), *scene_labels(scene, area)]
-        trace.shots, trace.badges, trace.counters = marks, badges, counters
-        trace.legend, trace.legend_box = [i.text for i in items], box
-        trace.viewport = vp
-    return _encode(cv, opts)
+    return cv, items, box
 
 
 def _arc_frame(state: EncounterState, arcs: ArcPicture) -> list[Hex]:
@@ -420,7 +505,7 @@ def _plan_shots(scene: Scene) -> list[ShotMark]:
     units the viewer sees)."""
     vp, state = scene.viewport, scene.state
     shots: list[Shot] = []
-    for s in scene.view.shots:
+    for s in scene.shots:
         ends = (state.units[s.shooter].at, state.units[s.target].at)
         if (
             s.shooter in scene.centres
@@ -533,7 +618,9 @@ def _tint_hexes(cv: Canvas, scene: Scene, area: Box) -> bool:
 
 
 def _place_counters(scene: Scene) -> None:
-    """Centre and radius of every counter; several in one hex share it, smaller and spread around."""
+    """Centre and radius of every counter. Several in one hex fan out round its centre, side by side first (the
+    hex is widest across: HEX-2, a side at the top), each as large as still lets none cover another, so every
+    label stays readable."""
     view = scene.view
     by_hex: dict[Hex, list[str]] = {}
     for u in (*view.seen, *view.concealed):
@@ -544,14 +631,32 @@ def _place_counters(scene: Scene) -> None:
             by_hex.setdefault(m.at, []).append(f"?marker:{m.at.q},{m.at.r}:{m.label}")
     size = scene.viewport.size
     for h, ids in by_hex.items():
-        cx, cy = scene.viewport.center(h)
-        if len(ids) == 1:
-            scene.centres[ids[0]] = (cx, cy)
-            scene.radii[ids[0]] = radius_for(size)
-            continue
-        for i, uid in enumerate(sorted(ids)):
-            scene.centres[uid] = compass((cx, cy), 300 + i * 360 / len(ids), size * 0.4)
-            scene.radii[uid] = radius_for(size, STACK_SCALE)
+        centre = scene.viewport.center(h)
+        for uid, (at, radius) in zip(sorted(ids), fan(centre, size, len(ids)), strict=True):
+            scene.centres[uid], scene.radii[uid] = at, radius
+
+
+def fan(centre: tuple[float, float], size: float, count: int) -> list[tuple[tuple[float, float], float]]:
+    """Where ``count`` counters in one hex go, and their radius: one in the middle; more evenly round the centre
+    from the left, just far enough apart that neighbours' discs do not meet."""
+    if count == 1:
+        return [(centre, radius_for(size))]
+    r = radius_for(size, STACK_SCALE.get(count, STACK_SCALE_MANY))
+    away = (r + STACK_GAP / 2) / math.sin(math.pi / count)  # neighbours' centres 2r + gap apart
+    return [(compass(centre, 270 + i * 360 / count, away), r) for i in range(count)]
+
+
+def _draw_acting(cv: Canvas, scene: Scene) -> None:
+    """A ring round each unit whose turn it is, under its counter's nose."""
+    for uid in sorted(scene.acting):
+        acting_ring(cv, scene.centres[uid], scene.radius(uid), scene.viewport.size)
+
+
+def _draw_hurt(cv: Canvas, scene: Scene) -> None:
+    """A crack across each counter damaged this step (a wreck is mark enough)."""
+    for u in scene.view.seen:
+        if u.id in scene.hurt and not u.destroyed:
+            hurt_mark(cv, scene.centres[u.id], scene.radius(u.id))
 
 
 def _draw_counters(cv: Canvas, scene: Scene) -> None:
@@ -665,17 +770,21 @@ def _legend_items(
             LegendItem(t("render.legend.fog", locale), "hex", C.mix(theme.hex_fill, theme.fog, C.FOG_MIX))
         )
     drawn = [u for u in view.seen if u.id in scene.centres]
+    if scene.acting:
+        items.append(LegendItem(t("render.legend.acting", locale), "ring", ACTING))
+    if any(u.id in scene.hurt and not u.destroyed for u in drawn):
+        items.append(LegendItem(t("render.legend.hurt", locale), "glyph", C.HIT, glyph=hurt_symbol))
     if any(u.hidden for u in drawn):
         items.append(LegendItem(t("render.legend.hidden", locale), "ring", C.HIDDEN_TAG))
     if any(u.destroyed for u in drawn):
         items.append(LegendItem(t("render.legend.destroyed", locale), "glyph", C.WRECK, glyph=wreck_symbol))
-    if any(s.hit and not s.spent for s in view.shots):
+    if any(s.hit and not s.spent for s in scene.shots):
         items.append(LegendItem(t("render.legend.hit", locale), "glyph", C.HIT, glyph=hit_symbol))
     if damage:
         items.append(LegendItem(t("render.legend.damage", locale), "glyph", C.HIT, glyph=damage_symbol))
-    if any(not s.hit and not s.spent for s in view.shots):
+    if any(not s.hit and not s.spent for s in scene.shots):
         items.append(LegendItem(t("render.legend.miss", locale), "glyph", C.MISS, glyph=miss_symbol))
-    if any(s.spent for s in view.shots):
+    if any(s.spent for s in scene.shots):
         items.append(LegendItem(t("render.legend.spent", locale), "glyph", C.SPENT, glyph=spent_symbol))
     if preview is not None:
         items.append(LegendItem(t("render.legend.path", locale), "dash", C.PREVIEW))
@@ -687,6 +796,12 @@ def wreck_symbol(cv: Canvas, at: tuple[float, float], size: float, outline: RGB)
         colour=C.WRECK, outline=outline, label="", facing=None, vertex_facing=False, destroyed=True
     )
     paint_counter(cv, at, 17.0, look)
+
+
+def hurt_symbol(cv: Canvas, at: tuple[float, float], size: float, outline: RGB) -> None:
+    look = CounterLook(colour=C.MISS, outline=outline, label="", facing=None, vertex_facing=False)
+    paint_counter(cv, at, 17.0, look)
+    hurt_mark(cv, at, radius_for(17.0))
 
 
 def _known(key: str) -> bool:

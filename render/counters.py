@@ -33,6 +33,14 @@ from render.palette import CLEAR, Palette
 COUNTER_RATIO = 0.62  # disc radius / hex size
 MIN_RADIUS = 5.0
 SMALL_HEX, SMALL_HEX_RANGE = 34.0, 16.0  # px: the facing nose grows bolder from this hex size down to 18 px
+ACTING: RGB = (
+    190,
+    70,
+    255,
+)  # the ring round the unit whose turn it is: a hue no side, terrain or fire mark uses
+OUTLINE_DARK: RGB = (20, 20, 24)
+#: colours the step's marks paint (who acts, who was hurt), kept exact in the board palette
+MARKS: tuple[RGB, ...] = (ACTING, OUTLINE_DARK, HIT, WHITE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +58,25 @@ class CounterLook:
 
 def radius_for(size: float, scale: float = 1.0) -> float:
     return max(MIN_RADIUS, size * COUNTER_RATIO * scale)
+
+
+def acting_ring(cv: Canvas, center: Point, r: float, size: float) -> None:
+    """The unit whose turn it is: a thick ring just outside its disc, dark-edged so it reads on any ground."""
+    w = max(3, round(size * 0.1))
+    rr = r + w * 0.5 + 2
+    for width, colour in ((w + 2, OUTLINE_DARK), (w, ACTING)):
+        box = (center[0] - rr, center[1] - rr, center[0] + rr, center[1] + rr)
+        cv.draw.ellipse(box, outline=cv.ink(colour), width=width)
+
+
+def hurt_mark(cv: Canvas, center: Point, r: float) -> None:
+    """A unit damaged this step: a red crack across its disc, white-edged so it reads on a red counter too."""
+    x, y = center
+    pts = [(x + r * 0.55, y - r * 0.7), (x + r * 0.05, y - r * 0.1), (x + r * 0.35, y + r * 0.05)]
+    pts += [(x - r * 0.45, y + r * 0.75)]
+    w = max(2, round(r * 0.16))
+    cv.draw.line(pts, fill=cv.ink(WHITE), width=w + 3, joint="curve")
+    cv.draw.line(pts, fill=cv.ink(HIT), width=w, joint="curve")
 
 
 def bar_colour(health: float) -> RGB:

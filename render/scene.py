@@ -58,7 +58,8 @@ class View:
 
 @dataclass(slots=True)
 class Scene:
-    """A :class:`View` laid out: the viewport, colours, and where each counter sits (stacks share a hex)."""
+    """A :class:`View` laid out: the viewport, colours, where each counter sits (stacks fan out round their
+    hex), the step's firing lines, who acts and who was hurt."""
 
     view: View
     overlays: tuple[Overlay, ...]
@@ -69,6 +70,12 @@ class Scene:
     locale: str
     centres: dict[str, Point] = field(default_factory=lambda: dict[str, Point]())
     radii: dict[str, float] = field(default_factory=lambda: dict[str, float]())
+    #: every firing line of the step: the common ``ShotResolved`` ones, then each overlay's own (mech fire)
+    shots: tuple[ShotResolved, ...] = ()
+    #: the units whose turn it is (a ring round each counter)
+    acting: frozenset[str] = frozenset()
+    #: the units damaged this step (a mark on each counter)
+    hurt: frozenset[str] = frozenset()
     _bars: dict[str, tuple[StatBar, ...]] = field(default_factory=lambda: dict[str, tuple[StatBar, ...]]())
 
     @property

@@ -16,6 +16,12 @@ An overlay is asked, per picture (each hook has a do-nothing default):
 - :meth:`Overlay.legend`: a legend entry for every symbol it drew;
 - :meth:`Overlay.palette`: colours it paints that the board palette must hold exactly;
 
+- :meth:`Overlay.shots`: the ruleset's own attack events as the common firing lines (mech ``WeaponFired``);
+- :meth:`Overlay.acting`: the units whose turn it is, marked on the board (by default the awaited units the viewer
+  sees, when they stand in one hex: one unit or one stack acts);
+- :meth:`Overlay.hurt`: units damaged this step by the ruleset's own events (hits of the firing lines count
+  already), each marked on its counter;
+
 and per unit: :meth:`Overlay.stat_bars` (the side panel and the counter's damage bar), :meth:`Overlay.doll`
 (a damage doll by location in the side panel),
 :meth:`Overlay.neutral_colour` (a piece of no side: its own colour, no facing nose) and
@@ -36,11 +42,21 @@ from render.colors import RGB, Theme
 from render.panel import LegendItem
 from render.scene import Scene, View
 from render.stats import DollCell, StatBar
+from rules.events import ShotResolved
 from rules.hexgrid import Hex
-from rules.registry import plugin_module
+from rules.registry import plugin_module, ruleset_for
 from rules.state import EncounterState, Unit
 
-__all__ = ["DollCell", "Overlay", "Scene", "StatBar", "View", "board_signature", "overlays_for"]
+__all__ = [
+    "DollCell",
+    "Overlay",
+    "Scene",
+    "StatBar",
+    "View",
+    "awaited_in_one_hex",
+    "board_signature",
+    "overlays_for",
+]
 
 
 class Overlay:
@@ -71,6 +87,20 @@ class Overlay:
         """Colours this overlay paints that the board palette does not already hold."""
         return ()
 
+    def shots(self, view: View) -> Iterable[ShotResolved]:
+        """The ruleset's own attack events of this step as firing lines, between units the viewer sees (the
+        common ``ShotResolved`` ones are drawn already)."""
+        return ()
+
+    def acting(self, view: View) -> Iterable[str]:
+        """The units whose turn it is, among those the viewer sees: by default the awaited ones, when they stand
+        in one hex (one unit or one stack acts; when many act at once nobody is singled out)."""
+        return awaited_in_one_hex(view)
+
+    def hurt(self, view: View) -> Iterable[str]:
+        """Units the viewer sees that this step's own events damaged (hits of :meth:`shots` count already)."""
+        return ()
+
     def stat_bars(self, unit: Unit) -> Sequence[StatBar]:
         """The unit's bars in the side panel; the damage ones also set the damage bar on its counter."""
         return ()
@@ -87,6 +117,20 @@ class Overlay:
     def signature(self, unit: Unit) -> tuple[object, ...]:
         """What of ``unit`` this overlay shows besides its place, facing and state (exo: vector, armor)."""
         return ()
+
+
+def awaited_in_one_hex(view: View) -> tuple[str, ...]:
+    """The awaited units the viewer sees, when they all stand in one hex; none otherwise. Filtered before the
+    test, so a hidden awaited unit changes nothing in the picture (FOG-1)."""
+    try:
+        awaited = ruleset_for(view.state).awaiting(view.state)
+    except KeyError:  # a state of no registered ruleset (a bare picture): nobody to single out
+        return ()
+    seen = {u.id: u for u in view.seen}
+    units = [seen[uid] for uid in awaited if uid in seen and seen[uid].on_board]
+    if not units or len({u.at for u in units}) != 1:
+        return ()
+    return tuple(u.id for u in units)
 
 
 def overlays_for(state: EncounterState) -> tuple[Overlay, ...]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from data.i18n import t
 from render import colors as C
@@ -16,7 +17,9 @@ from render.counters import bar_colour
 from render.panel import LegendItem
 from render.rulesets import DollCell, Overlay, Scene, StatBar, View
 from render.trails import draw_trails, trail_hexes, trail_legend
+from rules.events import ShotResolved
 from rules.hexgrid import Hex
+from rules.mech.events import DamageDealt, FireSpent, PhysicalAttackMade, PhysicalSpent, WeaponFired
 from rules.mech.model import Mech
 from rules.mech.tables import tables
 from rules.state import Unit
@@ -116,6 +119,37 @@ class MechOverlay(Overlay):
 
     def palette(self, theme: Theme) -> Sequence[RGB]:
         return (TORSO, SHUTDOWN, C.BLACK, C.BAR_BG, C.HIT, SHADOW, ALTITUDE, OUT_OF_CONTROL)
+
+    def shots(self, view: View) -> list[ShotResolved]:
+        """MECH-2.1/2.2: every shot and physical attack of the step as a firing line (hit, miss, or spent when it
+        could not be made). Damage is dealt after all the fire (MECH-2.3), so what a unit did to a target goes on
+        its first hit on it."""
+        out: list[ShotResolved] = []
+        first_hit: dict[tuple[str, str], int] = {}
+        dealt: dict[tuple[str, str], int] = {}
+        for e in view.events:
+            if isinstance(e, WeaponFired | PhysicalAttackMade):
+                if e.hit:
+                    first_hit.setdefault((e.unit, e.target), len(out))
+                weapon = e.weapon_type if isinstance(e, WeaponFired) else e.kind
+                out.append(
+                    ShotResolved(rule=e.rule, shooter=e.unit, target=e.target, weapon=weapon, hit=e.hit)
+                )
+            elif isinstance(e, FireSpent | PhysicalSpent):
+                weapon = e.weapon_type if isinstance(e, FireSpent) else e.kind
+                out.append(
+                    ShotResolved(rule=e.rule, shooter=e.unit, target=e.target, weapon=weapon, spent=True)
+                )
+            elif isinstance(e, DamageDealt):
+                dealt[(e.by, e.unit)] = dealt.get((e.by, e.unit), 0) + e.amount
+        for pair, i in first_hit.items():
+            if dealt.get(pair, 0) > 0:
+                out[i] = replace(out[i], damage=dealt[pair])
+        return out
+
+    def hurt(self, view: View) -> set[str]:
+        """MECH-2.3: every unit that took damage this step (falls and physical blows as well as fire)."""
+        return {e.unit for e in view.events if isinstance(e, DamageDealt) and e.amount > 0}
 
     def stat_bars(self, unit: Unit) -> Sequence[StatBar]:
         if not isinstance(unit, Mech):
