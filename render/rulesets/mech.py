@@ -11,15 +11,18 @@ from dataclasses import replace
 
 from data.i18n import t
 from render import colors as C
-from render.canvas import Canvas
+from render.canvas import Canvas, text_width
 from render.colors import RGB, Theme
 from render.counters import bar_colour
+from render.geometry import Point
 from render.panel import LegendItem
 from render.rulesets import DollCell, Overlay, Scene, StatBar, View
+from render.static_layer import hex_fill
 from render.trails import draw_trails, trail_hexes, trail_legend
 from rules.events import ShotResolved
 from rules.hexgrid import Hex
 from rules.mech.events import DamageDealt, FireSpent, PhysicalAttackMade, PhysicalSpent, WeaponFired
+from rules.mech.geometry import ELEVATION
 from rules.mech.model import Mech
 from rules.mech.tables import tables
 from rules.state import Unit
@@ -29,6 +32,10 @@ SHUTDOWN: RGB = (90, 90, 100)
 SHADOW: RGB = (40, 40, 48)  # an air unit's shadow on the ground (MECH-5)
 ALTITUDE: RGB = (120, 200, 255)  # the altitude chevron over an air unit
 OUT_OF_CONTROL: RGB = (230, 60, 40)
+#: elevation (MECH-1.2, MECH-2.1: it costs movement and blocks sight): the hex darkened toward this slate, more
+#: for each level (slate, not brown: rough ground is already tan), and its level in a tag of this colour
+HILL: RGB = (62, 64, 78)
+HILL_SHARE = (0.0, 0.22, 0.4, 0.55)  # by level; higher levels take the last
 #: where each location sits on the doll (grid units, DOLL_GRID_H = 8 tall): a mech from the front, a vehicle
 #: from above (front at the top)
 MECH_DOLL = {
@@ -59,11 +66,25 @@ def heat_colour(heat: int) -> RGB:
     return bar_colour(1.0 - _fraction(heat, tables().automatic_shutdown))
 
 
+def hill_shade(fill: RGB, level: int) -> RGB:
+    """A hex's fill (terrain or open ground) at ``level``: darker the higher it is."""
+    return C.mix(fill, HILL, HILL_SHARE[min(level, len(HILL_SHARE) - 1)])
+
+
 class MechOverlay(Overlay):
     __slots__ = ()
 
     def frame(self, view: View) -> Iterator[Hex]:
         yield from trail_hexes(view)
+
+    def tints(self, scene: Scene) -> dict[Hex, RGB]:
+        """Raised hexes shaded by level (the terrain's own colour still shows through)."""
+        theme, board = scene.theme, scene.state.board
+        return {
+            h: hill_shade(hex_fill(theme, board, h), level)
+            for h, level in board.features.get(ELEVATION, {}).items()
+            if level > 0 and board.contains(h)
+        }
 
     def under(self, cv: Canvas, scene: Scene) -> None:
         draw_trails(cv, scene)
@@ -76,8 +97,12 @@ class MechOverlay(Overlay):
             cv.draw.ellipse(box, fill=cv.ink(SHADOW))
 
     def over(self, cv: Canvas, scene: Scene) -> None:
-        """The torso's facing as a white tick where it differs from the legs' (the nose), and a heat gauge."""
+        """Each raised or sunken hex's level at its foot, the torso's facing as a white tick where it differs
+        from the legs' (the nose), and a heat gauge."""
         vp = scene.viewport
+        for h, level in sorted(scene.state.board.features.get(ELEVATION, {}).items()):
+            if level != 0 and vp.shows(h):
+                _level_tag(cv, vp.center(h), vp.size, level)
         for u in scene.view.seen:
             if not isinstance(u, Mech) or u.at is None or u.destroyed or u.id not in scene.centres:
                 continue
@@ -105,6 +130,14 @@ class MechOverlay(Overlay):
 
     def legend(self, scene: Scene) -> list[LegendItem]:
         items: list[LegendItem] = []
+        vp = scene.viewport
+        levels = scene.state.board.features.get(ELEVATION, {})
+        if any(level != 0 and vp.shows(h) for h, level in levels.items()):
+            items.append(
+                LegendItem(
+                    t("render.legend.elevation", scene.locale), "hex", hill_shade(scene.theme.hex_fill, 2)
+                )
+            )
         mechs = [u for u in scene.view.seen if isinstance(u, Mech) and u.is_mech and not u.destroyed]
         if any(u.twist for u in mechs):
             items.append(LegendItem(t("render.legend.torso", scene.locale), "line", TORSO))
@@ -118,7 +151,9 @@ class MechOverlay(Overlay):
         return items + trail_legend(scene)
 
     def palette(self, theme: Theme) -> Sequence[RGB]:
-        return (TORSO, SHUTDOWN, C.BLACK, C.BAR_BG, C.HIT, SHADOW, ALTITUDE, OUT_OF_CONTROL)
+        fills = (theme.hex_fill, *(C.terrain_color(kind) for kind in tables().terrain))
+        hills = tuple(hill_shade(f, level) for f in fills for level in range(1, len(HILL_SHARE)))
+        return (TORSO, SHUTDOWN, C.BLACK, C.BAR_BG, C.HIT, SHADOW, ALTITUDE, OUT_OF_CONTROL, HILL, *hills)
 
     def shots(self, view: View) -> list[ShotResolved]:
         """MECH-2.1/2.2: every shot and physical attack of the step as a firing line (hit, miss, or spent when it
@@ -202,6 +237,22 @@ class MechOverlay(Overlay):
             tuple(sorted(unit.armor.items())),
             tuple(sorted(unit.structure.items())),
         )
+
+
+def _level_tag(cv: Canvas, at: Point, size: float, level: int) -> None:
+    """The hex's level, white on slate at the foot of the hex (over any counter there: the level is what line of
+    sight and movement read, MECH-1.2/2.1), large enough to read when Discord shows the board 550 px wide."""
+    fs = max(14, round(size * 0.6))
+    text = str(level)
+    x, y = at[0], at[1] + size * 0.6
+    half_w, half_h = text_width(text, fs, True) / 2 + fs * 0.3, fs * 0.55
+    cv.draw.rounded_rectangle(
+        (x - half_w, y - half_h, x + half_w, y + half_h),
+        radius=fs * 0.25,
+        fill=cv.ink(HILL),
+        outline=cv.ink(C.WHITE),
+    )
+    cv.text((x, y), text, size=fs, fill=C.WHITE, bold=True, anchor="mm", bg=HILL)
 
 
 def _air_units(scene: Scene) -> Iterator[Mech]:
