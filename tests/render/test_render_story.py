@@ -1,0 +1,135 @@
+"""Boards that tell the step's story at 550 px: mech elevation and fire, the acting unit ringed, damage marked,
+stacked counters fanned out. Pixel probes at the places that matter, on the fast (palette) path."""
+
+from __future__ import annotations
+
+import math
+
+from PIL import Image
+
+from render import BoardSnapshot, RenderOptions, render_board
+from render.board import trace_board, viewport_for
+from render.colors import HIT, theme_for
+from render.counters import ACTING
+from render.rulesets.mech import HILL, hill_shade
+from rules.mech.events import DamageDealt, WeaponFired
+from rules.registry import ruleset_for
+from rules.state import EncounterState
+from tests.mech_fixtures import build, step, unit
+from tests.ocs_fixtures import board
+from tests.render_fixtures import H, decode, share_of
+
+EN = RenderOptions(locale="en")
+
+
+def _hits(img: Image.Image, centre: tuple[float, float], half: int, colour: tuple[int, int, int]) -> int:
+    return round(share_of(img, centre, half, colour) * (2 * half + 1) ** 2)
+
+
+def _duel(**kw: object) -> EncounterState:
+    return build(unit("atlas", "red", "0405", "SE"), unit("locust", "blue", "0408", "N"), **kw)  # type: ignore[arg-type]
+
+
+def _fired(hit: bool, *, damage: int = 0) -> tuple[WeaponFired | DamageDealt, ...]:
+    shot = WeaponFired(
+        rule="MECH-2.1",
+        unit="atlas",
+        weapon=1,
+        weapon_type="medium_laser",
+        target="locust",
+        target_number=8,
+        roll=9,
+        total=9,
+        hit=hit,
+        distance=3,
+    )
+    if not damage:
+        return (shot,)
+    return shot, DamageDealt(
+        rule="MECH-2.3", unit="locust", by="atlas", location="ct", amount=damage, armor=1, structure=5
+    )
+
+
+def test_mech_2_1_a_level_2_hex_is_shaded_and_numbered() -> None:
+    """Line of sight reads elevation (MECH-2.1): a level-2 hex takes the level-2 shade and a tag with its level."""
+    state = _duel(elevation={"0606": 2, "0607": 1})
+    snap = BoardSnapshot(state)
+    img = decode(render_board(snap, viewer="director", options=EN))
+    vp = viewport_for(snap, viewer="director", options=EN)
+    x, y = vp.center(H("0606"))
+    shade = hill_shade(theme_for(state).hex_fill, 2)
+    probe = (x - vp.size * 0.35, y)  # left of the middle: clear of the label above and the tag below
+    assert share_of(img, probe, 2, shade) == 1.0
+    assert _hits(img, (x, y + vp.size * 0.6), round(vp.size * 0.2), HILL) > 0, (
+        "the level tag at the hex's foot"
+    )
+    flat = vp.center(H("0706"))
+    assert share_of(img, (flat[0] - vp.size * 0.35, flat[1]), 2, shade) == 0.0
+
+
+def test_mech_2_1_every_shot_is_a_firing_line_hit_in_the_hit_colour() -> None:
+    """MECH-2.1: a mech's shot is drawn as exo's and pbw's are: a solid line in the hit colour, a damage badge."""
+    state = _duel()
+    snap = BoardSnapshot(state, _fired(True, damage=5))
+    trace = trace_board(snap, viewer="director", options=EN)
+    assert [(m.shooter, m.target, m.hit, m.damage) for m in trace.shots] == [("atlas", "locust", True, 5)]
+    assert [b.text for b in trace.badges] == ["5"]
+    img = decode(render_board(snap, viewer="director", options=EN))
+    mark = trace.shots[0]
+    middle = ((mark.tail[0] + mark.tip[0]) / 2, (mark.tip[1] + mark.tail[1]) / 2)
+    assert _hits(img, middle, 2, HIT) > 0
+    missed = trace_board(BoardSnapshot(state, _fired(False)), viewer="director", options=EN)
+    assert [(m.hit, m.spent) for m in missed.shots] == [(False, False)]
+
+
+def test_mech_2_1_no_firing_line_without_a_shot() -> None:
+    trace = trace_board(BoardSnapshot(_duel()), viewer="director", options=EN)
+    assert trace.shots == []
+
+
+def test_mech_1_2_the_unit_declaring_is_ringed_and_no_other() -> None:
+    """MECH-1.2: declarations go one unit at a time; the board shows whose turn it is."""
+    state, _ = step(_duel())  # initiative rolled: the first declarer is awaited
+    (declarer,) = ruleset_for(state).awaiting(state)
+    other = "locust" if declarer == "atlas" else "atlas"
+    snap = BoardSnapshot(state)
+    img = decode(render_board(snap, viewer="director", options=EN))
+    trace = trace_board(snap, viewer="director", options=EN)
+    for uid, ringed in ((declarer, True), (other, False)):
+        (cx, cy), r = trace.counters[uid]
+        around = [
+            (cx + (r + 4) * math.cos(a / 8 * math.pi), cy + (r + 4) * math.sin(a / 8 * math.pi))
+            for a in range(16)
+        ]
+        found = sum(_hits(img, p, 1, ACTING) for p in around)
+        assert (found > 0) is ringed, uid
+    assert "whose turn it is" in trace.legend
+
+
+def test_a_unit_damaged_this_step_is_marked_on_its_counter() -> None:
+    """MECH-2.3: the damaged mech carries a red crack on its counter; the shooter does not."""
+    state = _duel()
+    snap = BoardSnapshot(state, _fired(True, damage=5))
+    img = decode(render_board(snap, viewer="director", options=EN))
+    trace = trace_board(snap, viewer="director", options=EN)
+    (cx, cy), r = trace.counters["locust"]
+    assert _hits(img, (cx, cy), round(r * 0.5), HIT) > 0
+    (ax, ay), ar = trace.counters["atlas"]
+    assert _hits(img, (ax, ay), round(ar * 0.5), HIT) == 0
+    assert "damaged this step" in trace.legend
+
+
+def test_ocs_1_two_counters_in_one_hex_fan_out_readable_and_apart() -> None:
+    """OCS-1 stacks: each counter of a two-unit stack is at least 0.45 hex sizes across and none covers the
+    other (at most 1 px, antialiasing)."""
+    state = board(
+        [("u1", "axis", "0505", 4, 3, 2), ("u2", "axis", "0505", 2, 2, 1), ("e1", "allies", "0707", 3, 3, 2)]
+    )
+    snap = BoardSnapshot(state)
+    trace = trace_board(snap, viewer="director", options=EN)
+    size = viewport_for(snap, viewer="director", options=EN).size
+    (c1, r1), (c2, r2) = trace.counters["u1"], trace.counters["u2"]
+    assert min(r1, r2) >= 0.45 * size
+    assert math.dist(c1, c2) >= r1 + r2 - 1
+    lone = trace.counters["e1"][1]
+    assert r1 < lone  # a stack's counters are smaller than a lone one, but not by much
