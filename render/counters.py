@@ -33,11 +33,8 @@ from render.palette import CLEAR, Palette
 COUNTER_RATIO = 0.62  # disc radius / hex size
 MIN_RADIUS = 5.0
 SMALL_HEX, SMALL_HEX_RANGE = 34.0, 16.0  # px: the facing nose grows bolder from this hex size down to 18 px
-ACTING: RGB = (
-    190,
-    70,
-    255,
-)  # the ring round the unit whose turn it is: a hue no side, terrain or fire mark uses
+#: the ring round the unit whose turn it is: cyan, as the private preview of its order
+ACTING: RGB = (0, 235, 255)
 OUTLINE_DARK: RGB = (20, 20, 24)
 #: colours the step's marks paint (who acts, who was hurt), kept exact in the board palette
 MARKS: tuple[RGB, ...] = (ACTING, OUTLINE_DARK, HIT, WHITE)

@@ -1,4 +1,5 @@
-"""The mech overlay (RULES.md §3.1): the torso twist drawn apart from the legs' facing (MECH-1.3), a heat gauge by
+"""The mech overlay (RULES.md §3.1): elevation (each raised hex shaded by level, its level in a tag: MECH-1.2,
+MECH-2.1), every shot and physical attack of the step as the common firing lines (MECH-2.1/2.2), the torso twist drawn apart from the legs' facing (MECH-1.3), a heat gauge by
 each mech and fighter and a heat bar in the side panel (MECH-3.1/3.2), a damage doll by location per unit
 (MECH-2.3: armour and structure are kept per location), marks for a shut-down or prone mech, and for an air unit
 (MECH-5) its shadow on the ground and an altitude mark (a ring when a fighter is out of control)."""

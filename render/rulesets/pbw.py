@@ -1,17 +1,19 @@
 """The pbw overlay (RULES.md §3.2): a character's Hit Points and fatigue bars, its damaged locations and the turns
 of a treatment it is giving in the side panel (PBW-3, PBW-4, PBW-6), and a badge on the counter for a character that is prone, incapacitated or unconscious
-(PBW-4); the dead are wrecks with the common renderer's cross."""
+(PBW-4); the dead are wrecks with the common renderer's cross; each move of the step leaves its trail."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from data.i18n import t
 from render.canvas import Canvas
 from render.colors import HIT, RGB, WHITE, Theme
 from render.geometry import Point
 from render.panel import LegendItem
-from render.rulesets import Overlay, Scene, StatBar
+from render.rulesets import Overlay, Scene, StatBar, View
+from render.trails import draw_trails, trail_hexes, trail_legend
+from rules.hexgrid import Hex
 from rules.pbw.model import DEAD, INCAPACITATED, OK, PRONE, UNCONSCIOUS, Character
 from rules.pbw.tables import LOCATIONS
 from rules.pbw.turn import TREAT_TURNS
@@ -82,6 +84,13 @@ def _characters(scene: Scene) -> Iterable[Character]:
 class PbwOverlay(Overlay):
     __slots__ = ()
 
+    def frame(self, view: View) -> Iterator[Hex]:
+        yield from trail_hexes(view)
+
+    def under(self, cv: Canvas, scene: Scene) -> None:
+        """Where each character moved this step (a move action, PBW-2), as the other rulesets' trails."""
+        draw_trails(cv, scene)
+
     def over(self, cv: Canvas, scene: Scene) -> None:
         """A badge at the upper right of the counter of a character that is down (PBW-4)."""
         for ch in _characters(scene):
@@ -98,7 +107,7 @@ class PbwOverlay(Overlay):
             LegendItem(t(f"render.legend.pbw_{c}", scene.locale), "glyph", BADGE.get(c, HIT), glyph=GLYPHS[c])
             for c in (PRONE, INCAPACITATED, UNCONSCIOUS, DEAD)
             if c in shown
-        ]
+        ] + trail_legend(scene)
 
     def palette(self, theme: Theme) -> Iterable[RGB]:
         return (*BADGE.values(), FATIGUE_BAR, TREAT_BAR)
