@@ -1,7 +1,7 @@
 """The mech overlay (RULES.md §3.1): elevation (each raised hex shaded by level, its level in a tag: MECH-1.2,
-MECH-2.1), every shot and physical attack of the step as the common firing lines (MECH-2.1/2.2), the torso twist drawn apart from the legs' facing (MECH-1.3), a heat gauge by
-each mech and fighter and a heat bar in the side panel (MECH-3.1/3.2), a damage doll by location per unit
-(MECH-2.3: armour and structure are kept per location), marks for a shut-down or prone mech, and for an air unit
+MECH-2.1), every shot and physical attack of the step as the common firing lines (MECH-2.1/2.2), the torso twist
+drawn apart from the legs' facing (MECH-1.3), heat, armour and structure in the side panel (MECH-3.1/3.2,
+MECH-2.3; the doll by location is ``/unit info``'s), marks for a shut-down or prone mech, and for an air unit
 (MECH-5) its shadow on the ground and an altitude mark (a ring when a fighter is out of control)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from render.colors import RGB, Theme
 from render.counters import bar_colour
 from render.geometry import Point
 from render.panel import LegendItem
-from render.rulesets import DollCell, Overlay, Scene, StatBar, View
+from render.rulesets import Overlay, Scene, StatBar, View
 from render.static_layer import hex_fill
 from render.trails import draw_trails, trail_hexes, trail_legend
 from rules.events import ShotResolved
@@ -37,25 +37,6 @@ OUT_OF_CONTROL: RGB = (230, 60, 40)
 #: for each level (slate, not brown: rough ground is already tan), and its level in a tag of this colour
 HILL: RGB = (62, 64, 78)
 HILL_SHARE = (0.0, 0.22, 0.4, 0.55)  # by level; higher levels take the last
-#: where each location sits on the doll (grid units, DOLL_GRID_H = 8 tall): a mech from the front, a vehicle
-#: from above (front at the top)
-MECH_DOLL = {
-    "head": (2.5, 0.0, 2.0, 1.5),
-    "la": (0.0, 1.5, 1.5, 3.5),
-    "lt": (1.5, 1.5, 1.5, 3.0),
-    "ct": (3.0, 1.5, 1.0, 3.0),
-    "rt": (4.0, 1.5, 1.5, 3.0),
-    "ra": (5.5, 1.5, 1.5, 3.5),
-    "ll": (1.5, 4.5, 1.75, 3.5),
-    "rl": (3.75, 4.5, 1.75, 3.5),
-}
-VEHICLE_DOLL = {
-    "front": (1.0, 0.0, 3.0, 1.5),
-    "left": (0.0, 1.5, 1.0, 5.0),
-    "turret": (1.5, 2.5, 2.0, 3.0),
-    "right": (4.0, 1.5, 1.0, 5.0),
-    "rear": (1.0, 6.5, 3.0, 1.5),
-}
 
 
 def _fraction(value: int, maximum: int) -> float:
@@ -99,7 +80,11 @@ class MechOverlay(Overlay):
 
     def over(self, cv: Canvas, scene: Scene) -> None:
         """Each raised or sunken hex's level at its foot, the torso's facing as a white tick where it differs
-        from the legs' (the nose), and a heat gauge."""
+        from the legs' (the nose), the marks of an air unit and of a mech shut down or prone.
+
+        Heat and the armour doll are not on the board: at 550 px a gauge beside a counter is a pixel wide and the
+        panel's doll a dozen pixels tall, with no figure legible. The panel row keeps heat, armour and structure
+        as numbers, and ``/unit info`` sends the doll with every location's figures (``render/doll.py``)."""
         vp = scene.viewport
         for h, level in sorted(scene.state.board.features.get(ELEVATION, {}).items()):
             if level != 0 and vp.shows(h):
@@ -119,13 +104,6 @@ class MechOverlay(Overlay):
                 cv.draw.line((inner, outer), fill=cv.ink(TORSO), width=width)
             if u.is_air:
                 _altitude_mark(cv, u, cx, cy, r, vp.size)
-            if u.keeps_heat and u.heat > 0:
-                top, bottom = cy - r, cy + r
-                x0 = cx - r - max(4.0, vp.size * 0.16)
-                w = max(3.0, vp.size * 0.1)
-                level = bottom - (bottom - top) * _fraction(u.heat, tables().automatic_shutdown)
-                cv.draw.rectangle((x0, top, x0 + w, bottom), fill=cv.ink(C.BAR_BG), outline=cv.ink(C.BLACK))
-                cv.draw.rectangle((x0, level, x0 + w, bottom), fill=cv.ink(heat_colour(u.heat)))
             if u.shutdown or u.prone:
                 cv.draw.line((cx - r, cy - r, cx + r, cy + r), fill=cv.ink(SHUTDOWN), width=2)
 
@@ -142,8 +120,6 @@ class MechOverlay(Overlay):
         mechs = [u for u in scene.view.seen if isinstance(u, Mech) and u.is_mech and not u.destroyed]
         if any(u.twist for u in mechs):
             items.append(LegendItem(t("render.legend.torso", scene.locale), "line", TORSO))
-        if any(u.heat for u in mechs):
-            items.append(LegendItem(t("render.legend.heat", scene.locale), "line", heat_colour(15)))
         air = list(_air_units(scene))
         if air:
             items.append(LegendItem(t("render.legend.air", scene.locale), "line", ALTITUDE))
@@ -208,23 +184,6 @@ class MechOverlay(Overlay):
                 ),
             )
         return bars
-
-    def doll(self, unit: Unit) -> Sequence[DollCell]:
-        """MECH-2.3: armour and structure location by location."""
-        if not isinstance(unit, Mech):
-            return ()
-        layout = MECH_DOLL if unit.is_mech else VEHICLE_DOLL
-        cells: list[DollCell] = []
-        for loc in unit.locations:
-            box = layout.get(loc)
-            if box is None:
-                continue
-            armor = _fraction(unit.armor.get(loc, 0), unit.max_armor.get(loc, 0))
-            structure = _fraction(unit.structure.get(loc, 0), unit.max_structure.get(loc, 0))
-            cells.append(
-                DollCell(*box, armor=armor, structure=structure, destroyed=unit.location_destroyed(loc))
-            )
-        return cells
 
     def signature(self, unit: Unit) -> tuple[object, ...]:
         if not isinstance(unit, Mech):

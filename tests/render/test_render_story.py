@@ -4,19 +4,25 @@ stacked counters fanned out. Pixel probes at the places that matter, on the fast
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from PIL import Image
 
+from bot.rulesets.sheets.mech import record_sheet
 from render import BoardSnapshot, RenderOptions, render_board
 from render.board import trace_board, viewport_for
 from render.colors import HIT, theme_for
 from render.counters import ACTING
 from render.rulesets.mech import HILL, hill_shade
+from render.rulesets.mech import OVERLAY as MECH_OVERLAY
+from rules.events import UnitMoved
 from rules.mech.events import DamageDealt, WeaponFired
 from rules.registry import ruleset_for
+from rules.scenario import load_scenario
 from rules.state import EncounterState
-from tests.mech_fixtures import build, step, unit
+from tests.mech_fixtures import build, step, unit, with_unit
 from tests.ocs_fixtures import board
+from tests.paths import ROOT
 from tests.render_fixtures import H, decode, share_of
 
 EN = RenderOptions(locale="en")
@@ -133,3 +139,27 @@ def test_ocs_1_two_counters_in_one_hex_fan_out_readable_and_apart() -> None:
     assert math.dist(c1, c2) >= r1 + r2 - 1
     lone = trace.counters["e1"][1]
     assert r1 < lone  # a stack's counters are smaller than a lone one, but not by much
+
+
+def test_mech_3_1_heat_and_the_doll_go_to_unit_info_not_onto_the_board() -> None:
+    """At 550 px a heat gauge beside a counter is a pixel wide and the panel's doll has no legible figure: the
+    board keeps heat, armour and structure as numbers in the panel, and ``/unit info`` sends the doll with every
+    location's figures (MECH-2.3, MECH-3.1)."""
+    state = with_unit(_duel(), "atlas", heat=12)
+    atlas = state.units["atlas"]
+    assert tuple(MECH_OVERLAY.doll(atlas)) == ()
+    assert [b.label for b in MECH_OVERLAY.stat_bars(atlas)][:1] == ["render.stat.heat"]
+    assert record_sheet(state, "atlas", "director").doll, "the sheet's doll image has every location"
+
+
+def test_pbw_2_a_move_leaves_its_trail_on_the_board() -> None:
+    state = load_scenario(ROOT / "data" / "scenarios" / "pbw-brawl.toml").state
+    uid, ch = sorted(state.units.items())[0]
+    assert ch.at is not None
+    to = ch.at.neighbor(3)
+    moved = state.with_units([replace(ch, at=to)])
+    move = UnitMoved(rule="PBW-2", unit=uid, frm=ch.at, to=to, facing_from=ch.facing, facing_to=ch.facing)
+    still = trace_board(BoardSnapshot(moved), viewer="director", options=EN)
+    trail = trace_board(BoardSnapshot(moved, (move,)), viewer="director", options=EN)
+    assert "last move" not in still.legend
+    assert "last move" in trail.legend
