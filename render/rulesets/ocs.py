@@ -1,6 +1,6 @@
 """The ocs overlay (RULES.md §4): hedgehog levels (OCS-1), the open combats (the defender hex ringed, an arrow
-from each attacker, the combat number), each counter's steps and mode (DG, strategic: OCS-1), the steps lost in
-this step (OCS-6) and retreats as trails (OCS-6), and the side panel's steps and AR.
+from each attacker, the combat number), each counter's strength and AR, steps and mode (DG, strategic: OCS-1),
+the steps lost in this step (OCS-6) and retreats as trails (OCS-6), and the side panel's steps and AR.
 
 Sizes follow the hex size with floors, so the marks stay readable when Discord shows the board ~550 px wide."""
 
@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 
 from data.i18n import t
 from render import colors as C
-from render.canvas import Canvas
+from render.canvas import Canvas, text_width
 from render.colors import RGB
 from render.geometry import Point, arrow_head, toward
 from render.panel import LegendItem
@@ -65,6 +65,7 @@ class OcsOverlay(Overlay):
                 continue
             centre, r = scene.centres[unit.id], scene.radius(unit.id)
             if not unit.destroyed:
+                _strength(cv, centre, r, unit, scene)
                 _steps(cv, centre, r, unit.steps, scene)
                 if unit.mode != NORMAL:
                     _mode(cv, centre, r, unit.mode, scene)
@@ -74,6 +75,10 @@ class OcsOverlay(Overlay):
     def legend(self, scene: Scene) -> list[LegendItem]:
         items: list[LegendItem] = []
         loc = scene.locale
+        if any(isinstance(u, OcsUnit) and not u.destroyed and u.id in scene.centres for u in scene.view.seen):
+            items.append(
+                LegendItem(t("render.legend.ocs.counter", loc), "glyph", C.WHITE, glyph=_counter_symbol)
+            )
         if _combats(scene.view):
             items.append(LegendItem(t("render.legend.ocs.attack", loc), "line", ATTACK))
         if any(isinstance(e, OcsStepLost) for e in scene.view.events):
@@ -153,6 +158,25 @@ def _ring(cv: Canvas, scene: Scene, combat: Combat) -> None:
     d = fs * 0.75
     cv.draw.rectangle((x - d * 1.3, y - d * 0.75, x + d * 1.3, y + d * 0.75), fill=cv.ink(ATTACK))
     cv.text((x, y), f"#{combat.id}", size=fs, fill=C.WHITE, bold=True, anchor="mm", bg=ATTACK)
+
+
+def _strength(cv: Canvas, centre: Point, r: float, unit: OcsUnit, scene: Scene) -> None:
+    """OCS-1: combat strength and Action Rating (as modified by the mode, the figure the dice read), "4-3" in a
+    tag across the counter's lower left, as a printed counter carries them."""
+    text = f"{unit.strength:g}-{unit.action_rating}"
+    fs = _font(r, 0.62)
+    half_w, half_h = text_width(text, fs, True) / 2 + fs * 0.25, fs * 0.6
+    x, y = centre[0] + r * 0.3 - half_w, centre[1] + r * 0.92  # its right end clear of the steps disc
+    box = (x - half_w, y - half_h, x + half_w, y + half_h)
+    cv.draw.rectangle(box, fill=cv.ink(C.WHITE), outline=cv.ink(scene.theme.outline))
+    cv.text((x, y), text, size=fs, fill=C.BLACK, bold=True, anchor="mm", bg=C.WHITE)
+
+
+def _counter_symbol(cv: Canvas, at: Point, size: float, outline: RGB) -> None:
+    """The legend's sample of a counter's figures: strength-AR under it, steps beside it."""
+    x, y = at
+    cv.draw.rectangle((x - 13, y - 7, x + 13, y + 7), fill=cv.ink(C.WHITE), outline=cv.ink(outline))
+    cv.text((x, y), "4-3", size=12, fill=C.BLACK, bold=True, anchor="mm", bg=C.WHITE)
 
 
 def _steps(cv: Canvas, centre: Point, r: float, steps: int, scene: Scene) -> None:

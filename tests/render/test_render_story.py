@@ -163,3 +163,15 @@ def test_pbw_2_a_move_leaves_its_trail_on_the_board() -> None:
     trail = trace_board(BoardSnapshot(moved, (move,)), viewer="director", options=EN)
     assert "last move" not in still.legend
     assert "last move" in trail.legend
+
+
+def test_ocs_1_each_counter_carries_its_strength_and_ar() -> None:
+    """OCS-1: strength and Action Rating on the counter, "4-3" in a white tag at its lower left, named in the
+    legend."""
+    state = board([("u1", "axis", "0505", 4, 3, 2), ("e1", "allies", "0707", 3, 2, 1)])
+    snap = BoardSnapshot(state)
+    trace = trace_board(snap, viewer="director", options=EN)
+    img = decode(render_board(snap, viewer="director", options=EN))
+    (cx, cy), r = trace.counters["u1"]
+    assert share_of(img, (cx - r * 0.2, cy + r * 0.92), 2, (255, 255, 255)) > 0.3
+    assert any(text.startswith("4-3: strength and AR") for text in trace.legend)
