@@ -98,14 +98,18 @@ class MechOverlay(Overlay):
                 angle = math.radians(60 * u.torso)  # hexside 0 = north, clockwise (HEX-2)
                 dx, dy = math.sin(angle), -math.cos(angle)
                 inner = (cx + dx * r * 0.2, cy + dy * r * 0.2)
-                outer = (cx + dx * (r + max(4.0, vp.size * 0.22)), cy + dy * (r + max(4.0, vp.size * 0.22)))
-                width = max(2, round(vp.size * 0.08))
+                # 5 px wide and reaching a third of a hex past the disc: about 2 px by 4 px at 550 px
+                reach = r + max(8.0, vp.size * 0.34)
+                outer = (cx + dx * reach, cy + dy * reach)
+                width = max(5, round(vp.size * 0.14))
                 cv.draw.line((inner, outer), fill=cv.ink(C.BLACK), width=width + 2)
                 cv.draw.line((inner, outer), fill=cv.ink(TORSO), width=width)
             if u.is_air:
                 _altitude_mark(cv, u, cx, cy, r, vp.size)
             if u.shutdown or u.prone:
-                cv.draw.line((cx - r, cy - r, cx + r, cy + r), fill=cv.ink(SHUTDOWN), width=2)
+                cv.draw.line(
+                    (cx - r, cy - r, cx + r, cy + r), fill=cv.ink(SHUTDOWN), width=max(3, round(r * 0.2))
+                )
 
     def legend(self, scene: Scene) -> list[LegendItem]:
         items: list[LegendItem] = []
