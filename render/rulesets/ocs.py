@@ -19,7 +19,8 @@ from render.trails import draw_trails, trail_hexes, trail_legend
 from rules.hexgrid import Hex
 from rules.ocs.events import OcsStepLost
 from rules.ocs.legality import HEDGEHOG
-from rules.ocs.model import DG, NORMAL, STRATEGIC, Combat, OcsUnit, ext_of
+from rules.ocs.model import DG, NORMAL, STRATEGIC, Combat, OcsUnit, ext_of, role_units
+from rules.ocs.queries import questions
 from rules.state import Unit
 
 ATTACK: RGB = (214, 30, 40)  # open combats: the defender hex ring and the attack arrows
@@ -40,6 +41,16 @@ class OcsOverlay(Overlay):
     def frame(self, view: View) -> Iterator[Hex]:
         yield from (c.at for c in _combats(view))
         yield from trail_hexes(view)
+
+    def acting(self, view: View) -> list[str]:
+        """OCS-2/6: the stack whose answer a combat waits for (its AR unit, its losses, its retreat): every unit
+        of that side in the combat, when one combat waits (several at once: nobody singled out)."""
+        asked = questions(view.state)
+        if len(asked) != 1:
+            return []
+        combat = next(c for c in ext_of(view.state).combats if c.id == asked[0].combat)
+        seen = {u.id for u in view.seen}
+        return [u.id for u in role_units(view.state, combat, asked[0].role) if u.id in seen]
 
     def under(self, cv: Canvas, scene: Scene) -> None:
         draw_trails(cv, scene)

@@ -10,7 +10,7 @@ from PIL import Image
 
 from bot.rulesets.sheets.mech import record_sheet
 from render import BoardSnapshot, RenderOptions, render_board
-from render.board import trace_board, viewport_for
+from render.board import BoardTrace, trace_board, viewport_for
 from render.colors import HIT, theme_for
 from render.counters import ACTING
 from render.rulesets.mech import HILL, hill_shade
@@ -21,7 +21,7 @@ from rules.registry import ruleset_for
 from rules.scenario import load_scenario
 from rules.state import EncounterState
 from tests.mech_fixtures import build, step, unit, with_unit
-from tests.ocs_fixtures import board
+from tests.ocs_fixtures import TWO_COMBATS, board, director
 from tests.paths import ROOT
 from tests.render_fixtures import H, decode, share_of
 
@@ -30,6 +30,16 @@ EN = RenderOptions(locale="en")
 
 def _hits(img: Image.Image, centre: tuple[float, float], half: int, colour: tuple[int, int, int]) -> int:
     return round(share_of(img, centre, half, colour) * (2 * half + 1) ** 2)
+
+
+def _ringed(img: Image.Image, trace: BoardTrace, uid: str) -> bool:
+    """Whether the acting ring's colour lies just outside ``uid``'s counter."""
+    (cx, cy), r = trace.counters[uid]
+    around = [
+        (cx + (r + 4) * math.cos(a * math.pi / 8), cy + (r + 4) * math.sin(a * math.pi / 8))
+        for a in range(16)
+    ]
+    return sum(_hits(img, p, 1, ACTING) for p in around) > 0
 
 
 def _duel(**kw: object) -> EncounterState:
@@ -101,14 +111,8 @@ def test_mech_1_2_the_unit_declaring_is_ringed_and_no_other() -> None:
     snap = BoardSnapshot(state)
     img = decode(render_board(snap, viewer="director", options=EN))
     trace = trace_board(snap, viewer="director", options=EN)
-    for uid, ringed in ((declarer, True), (other, False)):
-        (cx, cy), r = trace.counters[uid]
-        around = [
-            (cx + (r + 4) * math.cos(a / 8 * math.pi), cy + (r + 4) * math.sin(a / 8 * math.pi))
-            for a in range(16)
-        ]
-        found = sum(_hits(img, p, 1, ACTING) for p in around)
-        assert (found > 0) is ringed, uid
+    assert _ringed(img, trace, declarer)
+    assert not _ringed(img, trace, other)
     assert "whose turn it is" in trace.legend
 
 
@@ -175,3 +179,20 @@ def test_ocs_1_each_counter_carries_its_strength_and_ar() -> None:
     (cx, cy), r = trace.counters["u1"]
     assert share_of(img, (cx - r * 0.2, cy + r * 0.92), 2, (255, 255, 255)) > 0.3
     assert any(text.startswith("4-3: strength and AR") for text in trace.legend)
+
+
+def test_ocs_2_the_stack_whose_answer_a_combat_waits_for_is_ringed() -> None:
+    """OCS-2: once a combat is opened, the attacker chooses its AR unit: both attacking units are ringed, the
+    defender is not; once the attacker has answered, the defender's stack is."""
+    state = load_scenario(TWO_COMBATS).state
+    state = director(state, {"combat": {"attackers": ["a1", "a2"], "defender": "0403"}}).state
+    snap = BoardSnapshot(state)
+    img = decode(render_board(snap, viewer="director", options=EN))
+    trace = trace_board(snap, viewer="director", options=EN)
+    assert _ringed(img, trace, "a1") and _ringed(img, trace, "a2")
+    assert not _ringed(img, trace, "d1")
+    state = director(state, {"ar": "a1", "combat": 1}).state
+    snap = BoardSnapshot(state)
+    img = decode(render_board(snap, viewer="director", options=EN))
+    trace = trace_board(snap, viewer="director", options=EN)
+    assert _ringed(img, trace, "d1") and not _ringed(img, trace, "a1")
