@@ -15,6 +15,7 @@ from render.rulesets import Overlay, Scene, StatBar, View
 from render.static_layer import hex_fill
 from render.trails import draw_trails, trail_hexes, trail_legend
 from rules.hexgrid import Hex
+from rules.skirmish.activation import waiting_characters
 from rules.skirmish.geometry import EQUIPMENT, FIRE
 from rules.skirmish.model import Character
 from rules.state import Unit
@@ -53,6 +54,12 @@ GLYPHS: dict[str, Symbol] = {EQUIPMENT: crate, FIRE: flame}
 
 class SkirmishOverlay(Overlay):
     __slots__ = ()
+
+    def acting(self, view: View) -> list[str]:
+        """SK-1.1: the characters of the drawn chit that may still act (its player picks one), then the one
+        whose activation runs: each one the viewer sees."""
+        seen = {u.id for u in view.seen}
+        return [uid for uid in waiting_characters(view.state) if uid in seen]
 
     def frame(self, view: View) -> Iterator[Hex]:
         yield from (m.at for m in view.markers if m.kind in GLYPHS)
