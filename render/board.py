@@ -6,11 +6,13 @@ value-keyed cache, already mapped onto the board's fixed palette; pieces are dra
 redraws everything in RGB instead. Fog (FOG-1, NGT-9): a unit the viewer cannot see is not drawn at all — no counter,
 no vector, no panel row, no trail, no firing line from or to it.
 
-What is common to every ruleset is drawn here: grid and terrain, fog, highlights, counters with their facing, '?'
-counters, firing lines (``ShotResolved``, as arrows with their damage badges: ``render/shots.py``) and the order
-preview, and ``/unit arcs`` pictures (``render_arcs``: the sections and range bands a ruleset names, each section
-in its own colour). The rest — exo vectors, trails, markers, lit
-areas, stat bars — is each ruleset's and layer's overlay (``render/rulesets/``); this module names none of them.
+What is common to every ruleset is drawn here: grid and terrain, fog, highlights, counters with their facing
+(several in one hex fanned out round it, each still readable), '?' counters, firing lines (``ShotResolved`` and
+each overlay's own attacks, as arrows with their damage badges: ``render/shots.py``), the step's story on the
+counters (a ring round the units whose turn it is, a crack across those damaged this step), the order preview,
+and ``/unit arcs`` pictures (``render_arcs``: the sections and range bands a ruleset names, each section in its own
+colour). The rest — exo vectors, trails, markers, lit areas, elevation, stat bars — is each ruleset's and layer's
+overlay (``render/rulesets/``); this module names none of them.
 """
 
 from __future__ import annotations
