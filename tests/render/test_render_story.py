@@ -116,7 +116,7 @@ def test_mech_1_2_the_unit_declaring_is_ringed_and_no_other() -> None:
     assert "whose turn it is" in trace.legend
 
 
-def test_a_unit_damaged_this_step_is_marked_on_its_counter() -> None:
+def test_mech_2_3_a_unit_damaged_this_step_is_marked_on_its_counter() -> None:
     """MECH-2.3: the damaged mech carries a red crack on its counter; the shooter does not."""
     state = _duel()
     snap = BoardSnapshot(state, _fired(True, damage=5))
