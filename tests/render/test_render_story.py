@@ -15,9 +15,11 @@ from render.colors import HIT, theme_for
 from render.counters import ACTING
 from render.rulesets.mech import HILL, hill_shade
 from render.rulesets.mech import OVERLAY as MECH_OVERLAY
+from rules.engine import resolve_phase
 from rules.events import UnitMoved
 from rules.mech.events import DamageDealt, WeaponFired
 from rules.registry import ruleset_for
+from rules.ruleset import DiceFactory
 from rules.scenario import load_scenario
 from rules.state import EncounterState
 from tests.mech_fixtures import build, step, unit, with_unit
@@ -196,3 +198,19 @@ def test_ocs_2_the_stack_whose_answer_a_combat_waits_for_is_ringed() -> None:
     img = decode(render_board(snap, viewer="director", options=EN))
     trace = trace_board(snap, viewer="director", options=EN)
     assert _ringed(img, trace, "d1") and not _ringed(img, trace, "a1")
+
+
+def test_sk_1_1_every_character_of_the_drawn_chit_is_ringed() -> None:
+    """SK-1.1: once a chit is drawn, any of its characters may act (its player picks one): all are ringed, though
+    they stand apart; nobody else is."""
+    state = load_scenario(ROOT / "data" / "scenarios" / "skirmish-corridor.toml").state
+    rules = ruleset_for(state)
+    state = resolve_phase(rules, state, {}, dice_for=DiceFactory()).state  # the draw
+    awaited = set(rules.awaiting(state))
+    assert len(awaited) > 1 and len({state.units[u].at for u in awaited}) > 1
+    snap = BoardSnapshot(state)
+    img = decode(render_board(snap, viewer="director", options=EN))
+    trace = trace_board(snap, viewer="director", options=EN)
+    for uid, piece in state.units.items():
+        if piece.on_board:
+            assert _ringed(img, trace, uid) is (uid in awaited), uid
