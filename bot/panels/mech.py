@@ -435,7 +435,7 @@ def _entries(state: EncounterState, unit_id: str) -> tuple[tuple[Entry, ...], tu
             continue
         for d in destinations(state, unit_id, mode):
             if mode != JUMP and d.to in reached:
-                continue  # a slower mode to the same hex only costs to-hit (MECH-2.1)
+                continue  # running where a walk reaches only adds to-hit and heat (MECH-2.1, MECH-3.1)
             steps = _steps(unit, mode, d.path, None)
             if steps is None:
                 continue
