@@ -109,7 +109,8 @@ def board_times(state: EncounterState, events: tuple[Event, ...], repeats: int) 
 
 
 def panel_times(state: EncounterState, repeats: int) -> list[float]:
-    """The first declarer's panel built, then walk, one step forward and a shot chosen (each press rebuilds it)."""
+    """The first declarer's panel built, then a destination picked (the first the menu lists past standing still
+    and turning in place, or its first direction's) and a shot chosen (each press rebuilds it)."""
     from bot.panels import panel_for, press
     from bot.panels.draft import Draft
 
@@ -121,8 +122,10 @@ def panel_times(state: EncounterState, repeats: int) -> list[float]:
         fresh = state.replace(seed=state.seed)  # a new state object: nothing memoized from the last repeat
         start = time.perf_counter()
         model = plugin.build_panel(fresh, uid, draft=Draft(), owing=True)
-        model = press(plugin, fresh, model, "m_w")
-        model = press(plugin, fresh, model, "fwd")
+        for _ in range(2):  # a direction first when the menu lists directions, then a hex
+            dest = model.options("dest")
+            if len(dest) > 2:
+                model = press(plugin, fresh, model, "dest", (dest[2].value,))
         fire = model.options("w")
         if fire:
             model = press(plugin, fresh, model, "w", (fire[0].value,))

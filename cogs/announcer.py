@@ -41,6 +41,7 @@ import discord
 
 from bot.account import describe, roll_purpose
 from bot.bounded import Bounded
+from bot.director_view import show_view
 from bot.imaging import board_png
 from bot.logs import trace_id
 from bot.names import shown_name
@@ -56,7 +57,7 @@ from bot.status_names import waiting_text
 from bot.storage import Deadline, Encounter, MessageRef
 from bot.turn_posts import MAX_EMBEDS, TURN, OpenPosts, already_shown, fits, pack, recorded, step_sizes
 from bot.turn_posts import OpenPost as OpenPostOf
-from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
+from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
 from data.i18n import language_of, t
@@ -673,10 +674,15 @@ class Announcer:
         """A director's override changed the board (a flare, a unit moved by hand): the private boards again."""
         events = done.events or (done.event,)
         step = StepReport(meta.id, meta.phase_no, done.state.round, done.state.phase, events, done.state, ())
-        await self.post_private_views(meta, step, before=done.before)
+        await self.post_private_views(meta, step, before=done.before, override=True)
 
     async def post_private_views(
-        self, meta: Encounter, step: StepReport, *, before: EncounterState | None = None
+        self,
+        meta: Encounter,
+        step: StepReport,
+        *,
+        before: EncounterState | None = None,
+        override: bool = False,
     ) -> None:
         """NGT-9 (any ruleset or layer whose ``private_views`` names sides): each of those sides' players gets
         the board as their side sees it and the account their side may read, by DM, when it can see something
@@ -711,17 +717,22 @@ class Announcer:
             events, png = news
             header = private_title(state, viewer, (step.round, step.phase), shown_name(meta.name), locale)
             account = "\n".join(describe(e, state, locale) for e in events)
-            files: list[discord.File] = []
+            uploads: list[tuple[str, bytes]] = []
             embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_purple())
             if len(account) <= ACCOUNT_INLINE_LIMIT:
                 embed.description = account or None
             else:
                 embed.description = t("channel.account_in_file", locale, count=len(events))
-                files.append(text_file(account, f"round{step.round:02d}-phase{step.phase}.txt"))
+                uploads.append((f"round{step.round:02d}-phase{step.phase}.txt", account.encode("utf-8")))
             if png is not None:
-                files.append(png_file(png))
+                uploads.append(("board.png", png))
                 embed.set_image(url="attachment://board.png")
-            await self.dm(user, None, embed=embed, files=files)
+            if viewer == DIRECTOR:  # one message per step, an override added to it (bot/director_view.py)
+                await show_view(
+                    self.bot.service.storage, self.dm_channel, meta.id, user, embed, uploads, not override
+                )
+            else:
+                await self.dm(user, None, embed=embed, files=_files(uploads))
 
     def post_opening_board(self, encounter_id: int, *, reading: Reading | None = None) -> None:
         """The board as the encounter starts (public view), so the table sees the field before any move. Queued

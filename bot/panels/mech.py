@@ -1,20 +1,24 @@
 """The mech declaration panel (RULES.md §3.1 MECH-1.1 … MECH-2.2): one declarer at a time, by initiative.
 
-The player picks a movement mode (stand/walk/run/jump; a vehicle stand/cruise/flank), drives a movement pad
-(forward, back, turn left, turn right, undo, clear) whose MP counter never passes what the mode gives, twists
-the torso, and picks weapons and targets and a physical attack among what is legal from the declared end hex,
-facing and twist, each labelled with the number it needs on 2d6 (``rules.mech.query``). A projected heat line
-says what the declaration does to next turn (MECH-3.2).
+A move is one pick: the destination menu lists the hexes the unit can end in, each by the cheapest path the rules
+find (``rules.mech.query.destinations``) and labelled with the mode it needs (walk/run/jump; a vehicle or an air
+unit cruise/flank, MECH-5) and its MP; standing still, and turning (or standing up) in place, are on it too. When
+more are reachable than a menu holds, the six directions come first, then the picked direction's hexes, nearest
+first (the placeholder says when a direction's list is cut). Once a hex is picked, a facing menu offers the end
+facings the MP left allow, each with the whole movement's MP. Then the torso twist, and weapons and targets and a
+physical attack among what is legal from the end hex, facing and twist, each labelled with the number it needs on
+2d6 (``rules.mech.query``). A projected heat line says what the declaration does to next turn (MECH-3.2). The
+declaration still lists the path hex by hex: the engine resolves it so.
 
-Nothing here decides legality: every pad button, mode, shot and attack is offered only if the ruleset's own
+Nothing here decides legality: every destination, facing, shot and attack is offered only if the ruleset's own
 ``parse_order`` and ``validate_order`` accept the declaration it leads to (:func:`bot.panels.accepted`), and
 Submit re-checks everything.
 
 Draft fields (short: the draft rides in a 100-character custom id): ``m`` the mode code (s/w/r/j/c/f), ``v`` the
-pad's moves (``F`` forward, ``B`` back, ``L``/``R`` turns; a run of turns is kept at its shortest), ``t`` the
-torso twist (``l``/``r``), ``w`` shots ``{weapon}{target}`` and ``x`` a physical attack ``{kind}{target}``, each
-number or unit written as one base-36 character (two past 36 units). A pad press that would not fit is
-disabled and the panel says why.
+movement as steps (``F`` forward, ``B`` back, ``L``/``R`` turns; a run of turns is kept at its shortest), ``g`` the
+direction picked on the destination menu, ``t`` the torso twist (``l``/``r``), ``w`` shots ``{weapon}{target}``
+and ``x`` a physical attack ``{kind}{target}``, each number or unit written as one base-36 character (two past 36
+units). A destination or facing whose movement would not fit is not offered.
 """
 
 from __future__ import annotations
@@ -42,24 +46,34 @@ from bot.panels.model import (
 )
 from bot.panels.picks import offered_subset
 from rules.engine import visibility
-from rules.hexgrid import Hex, HexSide, hexes_within
+from rules.hexgrid import Hex, HexSide, hexes_within, side_toward
 from rules.mech.geometry import weapon_in_arc
 from rules.mech.model import Mech
 from rules.mech.orders import CRUISE, FLANK, JUMP, RUN, STAND, WALK, FireEntry, MechOrder, parse_order
-from rules.mech.query import cost_of_path, fire_options, heat_after, mp_by_mode, physical_options
+from rules.mech.query import (
+    Destination,
+    cost_of_path,
+    destinations,
+    end_facings,
+    fire_options,
+    heat_after,
+    mp_by_mode,
+    physical_options,
+)
 from rules.mech.state import DECLARE
 from rules.registry import ruleset_for
 from rules.state import EncounterState
 
-MODE, MOVES, TWIST, FIRE, PHYSICAL = "m", "v", "t", "w", "x"  # draft fields
+MODE, MOVES, WAY, TWIST, FIRE, PHYSICAL = "m", "v", "g", "t", "w", "x"  # draft fields
+DEST, FACE = "dest", "face"  # the destination and end-facing menus
+HEADING = "~"  # a destination-menu value that picks a direction, not a hex
 FIGHTER_REACH = 4  # how far straight on a fighter's panel looks for a first hex it may end its flight in
 MODE_CODES = {STAND: "s", WALK: "w", RUN: "r", JUMP: "j", CRUISE: "c", FLANK: "f"}
 MODE_OF = {code: mode for mode, code in MODE_CODES.items()}
+#: a movement's steps in the draft: forward, back (reverse), a hexside turn left or right
 FORWARD, BACK, LEFT, RIGHT = "F", "B", "L", "R"
-PAD = (FORWARD, BACK, LEFT, RIGHT)
-UNDO, CLEAR, TWIST_LEFT, TWIST_RIGHT = "undo", "clear", "tl", "tr"
-PAD_ACTIONS = {"fwd": FORWARD, "back": BACK, "left": LEFT, "right": RIGHT}
-PAD_LABELS = {"fwd": "▲", "back": "▼", "left": "↺", "right": "↻"}
+STEPS = (FORWARD, BACK, LEFT, RIGHT)
+CLEAR, TWIST_LEFT, TWIST_RIGHT = "clear", "tl", "tr"
 #: physical attacks as one letter each (MECH-2.2): kind and limb
 PHYSICAL_CODES = {
     ("punch", "la"): "a",
@@ -97,18 +111,18 @@ def apply(model: PanelModel, action: str, values: tuple[str, ...] | None) -> Dra
             return draft.replace(w=_one_per_weapon(picked))
         if action == PHYSICAL:
             return draft.replace(x=picked[:1])
+        if action in (DEST, FACE) and picked:
+            if picked[0].startswith(HEADING):
+                return draft.replace(g=picked[0][len(HEADING) :])
+            # a value is the movement it picks: the mode's code, then its steps
+            mode, moves = picked[0][0], picked[0][1:]
+            return draft.replace(m="" if mode == MODE_CODES[STAND] else mode, v=moves)
         return draft
     control = model.control(action)
     if not isinstance(control, Button) or not control.enabled:
         return draft  # a forged or stale click: nothing changes
-    if action.startswith("m_") and action[2:] in MODE_OF:
-        return draft.replace(m="" if action[2:] == MODE_CODES[STAND] else action[2:])
-    if action in PAD_ACTIONS:
-        return draft.replace(v=_shortest(draft.text(MOVES) + PAD_ACTIONS[action]))
-    if action == UNDO:
-        return draft.replace(v=draft.text(MOVES)[:-1])
     if action == CLEAR:
-        return Draft(m=draft.text(MODE))
+        return Draft(m=draft.text(MODE), g=draft.text(WAY))
     if action in (TWIST_LEFT, TWIST_RIGHT):
         twist = max(-1, min(1, _twist(draft) + (-1 if action == TWIST_LEFT else 1)))
         return draft.replace(t={-1: "l", 0: "", 1: "r"}[twist])
@@ -127,20 +141,9 @@ def draft_from_raw(state: EncounterState, unit_id: str, raw: Any) -> Draft:
         order = parse_order(unit_id, raw, vehicle=not unit.is_mech)
     except Exception:  # a stored order from an older panel: start afresh
         return Draft()
-    moves = ""
-    heading, here = unit.facing, unit.at
-    for h in order.path:
-        direction = next((s for s in range(6) if here.neighbor(s) == h), None)
-        if direction is None:
-            return Draft(m=MODE_CODES.get(order.mode, "s"))
-        if order.mode != JUMP and direction == (heading + 3) % 6:
-            moves += BACK
-        else:
-            moves += _turns(heading, direction) + FORWARD
-            heading = direction
-        here = h
-    if order.facing is not None:
-        moves += _turns(heading, order.facing)
+    moves = _steps(unit, order.mode, order.path, order.facing)
+    if moves is None:
+        return Draft(m=MODE_CODES.get(order.mode, "s"))
     codes = _codes(state)
     fire = [f"{_digit(f.weapon)}{codes[f.target]}" for f in order.fire if f.target in codes]
     physical = [
@@ -150,7 +153,7 @@ def draft_from_raw(state: EncounterState, unit_id: str, raw: Any) -> Draft:
     ]
     return Draft(
         m=MODE_CODES.get(order.mode, "s"),
-        v=_shortest(moves),
+        v=moves,
         t={-1: "l", 1: "r"}.get(order.twist, ""),
         w=fire,
         x=physical[:1],
@@ -204,7 +207,7 @@ class Plan:
 def _plan(unit: Mech, draft: Draft) -> Plan:
     assert unit.at is not None
     drafted = MODE_OF.get(draft.text(MODE), STAND)
-    moves = "" if drafted == STAND else "".join(c for c in draft.text(MOVES) if c in PAD)
+    moves = "" if drafted == STAND else "".join(c for c in draft.text(MOVES) if c in STEPS)
     heading, here = unit.facing, unit.at
     path: list[Hex] = []
     for c in moves:
@@ -253,6 +256,7 @@ def _declare(base: PanelModel, state: EncounterState, unit: Mech, draft: Draft) 
     twist = _twist(draft) if unit.is_mech else 0
     kept = Draft(
         m="" if mode_code == MODE_CODES[STAND] else mode_code,
+        g=draft.text(WAY),
         t={-1: "l", 1: "r"}.get(twist, ""),
         v=_legal_prefix(state, unit, draft, mode_code),
     )
@@ -271,8 +275,7 @@ def _declare(base: PanelModel, state: EncounterState, unit: Mech, draft: Draft) 
             kept = kept.replace(w="")
     cost = _cost(state, unit, plan)
     mp = mps.get(plan.drafted, 0)
-    controls: list[Control] = [*_mode_buttons(state, unit, kept, mps), *_pad(state, unit, kept, plan)]
-    room_left = all(fits(kept.replace(v=_shortest(kept.text(MOVES) + c))) for c in (FORWARD, LEFT))
+    controls: list[Control] = _movement_controls(state, unit, kept, plan)
     if fire_opts:
         # a weapon fires once a turn (MECH-1.2): once picked, its other targets are not offered beside it
         weapons = {v[0]: v for v in kept.list(FIRE)}
@@ -302,8 +305,6 @@ def _declare(base: PanelModel, state: EncounterState, unit: Mech, draft: Draft) 
         lines.append(Text.of("panel.mech.jump_needs_hex"))
     if any(o.param("unknown") for o in fire_opts):
         lines.append(Text.of("panel.mech.target_unknown"))
-    if not room_left:
-        lines.append(Text.of("panel.mech.no_room"))
     fired = tuple(int(v[0], 36) for v in kept.list(FIRE))
     heat = heat_after(state, replace(order, fire=tuple(FireEntry(weapon=w, target="") for w in fired)))
     stats = (
@@ -399,39 +400,154 @@ def _chosen_shots(
     return tuple(out)
 
 
-def _mode_buttons(state: EncounterState, unit: Mech, draft: Draft, mps: dict[str, int]) -> list[Button]:
-    modes = (STAND, WALK, RUN, JUMP) if unit.is_mech else (STAND, CRUISE, FLANK)
-    if unit.is_fighter:  # MECH-5: a fighter flies; out of control, the rules fly it (it submits standing)
-        modes = (STAND,) if unit.out_of_control else (CRUISE, FLANK)
-    out: list[Button] = []
-    current = draft.text(MODE) or MODE_CODES[STAND]
-    for mode in modes:
-        code = MODE_CODES[mode]
-        enabled = mode in mps and code != current
-        if enabled:
-            trial = draft.replace(m=code, v=_legal_prefix(state, unit, draft, code))
-            enabled = (
-                accepted(state, unit.id, _raw(state, _plan(unit, trial), trial, fire=False, physical=False))
-                is not None
-            )
-        style = "primary" if code == current else "secondary"
-        out.append(Button(f"m_{code}", Text.of(f"panel.mech.mode.{mode}"), style, enabled=enabled))
-    return out
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of the destination menu: the movement it picks as a draft value (mode code and steps), where it
+    ends (None: standing still), its mode and its MP keeping the facing it leaves."""
+
+    value: str
+    to: Hex | None
+    mode: str
+    cost: int
 
 
-def _pad(state: EncounterState, unit: Mech, draft: Draft, plan: Plan) -> list[Button]:
-    """The movement pad: each step enabled only if the declaration it leads to is legal (MP included) and the
-    draft still fits its custom id; undo and clear; the torso twist for a mech (MECH-1.3)."""
-    out: list[Button] = []
-    moving = plan.drafted != STAND
-    for action, letter in PAD_ACTIONS.items():
-        enabled = moving
-        if enabled:
-            trial = draft.replace(v=_shortest(draft.text(MOVES) + letter))
-            enabled = fits(trial) and _movement_ok(state, unit, trial)
-        out.append(Button(action, Text.plain(PAD_LABELS[action]), "primary", enabled=enabled))
-    out.append(Button(UNDO, Text.plain("⌫"), enabled=bool(draft.text(MOVES))))
-    out.append(Button(CLEAR, Text.of("panel.clear"), "danger", enabled=bool(draft)))
+@per_state
+def _entries(state: EncounterState, unit_id: str) -> tuple[tuple[Entry, ...], tuple[Entry, ...]]:
+    """The destination menu's lines: first standing still and turning (or standing up) in place, then every hex
+    the unit can end in, each at the cheapest mode of its kind that reaches it (walk before run, cruise before
+    flank) and once more by jump where it jumps, nearest first (MECH-1.2, MECH-5). Only movements the rules take
+    as declared (no fire) and that fit the draft are listed."""
+    unit = state.unit_as(unit_id, Mech)
+    assert unit.at is not None
+    mps = mp_by_mode(state, unit_id)
+    fixed: list[Entry] = []
+    if not unit.is_fighter:  # MECH-5: a fighter never stands still nor turns in place
+        fixed.append(Entry(MODE_CODES[STAND], None, STAND, 0))
+        here = next((m for m in (WALK, CRUISE) if m in mps), None)
+        if here is not None and _movement_ok(state, unit, Draft(m=MODE_CODES[here])):
+            # turning in place, or a prone mech standing up (MECH-1.2): the stand-up MP is its cost
+            fixed.append(Entry(MODE_CODES[here], unit.at, here, cost_of_path(state, unit_id, here, ()).total))
+    ground = [m for m in mps if m not in (STAND, JUMP)]
+    reached: set[Hex] = set()
+    found: list[tuple[Destination, Entry]] = []
+    for mode in (*ground, JUMP):
+        if mode not in mps:
+            continue
+        for d in destinations(state, unit_id, mode):
+            if mode != JUMP and d.to in reached:
+                continue  # running where a walk reaches only adds to-hit and heat (MECH-2.1, MECH-3.1)
+            steps = _steps(unit, mode, d.path, None)
+            if steps is None:
+                continue
+            draft = Draft(m=MODE_CODES[mode], v=steps)
+            if not fits(draft.replace(g=HexSide.NW.name)) or not _movement_ok(state, unit, draft):
+                continue
+            if mode != JUMP:
+                reached.add(d.to)
+            found.append((d, Entry(MODE_CODES[mode] + steps, d.to, mode, d.cost)))
+    found.sort(key=lambda f: (unit.at.distance(f[0].to) if unit.at else 0, f[0].cost, f[1].mode == JUMP))
+    return tuple(fixed), tuple(e for _, e in found)
+
+
+def _way_of(unit: Mech, to: Hex) -> str:
+    assert unit.at is not None
+    return HexSide(side_toward(unit.at, to)).name
+
+
+def _destination_select(state: EncounterState, unit: Mech, draft: Draft, plan: Plan) -> Select | None:
+    """MECH-1.2: where the movement ends, with its mode and MP. With more lines than a menu holds, the
+    directions (HEX-2) come first, then the picked direction's hexes, nearest first, cut where the menu is full
+    (the placeholder then says how many of how many are shown)."""
+    fixed, hexes = _entries(state, unit.id)
+    chosen_value = MODE_CODES[plan.drafted] + (_steps(unit, plan.mode, plan.path, None) or "")
+    ways: dict[str, list[Entry]] = {}
+    if len(fixed) + len(hexes) > MAX_OPTIONS:
+        for e in hexes:
+            assert e.to is not None
+            ways.setdefault(_way_of(unit, e.to), []).append(e)
+    way = draft.text(WAY)
+    if ways and way not in ways and plan.path:
+        way = _way_of(unit, plan.path[-1])  # the direction of the hex already picked
+    heads = [
+        Option(
+            HEADING + side.name,
+            side.name,
+            "panel.mech.way",
+            (("target", Text.of(f"hexside.{side.name}")), ("count", str(len(ways[side.name])))),
+        )
+        for side in HexSide
+        if side.name in ways and side.name != way
+    ]
+    listed = ways.get(way, []) if ways else list(hexes)
+    room = MAX_OPTIONS - len(fixed) - len(heads)
+    shown = listed[:room]
+    options = [*(_entry_option(e) for e in (*fixed, *shown)), *heads]
+    if len(options) <= 1:
+        return None  # standing still is all it may do: nothing to pick
+    placeholder = (
+        Text.of("panel.mech.placeholder_dest_cut", shown=str(len(shown)), count=str(len(listed)))
+        if len(shown) < len(listed)
+        else Text.of("panel.mech.placeholder_dest")
+    )
+    values = {o.value for o in options}
+    return Select(
+        DEST,
+        placeholder,
+        tuple(options),
+        chosen=(chosen_value,) if chosen_value in values else (),
+        min_values=1,
+    )
+
+
+def _entry_option(e: Entry) -> Option:
+    mode = Text.of(f"panel.mech.mode.{e.mode}")
+    if e.to is None:
+        return Option(e.value, "", "panel.mech.dest_stand")
+    key = "panel.mech.dest_here" if e.value == MODE_CODES[e.mode] else "panel.mech.dest"
+    return Option(e.value, e.to.label, key, (("mode", mode), ("cost", str(e.cost))))
+
+
+def _facing_select(state: EncounterState, unit: Mech, plan: Plan) -> Select | None:
+    """MECH-1.2: the end facings the MP left after the path allow (a jump: any), each with the whole movement's
+    MP; picked after the hex."""
+    if plan.drafted == STAND or (plan.mode == STAND and not plan.path):
+        return None
+    code = MODE_CODES[plan.mode]
+    options: list[Option] = []
+    for facing in end_facings(state, unit.id, plan.mode, plan.path):
+        steps = _steps(unit, plan.mode, plan.path, facing)
+        if steps is None or not fits(Draft(m=code, v=steps, g=HexSide.NW.name)):
+            continue
+        if not _movement_ok(state, unit, Draft(m=code, v=steps)):
+            continue
+        cost = cost_of_path(state, unit.id, plan.mode, plan.path, facing).total
+        name = HexSide(facing).name
+        params: tuple[tuple[str, str | Text], ...] = (
+            ("target", Text.of(f"value.facing.{name}")),
+            ("cost", str(cost)),
+        )
+        options.append(Option(code + steps, name, "panel.mech.facing_option", params))
+    if not options:
+        return None
+    chosen = code + (_steps(unit, plan.mode, plan.path, plan.facing) or "")
+    return Select(
+        FACE,
+        Text.of("panel.mech.placeholder_facing"),
+        tuple(options),
+        chosen=(chosen,) if chosen in {o.value for o in options} else (),
+        min_values=1,
+    )
+
+
+def _movement_controls(state: EncounterState, unit: Mech, draft: Draft, plan: Plan) -> list[Control]:
+    """The destination and facing menus, the torso twist for a mech (MECH-1.3) and clear; an out-of-control
+    fighter gets none: the rules fly it (MECH-5)."""
+    out: list[Control] = []
+    if unit.is_fighter and unit.out_of_control:
+        return out
+    for menu in (_destination_select(state, unit, draft, plan), _facing_select(state, unit, plan)):
+        if menu is not None:
+            out.append(menu)
     if unit.is_mech:
         for action, step in ((TWIST_LEFT, -1), (TWIST_RIGHT, 1)):
             twist = _twist(draft) + step
@@ -441,6 +557,7 @@ def _pad(state: EncounterState, unit: Mech, draft: Draft, plan: Plan) -> list[Bu
                 enabled = _movement_ok(state, unit, trial)
             label = "panel.mech.twist_left" if step < 0 else "panel.mech.twist_right"
             out.append(Button(action, Text.of(label), enabled=enabled))
+    out.append(Button(CLEAR, Text.of("panel.clear"), "danger", enabled=bool(draft.replace(g=""))))
     return out
 
 
@@ -631,6 +748,28 @@ def _seen_by(state: EncounterState, side: str) -> frozenset[str]:
 
 def _digit(n: int) -> str:
     return DIGITS[n] if 0 <= n < len(DIGITS) else "z"
+
+
+def _steps(unit: Mech, mode: str, path: tuple[Hex, ...], facing: int | None) -> str | None:
+    """A path (and end facing) as the draft's steps: each hex entered forward, after the turns to face it, or in
+    reverse when it lies straight behind (not in a jump, which keeps its facing); None when a hex is not next to
+    the one before."""
+    assert unit.at is not None
+    moves = ""
+    heading, here = unit.facing, unit.at
+    for h in path:
+        direction = next((s for s in range(6) if here.neighbor(s) == h), None)
+        if direction is None:
+            return None
+        if mode != JUMP and direction == (heading + 3) % 6:
+            moves += BACK
+        else:
+            moves += _turns(heading, direction) + FORWARD
+            heading = direction
+        here = h
+    if facing is not None:
+        moves += _turns(heading, facing)
+    return _shortest(moves)
 
 
 def _twist(draft: Draft) -> int:

@@ -11,6 +11,7 @@ their declarations leave them, the others where they stand.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, replace
 
 from rules.errors import IllegalOrderError
@@ -26,8 +27,16 @@ from rules.mech.legality import (
     straight_run,
 )
 from rules.mech.model import Mech
-from rules.mech.movement import PathCost, legal_facings, mp_available, path_cost, turn_surcharge
-from rules.mech.orders import STAND, MechOrder, PhysicalEntry
+from rules.mech.movement import (
+    FAST_MODES,
+    PathCost,
+    legal_facings,
+    mp_available,
+    path_cost,
+    step_problem,
+    turn_surcharge,
+)
+from rules.mech.orders import JUMP, STAND, MechOrder, PhysicalEntry
 from rules.mech.tohit import Modifier, Motion, physical_damage, physical_odds
 from rules.state import EncounterState
 
@@ -242,3 +251,101 @@ def target_motion(state: EncounterState, viewer: str, target_id: str) -> Motion:
     """How ``target_id``'s movement this turn looks to ``viewer`` while it declares."""
     place = _seen(state, viewer).get(target_id)
     return place.motion if place is not None else Motion()
+
+
+# --- destinations: a move picked as its end hex ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Destination:
+    """A hex the unit can end its movement in (MECH-1.2): the mode it needs, the cheapest path there the rules
+    accept as declared, what that path costs keeping the facing it leaves, and that facing."""
+
+    to: Hex
+    mode: str
+    path: tuple[Hex, ...]
+    cost: int
+    facing: int
+
+
+def destinations(state: EncounterState, unit_id: str, mode: str) -> tuple[Destination, ...]:
+    """Every hex ``mode`` can take the unit to this turn, each by its cheapest path (MECH-1.2 costs, a layer's
+    turn surcharge, MECH-5 air movement), nearest first. A path is searched step by step with the cost and
+    board checks a declaration gets, and each end is kept only if the whole declaration is accepted, so a
+    destination offered is one the rules take (no enemy on or in the way, MP enough, no reverse at run …)."""
+    unit = _unit(state, unit_id)
+    mp = mp_available(unit).get(mode)
+    if unit.at is None or mp is None or mode == STAND or unit.prone:
+        return ()
+    per_turn = turn_surcharge(state, unit)
+    start = unit.at
+    enemies = {p.at for uid, p in _seen(state, unit_id).items() if state.units[uid].side != unit.side}
+    # a search state: the hex, the facing the path leaves there and, for a fighter, the hexes flown straight
+    # since its last turn (MECH-5: it turns only after two)
+    best: dict[tuple[Hex, int, int], tuple[int, tuple[Hex, ...]]] = {}
+    frontier: list[tuple[int, int, tuple[Hex, ...], tuple[Hex, int, int]]] = [
+        (0, 0, (), (start, unit.facing, 0))
+    ]
+    pushed = 0
+    while frontier:
+        cost, _, path, key = heapq.heappop(frontier)
+        if key in best:
+            continue
+        best[key] = (cost, path)
+        here, heading, straight = key
+        if not state.board.contains(here):
+            continue  # a fighter leaving the board ends its flight there (MECH-5)
+        for side in range(6):
+            trial = (*path, here.neighbor(side))
+            try:  # this step alone, from where the path stands (the whole path for a fighter's turns)
+                one = path_cost(
+                    state.board, unit, mode, trial[-1:], start=here, start_facing=heading, per_turn=per_turn
+                )
+            except IllegalOrderError:
+                continue
+            last = one.steps[0]
+            total = cost + one.total
+            if last.hex == start or total > mp:
+                continue
+            if (
+                unit.is_fighter
+            ):  # MECH-5: its turns are judged over the whole flight, which may leave the board
+                if step_problem(state.board, unit, mode, path_cost(state.board, unit, mode, trial), start):
+                    continue
+            elif _step_refused(state, unit, mode, one, here, enemies):
+                continue
+            ahead = (straight + 1 if last.turns == 0 else 1) if unit.is_fighter else 0
+            nxt = (last.hex, heading if mode == JUMP else last.facing, ahead)
+            if nxt not in best:
+                pushed += 1
+                heapq.heappush(frontier, (total, pushed, trial, nxt))
+    cheapest: dict[Hex, tuple[int, tuple[Hex, ...]]] = {}
+    for (at, _, _), (cost, path) in best.items():
+        if path and (at not in cheapest or cost < cheapest[at][0]):
+            cheapest[at] = (cost, path)
+    out: list[Destination] = []
+    for at, (_, path) in cheapest.items():
+        found = _accepted_path(state, unit, mode, path)
+        if found is not None:
+            out.append(Destination(at, mode, path, found.total, found.end_facing))
+    return tuple(sorted(out, key=lambda d: (start.distance(d.to), d.cost, d.to.label)))
+
+
+def _step_refused(
+    state: EncounterState, unit: Mech, mode: str, step: PathCost, here: Hex, enemies: set[Hex]
+) -> bool:
+    """Whether a path cannot take ``step`` from ``here``: the declaration's own board checks (MECH-1.2 edge,
+    climbs, terrain; reverse at run) and, but for a jump, an enemy there."""
+    last = step.steps[0]
+    if mode in FAST_MODES and last.reverse:
+        return True
+    if step_problem(state.board, unit, mode, step, here) is not None:
+        return True
+    return mode != JUMP and last.hex in enemies
+
+
+def _accepted_path(state: EncounterState, unit: Mech, mode: str, path: tuple[Hex, ...]) -> PathCost | None:
+    try:
+        return check_declaration(state, MechOrder(unit=unit.id, mode=mode, path=path))
+    except IllegalOrderError:
+        return None

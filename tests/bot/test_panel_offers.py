@@ -109,7 +109,7 @@ def check_panel(
                 ), "kept as chosen"
                 must_accept(state, plugin, chosen)
                 checked[game] += 1
-                follow_up(game, state, plugin, model, chosen)
+                follow_up(game, state, plugin, model, chosen, rng)
         elif control.enabled:
             pressed = model
             for _ in range(12):  # a button pressed while it stays enabled
@@ -178,10 +178,17 @@ def check_multi(
 
 
 def follow_up(
-    game: str, state: EncounterState, plugin: PanelPlugin, before: PanelModel, after: PanelModel
+    game: str,
+    state: EncounterState,
+    plugin: PanelPlugin,
+    before: PanelModel,
+    after: PanelModel,
+    rng: random.Random | None = None,
 ) -> None:
     """A select a choice brings up or fills anew (skirmish: the end facing once a move's hex is picked, a
-    direction's hexes on the Move menu) offers only what the rules accept too, each of its options chosen in turn."""
+    direction's hexes on the Move menu; mech: a direction's destinations, the end facing once a hex is picked)
+    offers only what the rules accept too, each of its options chosen in turn; with ``rng``, one of them, drawn,
+    is followed up the same way (a direction's hex brings up its end facings)."""
     shown = {c.action: c.options for c in before.controls if isinstance(c, Select)}
     if not after.waiting:
         drawn(after)  # what a choice brings up (pbw: the destination menu beside the pad) still fits
@@ -194,9 +201,13 @@ def follow_up(
             continue
         values = [o.value for o in control.options]
         assert values and len(values) <= 25 and len(set(values)) == len(values), control
+        deeper = rng.choice(values) if rng is not None else None
         for value in values:
-            must_accept(state, plugin, press(plugin, state, after, control.action, (value,)))
+            pressed = press(plugin, state, after, control.action, (value,))
+            must_accept(state, plugin, pressed)
             checked[game] += 1
+            if value == deeper:
+                follow_up(game, state, plugin, after, pressed)
 
 
 def fullest(state: EncounterState, plugin: PanelPlugin, model: PanelModel) -> PanelModel:

@@ -848,3 +848,79 @@ async def test_every_bundled_scenario_posts_at_most_its_target_per_round(
             count = len(created(t.channel))
         target = POSTS_PER_ROUND.get(scenario, POSTS_PER_ROUND[ruleset])
         assert per_round and max(per_round.values()) <= target, (scenario, per_round, target)
+
+
+def dms_created(t: Table, person: Person) -> int:
+    """Messages the bot created in ``person``'s DMs (deleted ones too: each one notified them), never edits."""
+    channel = t.fd.world.dm_channels.get(person.id)
+    return len([m for m in channel.history if m.author.bot]) if channel is not None else 0
+
+
+#: the most DMs a round may send one player (Ana: every unit of the first side, DMs open) and the director, per
+#: ruleset (scenario id: its own figure), two rounds resolved by the director as in the test above. Measured:
+#: a panel message per awaited unit and step (exo-ambush: Ana's two ships, one each a round; pbw-street: three
+#: characters, two declarations each), and at night each side's own board per step it sees something change and
+#: the director's own view per step (mech-night 5, skirmish-night 6 a round)
+DMS_PER_ROUND = {"exo": 2, "mech": 2, "mech-night": 6, "pbw": 3, "pbw-street": 6, "skirmish": 6}
+DIRECTOR_DMS_PER_ROUND = {"exo": 0, "mech": 0, "mech-night": 5, "pbw": 0, "skirmish": 0, "skirmish-night": 6}
+#: an ocs turn goes on only through the director's own procedure (driven by the combat test above), never by
+#: ``/director resolve`` alone
+DIRECTOR_RUN = {"ocs"}
+
+
+@pytest.mark.parametrize("scenario", [s[0] for s in bundled_scenarios() if s[2] not in DIRECTOR_RUN])
+async def test_every_bundled_scenario_sends_each_player_and_the_director_at_most_their_target_per_round(
+    tmp_path: Path, scenario: str
+) -> None:
+    """The private side of the noise: each bundled scenario with Ana holding the first side's units (DMs open)
+    and Bea the others (DMs closed, playing on ``/orders`` each step she is awaited), two rounds resolved by the
+    director. Per round: channel messages, Ana's DMs, the director's DMs and Bea's ephemeral answers; Ana's and
+    the director's DMs stay within their targets (printed for the record: ``-s``)."""
+    ruleset = next(r for sid, _, r in bundled_scenarios() if sid == scenario)
+    async with room(tmp_path) as t:
+        t.bea.close_dms()
+        options = {"ruleset": ruleset, "scenario": scenario}
+        await (await t.director.run_command(t.channel, "encounter new", options)).final_response()
+        meta = await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id)
+        assert meta is not None
+        state = (await t.bot.service.read(meta.id)).state
+        sides = list(dict.fromkeys(u.side for u in state.units.values()))
+        for unit in state.units.values():
+            person = t.ana if unit.side == sides[0] else t.bea
+            await (await person.run_command(t.channel, "encounter join", {"unit": unit.id})).final_response()
+        await (await t.director.run_command(t.channel, "encounter start")).final_response()
+        await t.bot.settle()
+        first = (await t.bot.service.read(meta.id)).state.round
+        rounds: dict[int, list[int]] = {}  # round → [channel, Ana's DMs, director's DMs, Bea's ephemerals]
+
+        def counts() -> list[int]:
+            return [
+                len(created(t.channel)),
+                dms_created(t, t.ana),
+                dms_created(t, t.director),
+                len(t.bea.ephemeral_messages(t.channel)),
+            ]
+
+        before = counts()
+        for _ in range(RESOLVES):
+            seen = await t.bot.service.read(meta.id)
+            if seen.state.over or seen.state.round >= first + 2:
+                break
+            hers = await t.bot.service.my_units(meta.id, t.bea.id)
+            if any(u in t.bot.service.owing(seen.state) for u in hers):
+                await (await t.bea.run_command(t.channel, "orders")).final_response(timeout=60)
+                await t.bot.settle()
+            t.fd.advance_clock(CONFIRM_WITHIN_MS + 1)  # the phase has been in front of the director a while
+            await (await t.director.run_command(t.channel, "director resolve")).final_response(timeout=60)
+            await t.bot.settle()
+            now = counts()
+            row = rounds.setdefault(seen.state.round, [0, 0, 0, 0])
+            for i, (a, b) in enumerate(zip(now, before, strict=True)):
+                row[i] += a - b
+            before = now
+        print(f"noise {scenario}: per round [channel, Ana DMs, director DMs, Bea ephemerals] {rounds}")
+        assert rounds
+        key = scenario if scenario in DMS_PER_ROUND else ruleset
+        assert max(r[1] for r in rounds.values()) <= DMS_PER_ROUND[key], (scenario, rounds)
+        key = scenario if scenario in DIRECTOR_DMS_PER_ROUND else ruleset
+        assert max(r[2] for r in rounds.values()) <= DIRECTOR_DMS_PER_ROUND[key], (scenario, rounds)

@@ -91,24 +91,39 @@ def control(panel: Message, unit: str, action: str) -> tuple[str, dict[str, obje
     return None
 
 
-async def press(t: Table, person: Person, panel: Message, unit: str, action: str) -> bool:
-    """Press ``action`` if the panel offers it enabled; wait for the panel to show the new draft."""
+async def pick(t: Table, person: Person, panel: Message, unit: str, action: str, value: str) -> None:
     found = control(panel, unit, action)
-    if found is None or found[1].get("disabled"):
-        return False
+    assert found is not None
     before = draft_in(panel)
-    handle = await person.click(panel, found[0])
-    await handle.acknowledged()
-    await t.fd.wait_for(lambda: draft_in(panel) != before, what=f"the panel after {action}")
-    return True
+    await (await person.select(panel, found[0], [value])).acknowledged()
+    await t.fd.wait_for(lambda: draft_in(panel) != before, what=f"the panel after {action}={value}")
+
+
+async def walk_ahead(t: Table, person: Person, panel: Message, unit: str, hexes: int) -> None:
+    """Pick, on the destination menu, the walk straight ahead as far as it goes up to ``hexes`` hexes (looking
+    through each direction when the menu lists directions): one pick, whatever the hexes (MECH-1.2)."""
+    wanted = ["w" + "F" * n for n in range(hexes, 0, -1)]
+
+    def values() -> list[str]:
+        found = control(panel, unit, "dest")
+        assert found is not None, "the destination menu is offered"
+        return [str(o["value"]) for o in found[1]["options"]]  # type: ignore[union-attr]
+
+    seen: dict[str, str] = {v: "" for v in values() if v in wanted}  # walk → the direction it is listed under
+    for head in [v for v in values() if v.startswith("~")]:
+        await pick(t, person, panel, unit, "dest", head)
+        seen.update({v: head for v in values() if v in wanted and v not in seen})
+    best = next((w for w in wanted if w in seen), None)
+    assert best is not None, f"no walk ahead on the destination menu: {values()}"
+    if seen[best] and best not in values():
+        await pick(t, person, panel, unit, "dest", seen[best])
+    await pick(t, person, panel, unit, "dest", best)
 
 
 async def declare(t: Table, person: Person, panel: Message, unit: str) -> list[str]:
-    """Walk forward as far as the pad allows (up to two hexes), fire the first offered weapon, Submit. Returns
-    the fire options' labels the panel showed."""
-    assert await press(t, person, panel, unit, "m_w"), "walk is offered"
-    for _ in range(2):
-        await press(t, person, panel, unit, "fwd")
+    """Walk two hexes straight ahead (one pick on the destination menu), fire the first offered weapon, Submit.
+    Returns the fire options' labels the panel showed."""
+    await walk_ahead(t, person, panel, unit, 2)
     labels: list[str] = []
     found = control(panel, unit, "w")
     if found is not None and not found[1].get("disabled"):
@@ -248,8 +263,7 @@ async def test_secret_declarations_reach_nobody_before_the_reveal(table: Table) 
         (unit,) = RULES.awaiting(state)
         person, foe = holder(t, unit)
         panel = await panel_for_phase(t.fd, person, unit, phase_no)
-        await press(t, person, panel, unit, "m_w")
-        await press(t, person, panel, unit, "fwd")
+        await walk_ahead(t, person, panel, unit, 1)
         after = draft_in(panel)
         assert after is not None and after[1].text("v") == "F"
         submit = control(panel, unit, "submit")

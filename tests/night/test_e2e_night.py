@@ -151,3 +151,35 @@ async def test_the_director_lights_a_flare_by_ruling_the_sides_get_new_boards_an
     assert [m.kind for m in state.markers] == ["flare"]
     await (await t.director.run_command(t.channel, "director undo")).final_response()
     assert not (await t.bot.service.read(enc)).state.markers
+
+
+async def test_ngt_9_the_directors_view_is_one_message_per_step_edited_as_overrides_land(
+    table: Table,
+) -> None:
+    """NGT-9: the director's own view of a step is one DM; each override made while the step is played (two
+    flares here) adds its account and the board after it to that message, edited in place, each board under its
+    own embed; the next step that resolves starts a new message."""
+    from bot.phase_gate import CONFIRM_WITHIN_MS
+
+    t = table
+    enc = await open_raid(t)
+    await t.bot.announcer.drain()  # type: ignore[union-attr]
+    views = boards(t.director)
+    view, count, embeds = views[-1], len(views), len(views[-1].embeds)
+    for n, at in enumerate(("0705", "0707"), start=1):
+        said = await (
+            await t.director.run_command(t.channel, "director ruling", {"kind": "flare", "details": at})
+        ).final_response()
+        assert "[NGT-3]" in said.content
+        await t.fd.wait_for(lambda n=n: len(view.embeds) >= embeds + n or None, what="the flare in the view")
+    assert len(boards(t.director)) == count, "the flares edited the director's view, sending no new DM"
+    assert len(view.embeds) == embeds + 2, [e.get("title") for e in view.embeds]
+    images = [str(e["image"]["url"]).removeprefix("attachment://") for e in view.embeds if e.get("image")]
+    assert len(images) == embeds + 2 and set(images) == {a.filename for a in view.attachments}, images
+    seen = await t.bot.service.read(enc)
+    t.fd.advance_clock(CONFIRM_WITHIN_MS + 1)  # the step has been in front of the director a while
+    await (await t.director.run_command(t.channel, "director resolve")).final_response(timeout=60)
+    await wait_turn_after(t, enc, seen.phase_no)
+    await t.bot.announcer.drain()  # type: ignore[union-attr]
+    assert len(boards(t.director)) == count + 1, "a new step: a new view message"
+    assert len(view.embeds) == embeds + 2, "the last step's message is left as it was"
