@@ -9,7 +9,7 @@ from typing import Any
 from bot.panels import accepted, press
 from bot.panels import mech as panel
 from bot.panels.draft import encode_draft
-from bot.panels.model import Button, PanelModel
+from bot.panels.model import Button, PanelModel, Select
 from rules.mech.query import mp_by_mode, physical_options
 from rules.mech.tables import tables
 from rules.state import EncounterState
@@ -174,3 +174,18 @@ def test_mech_5_an_out_of_control_fighters_panel_offers_nothing_to_choose() -> N
     assert not enabled(model, "m_c") and not enabled(model, "m_f") and not enabled(model, "fwd")
     assert model.control("w") is None
     assert accepted(state, uid, panel.raw_order(model)) is not None
+
+
+def test_mech_2_2_a_melee_weapon_attack_reads_as_mechs_melee_weapon_not_pbws_way_to_fight() -> None:
+    """The physical attack ``melee`` (MECH-2.2) is a melee weapon: the panel says so in mech's own words, not with
+    the word pbw uses for fighting in melee (both plug-ins say "melee", each means its own thing)."""
+    state = build(unit("a", "red", "0505", initiative=0), unit("b", "blue", "0504", facing="S", initiative=9))
+    state, uid, model = opened(state)
+    assert any(p.kind == "melee" for p in physical_options(state, uid))
+    texts = {
+        lang: [o.text.render(lang) for c in model.controls if isinstance(c, Select) for o in c.options]
+        for lang in ("en", "es")
+    }
+    assert any(s.startswith("melee weapon → ") for s in texts["en"]), texts["en"]
+    assert any(s.startswith("golpe con arma cuerpo a cuerpo → ") for s in texts["es"]), texts["es"]
+    assert not any("fight in melee" in s for s in texts["en"])
