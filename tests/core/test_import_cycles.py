@@ -23,9 +23,6 @@ ALLOWED: Mapping[frozenset[str], str] = {
     frozenset({"render.rulesets", "render.scene"}): (
         "a scene names the overlay that draws it in a type only (TYPE_CHECKING); the overlays draw scenes"
     ),
-    frozenset({"rules.mech.ruleset", "rules.mech.scenario_io"}): (
-        "the scenario reader names the ruleset it fills in a type only (TYPE_CHECKING)"
-    ),
 }
 
 
