@@ -1,9 +1,9 @@
 """The readable account of a phase: events → one line of text each, in the reader's language.
 
 Templates live in the locale catalogs under ``event.<tag>``, the event's serial tag (``event.mech.WeaponFired``
-for a plug-in's event, ``event.UnitMoved`` for a shared one: two plug-ins may name an event class alike); fields that name units are shown by unit
-name, hexes by their ``CCRR`` label. An event type without a template still prints (type, rule and fields), so
-a new event is never silently dropped from the account.
+for a plug-in's event, ``event.UnitMoved`` for a shared one: two plug-ins may name an event class alike);
+fields that name units are shown by unit name, hexes by their ``CCRR`` label. An event type without a template
+still prints (type, rule and fields), so a new event is never silently dropped from the account.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -24,7 +25,18 @@ LOCALES = ROOT / "data" / "locales"
 
 
 def flat(path: Path) -> set[str]:
-    return set(i18n._flatten(tomllib.loads(path.read_text(encoding="utf-8")), ""))  # pyright: ignore[reportPrivateUsage]
+    """The dotted keys a catalog file defines."""
+
+    def walk(table: dict[str, object], prefix: str) -> set[str]:
+        keys: set[str] = set()
+        for key, value in table.items():
+            if isinstance(value, dict):
+                keys |= walk(cast(dict[str, object], value), f"{prefix}{key}.")
+            else:
+                keys.add(prefix + key)
+        return keys
+
+    return walk(tomllib.loads(path.read_text(encoding="utf-8")), "")
 
 
 @pytest.mark.parametrize("lang", LANGS)
