@@ -1,8 +1,9 @@
 """The readable account of a phase: events → one line of text each, in the reader's language.
 
-Templates live in the locale catalogs under ``event.<EventType>``; fields that name units are shown by unit
-name, hexes by their ``CCRR`` label. An event type without a template still prints (type, rule and fields), so
-a new event is never silently dropped from the account.
+Templates live in the locale catalogs under ``event.<tag>``, the event's serial tag (``event.mech.WeaponFired``
+for a plug-in's event, ``event.UnitMoved`` for a shared one: two plug-ins may name an event class alike);
+fields that name units are shown by unit name, hexes by their ``CCRR`` label. An event type without a template
+still prints (type, rule and fields), so a new event is never silently dropped from the account.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
 from bot.names import shown_name
-from data.i18n import has, t
+from data.i18n import has, t, term_key
 from rules.events import UNIT_FIELDS, DirectorOverride, Event, Note, RollMade, ShotResolved
 from rules.hexgrid import Hex, HexSide
+from rules.serial import tag_of
 from rules.state import EncounterState, Unit
 
 
@@ -47,15 +49,28 @@ def crew_name(name: str, locale: str | None) -> str:
     return f"{station} {m.group(2)}" if m.group(2) else station
 
 
-def value_text(key: str, value: str, locale: str | None) -> str | None:
-    """A keyword value in the reader's language: ``value.<field>.<value>`` first, then ``term.<value>``."""
+def value_text(key: str, value: str, locale: str | None, plugin: str = "") -> str | None:
+    """A keyword value in the reader's language: ``value.<field>.<value>`` first, then the term, ``plugin``'s
+    own (``<plugin>.term.<value>``) before the shared ``term.<value>``."""
     if not value:
         return None
     if has(f"value.{key}.{value}", "en"):
         return t(f"value.{key}.{value}", locale)
-    if has(f"term.{value}", "en"):
-        return t(f"term.{value}", locale)
+    term = term_key(value, plugin)
+    if has(term, "en"):
+        return t(term, locale)
     return None
+
+
+def event_key(event: Event) -> str:
+    """The catalog key of an event's line: ``event.`` and its serial tag."""
+    return f"event.{tag_of(type(event))}"
+
+
+def plugin_of(event: Event) -> str:
+    """The plug-in whose event this is (the namespace of its tag), "" for a shared engine event."""
+    tag = tag_of(type(event))
+    return tag.split(".", 1)[0] if "." in tag else ""
 
 
 def display_value(key: str, value: object, locale: str | None) -> str:
@@ -91,6 +106,7 @@ def template_params(
 ) -> dict[str, Any]:
     params: dict[str, Any] = {}
     fields: list[tuple[str, object]] = []
+    plugin = plugin_of(event)
     for key, value in event.params().items():
         if key == "modifiers" and isinstance(value, tuple):
             params["modifiers_text"] = modifiers_text(event, cast(tuple[Any, ...], value), locale)
@@ -112,13 +128,13 @@ def template_params(
             # (number, weapon type, target) triples read as "weapon → target" by name (a declaration's shots)
             shots = cast(tuple[tuple[int, str, str], ...], value)
             params[f"{key}_text"] = ", ".join(
-                f"{value_text(key, kind, locale) or f'#{n}'} → {names.get(uid, uid)}"
+                f"{value_text(key, kind, locale, plugin) or f'#{n}'} → {names.get(uid, uid)}"
                 for n, kind, uid in shots
             )
         elif isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):  # type: ignore[misc]
             # a list of keywords (hit locations) reads in the reader's language
             words = cast(tuple[str, ...], value)
-            params[f"{key}_text"] = ", ".join(value_text(key, w, locale) or w for w in words)
+            params[f"{key}_text"] = ", ".join(value_text(key, w, locale, plugin) or w for w in words)
         if (
             key.startswith("facing")
             and isinstance(value, int)
@@ -159,7 +175,7 @@ def template_params(
     for key, value in list(params.items()):
         # keyword values (a station, a location, a reason) get a translated "<key>_text" when the catalog has one
         if isinstance(value, str):
-            params.setdefault(f"{key}_text", value_text(key, value, locale) or value)
+            params.setdefault(f"{key}_text", value_text(key, value, locale, plugin) or value)
         elif isinstance(value, bool):
             params.setdefault(f"{key}_text", t("value.yes" if value else "value.no", locale))
     for key in [k for k in params if k.endswith("_text")]:
@@ -269,7 +285,7 @@ def describe(
         for key in CREW_FIELDS:
             if isinstance(params.get(key), str):
                 params[key] = shown_name(params[key])
-    key = f"event.{event.type}"
+    key = event_key(event)
     if isinstance(event, RollMade):
         if event.get("purpose_key"):
             params["purpose_text"] = t(f"rolls.purpose.{event.get('purpose_key')}", locale, **params)

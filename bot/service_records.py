@@ -18,9 +18,8 @@ from bot.service_base import ServiceBase
 from bot.service_replay import rule_events
 from bot.storage import ChannelBusyError, InvalidExportError
 from bot.storage.base import ExportRows, HistoryStep, ImportRows
-from bot.storage.export import export_document
+from bot.storage.export import export_document, import_rows
 from bot.storage.export import parse_export as parse_archive
-from bot.storage.sql.records import import_rows
 from rules.engine import visibility
 from rules.events import Event
 from rules.registry import ruleset_for

@@ -49,8 +49,10 @@ log = logging.getLogger(__name__)
 MAX_SCENARIO_BYTES = 256 * 1024
 MAX_IMPORT_BYTES = 8 * 1024 * 1024
 
+# each ruleset's label is its own plug-in's words (data/locales/<lang>/<id>.toml); English is the default text
 RULESET_CHOICES = [
-    app_commands.Choice(name=tr(rid, f"choice.ruleset.{rid}"), value=rid) for rid in discord_ruleset_ids()
+    app_commands.Choice(name=tr(t(f"choice.ruleset.{rid}", "en"), f"choice.ruleset.{rid}"), value=rid)
+    for rid in discord_ruleset_ids()
 ]
 VIEW_CHOICES = [
     app_commands.Choice(name=tr("public", "choice.view.public"), value="public"),

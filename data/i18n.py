@@ -27,13 +27,24 @@ def language_of(locale: str | None) -> str:
     return lang if lang in LANGUAGES else DEFAULT
 
 
+class DuplicateKeyError(ValueError):
+    """A key defined in two files of one language: the catalogs share one namespace, so the second file would
+    silently replace the first one's words (a plug-in's words go under its own ``<id>.`` prefix)."""
+
+
 @cache
 def catalog(lang: str) -> dict[str, str]:
     merged: dict[str, str] = {}
+    where: dict[str, str] = {}
     folder = LOCALE_DIR / lang
     for path in sorted(folder.glob("*.toml")) if folder.is_dir() else ():
         with path.open("rb") as fh:
-            merged.update(_flatten(tomllib.load(fh), ""))
+            table = _flatten(tomllib.load(fh), "")
+        for key in table:
+            if key in where:
+                raise DuplicateKeyError(f"{lang}: {key!r} is defined in both {where[key]} and {path.name}")
+            where[key] = path.name
+        merged.update(table)
     return merged
 
 
@@ -50,6 +61,14 @@ def _flatten(table: dict[str, Any], prefix: str) -> dict[str, str]:
 
 def has(key: str, locale: str | None = None) -> bool:
     return key in catalog(language_of(locale))
+
+
+def term_key(value: str, plugin: str = "") -> str:
+    """The key naming a keyword (a location, an action, a reason): the plug-in's own ``<plugin>.term.<value>``
+    when its catalog defines one (two plug-ins may mean different things by one word: mech's "melee" is a
+    weapon, pbw's a way to fight), else the shared ``term.<value>``."""
+    own = f"{plugin}.term.{value}"
+    return own if plugin and has(own, "en") else f"term.{value}"
 
 
 def phase_text(ruleset: str, phase: str | None, locale: str | None = None) -> str:

@@ -58,6 +58,12 @@ def tag_for(cls: type[Any], ns: str | None = None) -> str:
     return f"{ns}.{cls.__name__}" if ns else cls.__name__
 
 
+def tag_of(cls: type[Any]) -> str:
+    """The tag ``cls`` is serialized under (``mech.DeclarationLocked``; a shared engine class: its bare name),
+    also for a class never registered (its tag by where it lives)."""
+    return _TAGS.get(cls) or tag_for(cls)
+
+
 def registered(tag: str) -> type[Any] | None:
     return _lookup(tag)
 

@@ -45,6 +45,7 @@ from bot.panels.model import (
     submit_button,
 )
 from bot.panels.picks import offered_subset
+from data.i18n import term_key
 from rules.engine import visibility
 from rules.hexgrid import Hex, HexSide, hexes_within, side_toward
 from rules.mech.geometry import weapon_in_arc
@@ -392,7 +393,7 @@ def _chosen_shots(
         out.append(
             Text.of(
                 "panel.mech.fire_secondary",
-                weapon=Text.of(f"term.{unit.weapons[weapon - 1].type}"),
+                weapon=Text.of(term_key(unit.weapons[weapon - 1].type, "mech")),
                 target=name,
                 need=str(need) if need is not None else "?",
             )
@@ -696,7 +697,7 @@ def _fire_options(
             value = f"{_digit(w.weapon)}{codes[target.id]}"
             key = "panel.mech.fire_option" if w.target_known else "panel.mech.fire_option_unknown"
             params: tuple[tuple[str, str | Text], ...] = (
-                ("weapon", Text.of(f"term.{w.type}")),
+                ("weapon", Text.of(term_key(w.type, "mech"))),
                 ("need", str(need)),
                 ("n", str(w.weapon)),
                 ("unknown", "" if w.target_known else "1"),
@@ -724,9 +725,13 @@ def _physical_options(
         if accepted(state, unit.id, _raw(state, draft_plan, Draft(x=[value]), fire=False)) is None:
             continue
         kind = (
-            Text.of("panel.mech.with_limb", kind=Text.of(f"term.{p.kind}"), limb=Text.of(f"term.{p.limb}"))
+            Text.of(
+                "panel.mech.with_limb",
+                kind=Text.of(term_key(p.kind, "mech")),
+                limb=Text.of(term_key(p.limb, "mech")),
+            )
             if p.limb
-            else Text.of(f"term.{p.kind}")
+            else Text.of(term_key(p.kind, "mech"))
         )
         params: tuple[tuple[str, str | Text], ...] = (
             ("kind", kind),

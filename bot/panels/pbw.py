@@ -47,7 +47,7 @@ from bot.panels.model import (
     blank_panel,
     submit_button,
 )
-from data.i18n import has
+from data.i18n import has, term_key
 from rules.dice import GRADE_STEP
 from rules.engine import visibility
 from rules.errors import IllegalOrderError
@@ -618,7 +618,7 @@ def _treat_option(state: EncounterState, ch: Character, target: str, loc: str) -
     done = t.turns if t is not None and (t.target, t.location) == (target, loc) else 0
     params: tuple[tuple[str, str | Text], ...] = (
         ("target", state.units[target].name),
-        ("loc", Text.of(f"term.{loc}")),
+        ("loc", Text.of(term_key(loc, "pbw"))),
         ("turns", str(done)),
     )
     return Option(f"{CODE[TREAT]}{number}.{LOCATIONS.index(loc)}", "", "panel.pbw.act.treat", params)
@@ -697,7 +697,10 @@ def _detail_controls(
                 continue
             aims.append(
                 Option(
-                    str(i), "", "panel.pbw.aim", (("loc", Text.of(f"term.{loc}")), ("needed", str(needed)))
+                    str(i),
+                    "",
+                    "panel.pbw.aim",
+                    (("loc", Text.of(term_key(loc, "pbw"))), ("needed", str(needed))),
                 )
             )
         controls.append(
@@ -802,7 +805,7 @@ def _changing(model: PanelModel, state: EncounterState, ch: Character, draft: Dr
 
 def _reason(name: str) -> Text:
     key = f"panel.pbw.reason.{name}"
-    return Text.of(key) if has(key, "en") else Text.of(f"term.{name}")
+    return Text.of(key) if has(key, "en") else Text.of(term_key(name, "pbw"))
 
 
 def _numbers(ch: Character, th: ToHit) -> tuple[Text, ...]:
@@ -847,7 +850,7 @@ def _numbers_field(
 
 def _weapon_text(ch: Character, weapon: int) -> Text:
     kind = ch.weapons[weapon - 1].type if 0 < weapon <= len(ch.weapons) else "fists"
-    return Text.of(f"term.{kind}")
+    return Text.of(term_key(kind, "pbw"))
 
 
 def _stats(ch: Character, state: EncounterState) -> tuple[Stat, ...]:
@@ -860,7 +863,7 @@ def _stats(ch: Character, state: EncounterState) -> tuple[Stat, ...]:
         Stat("pbw_initiative", str(ch.initiative)),
         Stat("pbw_held", held),
         Stat("pbw_at", where),
-        Stat("pbw_state", Text.of(f"term.{ch.condition}")),
+        Stat("pbw_state", Text.of(term_key(ch.condition, "pbw"))),
         *_treatment_stats(ch, state),
     )
 
@@ -872,7 +875,7 @@ def _treatment_stats(ch: Character, state: EncounterState) -> tuple[Stat, ...]:
     if ch.treating is not None and ch.treating.turns:
         t = ch.treating
         target = state.units[t.target].name if t.target in state.units else t.target
-        loc = Text.of(f"term.{t.location}")
+        loc = Text.of(term_key(t.location, "pbw"))
         out.append(
             Stat("pbw_treating", Text.of("panel.pbw.treating", target=target, loc=loc, turns=str(t.turns)))
         )
@@ -881,7 +884,7 @@ def _treatment_stats(ch: Character, state: EncounterState) -> tuple[Stat, ...]:
         t = healer.treating
         if t is None or not t.turns or t.target != ch.id or healer.id == ch.id or healer.id not in seen:
             continue
-        loc = Text.of(f"term.{t.location}")
+        loc = Text.of(term_key(t.location, "pbw"))
         text = Text.of("panel.pbw.treated_by", healer=healer.name, loc=loc, turns=str(t.turns))
         out.append(Stat("pbw_treated", text))
     return tuple(out)
@@ -912,7 +915,7 @@ def _action_text(state: EncounterState, ch: Character, act: SegmentAction) -> Te
         hexes=str(len(act.path)),
         target=target,
         weapon=weapon,
-        aim=Text.of(f"term.{act.aim}") if act.aim else "",
+        aim=Text.of(term_key(act.aim, "pbw")) if act.aim else "",
     )
 
 

@@ -14,14 +14,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar, cast
 
-from .base import (
+from .model import (
     ENCOUNTER_CREATED,
     ORDER_ACCEPTED,
     ROLES,
     STATUSES,
     ExportRows,
+    ImportRows,
     InvalidExportError,
     JsonDict,
+    dumps,
 )
 
 EXPORT_FORMAT: Final = "hexdirector-encounter"
@@ -274,6 +276,44 @@ def parse_export(data: object) -> Archive:
     archive = Archive(encounter, participants, events, orders, snapshots)
     _check_consistency(archive)
     return archive
+
+
+def import_rows(data: Mapping[str, Any]) -> ImportRows:
+    """An export's format checked (``InvalidExportError``) and its rows encoded as stored: CPU work over
+    megabytes, run in a worker (a thread, or the bot's long-job process)."""
+    archive = parse_export(data)
+    meta = archive.encounter
+    return ImportRows(
+        ruleset=meta.ruleset,
+        name=meta.name,
+        created_by=meta.created_by,
+        status=meta.status,
+        settings=dumps(meta.settings),
+        phase_no=meta.phase_no,
+        snapshot_seq=meta.snapshot_seq,
+        opened_seq=meta.opened_seq,
+        last_seq=meta.last_seq,
+        created_at=meta.created_at,
+        source=dumps(
+            {
+                "format_version": EXPORT_VERSION,
+                "source": {
+                    "encounter_id": meta.source_id,
+                    "guild_id": meta.source_guild_id,
+                    "channel_id": meta.source_channel_id,
+                },
+            }
+        ),
+        events=[(e.seq, e.type, dumps(e.payload), e.phase_no, e.created_at) for e in archive.events],
+        orders=[
+            (o.seq, o.phase_no, o.unit_id, o.user_id, dumps(o.order), o.accepted_at) for o in archive.orders
+        ],
+        snapshots=[
+            (s.seq, s.phase_no, s.opened_seq, s.parent_seq, dumps(s.state), s.created_at)
+            for s in archive.snapshots
+        ],
+        participants=[(p.user_id, p.role, p.side, p.unit, p.joined_at) for p in archive.participants],
+    )
 
 
 def _check_consistency(archive: Archive) -> None:

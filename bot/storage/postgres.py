@@ -18,7 +18,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
 from typing import Any, Final, cast
 
-from .base import BackendUnavailableError, StorageError
+from .model import BackendUnavailableError, StorageError
 from .schema import POSTGRES_MIGRATIONS
 from .sql import Driver, Row, Session, SqlStorage, utc_now
 

@@ -11,7 +11,7 @@ from typing import Final
 
 import aiosqlite
 
-from .base import StorageError
+from .model import StorageError
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     # 1: encounters, participants, event log, orders, snapshots, guild settings, deadlines, message refs

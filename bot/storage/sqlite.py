@@ -41,7 +41,7 @@ from typing import Any, Final
 
 import aiosqlite
 
-from .base import StorageError
+from .model import StorageError
 from .schema import migrate
 from .sql import Driver, Row, Session, SqlStorage, utc_now
 

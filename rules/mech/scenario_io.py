@@ -15,11 +15,10 @@ from rules.mech.model import FIGHTER, HELICOPTER, KINDS, MECH, VEHICLE, Mech, Me
 from rules.mech.orders import parse_order
 from rules.mech.state import BY_DECLARATION, BY_WEAPON, ROLLS, ROLLS_PER_WEAPON
 from rules.mech.tables import MECH_LOCATIONS, TORSO, VEHICLE_LOCATIONS, tables
-from rules.ruleset import DiceFactory, RoundSpec
+from rules.ruleset import DiceFactory, RoundSpec, Ruleset
 from rules.state import Board, EncounterState, Unit
 
 if TYPE_CHECKING:
-    from rules.mech.ruleset import MechRuleset
     from rules.scenario import ScenarioContext
 
 UNIT_KEYS = frozenset(
@@ -230,7 +229,7 @@ _PROJECTIONS: weakref.WeakKeyDictionary[Any, tuple[int, EncounterState]] = weakr
 
 
 def check_round(
-    ruleset: MechRuleset, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext
+    ruleset: Ruleset, spec: RoundSpec, state: EncounterState, path: str, ctx: ScenarioContext
 ) -> None:
     """Check a ``[[rounds]]`` entry: its units and the syntax of every declaration, then — playing the rounds
     before it with the file's own seed and dice, as ``hexdirector sim`` does — each declaration's legality on the

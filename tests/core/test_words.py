@@ -238,7 +238,7 @@ def test_english_readers_read_english_terms_with_the_seeds_in_parentheses() -> N
     assert t(outcome.key, "es", **params).startswith("Sombra: 3d10")  # the seed's own word, in Spanish
     assert t("arc.SFD", "en") == "front right (SFD)" and t("arc.SFD", "es") != t("arc.SFD", "en")
     manta = t(
-        "event.MantaSet",
+        "event.exo.MantaSet",
         "en",
         rule="EXO-2.1",
         unit_name="Halcón",

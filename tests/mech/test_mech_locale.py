@@ -58,7 +58,7 @@ def test_every_mech_event_has_a_template_in_both_languages() -> None:
     assert len(classes) >= 18
     for lang in LANGS:
         for c in classes:
-            assert f"event.{c.__name__}" in catalog(lang), (lang, c.__name__)
+            assert f"event.mech.{c.__name__}" in catalog(lang), (lang, c.__name__)
 
 
 def test_templates_name_only_fields_their_events_have() -> None:
@@ -68,7 +68,7 @@ def test_templates_name_only_fields_their_events_have() -> None:
         fields = {f.name for f in dataclasses.fields(cls)}
         allowed = fields | {f"{f}_name" for f in fields} | {f"{f}_text" for f in fields}
         for lang in LANGS:
-            template = catalog(lang)[f"event.{name}"]
+            template = catalog(lang)[f"event.mech.{name}"]
             used = {
                 field.split("|")[0].split(".")[0].split("[")[0]
                 for _, field, _, _ in Formatter().parse(template)

@@ -308,3 +308,16 @@ def test_mech_5_a_helicopter_flies_over_woods_at_one_mp_a_hex() -> None:
     state, _, model = opened(state)
     _, option = pick(state, model, "0808 ·")
     assert option.text.render("en") == "0808 · Cruise · 2 MP"
+def test_mech_2_2_a_melee_weapon_attack_reads_as_mechs_melee_weapon_not_pbws_way_to_fight() -> None:
+    """The physical attack ``melee`` (MECH-2.2) is a melee weapon: the panel says so in mech's own words, not with
+    the word pbw uses for fighting in melee (both plug-ins say "melee", each means its own thing)."""
+    state = build(unit("a", "red", "0505", initiative=0), unit("b", "blue", "0504", facing="S", initiative=9))
+    state, uid, model = opened(state)
+    assert any(p.kind == "melee" for p in physical_options(state, uid))
+    texts = {
+        lang: [o.text.render(lang) for c in model.controls if isinstance(c, Select) for o in c.options]
+        for lang in ("en", "es")
+    }
+    assert any(s.startswith("melee weapon → ") for s in texts["en"]), texts["en"]
+    assert any(s.startswith("golpe con arma cuerpo a cuerpo → ") for s in texts["es"]), texts["es"]
+    assert not any("fight in melee" in s for s in texts["en"])

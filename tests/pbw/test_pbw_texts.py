@@ -10,7 +10,7 @@ import re
 import pytest
 
 from bot.account import describe
-from data.i18n import catalog, has, t
+from data.i18n import catalog, has, t, term_key
 from rules.engine import visibility
 from rules.events import Event, Note
 from rules.pbw import events as pbw_events
@@ -38,7 +38,7 @@ def test_every_event_class_has_a_template(lang: str) -> None:
     for cls in event_classes():
         if issubclass(cls, Note):
             continue  # notes are looked up by their key, checked below
-        assert has(f"event.{cls.__name__}", lang), cls.__name__
+        assert has(f"event.pbw.{cls.__name__}", lang), cls.__name__
 
 
 def note_keys() -> set[str]:
@@ -77,7 +77,7 @@ def test_keywords_shown_in_accounts_are_translated(lang: str) -> None:
     ]
     words += ["attacker_moved", "target_moved", "aim", "accuracy", "cover", "skill_zero", "tired"]
     for word in words:
-        assert has(f"term.{word}", lang), word
+        assert has(term_key(word, "pbw"), lang), word
 
 
 def test_the_pbw_catalogs_have_the_same_keys() -> None:
@@ -131,7 +131,7 @@ def test_every_event_field_is_plain_data_for_sim_json() -> None:
     for cls in event_classes():
         for f in dataclasses.fields(cls):
             assert "SegmentAction" not in str(f.type), (cls.__name__, f.name)
-    assert catalog("es")["event.PbwAttack"].count("{") == catalog("en")["event.PbwAttack"].count("{")
+    assert catalog("es")["event.pbw.PbwAttack"].count("{") == catalog("en")["event.pbw.PbwAttack"].count("{")
 
 
 # --- PBW-1: a tie of Initiative says how it was broken, and never names a character the reader cannot see ------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.panels.model import Text
 from bot.rulesets.sheets import Box, Line, Sheet, hexside, joined, listing, of_full, position_lines, word
+from data.i18n import term_key
 from rules.mech.model import Mech, MechWeapon
 from rules.mech.movement import mp_available
 from rules.state import EncounterState
@@ -76,7 +77,7 @@ def _weapon(unit: Mech, index: int, weapon: MechWeapon) -> Text:
     parts: list[Text] = [
         Text.of(
             "sheet.mech.weapon",
-            weapon=word(f"term.{weapon.type}", weapon.type),
+            weapon=word(term_key(weapon.type, "mech"), weapon.type),
             loc=word(f"sheet.mech.where.{weapon.loc}", weapon.loc),
             damage=damage,
             short=str(spec.short),

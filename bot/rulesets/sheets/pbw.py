@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.panels.model import Text
 from bot.rulesets.sheets import Line, Sheet, joined, listing, of_full, position_lines, word
+from data.i18n import term_key
 from rules.engine import visibility
 from rules.pbw.model import Carried, Character
 from rules.pbw.tables import BANDS, LOCATIONS, tables
@@ -110,7 +111,7 @@ def record_sheet(state: EncounterState, unit_id: str, viewer: str) -> Sheet:
         return Sheet(position_lines(ch))
     lines = [
         *(line for line in position_lines(ch) if line.name.key != "sheet.state"),
-        Line(Text.of("sheet.state"), word(f"term.{ch.condition}", ch.condition)),
+        Line(Text.of("sheet.state"), word(term_key(ch.condition, "pbw"), ch.condition)),
         Line(Text.of("stat.pbw_hp"), of_full(ch.hp, ch.max_hp or ch.hp)),
         Line(Text.of("stat.pbw_fatigue"), _fatigue(ch)),
         Line(Text.of("stat.pbw_initiative"), Text.plain(str(ch.initiative))),

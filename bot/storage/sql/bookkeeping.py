@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from ..base import UNSET, Deadline, EncounterNotFoundError, GuildSettings, MessageRef, PhaseShown, Unset
+from ..model import UNSET, Deadline, EncounterNotFoundError, GuildSettings, MessageRef, PhaseShown, Unset
 from .codec import parse_time, timestamp
 from .core import SqlCore
 from .driver import Row

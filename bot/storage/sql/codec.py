@@ -1,19 +1,14 @@
-"""How values are stored: JSON text for payloads, states and settings; ISO 8601 UTC text for times (so they
-compare correctly as strings)."""
+"""How values are stored: JSON text for payloads, states and settings (``model.dumps``); ISO 8601 UTC text for
+times (so they compare correctly as strings)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import cast
 
-from ..base import RESERVED_EVENT_TYPES, EventSpec, JsonDict
-
-
-def dumps(value: Mapping[str, Any]) -> str:
-    # allow_nan=False: NaN is not JSON, and an export must stay readable by any JSON parser
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+from ..model import RESERVED_EVENT_TYPES, EventSpec, JsonDict, dumps
 
 
 def loads(text: str) -> JsonDict:

@@ -9,7 +9,8 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Final
 
-from ..base import EncounterEndedError, EncounterNotFoundError, Storage
+from ..base import Storage
+from ..model import EncounterEndedError, EncounterNotFoundError
 from .codec import utc_now
 from .driver import Driver, Row, Session
 from .rows import INSERT_EVENT

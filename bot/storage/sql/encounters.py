@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import (
+from ..model import (
     ENCOUNTER_CREATED,
     SETTINGS_CHANGED,
     STATUS_CHANGED,

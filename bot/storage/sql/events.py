@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..base import (
+from ..model import (
     ORDER_ACCEPTED,
     RESERVED_EVENT_TYPES,
     UNDONE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import PARTICIPANT_ADDED, PARTICIPANT_REMOVED, ROLES, Participant, Role, UnitTakenError
+from ..model import PARTICIPANT_ADDED, PARTICIPANT_REMOVED, ROLES, Participant, Role, UnitTakenError
 from .codec import dumps, timestamp
 from .core import SqlCore
 from .rows import SELECT_PARTICIPANTS, participant_from

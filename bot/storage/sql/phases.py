@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from ..base import (
+from ..model import (
     ORDER_ACCEPTED,
     PHASE_RESOLVED,
     UNDONE,

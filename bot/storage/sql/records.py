@@ -1,13 +1,11 @@
-"""Export of a whole encounter as a versioned JSON document, and its import as a new encounter (the format and
-its validation live in ``storage.export``)."""
+"""The rows an encounter's export is built from, and an import's checked rows stored as a new encounter (the
+format, its validation and the encoding of an import's rows live in ``storage.export``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from .. import export as export_format
-from ..base import (
+from ..model import (
     ENCOUNTER_IMPORTED,
     ChannelBusyError,
     EncounterNotFoundError,
@@ -15,7 +13,7 @@ from ..base import (
     ImportRows,
     InvalidExportError,
 )
-from .codec import dumps, timestamp
+from .codec import timestamp
 from .core import SqlCore
 from .driver import Row
 from .rows import (
@@ -109,44 +107,6 @@ class Records(SqlCore):
                     f"this encounter file cannot be imported: it contradicts itself ({error})"
                 ) from error
         return encounter_id
-
-
-def import_rows(data: Mapping[str, Any]) -> ImportRows:
-    """An export's format checked (``InvalidExportError``) and its rows encoded as stored: CPU work over
-    megabytes, run in a worker (a thread, or the bot's long-job process)."""
-    archive = export_format.parse_export(data)
-    meta = archive.encounter
-    return ImportRows(
-        ruleset=meta.ruleset,
-        name=meta.name,
-        created_by=meta.created_by,
-        status=meta.status,
-        settings=dumps(meta.settings),
-        phase_no=meta.phase_no,
-        snapshot_seq=meta.snapshot_seq,
-        opened_seq=meta.opened_seq,
-        last_seq=meta.last_seq,
-        created_at=meta.created_at,
-        source=dumps(
-            {
-                "format_version": export_format.EXPORT_VERSION,
-                "source": {
-                    "encounter_id": meta.source_id,
-                    "guild_id": meta.source_guild_id,
-                    "channel_id": meta.source_channel_id,
-                },
-            }
-        ),
-        events=[(e.seq, e.type, dumps(e.payload), e.phase_no, e.created_at) for e in archive.events],
-        orders=[
-            (o.seq, o.phase_no, o.unit_id, o.user_id, dumps(o.order), o.accepted_at) for o in archive.orders
-        ],
-        snapshots=[
-            (s.seq, s.phase_no, s.opened_seq, s.parent_seq, dumps(s.state), s.created_at)
-            for s in archive.snapshots
-        ],
-        participants=[(p.user_id, p.role, p.side, p.unit, p.joined_at) for p in archive.participants],
-    )
 
 
 _ENCOUNTER_COLUMNS = (

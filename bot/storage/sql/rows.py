@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Final, cast
 
-from ..base import Encounter, JsonDict, Participant, StoredEvent
+from ..model import Encounter, JsonDict, Participant, StoredEvent
 from .codec import loads, parse_time
 from .driver import Row
 
