@@ -160,6 +160,11 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
     return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
 
 
+def chip_fill(c: RGB) -> RGB:
+    """A stat bar's colour behind the white text of its chip in the unit panel: darker, so the text reads."""
+    return mix(c, BLACK, 0.35)
+
+
 def luminance(c: RGB) -> float:
     return (0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]) / 255.0
 
