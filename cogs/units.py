@@ -147,7 +147,7 @@ class UnitCog(
         locale = lang(interaction)
         sheet = record_sheet(state, u.id, viewer)
         embed = discord.Embed(
-            title=f"{shown_name(u.name)} ({shown_name(state.side(u.side).name)})"[:256],
+            title=f"{shown_name(u.name)} ({shown_name(state.side(u.side).name_in(locale))})"[:256],
             colour=discord.Colour.dark_teal(),
         )
         for name, value, inline in sheet_fields(sheet, locale):

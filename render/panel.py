@@ -57,7 +57,7 @@ def header(
     cv.text((PAD, 8), title, size=26, bold=True, fill=theme.panel_text, bg=theme.panel)
     cv.text((PAD, 40), subtitle, size=17, fill=theme.panel_dim, bg=theme.panel)
     if state.over:
-        name = next((s.name for s in state.sides if s.id == state.winner), None)
+        name = next((s.name_in(locale) for s in state.sides if s.id == state.winner), None)
         text = t("render.winner", locale, side=name) if name else t("render.over", locale)
         cv.text(
             (width - PAD, 22), text, size=20, bold=True, fill=theme.panel_text, anchor="ra", bg=theme.panel
@@ -120,7 +120,14 @@ def panel(
             break
         colour = colours.get(side.id, theme.panel_dim)
         cv.draw.rectangle((x0 + PAD, y + 6, x0 + PAD + 16, y + 22), fill=cv.ink(colour))
-        cv.text((x0 + PAD + 24, y + 3), side.name, size=18, bold=True, fill=theme.panel_text, bg=theme.panel)
+        cv.text(
+            (x0 + PAD + 24, y + 3),
+            side.name_in(locale),
+            size=18,
+            bold=True,
+            fill=theme.panel_text,
+            bg=theme.panel,
+        )
         y += SIDE_ROW
         for u in units:
             if drawn >= fits:
