@@ -270,7 +270,7 @@ def _names(
     if state is None:
         return {}, {}
     names = {u.id: unit_name(u, locale, markdown=markdown) for u in state.units.values()}
-    sides = {s.id: shown_name(s.name) if markdown else s.name for s in state.sides}
+    sides = {s.id: shown_name(s.name_in(locale)) if markdown else s.name_in(locale) for s in state.sides}
     return names, sides
 
 

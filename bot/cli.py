@@ -198,7 +198,7 @@ def simulate(
     if not as_json:
         winner = state.winner
         if state.over:
-            name = next((s.name for s in state.sides if s.id == winner), None)
+            name = next((s.name_in(lang) for s in state.sides if s.id == winner), None)
             key = "cli.over_winner" if name else "cli.over_none"
             print(t(key, lang, side=name), file=stream)
     return EXIT_OK

@@ -15,7 +15,7 @@ from data.i18n import problem_text, t
 from rules.errors import GameError, Problem
 from rules.events import Event
 from rules.ruleset import OrderMode
-from rules.state import EncounterState
+from rules.state import EncounterState, Side
 
 
 class Refused(GameError):
@@ -68,7 +68,12 @@ class Created:
     encounter_id: int
     name: str
     ruleset: str
-    units: tuple[tuple[str, str, str], ...]  # (unit id, name, side) of units players can take
+    units: tuple[tuple[str, str, str], ...]  # (unit id, name, side id) of units players can take
+    sides: tuple[Side, ...] = ()
+
+    def side_in(self, side_id: str, locale: str | None) -> str:
+        """A side's name for a reader of ``locale`` (its id when unknown)."""
+        return next((s.name_in(locale) for s in self.sides if s.id == side_id), side_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +84,11 @@ class Joined:
     unit_name: str
     side: str
     side_name: str = ""
+    side_names: tuple[tuple[str, str], ...] = ()  # the name per language, when the scenario gives them
+
+    def side_in(self, locale: str | None) -> str:
+        """The side's name for a reader of ``locale``."""
+        return Side(self.side, self.side_name or self.side, names=self.side_names).name_in(locale)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +101,11 @@ class Seated:
     side: str
     side_name: str
     units: tuple[tuple[str, str, bool], ...]
+    side_names: tuple[tuple[str, str], ...] = ()  # the name per language, when the scenario gives them
+
+    def side_in(self, locale: str | None) -> str:
+        """The side's name for a reader of ``locale``."""
+        return Side(self.side, self.side_name or self.side, names=self.side_names).name_in(locale)
 
     @property
     def public_names(self) -> tuple[str, ...]:

@@ -20,7 +20,7 @@ def and_list(names: Sequence[str], locale: str) -> str:
 def public_line(seated: Seated, mention: str, locale: str) -> str:
     """ "@ana lleva a Veddio, Lana y Kira (RFP)"; a unit hidden from the other sides is never named: with only
     such units, "@bea se une a Tyranos"."""
-    side = shown_name(seated.side_name or seated.side)
+    side = shown_name(seated.side_in(locale))
     if not seated.public_names:
         return t("encounter.joined_side", locale, user=mention, side=side)
     units = and_list([shown_name(n) for n in seated.public_names], locale)

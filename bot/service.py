@@ -225,12 +225,8 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
         except ChannelBusyError:
             raise refuse("encounter.exists", "This channel already has an encounter; end it first.") from None
         await self.storage.add_participant(enc_id, user_id, "director")
-        units = tuple(
-            (u.id, u.name, state.side(u.side).name)
-            for u in state.units.values()
-            if orderable(u) and not u.hidden
-        )
-        return Created(enc_id, state.name, state.ruleset, units)
+        units = tuple((u.id, u.name, u.side) for u in state.units.values() if orderable(u) and not u.hidden)
+        return Created(enc_id, state.name, state.ruleset, units, state.sides)
 
     async def check_may_open(self, guild_id: int, actor: Actor) -> None:
         """The director role where one is set, and the member's open encounters (``bot/opening.py``)."""
@@ -312,6 +308,7 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
             first,
             state.side(first).name,
             tuple((u.id, u.name, self.is_public(state, u.id)) for u in seated),
+            state.side(first).names,
         )
 
     async def leave(self, encounter_id: int, user_id: int) -> int:

@@ -194,7 +194,9 @@ class DirectorActions(ServiceBase):
             raise refuse("unit.unknown", f"There is no unit called {unit_id!r}.", unit=unit_id[:40])
         u = state.units[unit_id]
         await self.storage.add_participant(encounter_id, user_id, "player", u.side, u.id, reassign=True)
-        return Joined(encounter_id, user_id, u.id, u.name, u.side, state.side(u.side).name)
+        return Joined(
+            encounter_id, user_id, u.id, u.name, u.side, state.side(u.side).name, state.side(u.side).names
+        )
 
     async def kick(self, encounter_id: int, actor: Actor, user_id: int) -> int:
         meta = await self.storage.get_encounter(encounter_id)

@@ -27,7 +27,9 @@ def private_title(state: EncounterState, viewer: str, step: tuple[int, str], nam
     when = phase_title(state, step[0], step[1], locale)
     if viewer == DIRECTOR:
         return t("private.step_director", locale, name=name, when=when)
-    return t("private.step", locale, name=name, when=when, viewer=shown_name(state.side(viewer).name))
+    return t(
+        "private.step", locale, name=name, when=when, viewer=shown_name(state.side(viewer).name_in(locale))
+    )
 
 
 async def news_for(

@@ -21,7 +21,7 @@ def undone_text(done: UndoDone, locale: str | None, *, detail: bool) -> str:
             when=phase_title(done.state, done.state.round, done.state.phase, locale),
         )
     names = {u.id: unit_name(u, locale) for u in (*done.state.units.values(), *state.units.values())}
-    params = template_params(event, names, locale, {s.id: s.name for s in state.sides})
+    params = template_params(event, names, locale, {s.id: s.name_in(locale) for s in state.sides})
     key = f"undone.{event.action}"
     what = t(key, locale, **params) if has(key, "en") else describe(event, state, locale)
     return t("director.undone_override", locale, what=what.replace(" ()", ""))

@@ -533,7 +533,7 @@ class Announcer:
         try:
             state = (await self.bot.service.read(encounter_id)).state
             locale = await self.channel_lang(meta)
-            names = {s.id: shown_name(s.name) for s in state.sides}
+            names = {s.id: shown_name(s.name_in(locale)) for s in state.sides}
             winner = state.winner
             text = (
                 t("channel.winner", locale, winner=names.get(winner, winner))

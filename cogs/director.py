@@ -312,7 +312,7 @@ class DirectorCog(
                 locale,
                 user=user.mention,
                 units=joined.unit_name,
-                side=joined.side_name or joined.side,
+                side=joined.side_in(locale),
             ),
             ephemeral=private,
             allowed_mentions=discord.AllowedMentions.none(),

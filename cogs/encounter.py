@@ -97,10 +97,11 @@ async def side_autocomplete(interaction: discord.Interaction, current: str) -> l
         _, state, _ = await bot_of(interaction).service.load(meta.id)
     except Exception:
         return []
+    locale = lang(interaction)
     return [
-        app_commands.Choice(name=s.name[:100], value=s.id)
+        app_commands.Choice(name=s.name_in(locale)[:100], value=s.id)
         for s in state.sides
-        if current.lower() in f"{s.id} {s.name}".lower()
+        if current.lower() in f"{s.id} {s.name_in(locale)}".lower()
     ][:25]
 
 
@@ -226,7 +227,10 @@ class EncounterCog(
         await remember_locale(interaction, created.encounter_id)
         locale = lang(interaction)
         units = (
-            "\n".join(f"• {shown_name(uname)} ({shown_name(side)})" for _, uname, side in created.units)
+            "\n".join(
+                f"• {shown_name(uname)} ({shown_name(created.side_in(side, locale))})"
+                for _, uname, side in created.units
+            )
             or "—"
         )
         opened = clip(

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.arcs import pictured
 from bot.client import HexBotCore
 from bot.imaging import board_png
 from bot.names import shown_name
@@ -23,6 +24,7 @@ from cogs.common import actor_of, bot_of, choices, encounter_here, lang, png_fil
 from data.i18n import has, t
 from render.board import ArcPicture
 from rules.engine import visibility
+from rules.hexgrid import Hex
 from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR, PUBLIC
 from rules.state import EncounterState
@@ -145,7 +147,7 @@ class UnitCog(
         locale = lang(interaction)
         sheet = record_sheet(state, u.id, viewer)
         embed = discord.Embed(
-            title=f"{shown_name(u.name)} ({shown_name(state.side(u.side).name)})"[:256],
+            title=f"{shown_name(u.name)} ({shown_name(state.side(u.side).name_in(locale))})"[:256],
             colour=discord.Colour.dark_teal(),
         )
         for name, value, inline in sheet_fields(sheet, locale):
@@ -162,7 +164,7 @@ class UnitCog(
 
     @app_commands.command(
         name=tr("arcs", "cmd.unit.arcs.name"),
-        description=tr("A unit's firing arcs and reachable hexes", "cmd.unit.arcs.desc"),
+        description=tr("A unit's firing arcs, as far as its weapons reach", "cmd.unit.arcs.desc"),
     )
     @app_commands.autocomplete(
         unit=any_unit_autocomplete, section=section_autocomplete, weapon=weapon_autocomplete
@@ -180,37 +182,38 @@ class UnitCog(
         ruleset = ruleset_for(state)
         locale = lang(interaction)
         weapons = ruleset.arc_weapons(state, unit)
-        if weapon is not None and weapon not in weapons:  # before deferring: the refusals stay private
+        key = ruleset.arc_weapon(state, unit, weapon) if weapon is not None else None
+        if weapon is not None and key is None:  # before deferring: the refusals stay private
             raise refuse("unit.no_weapon", "The unit has no such weapon.", weapon=weapon[:30])
-        sections, bands = ruleset.weapon_reach(state, unit, weapon)
+        sections, bands = ruleset.weapon_reach(state, unit, key)
         if not any(sections.values()):
             raise refuse("unit.no_arcs", "This unit has no firing arcs to show.")
         if section is not None and section not in sections:
             raise refuse("unit.no_section", "The unit has no such firing section.", section=section[:30])
         await interaction.response.defer(ephemeral=True, thinking=True)
-        reach = ruleset.reachable(state, unit)
-        # one section alone when the caller picked one; a section keeps its colour in every picture of the unit
-        drawn = [name for name in sections if section is None or name == section]
+        reach = ruleset.reachable(state, unit) if section is None and key is None else frozenset[Hex]()
         order = [*ruleset.firing_arcs(state, unit), *sections]
-        picture = ArcPicture(
-            unit,
-            tuple((arc_label(name, locale), sections[name]) for name in drawn),
-            tuple((band_label(b.name, b.first, b.last, locale), b.first, b.last) for b in bands),
-            # where it can move, when neither a section nor a weapon narrows the picture
-            (t("unit.arcs_reach", locale), reach if section is None and weapon is None else frozenset()),
-            tuple(order.index(name) for name in drawn),
-        )
-        png = await arcs_png(state, viewer, locale, picture)
-        if png is None:
+        pictures = [
+            ArcPicture(
+                unit,
+                tuple((arc_label(name, locale), sections[name]) for name in names),
+                tuple((band_label(b.name, b.first, b.last, locale), b.first, b.last) for b in bands),
+                (t("unit.arcs_reach", locale), reach),  # where it can move, when the ruleset says
+                tuple(order.index(name) for name in names),  # a section keeps its colour in every picture
+            )
+            for names in pictured(sections, section)
+        ]
+        pngs = [await arcs_png(state, viewer, locale, picture) for picture in pictures]
+        if not pngs or any(png is None for png in pngs):
             raise refuse("render.failed", "The board could not be drawn right now.")
         shown = t("unit.arcs", locale, unit=shown_name(state.units[unit].name))
         if section is not None:
             shown += f" ({arc_label(section, locale)})"
-        if weapon is not None:
-            shown += f" · {weapon_label(weapon, weapons[weapon], locale)}"
+        if key is not None:
+            shown += f" · {weapon_label(key, weapons[key], locale)}"
         await interaction.followup.send(
             shown,
-            file=png_file(png, "arcs.png"),
+            files=[png_file(png, f"arcs-{i + 1}.png") for i, png in enumerate(pngs) if png is not None],
             ephemeral=True,
         )
 

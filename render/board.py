@@ -727,7 +727,7 @@ def _subtitle(
     elif viewer == PUBLIC:
         who = t("render.viewer.public", locale)
     else:
-        who = t("render.viewer.side", locale, side=state.side(viewer).name)
+        who = t("render.viewer.side", locale, side=state.side(viewer).name_in(locale))
     if step is not None:  # the step just resolved, as its account names it
         round_no, phase = step
         when = t("render.start", locale) if phase == "start" else phase_title(state, round_no, phase, locale)

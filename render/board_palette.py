@@ -57,6 +57,8 @@ def board_palette(
             C.BAR_BAD,
         )
     )
+    # stat chips: every bar colour a shade darker, an overlay's own bar colours (``extra``) too
+    flat.extend(C.chip_fill(c) for c in (C.BAR_GOOD, C.BAR_MID, C.BAR_BAD, *extra))
     flat.extend(C.MARKER.values())
     for c in C.NEUTRAL.values():
         flat.extend((c, C.mix(c, C.WHITE, 0.4), C.text_on(c)))
@@ -71,5 +73,7 @@ def board_palette(
     pairs.extend(((C.WHITE, C.HIT), (C.WHITE, C.WRECK), (C.WHITE, C.MARKER["concealed"])))
     pairs.extend((C.text_on(c), c) for c in C.NEUTRAL.values())
     pairs.extend(((C.HIT, theme.panel), (C.HIDDEN_TAG, theme.panel)))
+    pairs.extend((C.WHITE, C.chip_fill(c)) for c in (C.BAR_GOOD, C.BAR_MID, C.BAR_BAD))
+    pairs.append((C.WHITE, C.BAR_BG))
     pairs.extend((C.label_color(t), t) for t in tinted)
     return Palette(palette_colours(C.unique(flat), pairs))

@@ -57,12 +57,14 @@ PAPER = Theme(
     fog=(70, 72, 78),
 )
 
-# Strong, distinct side colours, in side order, used when a scenario gives none.
+# Strong, distinct side colours, in side order, used when a scenario gives none. The first three stay apart for
+# readers with any dichromacy too (tests/render/test_palette_vision.py): green comes after amber, as red and green
+# look alike to a deuteranope.
 SIDE_DEFAULTS: tuple[RGB, ...] = (
     (214, 40, 57),  # red
     (30, 110, 220),  # blue
-    (40, 160, 70),  # green
     (242, 160, 0),  # amber
+    (40, 160, 70),  # green
     (142, 68, 173),  # purple
     (0, 165, 155),  # teal
     (235, 100, 20),  # orange
@@ -156,6 +158,11 @@ def theme_for(state: EncounterState) -> Theme:
 def mix(a: RGB, b: RGB, t: float) -> RGB:
     """``a`` moved a fraction ``t`` toward ``b``."""
     return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+def chip_fill(c: RGB) -> RGB:
+    """A stat bar's colour behind the white text of its chip in the unit panel: darker, so the text reads."""
+    return mix(c, BLACK, 0.35)
 
 
 def luminance(c: RGB) -> float:

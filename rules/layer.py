@@ -233,6 +233,9 @@ class LayeredRuleset(Ruleset):
     def arc_weapons(self, state: EncounterState, unit_id: str) -> Mapping[str, str]:
         return self.base.arc_weapons(state, unit_id)
 
+    def arc_weapon(self, state: EncounterState, unit_id: str, typed: str) -> str | None:
+        return self.base.arc_weapon(state, unit_id, typed)
+
     def weapon_reach(
         self, state: EncounterState, unit_id: str, weapon: str | None
     ) -> tuple[Mapping[str, frozenset[Hex]], tuple[RangeBand, ...]]:

@@ -7,6 +7,7 @@ reads its own part of a scenario file (unit stats, orders in ``[[rounds]]``) and
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -316,6 +317,19 @@ class Ruleset(ABC):
         have it). None by default."""
         return {}
 
+    def arc_weapon(self, state: EncounterState, unit_id: str, typed: str) -> str | None:
+        """The key of :meth:`arc_weapons` that ``typed`` names, or None: the key itself, its label, or the weapon
+        as a scenario writes it (the label without its place: ``medium_laser`` for ``"#2 medium_laser"``), with
+        case, spaces, ``_`` and ``-`` ignored. Of two weapons written alike, the first."""
+        weapons = self.arc_weapons(state, unit_id)
+        if typed in weapons:
+            return typed
+        want = weapon_words(typed)
+        for key, label in weapons.items():
+            if want in (weapon_words(label), weapon_words(re.sub(r"#\d+", "", label))):
+                return key
+        return None
+
     def weapon_reach(
         self, state: EncounterState, unit_id: str, weapon: str | None
     ) -> tuple[Mapping[str, frozenset[Hex]], tuple[RangeBand, ...]]:
@@ -476,3 +490,8 @@ class DiceFactory:
             state.dice_script,
             overrides=self.overrides,
         )
+
+
+def weapon_words(text: str) -> str:
+    """A weapon's name as :meth:`Ruleset.arc_weapon` compares it: lower case, without spaces, ``_`` or ``-``."""
+    return re.sub(r"[\s_-]+", "", text).lower()

@@ -239,21 +239,30 @@ class ScenarioContext:
         return value
 
     def texts(
-        self, raw: Mapping[str, Any], key: str, limit: int, *, required: bool = False, lines: bool = False
+        self,
+        raw: Mapping[str, Any],
+        key: str,
+        limit: int,
+        *,
+        required: bool = False,
+        lines: bool = False,
+        path: str = "",
     ) -> Texts:
-        """A top-level text a reader sees in their language: a string (the same for everyone) or a table with
-        one per language, ``{ es = "…", en = "…" }``; each read as :meth:`bounded_text` reads a name."""
+        """A text a reader sees in their language: a string (the same for everyone) or a table with one per
+        language, ``{ es = "…", en = "…" }``; each read as :meth:`bounded_text` reads a name. ``path``: the
+        table ``raw`` is, for problems ("" at the top level)."""
         value = raw.get(key)
         if not isinstance(value, dict):
-            text = self.bounded_text(raw, key, "", limit, required=required, lines=lines)
+            text = self.bounded_text(raw, key, path, limit, required=required, lines=lines)
             return (("", text),) if text else ()
         table = cast(dict[str, Any], value)
         known = len(self.problems)
-        self.check_keys(table, frozenset(TEXT_LANGUAGES), key)
-        out = [(lang, self.bounded_text(table, lang, key, limit, lines=lines)) for lang in table]
+        where = f"{path}.{key}" if path else key
+        self.check_keys(table, frozenset(TEXT_LANGUAGES), where)
+        out = [(lang, self.bounded_text(table, lang, where, limit, lines=lines)) for lang in table]
         given = tuple((lang, text) for lang, text in out if text and lang in TEXT_LANGUAGES)
         if required and not given and len(self.problems) == known:  # one problem a key: the first says it
-            self.error(key, "problem.required")
+            self.error(where, "problem.required")
         return given
 
     def number(
@@ -445,7 +454,7 @@ def _build(
     ctx.facing_kind = ruleset.facing
     board = _board(raw, ctx, ruleset)
     ctx.board = board
-    sides = _sides(raw, ctx)
+    sides = _sides(raw, ctx, lang)
     options = _options(raw, ctx, ruleset)
     units = _units(raw, ctx, ruleset, {s.id for s in sides})
     state = EncounterState(
@@ -552,7 +561,9 @@ def _board(raw: Mapping[str, Any], ctx: ScenarioContext, ruleset: Ruleset) -> Bo
     return ruleset.read_board(b, Board(width=width, height=height, terrain=terrain), ctx)
 
 
-def _sides(raw: Mapping[str, Any], ctx: ScenarioContext) -> list[Side]:
+def _sides(raw: Mapping[str, Any], ctx: ScenarioContext, lang: str | None) -> list[Side]:
+    """The sides; a name given per language resolves like the scenario's own (:func:`text_in`), and the side
+    keeps every language for its readers (:meth:`Side.name_in`)."""
     sides: list[Side] = []
     for _, path, t in ctx.table_entries(raw, "sides", "", SIDE_KEYS, required=True):
         sid = ctx.take(t, "id", str, path, required=True)
@@ -566,7 +577,9 @@ def _sides(raw: Mapping[str, Any], ctx: ScenarioContext) -> list[Side]:
         if color is not None and not re.fullmatch(r"#[0-9a-fA-F]{6}", color):
             ctx.error(f"{path}.color", "problem.color", got=color)
             color = None
-        sides.append(Side(id=sid, name=ctx.bounded_text(t, "name", path, MAX_UNIT_NAME) or sid, color=color))
+        names = ctx.texts(t, "name", MAX_UNIT_NAME, path=path)
+        per_language = names if isinstance(t.get("name"), dict) else ()
+        sides.append(Side(id=sid, name=text_in(names, lang) or sid, color=color, names=per_language))
     if not sides and "sides" in raw:
         ctx.error("sides", "problem.no_sides")
     return sides

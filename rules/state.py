@@ -22,9 +22,22 @@ U = TypeVar("U", bound="Unit")
 @serializable
 @dataclass(frozen=True, slots=True)
 class Side:
+    """``name``: the side's name as the scenario resolved it (logs and exports keep this one); ``names``: the name
+    in each language the scenario gives, as (language, text), when it gives it per language."""
+
     id: str
     name: str
     color: str | None = None
+    names: tuple[tuple[str, str], ...] = ()
+
+    def name_in(self, locale: str | None) -> str:
+        """The name for a reader of ``locale`` (``es``, ``en-GB``): theirs, else the English one, else ``name``."""
+        found = dict(self.names)
+        lang = (locale or "").split("-")[0].lower()
+        for wanted in (lang, "en"):
+            if wanted and wanted in found:
+                return found[wanted]
+        return self.name
 
 
 @serializable

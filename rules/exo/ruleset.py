@@ -41,7 +41,7 @@ from rules.exo.scenario_io import SHIP_KEYS, build_exo_unit
 from rules.exo.ship import Ship, SpaceObject
 from rules.exo.state import CREW_STEP, ORDERS_STEP, ExoState, ext_of
 from rules.exo.turrets import turret_handler
-from rules.exo.weapons import PORT, STARBOARD, Mount
+from rules.exo.weapons import PORT, STARBOARD, Mount, parse_weapon
 from rules.hexgrid import Hex, HexSide
 from rules.registry import register, ruleset_for
 from rules.ruleset import (
@@ -468,6 +468,18 @@ class ExoRuleset(Ruleset):
         if not isinstance(ship, Ship):
             return {}
         return {str(i + 1): ship.weapon_label(i) for i, w in enumerate(ship.weapons) if w.usable}
+
+    def arc_weapon(self, state: EncounterState, unit_id: str, typed: str) -> str | None:
+        """Also the scenario's EXO-1.3 notation: ``Lx2`` names the first usable ``L`` (``"L#2"``)."""
+        found = super().arc_weapon(state, unit_id, typed)
+        if found is not None:
+            return found
+        try:
+            codes = {w.code for w in parse_weapon(typed.strip())}
+        except InvalidOrderError:
+            return None
+        labels = self.arc_weapons(state, unit_id).items()
+        return next((key for key, label in labels if label.rsplit("#", 1)[0] in codes), None)
 
     def weapon_reach(
         self, state: EncounterState, unit_id: str, weapon: str | None

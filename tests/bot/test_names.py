@@ -57,7 +57,7 @@ def test_a_code_keeps_its_signs() -> None:
 def test_a_scenario_file_s_names_enter_without_invisible_controls() -> None:
     text = (SCENARIO_DIR / "exo-duel.toml").read_text(encoding="utf-8")
     text = text.replace('name = "Halcón"', 'name = "Hal\\u200bcón\\u202e"').replace(
-        'name = "Corsarios"', 'name = "\\u2066Corsarios\\u2069"'
+        'es = "Corsarios"', 'es = "\\u2066Corsarios\\u2069"'
     )
     state = load_scenario(text).state
     assert state.units["halcon"].name == "Halcón"

@@ -130,7 +130,7 @@ async def test_a_refused_winner_announcement_is_retried(table: Table) -> None:
         what="the winner's announcement",
         timeout=30,
     )
-    assert "Corsarios" in winner.content
+    assert "Corsairs" in winner.content  # the English channel reads the side in English
     await t.bot.settle()
     assert sum(1 for m in t.channel.messages() if m.content.startswith("🏁")) == 1
     await t.bot.service.end(enc, Actor(t.director.id))

@@ -37,8 +37,8 @@ HOSTILE = {
     'name = { es = "Duelo en el cinturón de Kessel", en = "Duel in the Kessel belt" }': (
         'name = "Duelo ||oculto|| [gana](https://evil.example/d)\\u202e"'
     ),
-    'name = "Corsarios"': 'name = "Corsarios\\u200b`code`"',
-    'name = "Patrulla"': 'name = "> Patrulla ~~x~~"',
+    'name = { es = "Corsarios", en = "Corsairs" }': 'name = "Corsarios\\u200b`code`"',
+    'name = { es = "Patrulla", en = "Patrol" }': 'name = "> Patrulla ~~x~~"',
     'name = "Halcón"': 'name = "[Halcón](https://evil.example/h)\\u200d"',
     'name = "Pirata"': 'name = "*Pirata*\\u2066_x_"',
 }
