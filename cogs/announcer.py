@@ -669,11 +669,12 @@ class Announcer:
     def _close_post(self, encounter_id: int) -> None:
         self._open_posts.end_resolution(encounter_id)  # a post whose turn lasts one resolution is closed
 
-    async def override_done(self, meta: Encounter, done: OverrideDone) -> None:
-        """A director's override changed the board (a flare, a unit moved by hand): the private boards again."""
+    def override_done(self, meta: Encounter, done: OverrideDone) -> None:
+        """A director's override changed the board (a flare, a unit moved by hand): the private boards again,
+        queued with the encounter's other posts so each side's DMs keep the order of the steps they show."""
         events = done.events or (done.event,)
         step = StepReport(meta.id, meta.phase_no, done.state.round, done.state.phase, events, done.state, ())
-        await self.post_private_views(meta, step, before=done.before)
+        self.enqueue(meta.id, lambda: self.post_private_views(meta, step, before=done.before))
 
     async def post_private_views(
         self, meta: Encounter, step: StepReport, *, before: EncounterState | None = None

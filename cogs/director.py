@@ -152,9 +152,11 @@ class DirectorCog(
         """Every state override: applied by the service as an undoable event, then told to the channel."""
         meta = await encounter_here(interaction)
         done = await self.bot.service.override(meta.id, actor_of(interaction), action, target, change)
-        await self._announce(interaction, meta, done)
         if self.bot.announcer is not None:
-            await self.bot.announcer.override_done(meta, done)
+            # queued before the answer goes out: whoever has read the answer finds the boards already in line
+            # with the encounter's posts (its announcer is settled only once they are sent)
+            self.bot.announcer.override_done(meta, done)
+        await self._announce(interaction, meta, done)
 
     async def _announce(self, interaction: discord.Interaction, meta: Encounter, done: OverrideDone) -> None:
         locale = lang(interaction)
