@@ -47,11 +47,11 @@ from bot.names import shown_name
 from bot.panels import panel_for, status_lines, step_cards
 from bot.panels.model import Card
 from bot.phase_gate import note_shown
-from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepReport
+from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepReport, UndoDone
 from bot.rules_reference import cited
 from bot.service import Reading
 from bot.service_base import MUTED
-from bot.side_news import news_for, private_title
+from bot.side_news import news_for, private_title, undone_unseen
 from bot.status_names import waiting_text
 from bot.storage import Deadline, Encounter, MessageRef
 from bot.turn_posts import MAX_EMBEDS, TURN, OpenPosts, already_shown, fits, pack, recorded, step_sizes
@@ -675,6 +675,11 @@ class Announcer:
         events = done.events or (done.event,)
         step = StepReport(meta.id, meta.phase_no, done.state.round, done.state.phase, events, done.state, ())
         self.enqueue(meta.id, lambda: self.post_private_views(meta, step, before=done.before))
+
+    def undone_unseen(self, meta: Encounter, done: UndoDone) -> None:
+        """An override the channel never saw, undone: the boards of those who saw it, as for the override."""
+        if (news := undone_unseen(meta.id, done)) is not None:
+            self.enqueue(meta.id, lambda: self.post_private_views(meta, news[0], before=news[1]))
 
     async def post_private_views(
         self, meta: Encounter, step: StepReport, *, before: EncounterState | None = None

@@ -41,6 +41,14 @@ ACTIONS: tuple[tuple[str, str, dict[str, Any]], ...] = (
 )
 
 
+async def damaged_then_undone(t: Table) -> None:
+    """The director damages the hidden spook, then takes it back: a step red never saw, undone (FOG-1)."""
+    await director_act("director damage", {"unit": "spook", "amount": "3", "location": "ct"})(t)
+    await t.bot.settle()
+    undone = await (await t.director.run_command(t.channel, "director undo")).final_response(timeout=60)
+    assert undone.visible_to == t.director.id, undone.content
+
+
 async def world(
     tmp_path: Path, backend: str, act: Callable[[Table], Awaitable[Any]] | None
 ) -> dict[str, str]:
@@ -92,3 +100,12 @@ async def test_a_private_director_action_leaves_everything_red_reads_byte_identi
 ) -> None:
     found = await leaks(tmp_path, backend, director_act(command, options))
     assert not found, f"red could tell {name!r} happened through: " + "; ".join(found)
+
+
+async def test_an_undone_private_override_leaves_everything_red_reads_byte_identical(
+    tmp_path: Path, backend: str
+) -> None:
+    """FOG-1: the undo of a step red never saw is told to the director (and blue), never to the
+    channel: no "thinking…", no line, nothing in the log or the replay."""
+    found = await leaks(tmp_path, backend, damaged_then_undone)
+    assert not found, "red could tell a hidden step was undone through: " + "; ".join(found)

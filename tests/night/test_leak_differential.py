@@ -46,6 +46,15 @@ ACTIONS: tuple[tuple[str, str, dict[str, Any]], ...] = (
 )
 
 
+async def damaged_then_undone(t: Table) -> None:
+    """The director damages Raider in the dark, then takes it back with ``/director undo``: a step nobody in public
+    saw, undone (FOG-1); the director alone is answered, and the channel not even with a "thinking…"."""
+    await director_act("director damage", {"unit": "raider", "amount": "1"})(t)
+    await t.bot.settle()
+    undone = await (await t.director.run_command(t.channel, "director undo")).final_response(timeout=60)
+    assert undone.visible_to == t.director.id and "Raider" in undone.content, undone.content
+
+
 async def world(
     tmp_path: Path, backend: str, act: Callable[[Table], Any] | None
 ) -> tuple[dict[str, str], int]:
@@ -90,3 +99,16 @@ async def test_a_private_director_action_leaves_everything_the_blind_side_reads_
     leaks = [surface for surface in base if seen[surface] != base[surface]]
     assert not leaks, f"RFP could tell {name!r} happened through: " + "; ".join(leaks)
     assert bea_dms == bea_base + 1, f"{name}: the side that sees the unit gets its new board, once"
+
+
+async def test_an_undone_private_override_leaves_everything_the_blind_side_reads_byte_identical(
+    tmp_path: Path, backend: str
+) -> None:
+    """FOG-1: the undo of a step nobody in public saw is told to the director and the side that saw the step
+    (Bea: her board back as it was), and the channel, the log and the replay keep no trace of either."""
+    base, bea_base = await baseline(tmp_path, backend)
+    (tmp_path / "acted").mkdir()
+    seen, bea_dms = await world(tmp_path / "acted", backend, damaged_then_undone)
+    leaks = [surface for surface in base if seen[surface] != base[surface]]
+    assert not leaks, "RFP could tell a hidden step was undone through: " + "; ".join(leaks)
+    assert bea_dms == bea_base + 2, "Bea gets her board after the damage and again after its undoing"
