@@ -24,7 +24,7 @@ from bot.imaging import warm_up
 from bot.logs import setup_logging, trace_id
 from bot.membership import Membership
 from bot.names import shown_name
-from bot.results import OverrideDone, Resolution, StatusView, StepReport, refuse
+from bot.results import OverrideDone, Resolution, StatusView, StepReport, UndoDone, refuse
 from bot.scheduler import DeadlineScheduler
 from bot.service import EncounterService, Reading
 from bot.storage import (
@@ -126,7 +126,9 @@ class Announcing(Protocol):
 
     def post_opening_board(self, encounter_id: int, *, reading: Reading | None = None) -> None: ...
 
-    async def override_done(self, meta: Encounter, done: OverrideDone) -> None: ...
+    def override_done(self, meta: Encounter, done: OverrideDone) -> None: ...
+
+    def undone_unseen(self, meta: Encounter, done: UndoDone) -> None: ...
 
     async def refresh_status(self, encounter_id: int, *, status: StatusView | None = None) -> None: ...
 

@@ -236,3 +236,5 @@ class UndoDone:
     before: EncounterState | None = None
     #: the channel may hear which override was undone: every unit it touched is public before and after (FOG-1)
     public: bool = True
+    #: the channel was told of the step undone: else its undoing is told only to those who saw it (FOG-1)
+    seen: bool = True

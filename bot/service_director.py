@@ -49,12 +49,17 @@ class DirectorActions(ServiceBase):
                     cast(tuple[Event, ...], produced) if isinstance(produced, tuple) else (produced,)
                 )
                 first = events[0]
+                # the channel hears of it only if every unit it touches is public afterwards (removed: was
+                # public); a hidden unit moved, damaged, removed or assigned is told to the director alone (FOG-1)
+                touched = {u for e in events for u in e.involved()} | {unit}
+                public = self._all_public(state, new_state, touched)
                 payload = {
                     "round": state.round,
                     "phase": state.phase,
                     "event": to_json(first),
                     "extra": [to_json(e) for e in events[1:]],
                     "by": actor.user_id,
+                    "public": public,  # so an undo of it is told to those who were told of it (FOG-1)
                 }
                 try:
                     await self.storage.record_override(
@@ -68,16 +73,13 @@ class DirectorActions(ServiceBase):
                     attempt += 1
                     continue
                 break
-        # the channel hears of it only if every unit it touches is public afterwards (removed: was public);
-        # a hidden unit moved, damaged, removed or assigned is told to the director alone (FOG-1)
-        touched = {u for e in events for u in e.involved()} | {unit}
         return OverrideDone(
             encounter_id,
             action,
             unit,
             first,
             new_state,
-            public=self._all_public(state, new_state, touched),
+            public=public,
             before=state,
             events=events,
         )
@@ -90,9 +92,10 @@ class DirectorActions(ServiceBase):
             if u in state.units or u in new_state.units
         )
 
-    async def _override_at_head(self, encounter_id: int) -> Event | None:
+    async def _override_at_head(self, encounter_id: int) -> tuple[Event, bool] | None:
         """The director's override that wrote the current snapshot, if that is what wrote it (an undo's copy
-        stands for the snapshot it restored); None for a resolution or the encounter's start."""
+        stands for the snapshot it restored), and whether the channel was told of it; None for a resolution or
+        the encounter's start."""
         seq = (await self.storage.load(encounter_id)).snapshot_seq
         for _ in range(MAX_AUTO_STEPS):
             found = await self.storage.events(encounter_id, since_seq=seq - 1, types=(OVERRIDE_EVENT, UNDONE))
@@ -100,18 +103,23 @@ class DirectorActions(ServiceBase):
             if event is None:
                 return None
             if event.type == OVERRIDE_EVENT:
-                return cast(Event, from_json(event.payload["event"]))
+                # an override recorded without the flag was told to the channel, as every override then was
+                return cast(Event, from_json(event.payload["event"])), bool(event.payload.get("public", True))
             seq = int(event.payload["restored_snapshot_seq"])
         return None
 
-    async def check_undo(self, encounter_id: int, actor: Actor) -> None:
-        """The undo's refusals, made before anything is answered in the channel (see :meth:`undo`)."""
+    async def check_undo(self, encounter_id: int, actor: Actor) -> bool:
+        """The undo's refusals, made before anything is answered in the channel (see :meth:`undo`). Returns
+        whether the channel saw the step an undo would take back now: an override told to the director alone
+        was not, and neither is its undoing (FOG-1)."""
         meta = await self.storage.get_encounter(encounter_id)
         await self.require_director(meta, actor)
         if meta.status == "ended":  # the store takes nothing more for it (as an override)
             raise refuse("encounter.ended", "This encounter has ended.")
         if not await self.storage.can_undo(encounter_id):
             raise refuse("undo.nothing", "There is nothing to undo.")
+        head = await self._override_at_head(encounter_id)
+        return head is None or head[1]
 
     async def undo(self, encounter_id: int, actor: Actor) -> tuple[int, EncounterState]:
         """Undo the last override, or the last resolution and back to the previous state that waited for orders
@@ -119,14 +127,20 @@ class DirectorActions(ServiceBase):
         done = await self.undo_step(encounter_id, actor)
         return done.phase_no, done.state
 
-    async def undo_step(self, encounter_id: int, actor: Actor) -> UndoDone:
-        """:meth:`undo`, saying what it undid: the director's override when that was the last thing done."""
+    async def undo_step(self, encounter_id: int, actor: Actor, *, seen: bool | None = None) -> UndoDone:
+        """:meth:`undo`, saying what it undid: the director's override when that was the last thing done.
+        ``seen``: what :meth:`check_undo` said of the step; when the step at the head is no longer one the channel
+        saw (or not saw) alike, nothing is undone, as the answer was already begun in public (or in private)."""
         meta = await self.storage.get_encounter(encounter_id)
         await self.require_director(meta, actor)
         async with self._lock(encounter_id):
             before = await self.read(encounter_id)
             phase_before = before.phase_no
-            override = await self._override_at_head(encounter_id)
+            head = await self._override_at_head(encounter_id)
+            told = head is None or head[1]
+            if seen is not None and seen != told:
+                raise refuse("phase.changed", "The game moved on while I applied that; give it again.")
+            override = head[0] if head is not None else None
             try:
                 restored = await self.storage.undo(encounter_id)
             except NothingToUndoError:
@@ -151,7 +165,7 @@ class DirectorActions(ServiceBase):
             public = self._all_public(before.state, state, touched) and self._all_public(
                 state, before.state, touched
             )
-            return UndoDone(phase_no, state, override, before.state, public=public)
+            return UndoDone(phase_no, state, override, before.state, public=public, seen=told)
 
     async def set_status(
         self, encounter_id: int, actor: Actor, status: str, *, expected_phase_no: int | None = None

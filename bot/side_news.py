@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from bot.imaging import board_png
 from bot.names import shown_name
-from bot.results import StepReport
+from bot.results import StepReport, UndoDone
 from bot.service_records import events_for
 from data.i18n import t
 from render.phase import phase_title
-from rules.events import Event
+from rules.by_hand import RULE
+from rules.events import DirectorOverride, Event
 from rules.ruleset import DIRECTOR
 from rules.seen import seen_events
 from rules.state import EncounterState
@@ -57,3 +58,15 @@ async def news_for(
         return ((), now)
     png = await board_png(after, shown, viewer=viewer, locale=locale, title=title, step=step)
     return (shown, png)
+
+
+def undone_unseen(encounter_id: int, done: UndoDone) -> tuple[StepReport, EncounterState] | None:
+    """The step the sides are told of when the director undoes an override the channel was never told of, and the
+    state it goes back from (None: the channel saw the step, and hears of its undoing in the channel). Only a side
+    that can read the line naming the unit, or whose board changes, is written to (:func:`news_for`, FOG-1)."""
+    override, before = done.override, done.before
+    if done.seen or not isinstance(override, DirectorOverride) or before is None:
+        return None
+    line = DirectorOverride(rule=RULE, action="undo", unit=override.unit)
+    state = done.state
+    return StepReport(encounter_id, done.phase_no, state.round, state.phase, (line,), state, ()), before

@@ -48,11 +48,11 @@ from bot.names import shown_name
 from bot.panels import panel_for, status_lines, step_cards
 from bot.panels.model import Card
 from bot.phase_gate import note_shown
-from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepReport
+from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepReport, UndoDone
 from bot.rules_reference import cited
 from bot.service import Reading
 from bot.service_base import MUTED
-from bot.side_news import news_for, private_title
+from bot.side_news import news_for, private_title, undone_unseen
 from bot.status_names import waiting_text
 from bot.storage import Deadline, Encounter, MessageRef
 from bot.turn_posts import MAX_EMBEDS, TURN, OpenPosts, already_shown, fits, pack, recorded, step_sizes
@@ -670,11 +670,19 @@ class Announcer:
     def _close_post(self, encounter_id: int) -> None:
         self._open_posts.end_resolution(encounter_id)  # a post whose turn lasts one resolution is closed
 
-    async def override_done(self, meta: Encounter, done: OverrideDone) -> None:
-        """A director's override changed the board (a flare, a unit moved by hand): the private boards again."""
+    def override_done(self, meta: Encounter, done: OverrideDone) -> None:
+        """A director's override changed the board (a flare, a unit moved by hand): the private boards again,
+        queued with the encounter's other posts so each side's DMs keep the order of the steps they show."""
         events = done.events or (done.event,)
         step = StepReport(meta.id, meta.phase_no, done.state.round, done.state.phase, events, done.state, ())
-        await self.post_private_views(meta, step, before=done.before, override=True)
+        self.enqueue(meta.id, lambda: self.post_private_views(meta, step, before=done.before, override=True))
+
+    def undone_unseen(self, meta: Encounter, done: UndoDone) -> None:
+        """An override the channel never saw, undone: the boards of those who saw it, as for the override."""
+        if (news := undone_unseen(meta.id, done)) is not None:
+            self.enqueue(
+                meta.id, lambda: self.post_private_views(meta, news[0], before=news[1], override=True)
+            )
 
     async def post_private_views(
         self,

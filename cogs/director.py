@@ -152,9 +152,11 @@ class DirectorCog(
         """Every state override: applied by the service as an undoable event, then told to the channel."""
         meta = await encounter_here(interaction)
         done = await self.bot.service.override(meta.id, actor_of(interaction), action, target, change)
-        await self._announce(interaction, meta, done)
         if self.bot.announcer is not None:
-            await self.bot.announcer.override_done(meta, done)
+            # queued before the answer goes out: whoever has read the answer finds the boards already in line
+            # with the encounter's posts (its announcer is settled only once they are sent)
+            self.bot.announcer.override_done(meta, done)
+        await self._announce(interaction, meta, done)
 
     async def _announce(self, interaction: discord.Interaction, meta: Encounter, done: OverrideDone) -> None:
         locale = lang(interaction)
@@ -391,9 +393,18 @@ class DirectorCog(
         meta = await encounter_here(interaction)
         # refused before the public "thinking…" (which "nothing to undo" used to fill, for the table to read); the
         # undo itself may take a while (0.6 s for a resolution at 800 ships), so it is deferred
-        await self.bot.service.check_undo(meta.id, actor_of(interaction))
-        await interaction.response.defer()
-        done = await self.bot.service.undo_step(meta.id, actor_of(interaction))
+        seen = await self.bot.service.check_undo(meta.id, actor_of(interaction))
+        # a step the channel was never told of is undone out of its sight too (FOG-1): even a "thinking…" says
+        # that something happened
+        await interaction.response.defer(ephemeral=not seen)
+        done = await self.bot.service.undo_step(meta.id, actor_of(interaction), seen=seen)
+        if not done.seen:
+            if self.bot.announcer is not None:  # queued before the answer, as an override's boards are
+                self.bot.announcer.undone_unseen(meta, done)
+            await interaction.followup.send(
+                clip(undone_text(done, lang(interaction), detail=True)), ephemeral=True
+            )
+            return
         # a hidden unit's override is named to the director alone; the channel hears only that a step was undone
         await interaction.followup.send(
             clip(undone_text(done, lang(interaction), detail=done.public)),

@@ -22,8 +22,8 @@ from rules.registry import ruleset_for
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 from tests.storage_fixtures import database_url
 
-#: the databases the race and crash-resume tests run the bot on: SQLite always, PostgreSQL too where a throwaway
-#: server is given (CI starts one, .ci/postgres.sh); the other end-to-end tests keep to SQLite, for time
+#: the databases the race, crash-resume and leak-matrix tests run the bot on: SQLite always, PostgreSQL too where a
+#: throwaway server is given (CI starts one, .ci/postgres.sh); the other end-to-end tests keep to SQLite, for time
 E2E_BACKENDS = ["sqlite", *(["postgresql"] if os.environ.get("HEXDIRECTOR_TEST_POSTGRES_URL") else [])]
 
 

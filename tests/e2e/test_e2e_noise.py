@@ -21,6 +21,7 @@ when it went out), never edits:
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from cogs.announcer import ANNOUNCED, Announcer
 from rules.ocs.model import ext_of
 from rules.registry import get_ruleset
 from tests.e2e_helpers import (
+    E2E_BACKENDS,
     Table,
     button_id,
     current_panel_dm,
@@ -182,6 +184,13 @@ async def wait_step_after(t: Table, enc: int, phase_no: int) -> None:
 @pytest.fixture
 async def corridor(tmp_path: Path):  # type: ignore[no-untyped-def]
     async with room(tmp_path, channel_name="corridor") as t:
+        yield t
+
+
+@pytest.fixture(params=E2E_BACKENDS)
+async def corridor_on_each_backend(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Table]:
+    """The corridor on each backend: what a crash leaves recorded is read back from SQLite and PostgreSQL alike."""
+    async with room(tmp_path, channel_name="corridor", backend=str(request.param)) as t:
         yield t
 
 
@@ -377,12 +386,12 @@ async def ana_moves(t: Table, enc: int) -> str:
 
 
 async def test_sk_1_1_after_a_crash_the_activations_message_is_completed_never_duplicated(
-    corridor: Table,
+    corridor_on_each_backend: Table,
 ) -> None:
     """The bot dies after adding an action to its activation's message but before recording it as shown: the
     restarted bot finds that message again (recorded), does not add the action twice, and adds the character's
     next action to the same message."""
-    t = corridor
+    t = corridor_on_each_backend
     enc = await open_corridor(t)
     await t.bot.settle()
     shown_before = (await t.bot.service.storage.get_encounter(enc)).settings.get(ANNOUNCED)

@@ -8,13 +8,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from bot import overrides
 from bot.permissions import Actor
+from bot.results import Refused
 from bot.service_replay import viewer_for
 from bot.storage import Encounter
+from rules.hexgrid import Hex
 from rules.night.state import night_of
 from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR, PUBLIC
 from tests.bot_fixtures import sqlite_service
+from tests.night_fixtures import RAID
 
 DIRECTOR_ID = 10
 
@@ -42,6 +48,31 @@ async def test_a_flare_ruling_lights_the_board_and_undo_takes_it_back(tmp_path: 
         await service.undo(enc, Actor(DIRECTOR_ID))
         _, back, _ = await service.load(enc)
         assert night_of(back).nvr == night_of(before).nvr
+
+
+async def test_fog_1_an_override_the_channel_never_saw_is_undone_out_of_its_sight(tmp_path: Path) -> None:
+    """/director undo answers in the channel or in private before it undoes (its "thinking…" alone would say
+    something happened): ``check_undo`` says whether the channel was told of the step at the head, and an undo
+    begun for a step the channel saw takes back nothing once the head is one it never saw."""
+    async with sqlite_service(tmp_path / "bot.sqlite3") as service:
+        director = Actor(DIRECTOR_ID)
+        enc = (await service.create(1, 2, DIRECTOR_ID, ruleset="skirmish", toml_text=RAID)).encounter_id
+        await service.start(enc, director)
+        _, before, _ = await service.load(enc)
+        flare = ruleset_for(before).rulings()["flare"]
+        lit = await service.override(enc, director, "ruling-flare", "", lambda s: flare.apply(s, ("0305",)))
+        assert lit.public and await service.check_undo(enc, director)
+        moved = await service.override(
+            enc, director, "move", "ghost", lambda s: overrides.move(s, "ghost", Hex.parse("1203"), None)
+        )
+        assert not moved.public and not await service.check_undo(enc, director)
+        with pytest.raises(Refused) as err:
+            await service.undo_step(enc, director, seen=True)  # begun in public, as for the flare
+        assert err.value.code == "phase.changed"
+        assert (await service.load(enc))[1] == moved.state, "nothing was undone"
+        done = await service.undo_step(enc, director, seen=False)
+        assert not done.seen and not done.public and done.state.units["ghost"].at == before.units["ghost"].at
+        assert await service.check_undo(enc, director), "the flare, which the channel saw, is next"
 
 
 def _meta(status: str, **settings: Any) -> Encounter:
