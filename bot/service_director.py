@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, cast
 
+from bot.dice_seal import EPOCH_SETTING, epoch_of, key_of
 from bot.permissions import Actor
 from bot.results import Joined, OverrideDone, UndoDone, refuse
 from bot.service_base import MAX_AUTO_STEPS, ServiceBase, orderable
@@ -127,6 +128,10 @@ class DirectorActions(ServiceBase):
             before = await self.read(encounter_id)
             phase_before = before.phase_no
             override = await self._override_at_head(encounter_id)
+            if override is None and key_of(meta.settings) is not None:
+                # a resolution taken back: its step opens again with fresh dice, never the seed it revealed
+                # (DICE-1); a private override undone leaves the commitment alone (FOG-1)
+                await self.storage.note_settings(encounter_id, **{EPOCH_SETTING: epoch_of(meta.settings) + 1})
             try:
                 restored = await self.storage.undo(encounter_id)
             except NothingToUndoError:

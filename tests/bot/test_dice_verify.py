@@ -1,0 +1,149 @@
+"""Dice anyone can verify (DICE-1): each step's dice are sealed while it is open, revealed after, and an export
+is checked step by step (``bot/dice_seal.py``, ``bot/verify.py``), through the application layer on exo."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from typing import Any
+
+import pytest
+
+from bot.dice_seal import KEY_SETTING, SEAL_EVENT, commitment_of
+from bot.permissions import Actor
+from bot.service import EncounterService
+from bot.storage.export import seal
+from bot.verify import report_lines, verify_document
+from rules.events import RollMade
+from tests.exo.test_bot_exo import ANA, BEA, DIRECTOR, give, start_duel
+
+
+@pytest.fixture
+def service(service: EncounterService) -> EncounterService:
+    """The application layer as the bot runs it: every step's dice sealed."""
+    service.seal_dice = True
+    return service
+
+
+async def _play(service: EncounterService, enc: int, rounds: int) -> None:
+    """Both pilots give the panel's own orders until ``rounds`` rounds are done (or the duel is over)."""
+    for _ in range(rounds * 6):
+        status = await service.status(enc)
+        _, state, phase_no = await service.load(enc)
+        if status.over or state.round > rounds:
+            return
+        for missing in status.missing:
+            await give(service, enc, missing.unit, ANA if missing.user_id == ANA else BEA)
+        await service.resolve(enc, expected_phase_no=phase_no, all_in=True)
+
+
+def _rolls(document: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        e
+        for e in document["events"]
+        if isinstance(e["payload"].get("event"), dict) and e["payload"]["event"].get("$t") == "RollMade"
+    ]
+
+
+async def test_dice_1_the_status_shows_the_commitment_the_account_reveals(service: EncounterService) -> None:
+    enc = await start_duel(service)
+    await give(service, enc, "halcon", ANA, moves="D")
+    await give(service, enc, "pirata", BEA, moves="I")
+    committed = (await service.status(enc)).dice
+    assert len(committed) == 12
+    result = await service.resolve(enc, all_in=True)
+    revealed = result.steps[0].seal
+    assert revealed is not None and revealed.public
+    assert revealed.commitment == committed
+    assert hashlib.sha256((revealed.salt + revealed.seed).encode()).hexdigest()[:12] == committed
+    # the next step is sealed anew: its commitment is not the one just revealed
+    assert (await service.status(enc)).dice not in ("", committed)
+
+
+async def test_dice_1_an_exo_export_verifies_step_by_step(service: EncounterService) -> None:
+    enc = await start_duel(service)
+    await _play(service, enc, 3)
+    document = await service.export(enc, Actor(DIRECTOR))
+    assert KEY_SETTING not in document["encounter"]["settings"]  # the key would draw every future step
+    report = verify_document(document)
+    assert report.ok and report.checked >= 6 and _rolls(document)
+    assert report_lines(report, "es")[-1].startswith("✅ Comprobado")
+    seals = [e["payload"]["seal"] for e in document["events"] if e["type"] == SEAL_EVENT]
+    assert all(commitment_of(s["seed"], s["salt"]) == s["commitment"] for s in seals)
+
+
+async def test_dice_1_one_roll_changed_fails_naming_its_step(service: EncounterService) -> None:
+    enc = await start_duel(service)
+    await _play(service, enc, 2)
+    document = await service.export(enc, Actor(DIRECTOR))
+    tampered = copy.deepcopy(document)
+    target = _rolls(tampered)[0]
+    body = target["payload"]["event"]
+    body["dice"] = [body["sides"] + 1 - d for d in body["dice"]]  # every die turned over: surely different
+    report = verify_document(
+        seal({k: v for k, v in tampered.items() if k not in ("format", "version", "sha256")})
+    )
+    assert not report.ok
+    (failure,) = [f for f in report.findings if f.kind in ("roll", "result")]
+    assert failure.kind == "roll" and failure.phase_no == target["phase_no"]
+    assert failure.logged == tuple(body["dice"]) and failure.computed != failure.logged
+    line = next(x for x in report_lines(report, "en") if x.startswith("❌ Step"))
+    assert f"Step {target['phase_no']}" in line and "does not match" in line
+
+
+async def test_dice_1_one_order_changed_fails_naming_its_step(service: EncounterService) -> None:
+    enc = await start_duel(service)
+    await _play(service, enc, 2)
+    document = await service.export(enc, Actor(DIRECTOR))
+    tampered = copy.deepcopy(document)
+    moved = tampered["orders"][0]
+    moved["order"]["order"]["move"] = "D"  # a ship that stood still now turns: its locked orders differ
+    report = verify_document(tampered)
+    failures = [f for f in report.findings if f.kind in ("roll", "result")]
+    assert not report.ok and failures[0].phase_no == moved["phase_no"]
+
+
+async def test_dice_1_the_directors_roll_is_shown_as_the_directors(service: EncounterService) -> None:
+    enc = await start_duel(service)
+    await service.set_review_rolls(enc, Actor(DIRECTOR), True)
+    await give(service, enc, "halcon", ANA, moves="D")
+    await give(service, enc, "pirata", BEA, moves="I")
+    first = await service.resolve(enc, all_in=True)
+    assert first.held is not None
+    index, _, _, dice = first.held.rolls[0]
+    await service.override_roll(enc, Actor(DIRECTOR), index, tuple(10 for _ in dice))
+    applied = await service.resolve(enc, forced=True, approved=True)
+    step = next(s for s in applied.steps if any(isinstance(e, RollMade) for e in s.events))
+    report = verify_document(await service.export(enc, Actor(DIRECTOR)))
+    assert report.ok
+    (hand,) = [f for f in report.findings if f.kind == "override"]
+    assert (hand.phase_no, hand.roll, hand.logged) == (step.phase_no, index, tuple(10 for _ in dice))
+    assert any("set by the director" in line for line in report_lines(report, "en"))
+
+
+def _seals(document: dict[str, Any], phase_no: int) -> list[str]:
+    return [
+        e["payload"]["seal"]["seed"]
+        for e in document["events"]
+        if e["type"] == SEAL_EVENT and e["phase_no"] == phase_no
+    ]
+
+
+async def test_dice_1_an_undone_step_is_listed_and_drawn_again_with_fresh_dice(
+    service: EncounterService,
+) -> None:
+    enc = await start_duel(service)
+    await _play(service, enc, 1)
+    done = await service.undo_step(enc, Actor(DIRECTOR))
+    _, _, phase_no = await service.load(enc)
+    undone = verify_document(await service.export(enc, Actor(DIRECTOR)))
+    assert undone.ok and {f.kind for f in undone.findings} == {"undone"}
+    assert any(f.phase_no == phase_no for f in undone.findings)
+    assert any("undone by the director" in line for line in report_lines(undone, "en"))
+    assert done.state.round == 1
+    # the step opens again from a new snapshot: the seed its first resolution revealed is not used again
+    await _play(service, enc, 1)
+    document = await service.export(enc, Actor(DIRECTOR))
+    first, second = _seals(document, phase_no)[:2]
+    assert first != second
+    assert verify_document(document).ok
