@@ -21,6 +21,7 @@ from bot.storage.base import ExportRows, HistoryStep, ImportRows
 from bot.storage.export import export_document
 from bot.storage.export import parse_export as parse_archive
 from bot.storage.sql.records import import_rows
+from bot.verify import report_lines, verify_document
 from rules.engine import visibility
 from rules.events import Event
 from rules.registry import ruleset_for
@@ -43,6 +44,20 @@ class RecordActions(ServiceBase):
         meta = await self.storage.get_encounter(encounter_id)
         await self.require_director(meta, actor)
         return await self.storage.export_encounter(encounter_id)
+
+    async def verify(self, encounter_id: int, actor: Actor, locale: str | None) -> list[str]:
+        """``/encounter verify``: every sealed step drawn again from its seed and orders (DICE-1), as lines in the
+        reader's language. Anyone seated or a director may ask; a player's check leaves out the steps whose rolls
+        some side could not see (their seeds are the director's, FOG-1). Run in the long-job worker."""
+        meta = await self.storage.get_encounter(encounter_id)
+        director = await self.is_director(meta, actor)
+        if not director and all(p.user_id != actor.user_id for p in await self.storage.participants(meta.id)):
+            raise refuse(
+                "verify.not_seated",
+                "Only the table's players and its director can check its dice; use /encounter join to play.",
+            )
+        rows = await self.storage.export_rows(encounter_id)
+        return await run_long_job(verify_rows, rows, director, locale)
 
     async def export_file(self, encounter_id: int, actor: Actor) -> tuple[bytes, str]:
         """The export as the file to upload (:func:`export_file_of`), built in the long-job worker process from
@@ -162,6 +177,11 @@ def _invalid(exc: InvalidExportError) -> Refused:
 EXPORT_INLINE_BYTES = 8 * 1024 * 1024
 #: the most an uploaded gzip export may expand to (a small bomb of zeros is refused, not unpacked)
 MAX_EXPORT_BYTES = 256 * 1024 * 1024
+
+
+def verify_rows(rows: ExportRows, director: bool, locale: str | None) -> list[str]:
+    """The dice check of an encounter's stored rows, as the reader reads it (a worker's job: plain values)."""
+    return report_lines(verify_document(export_document(rows), director=director), locale)
 
 
 def export_file_of(rows: ExportRows, encounter_id: int) -> tuple[bytes, str]:

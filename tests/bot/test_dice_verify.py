@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.cli import main
+from bot.config import load_config
 from bot.dice_seal import KEY_SETTING, SEAL_EVENT, commitment_of
 from bot.permissions import Actor
 from bot.service import EncounterService
@@ -35,6 +39,11 @@ async def _play(service: EncounterService, enc: int, rounds: int) -> None:
         for missing in status.missing:
             await give(service, enc, missing.unit, ANA if missing.user_id == ANA else BEA)
         await service.resolve(enc, expected_phase_no=phase_no, all_in=True)
+
+
+def _body(document: dict[str, Any]) -> dict[str, Any]:
+    """An export without its header and checksum: sealed again after an edit, as anyone can."""
+    return {k: v for k, v in document.items() if k not in ("format", "version", "sha256")}
 
 
 def _rolls(document: dict[str, Any]) -> list[dict[str, Any]]:
@@ -147,3 +156,28 @@ async def test_dice_1_an_undone_step_is_listed_and_drawn_again_with_fresh_dice(
     first, second = _seals(document, phase_no)[:2]
     assert first != second
     assert verify_document(document).ok
+
+
+async def test_dice_1_hexdirector_verify_checks_an_export_file(
+    service: EncounterService, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    enc = await start_duel(service)
+    await _play(service, enc, 2)
+    blob, _ = await service.export_file(enc, Actor(DIRECTOR))
+    good = tmp_path / "duel.json"
+    good.write_bytes(blob)
+    assert main(["verify", str(good), "--lang", "es"]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1].startswith("✅ Comprobado")
+    document = json.loads(blob)
+    target = _rolls(document)[-1]
+    target["payload"]["event"]["dice"] = [11 - d for d in target["payload"]["event"]["dice"]]
+    bad = tmp_path / "edited.json"
+    bad.write_text(json.dumps(seal(_body(document))), encoding="utf-8")
+    assert main(["verify", str(bad)]) == 2
+    out = capsys.readouterr().out
+    assert f"❌ Step {target['phase_no']} " in out and "does not match" in out
+
+
+def test_dice_1_the_bot_seals_unless_told_not_to() -> None:
+    assert load_config({"DISCORD_TOKEN": "t"}, None).seal_dice
+    assert not load_config({"DISCORD_TOKEN": "t", "HEXD_SEAL_DICE": "0"}, None).seal_dice
