@@ -13,13 +13,18 @@ import pytest
 
 from bot.cli import main
 from bot.config import load_config
-from bot.dice_seal import KEY_SETTING, SEAL_EVENT, commitment_of
+from bot.dice_seal import KEY_SETTING, SEAL_EVENT, commitment_of, rolls_public
 from bot.permissions import Actor
 from bot.service import EncounterService
 from bot.storage.export import seal
 from bot.verify import report_lines, verify_document
+from rules.engine import visibility
 from rules.events import RollMade
+from rules.registry import ruleset_for
+from rules.ruleset import PUBLIC
 from tests.exo.test_bot_exo import ANA, BEA, DIRECTOR, give, start_duel
+from tests.mech_fixtures import build, unit
+from tests.night_fixtures import scene
 
 
 @pytest.fixture
@@ -181,3 +186,53 @@ async def test_dice_1_hexdirector_verify_checks_an_export_file(
 def test_dice_1_the_bot_seals_unless_told_not_to() -> None:
     assert load_config({"DISCORD_TOKEN": "t"}, None).seal_dice
     assert not load_config({"DISCORD_TOKEN": "t", "HEXD_SEAL_DICE": "0"}, None).seal_dice
+
+
+def test_dice_1_fog_1_a_seed_stays_sealed_when_a_roll_was_hidden_from_a_side() -> None:
+    """A night straying roll of a unit the public cannot see (NGT-5, FOG-1): revealing the step's seed would let
+    the other side draw that roll itself, so the seal is not public; a roll of a seen unit leaves it public."""
+    state = scene()
+    ruleset = ruleset_for(state)
+    public = visibility(ruleset, state, PUBLIC).units
+    assert "dune" not in public and "alba" in public
+    hidden = RollMade(rule="NGT-5", purpose="stray direction", sides=6, dice=(2, 5), actor="dune")
+    seen = RollMade(rule="NGT-5", purpose="stray direction", sides=6, dice=(2, 5), actor="alba")
+    assert rolls_public(ruleset, state, state, [seen])
+    assert not rolls_public(ruleset, state, state, [seen, hidden])
+
+
+def test_dice_1_mech_2_1a_a_secret_declarations_rolls_keep_their_step_sealed() -> None:
+    """MECH-1.1 secret declarations: the Gunnery and Piloting rolls made as a declaration locks stay sealed
+    until the reveal, so the step that rolled them never reveals its seed (its later reveal names the rolls)."""
+    state = build(unit("atlas", "red", "0101"), unit("catapult", "blue", "0505"))
+    ruleset = ruleset_for(state)
+    gunnery = RollMade(rule="MECH-2.1a", purpose="gunnery", sides=6, dice=(3, 4), actor="atlas")
+    sealed = RollMade(
+        rule="MECH-2.1a", purpose="gunnery", sides=6, dice=(3, 4), actor="atlas", detail=(("sealed", True),)
+    )
+    assert rolls_public(ruleset, state, state, [gunnery])
+    assert not rolls_public(ruleset, state, state, [sealed])
+
+
+async def test_dice_1_fog_1_a_players_check_leaves_out_a_step_with_hidden_rolls(
+    service: EncounterService,
+) -> None:
+    """A step whose seal is not public (a roll some side could not see): the director's check draws it again,
+    a player's only counts it, so no line of theirs names one of its rolls."""
+    enc = await start_duel(service)
+    await _play(service, enc, 1)
+    document = await service.export(enc, Actor(DIRECTOR))
+    hidden = next(
+        e
+        for e in document["events"]
+        if e["type"] == SEAL_EVENT and any(r["phase_no"] == e["phase_no"] for r in _rolls(document))
+    )
+    hidden["payload"]["seal"]["public"] = False
+    target = next(r for r in _rolls(document) if r["phase_no"] == hidden["phase_no"])
+    target["payload"]["event"]["dice"] = [11 - d for d in target["payload"]["event"]["dice"]]
+    director, player = verify_document(document), verify_document(document, director=False)
+    assert [f.phase_no for f in director.findings if f.kind == "roll"] == [hidden["phase_no"]]
+    assert player.ok and player.count("withheld") == 1
+    lines = report_lines(player, "en")
+    assert not any(target["payload"]["event"]["purpose"] in line for line in lines)
+    assert "only the director can check it" in lines[0]
