@@ -17,7 +17,7 @@ from bot.results import Refused, refuse
 from bot.service_base import ServiceBase
 from bot.service_replay import rule_events
 from bot.storage import ChannelBusyError, InvalidExportError
-from bot.storage.base import ExportRows, HistoryStep, ImportRows
+from bot.storage.base import ExportRows, HistoryStep, ImportRows, StoredEvent, UndoneStep
 from bot.storage.export import export_document
 from bot.storage.export import parse_export as parse_archive
 from bot.storage.sql.records import import_rows
@@ -39,6 +39,12 @@ class RecordActions(ServiceBase):
         unit's history stays hidden after the unit leaves the board. Decoded off the event loop."""
         chain = await self.storage.snapshot_chain(encounter_id)
         return await asyncio.to_thread(public_history, chain, round_no)
+
+    async def trace(self, encounter_id: int, round_no: int | None = None) -> list[TraceStep]:
+        """``/encounter log``: :meth:`history` by step, with the steps the director undid where they happened."""
+        chain = await self.storage.snapshot_chain(encounter_id)
+        undone = await self.storage.undone_steps(encounter_id)
+        return await asyncio.to_thread(public_trace, chain, undone, round_no)
 
     async def export(self, encounter_id: int, actor: Actor) -> dict[str, Any]:
         meta = await self.storage.get_encounter(encounter_id)
@@ -253,22 +259,72 @@ def public_history(chain: Sequence[HistoryStep], round_no: int | None = None) ->
         after = from_json(step.state)
         if not isinstance(after, EncounterState):
             continue
-        seen = set(visibility(ruleset_for(after), after, PUBLIC).units)
-        known = set(after.units)
-        if before is not None:
-            seen |= visibility(ruleset_for(before), before, PUBLIC).units
-            known |= set(before.units)
-        for row in step.events:
-            rnd = int(row.payload.get("round", 0) or 0)
-            if round_no is not None and rnd != round_no:
-                continue
-            ruleset = ruleset_for(after)
-            for event in rule_events((row,)):
-                shown = ruleset.public_event(event, frozenset(seen), frozenset(known))
-                if shown is not None:
-                    out.append((rnd, str(row.payload.get("phase", "")), shown))
+        out.extend((rnd, phase, e) for _, rnd, phase, e in public_step_events(before, after, step, round_no))
         before = after
     return out
+
+
+def public_step_events(
+    before: EncounterState | None, after: EncounterState, step: HistoryStep, round_no: int | None = None
+) -> list[tuple[StoredEvent, int, str, Event]]:
+    """(stored row, round, phase, event) of one step's events the public may read (FOG-1, NGT-9): every unit an event
+    names was public before or after the step. The one judgement of the log, for steps kept and undone alike."""
+    seen = set(visibility(ruleset_for(after), after, PUBLIC).units)
+    known = set(after.units)
+    if before is not None:
+        seen |= visibility(ruleset_for(before), before, PUBLIC).units
+        known |= set(before.units)
+    ruleset = ruleset_for(after)
+    out: list[tuple[StoredEvent, int, str, Event]] = []
+    for row in step.events:
+        rnd = int(row.payload.get("round", 0) or 0)
+        if round_no is not None and rnd != round_no:
+            continue
+        for event in rule_events((row,)):
+            shown = ruleset.public_event(event, frozenset(seen), frozenset(known))
+            if shown is not None:
+                out.append((row, rnd, str(row.payload.get("phase", "")), shown))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class TraceStep:
+    """One step of ``/encounter log``: its public events, and when the director undid it if they did."""
+
+    seq: int
+    round: int
+    phase: str
+    events: tuple[Event, ...]
+    undone_at: datetime | None = None
+
+
+def public_trace(
+    chain: Sequence[HistoryStep], undone: Sequence[UndoneStep], round_no: int | None = None
+) -> list[TraceStep]:
+    """The log with its undone steps where they happened, each marked (an undo leaves a trace, DESIGN §4):
+    kept and undone steps are judged by the same rule (:func:`public_step_events`), so an undone step names
+    nothing the public could not see, and one with nothing public leaves no line."""
+    parts: list[tuple[HistoryStep, EncounterState | None, datetime | None]] = []
+    before: EncounterState | None = None
+    for step in chain:
+        parts.append((step, before, None))
+        after = from_json(step.state)
+        before = after if isinstance(after, EncounterState) else before
+    for gone in undone:
+        start = from_json(gone.before_json)
+        parts.append((gone.step, start if isinstance(start, EncounterState) else None, gone.undo.created_at))
+    out: list[TraceStep] = []
+    for step, start, undone_at in parts:
+        after = from_json(step.state)
+        if not isinstance(after, EncounterState):
+            continue
+        shown = public_step_events(start, after, step, round_no)
+        groups: dict[tuple[int, str], list[tuple[int, Event]]] = {}
+        for row, rnd, phase, event in shown:
+            groups.setdefault((rnd, phase), []).append((row.seq, event))
+        for (rnd, phase), events in groups.items():
+            out.append(TraceStep(events[0][0], rnd, phase, tuple(e for _, e in events), undone_at))
+    return sorted(out, key=lambda s: s.seq)
 
 
 def check_archive(data: Mapping[str, Any]) -> None:

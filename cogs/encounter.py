@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
-from bot.log_text import log_lines
+from bot.log_text import trace_lines
 from bot.names import shown_name
 from bot.results import refuse
 from bot.seating import private_line, public_line
@@ -418,7 +418,7 @@ class EncounterCog(
         service = self.bot.service
         _, state, _ = await service.load(meta.id)
         locale = lang(interaction)
-        lines = log_lines(await service.history(meta.id, round), state, locale)
+        lines = trace_lines(await service.trace(meta.id, round), state, locale)
         text = "\n".join(lines) or t("encounter.log_empty", locale)
         if len(text) <= min(ACCOUNT_INLINE_LIMIT, 1900):
             await interaction.followup.send(text, ephemeral=True)

@@ -195,6 +195,16 @@ class HistoryStep:
 
 
 @dataclass(frozen=True, slots=True)
+class UndoneStep:
+    """A step the director took back (``Storage.undone_steps``): the ``Undone`` event, the step as it was (its
+    snapshot and the events that made it) and the state it started from (the one the undo restored)."""
+
+    undo: StoredEvent
+    step: HistoryStep
+    before_json: str
+
+
+@dataclass(frozen=True, slots=True)
 class ExportRows:
     """An encounter's rows as stored, its JSON columns (settings, payloads, orders, states) still text: plain
     values only, so a worker process is handed them cheaply and does the decoding, sealing and compression
@@ -480,6 +490,10 @@ class Storage(abc.ABC):
     async def snapshot_chain(self, encounter_id: int) -> list[HistoryStep]:
         """The snapshots that lead to the current state, oldest first, each with the events that produced it (for
         the replay). Undone steps are not on the chain; an undo's copy stands for the snapshot it restored."""
+
+    @abc.abstractmethod
+    async def undone_steps(self, encounter_id: int) -> list[UndoneStep]:
+        """Every step an undo took back, in the order they were undone (nothing is deleted: the log keeps them)."""
 
     # orders
     @abc.abstractmethod
