@@ -226,3 +226,6 @@ class UndoDone:
     before: EncounterState | None = None
     #: the channel may hear which override was undone: every unit it touched is public before and after (FOG-1)
     public: bool = True
+    #: a resolution undone: what the public had read of the steps taken back (FOG-1), and the state they made
+    undone_events: tuple[Event, ...] = ()
+    undone_state: EncounterState | None = None

@@ -287,6 +287,21 @@ def public_step_events(
     return out
 
 
+def undone_public(steps: Sequence[UndoneStep]) -> tuple[tuple[Event, ...], EncounterState | None]:
+    """What the public had read of the steps just taken back, in order, and the state the last one made (where
+    the units it names are): the channel's announcement of the undo says what was undone, never more (FOG-1)."""
+    events: list[Event] = []
+    last: EncounterState | None = None
+    for gone in sorted(steps, key=lambda g: g.step.snapshot_seq):
+        start, after = from_json(gone.before_json), from_json(gone.step.state)
+        if not isinstance(after, EncounterState):
+            continue
+        begun = start if isinstance(start, EncounterState) else None
+        events.extend(e for _, _, _, e in public_step_events(begun, after, gone.step))
+        last = after
+    return tuple(events), last
+
+
 @dataclass(frozen=True, slots=True)
 class TraceStep:
     """One step of ``/encounter log``: its public events, and when the director undid it if they did."""

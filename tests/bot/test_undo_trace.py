@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.log_text import trace_lines
 from bot.permissions import Actor
 from bot.service import EncounterService
+from bot.undo_text import undone_text
 from rules.events import UnitMoved
 from rules.hexgrid import Hex
 from tests.bot.test_bot_service import ANA, BEA, CHANNEL, DIRECTOR, GUILD, TOY  # registers toy-sim
@@ -60,3 +61,30 @@ async def test_fog_1_an_undone_step_names_no_unit_the_public_could_not_see(servi
     assert all(e.unit != "b" for s in trace for e in s.events if isinstance(e, UnitMoved))
     _, state, _ = await service.load(enc)
     assert not any("Bravo" in line for line in trace_lines(trace, state, "en"))
+
+
+async def _undo_announced(service: EncounterService, text: str, locale: str) -> str:
+    created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="toy-sim", toml_text=text)
+    enc = created.encounter_id
+    await service.join(enc, ANA)
+    await service.join(enc, BEA, side="blue")
+    await service.start(enc, Actor(DIRECTOR))
+    await service.submit(enc, ANA, "a", "move 0203")
+    await service.submit(enc, BEA, "b", "move 0506")
+    await service.resolve(enc)
+    done = await service.undo_step(enc, Actor(DIRECTOR))
+    return undone_text(done, locale, detail=done.public)
+
+
+async def test_the_undo_announcement_says_what_was_undone(service: EncounterService) -> None:
+    said = await _undo_announced(service, TOY, "es")
+    assert said.startswith("↩️ Deshecho: ") and "(director)" in said
+    assert "Alfa" in said and "0203" in said and "Bravo" in said and "0506" in said
+
+
+async def test_fog_1_the_undo_announcement_names_no_hidden_unit(service: EncounterService) -> None:
+    said = await _undo_announced(
+        service, TOY.replace('name = "Bravo"\n', 'name = "Bravo"\nhidden = true\n'), "en"
+    )
+    assert "Alfa" in said and "0203" in said
+    assert "Bravo" not in said and "0506" not in said
