@@ -9,6 +9,7 @@ from datetime import UTC
 from typing import TYPE_CHECKING
 
 from bot.account import describe
+from bot.dice_seal import reveal_line
 from data.i18n import t
 from render.phase import phase_title
 from rules.events import Event
@@ -57,4 +58,8 @@ def trace_lines(trace: Iterable[TraceStep], state: EncounterState, locale: str) 
         for event in entry.events:
             text = describe(event, state, locale)
             lines.append(f"~~{text}~~" if undone else text)
+        if entry.seal is not None:
+            lines.append(
+                f"~~{reveal_line(entry.seal, locale)}~~" if undone else reveal_line(entry.seal, locale)
+            )
     return lines

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from bot.dice_seal import SEAL_EVENT, Seal, seal_from
 from bot.imaging import run_long_job
 from bot.permissions import Actor
 from bot.results import Refused, refuse
@@ -311,6 +312,8 @@ class TraceStep:
     phase: str
     events: tuple[Event, ...]
     undone_at: datetime | None = None
+    #: the step's sealed dice, when it may be revealed to all (DICE-1): the log repeats the account's reveal
+    seal: Seal | None = None
 
 
 def public_trace(
@@ -337,8 +340,10 @@ def public_trace(
         groups: dict[tuple[int, str], list[tuple[int, Event]]] = {}
         for row, rnd, phase, event in shown:
             groups.setdefault((rnd, phase), []).append((row.seq, event))
+        seals = (seal_from(row.payload) for row in step.events if row.type == SEAL_EVENT)
+        seal = next((s for s in seals if s is not None and s.public), None)
         for (rnd, phase), events in groups.items():
-            out.append(TraceStep(events[0][0], rnd, phase, tuple(e for _, e in events), undone_at))
+            out.append(TraceStep(events[0][0], rnd, phase, tuple(e for _, e in events), undone_at, seal))
     return sorted(out, key=lambda s: s.seq)
 
 

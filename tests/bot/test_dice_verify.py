@@ -14,6 +14,7 @@ import pytest
 from bot.cli import main
 from bot.config import load_config
 from bot.dice_seal import KEY_SETTING, SEAL_EVENT, commitment_of, rolls_public
+from bot.log_text import trace_lines
 from bot.permissions import Actor
 from bot.service import EncounterService
 from bot.storage.export import seal
@@ -236,3 +237,14 @@ async def test_dice_1_fog_1_a_players_check_leaves_out_a_step_with_hidden_rolls(
     lines = report_lines(player, "en")
     assert not any(target["payload"]["event"]["purpose"] in line for line in lines)
     assert "only the director can check it" in lines[0]
+
+
+async def test_dice_1_the_encounter_log_repeats_each_steps_reveal(service: EncounterService) -> None:
+    enc = await start_duel(service)
+    await _play(service, enc, 1)
+    _, state, _ = await service.load(enc)
+    lines = trace_lines(await service.trace(enc), state, "es")
+    reveals = [line for line in lines if line.startswith("🎲 Dados: semilla ")]
+    document = await service.export(enc, Actor(DIRECTOR))
+    commitments = {e["payload"]["seal"]["commitment"] for e in document["events"] if e["type"] == SEAL_EVENT}
+    assert reveals and all(line.rsplit("→ ", 1)[1] in commitments for line in reveals)
