@@ -1,4 +1,5 @@
-"""``hexdirector`` command line: run the bot, simulate and validate scenario files offline (DESIGN §6)."""
+"""``hexdirector`` command line: run the bot, simulate and validate scenario files, verify an export's dice
+offline (DESIGN §6)."""
 
 from __future__ import annotations
 
@@ -79,6 +80,17 @@ def _parser() -> argparse.ArgumentParser:
         "same text everywhere)",
     )
     val.set_defaults(func=_cmd_validate)
+
+    ver = sub.add_parser(
+        "verify",
+        help="check every roll of an exported encounter against its revealed seeds",
+        description="Draw every sealed step of an encounter export (/encounter export) again from its revealed "
+        "seed and its stored orders, and report, step by step, the director's rolls, undone steps and the first "
+        "roll that does not match. Exit 0 when every step verifies, 2 when one does not.",
+    )
+    ver.add_argument("export", type=Path)
+    ver.add_argument("--lang", default="en", choices=LANGUAGES, help="language of the report (default: en)")
+    ver.set_defaults(func=_cmd_verify)
     return p
 
 
@@ -148,6 +160,16 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     counts = {"sides": len(s.sides), "units": len(s.units), "rounds": len(scenario.rounds)}
     print(t("cli.valid", args.lang, path=args.scenario, ruleset=s.ruleset, name=s.name, **counts))
     return EXIT_OK
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from bot.service_records import parse_export
+    from bot.verify import report_lines, verify_document
+
+    report = verify_document(parse_export(Path(args.export).read_bytes()))
+    for line in report_lines(report, args.lang):
+        print(_one_line(line))
+    return EXIT_OK if report.ok else EXIT_INVALID
 
 
 def _cmd_sim(args: argparse.Namespace) -> int:

@@ -260,6 +260,7 @@ class HexBotCore(commands.Bot):
         self._service = EncounterService(
             self._storage,
             director_role_name=self.config.director_role,
+            seal_dice=self.config.seal_dice,
             shared=self.claimant
             != 1,  # other processes (shards) on this database: cached settings kept shortly
         )

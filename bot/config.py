@@ -25,6 +25,9 @@ class Config:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     director_role: str | None = None
+    #: every step's dice sealed before it resolves and revealed after (DICE-1); HEXD_SEAL_DICE=0 turns it
+    #: off, so a table replays a scenario's own seeded dice
+    seal_dice: bool = True
 
     def __repr__(self) -> str:
         return (
@@ -72,6 +75,7 @@ def load_config(env: dict[str, str] | None = None, dotenv: Path | None = Path(".
         shard_count=int(shard_count) if shard_count.isdigit() else None,
         shard_ids=tuple(int(x) for x in shard_ids.split(",") if x.strip().isdigit()) or None,
         director_role=merged.get("HEXD_DIRECTOR_ROLE") or None,
+        seal_dice=merged.get("HEXD_SEAL_DICE", "").strip() not in ("0", "no", "off", "false"),
     )
 
 

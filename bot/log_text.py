@@ -5,12 +5,18 @@ ids."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import UTC
+from typing import TYPE_CHECKING
 
 from bot.account import describe
+from bot.dice_seal import reveal_line
 from data.i18n import t
 from render.phase import phase_title
 from rules.events import Event
 from rules.state import EncounterState
+
+if TYPE_CHECKING:
+    from bot.service_records import TraceStep
 
 START = "start"  # the step that places the units, before round 1
 
@@ -27,4 +33,33 @@ def log_lines(history: Iterable[tuple[int, str, Event]], state: EncounterState, 
             )
             lines.append(f"**{when}**")
         lines.append(describe(event, state, locale))
+    return lines
+
+
+def trace_lines(trace: Iterable[TraceStep], state: EncounterState, locale: str) -> list[str]:
+    """:func:`log_lines` by step, a step the director undid kept where it happened: its header says so and
+    when, its lines struck through, so the log shows the dice and moves that no longer count."""
+    lines: list[str] = []
+    step: tuple[int, str, bool] | None = None
+    for entry in trace:
+        undone = entry.undone_at is not None
+        if (entry.round, entry.phase, undone) != step:
+            step = (entry.round, entry.phase, undone)
+            when = (
+                t("render.start", locale)
+                if entry.phase == START
+                else phase_title(state, entry.round, entry.phase, locale)
+            )
+            if entry.undone_at is not None:
+                at = entry.undone_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+                lines.append(t("encounter.log_undone_step", locale, when=when, at=at))
+            else:
+                lines.append(f"**{when}**")
+        for event in entry.events:
+            text = describe(event, state, locale)
+            lines.append(f"~~{text}~~" if undone else text)
+        if entry.seal is not None:
+            lines.append(
+                f"~~{reveal_line(entry.seal, locale)}~~" if undone else reveal_line(entry.seal, locale)
+            )
     return lines

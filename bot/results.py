@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.dice_seal import Seal
 from bot.panels.model import Text
 from data.i18n import problem_text, t
 from rules.errors import GameError, Problem
@@ -146,6 +147,8 @@ class StatusView:
     acting: tuple[Missing, ...] = ()
     #: "Ronda 4 · Fase 3 · Combate" (issue 13 item 7); None: only the round and the phase id are known
     when: Text | None = None
+    #: the open step's dice commitment (DICE-1), "" when nothing is open
+    dice: str = ""
 
     def when_text(self, locale: str) -> str:
         if self.when is not None:
@@ -181,6 +184,8 @@ class StepReport:
     snapshot_seq: int = 0  # the snapshot the step committed (what the announcer records as posted)
     #: the turn of play the step belongs to (``Ruleset.turn_of_play``): steps of one turn share a channel post
     turn: str | None = ""
+    #: the step's sealed dice (DICE-1): revealed in its account when every roll of it was public
+    seal: Seal | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,3 +243,6 @@ class UndoDone:
     public: bool = True
     #: the channel was told of the step undone: else its undoing is told only to those who saw it (FOG-1)
     seen: bool = True
+    #: a resolution undone: what the public had read of the steps taken back (FOG-1), and the state they made
+    undone_events: tuple[Event, ...] = ()
+    undone_state: EncounterState | None = None

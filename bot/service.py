@@ -18,6 +18,19 @@ from functools import cache, partial
 from itertools import pairwise
 from typing import Any, cast
 
+from bot.dice_seal import (
+    KEY_SETTING,
+    SEAL_EVENT,
+    Seal,
+    epoch_of,
+    key_of,
+    new_key,
+    rolls_public,
+    seal_for,
+    seal_from,
+    seal_spec,
+    seeded,
+)
 from bot.opening import check_may_open_role, check_open_count
 from bot.panels.model import phase_text
 from bot.permissions import Actor, holder_of, player_of, units_of
@@ -224,6 +237,10 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
             )
         except ChannelBusyError:
             raise refuse("encounter.exists", "This channel already has an encounter; end it first.") from None
+        if (
+            self.seal_dice
+        ):  # the key of the sealed dice (DICE-1) stays out of the log, which repeats the settings
+            await self.storage.note_settings(enc_id, **{KEY_SETTING: new_key()})
         await self.storage.add_participant(enc_id, user_id, "director")
         units = tuple((u.id, u.name, u.side) for u in state.units.values() if orderable(u) and not u.hidden)
         return Created(enc_id, state.name, state.ruleset, units, state.sides)
@@ -402,7 +419,16 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
             deadline=await self._deadline_text(encounter_id, phase_no, meta.status),
             acting=tuple(acting),
             when=phase_text(state, state.round, state.phase),
+            dice=self._commitment(reading),
         )
+
+    @staticmethod
+    def _commitment(reading: Reading) -> str:
+        """The open step's dice commitment (DICE-1), what the status shows until the step's account reveals it."""
+        key = key_of(reading.meta.settings)
+        if key is None or reading.meta.status != "running" or reading.state.over:
+            return ""
+        return seal_for(key, reading.phase_no, epoch_of(reading.meta.settings)).commitment
 
     async def _deadline_text(self, encounter_id: int, phase_no: int, status: str) -> str | None:
         """The current phase's deadline as an ISO time (the cogs show it as a Discord timestamp)."""
@@ -563,11 +589,20 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
                 }
                 orders = policy.pick(ruleset, state, orders, stand_in=stand_in)
                 dice_for = DiceFactory(self._roll_overrides(meta, phase_no))
+                key = await self._dice_key(meta)
+                seal = None
+                if key is not None:
+                    seal = seal_for(key, phase_no, epoch_of(meta.settings), batch.snapshot_seq)
+                    seal = dataclasses.replace(seal, stand_in=stand_in)
                 big = len(state.units) > INLINE_UNITS
                 # a large state's resolution and its encoding run in a worker thread, so the event loop stays
                 # free for everyone else's clicks (issue 15 item 3; bench/heavy.py); a small one inline
-                work = partial(self._compute, ruleset, state, orders, dice_for)
+                work = partial(self._compute, ruleset, state, orders, dice_for, seal)
                 result, new_state, specs, encoded = await asyncio.to_thread(work) if big else work()
+                if seal is not None:
+                    public = rolls_public(ruleset, state, new_state, result.events)
+                    seal = dataclasses.replace(seal, public=public)
+                    specs.append(seal_spec(seal, state))
                 rolls = [e for e in result.events if isinstance(e, RollMade)]
                 if review and rolls and not (first and approved):
                     held = HeldRolls(
@@ -604,7 +639,8 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
                     ruleset,
                     outcome.last_seq,
                 )
-                steps.append(await asyncio.to_thread(report) if big else report())
+                done = await asyncio.to_thread(report) if big else report()
+                steps.append(dataclasses.replace(done, seal=seal))
                 if on_step is not None:
                     await on_step(steps[-1])
                 first = False
@@ -631,11 +667,11 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
                 continue
             old, new = self._decode_step(before), self._decode_step(after)
             events = tuple(rule_events(after.events))
-            reports.append(
-                self._report(
-                    encounter_id, committed.phase_no, old, new, events, ruleset_for(old), after.snapshot_seq
-                )
+            report = self._report(
+                encounter_id, committed.phase_no, old, new, events, ruleset_for(old), after.snapshot_seq
             )
+            seals = (seal_from(e.payload) for e in after.events if e.type == SEAL_EVENT)
+            reports.append(dataclasses.replace(report, seal=next((s for s in seals if s is not None), None)))
         return reports
 
     @staticmethod
@@ -687,15 +723,33 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
 
     @classmethod
     def _compute(
-        cls, ruleset: Ruleset, state: EncounterState, orders: Mapping[str, Any], dice_for: DiceFactory
+        cls,
+        ruleset: Ruleset,
+        state: EncounterState,
+        orders: Mapping[str, Any],
+        dice_for: DiceFactory,
+        seal: Seal | None,
     ) -> tuple[PhaseResult, EncounterState, list[tuple[str, dict[str, Any]]], dict[str, Any]]:
-        """One step's CPU work: the rules' resolution, the state to commit and the encoded events and snapshot."""
-        result = resolve_phase(ruleset, state, orders, dice_for=dice_for)
-        new_state = result.state
+        """One step's CPU work: the rules' resolution, the state to commit and the encoded events and snapshot.
+        The dice are the seal's (DICE-1); the stored state keeps the scenario's own seed."""
+        drawn_from = state if seal is None else seeded(state, seal)
+        result = resolve_phase(ruleset, drawn_from, orders, dice_for=dice_for)
+        new_state = result.state.replace(seed=state.seed)
         if result.pending is not None and new_state.pending is None:
             new_state = new_state.replace(pending=result.pending)
         specs = [cls._event_spec(state, e) for e in result.events]
         return result, new_state, specs, to_json(new_state)
+
+    async def _dice_key(self, meta: Encounter) -> str | None:
+        """The key the encounter's sealed dice come from (DICE-1). Where the bot seals dice, an encounter stored
+        without one (from before dice were sealed, or imported) gets one now: every step from here on is sealed."""
+        key = key_of(meta.settings)
+        if key is None and self.seal_dice:
+            key = key_of((await self.storage.get_encounter(meta.id)).settings)
+            if key is None:
+                key = new_key()
+                await self.storage.note_settings(meta.id, **{KEY_SETTING: key})
+        return key
 
     @staticmethod
     def _roll_overrides(meta: Encounter, phase_no: int) -> dict[int, tuple[int, ...]]:

@@ -65,10 +65,14 @@ class ServiceBase:
         clock: Callable[[], datetime] = utc_now,
         director_role_name: str | None = None,
         shared: bool = False,
+        seal_dice: bool = False,
     ) -> None:
         self.storage = storage
         self.clock = clock
         self.director_role_name = director_role_name
+        # the bot seals each step's dice (DICE-1, bot/dice_seal.py); off, dice come from the scenario's seed, as
+        # the CLI's sim draws them (the application layer's tests replay a scenario's own dice)
+        self.seal_dice = seal_dice
         # other processes change guild settings and deadlines unseen: their reads are kept shortly (issue 20)
         self.settings_ttl = SHARED_TTL if shared else GUILD_SETTINGS_TTL
         self.deadline_ttl = SHARED_TTL if shared else DEADLINE_TTL

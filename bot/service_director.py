@@ -3,13 +3,16 @@ resume, deadlines, assignments, co-directors and "director reviews rolls" (DESIG
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any, cast
 
+from bot.dice_seal import EPOCH_SETTING, epoch_of, key_of
 from bot.permissions import Actor
 from bot.results import Joined, OverrideDone, UndoDone, refuse
 from bot.service_base import MAX_AUTO_STEPS, ServiceBase, orderable
+from bot.service_records import undone_public
 from bot.storage import EncounterEndedError, NothingToUndoError, StalePhaseError
 from bot.storage.base import UNDONE
 from rules.events import Event
@@ -141,6 +144,10 @@ class DirectorActions(ServiceBase):
             if seen is not None and seen != told:
                 raise refuse("phase.changed", "The game moved on while I applied that; give it again.")
             override = head[0] if head is not None else None
+            if override is None and key_of(meta.settings) is not None:
+                # a resolution taken back: its step opens again with fresh dice, never the seed it revealed
+                # (DICE-1); a private override undone leaves the commitment alone (FOG-1)
+                await self.storage.note_settings(encounter_id, **{EPOCH_SETTING: epoch_of(meta.settings) + 1})
             try:
                 restored = await self.storage.undo(encounter_id)
             except NothingToUndoError:
@@ -160,7 +167,13 @@ class DirectorActions(ServiceBase):
             if meta.status == "ended" and not state.over:
                 await self.storage.set_encounter_status(encounter_id, "running")
             if override is None or restored != phase_before:
-                return UndoDone(phase_no, state)
+                gone = [
+                    g
+                    for g in await self.storage.undone_steps(encounter_id)
+                    if g.undo.seq > before.meta.last_seq
+                ]
+                events, made = await asyncio.to_thread(undone_public, gone)
+                return UndoDone(phase_no, state, undone_events=events, undone_state=made)
             touched = set(override.involved())
             public = self._all_public(before.state, state, touched) and self._all_public(
                 state, before.state, touched

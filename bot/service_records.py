@@ -11,15 +11,17 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from bot.dice_seal import SEAL_EVENT, Seal, seal_from
 from bot.imaging import run_long_job
 from bot.permissions import Actor
 from bot.results import Refused, refuse
 from bot.service_base import ServiceBase
 from bot.service_replay import rule_events
 from bot.storage import ChannelBusyError, InvalidExportError
-from bot.storage.base import ExportRows, HistoryStep, ImportRows
+from bot.storage.base import ExportRows, HistoryStep, ImportRows, StoredEvent, UndoneStep
 from bot.storage.export import export_document, import_rows
 from bot.storage.export import parse_export as parse_archive
+from bot.verify import report_lines, verify_document
 from rules.engine import visibility
 from rules.events import Event
 from rules.registry import ruleset_for
@@ -38,10 +40,30 @@ class RecordActions(ServiceBase):
         chain = await self.storage.snapshot_chain(encounter_id)
         return await asyncio.to_thread(public_history, chain, round_no)
 
+    async def trace(self, encounter_id: int, round_no: int | None = None) -> list[TraceStep]:
+        """``/encounter log``: :meth:`history` by step, with the steps the director undid where they happened."""
+        chain = await self.storage.snapshot_chain(encounter_id)
+        undone = await self.storage.undone_steps(encounter_id)
+        return await asyncio.to_thread(public_trace, chain, undone, round_no)
+
     async def export(self, encounter_id: int, actor: Actor) -> dict[str, Any]:
         meta = await self.storage.get_encounter(encounter_id)
         await self.require_director(meta, actor)
         return await self.storage.export_encounter(encounter_id)
+
+    async def verify(self, encounter_id: int, actor: Actor, locale: str | None) -> list[str]:
+        """``/encounter verify``: every sealed step drawn again from its seed and orders (DICE-1), as lines in the
+        reader's language. Anyone seated or a director may ask; a player's check leaves out the steps whose rolls
+        some side could not see (their seeds are the director's, FOG-1). Run in the long-job worker."""
+        meta = await self.storage.get_encounter(encounter_id)
+        director = await self.is_director(meta, actor)
+        if not director and all(p.user_id != actor.user_id for p in await self.storage.participants(meta.id)):
+            raise refuse(
+                "verify.not_seated",
+                "Only the table's players and its director can check its dice; use /encounter join to play.",
+            )
+        rows = await self.storage.export_rows(encounter_id)
+        return await run_long_job(verify_rows, rows, director, locale)
 
     async def export_file(self, encounter_id: int, actor: Actor) -> tuple[bytes, str]:
         """The export as the file to upload (:func:`export_file_of`), built in the long-job worker process from
@@ -163,6 +185,11 @@ EXPORT_INLINE_BYTES = 8 * 1024 * 1024
 MAX_EXPORT_BYTES = 256 * 1024 * 1024
 
 
+def verify_rows(rows: ExportRows, director: bool, locale: str | None) -> list[str]:
+    """The dice check of an encounter's stored rows, as the reader reads it (a worker's job: plain values)."""
+    return report_lines(verify_document(export_document(rows), director=director), locale)
+
+
 def export_file_of(rows: ExportRows, encounter_id: int) -> tuple[bytes, str]:
     return export_blob(export_document(rows), encounter_id)
 
@@ -232,22 +259,91 @@ def public_history(chain: Sequence[HistoryStep], round_no: int | None = None) ->
         after = from_json(step.state)
         if not isinstance(after, EncounterState):
             continue
-        seen = set(visibility(ruleset_for(after), after, PUBLIC).units)
-        known = set(after.units)
-        if before is not None:
-            seen |= visibility(ruleset_for(before), before, PUBLIC).units
-            known |= set(before.units)
-        for row in step.events:
-            rnd = int(row.payload.get("round", 0) or 0)
-            if round_no is not None and rnd != round_no:
-                continue
-            ruleset = ruleset_for(after)
-            for event in rule_events((row,)):
-                shown = ruleset.public_event(event, frozenset(seen), frozenset(known))
-                if shown is not None:
-                    out.append((rnd, str(row.payload.get("phase", "")), shown))
+        out.extend((rnd, phase, e) for _, rnd, phase, e in public_step_events(before, after, step, round_no))
         before = after
     return out
+
+
+def public_step_events(
+    before: EncounterState | None, after: EncounterState, step: HistoryStep, round_no: int | None = None
+) -> list[tuple[StoredEvent, int, str, Event]]:
+    """(stored row, round, phase, event) of one step's events the public may read (FOG-1, NGT-9): every unit an event
+    names was public before or after the step. The one judgement of the log, for steps kept and undone alike."""
+    seen = set(visibility(ruleset_for(after), after, PUBLIC).units)
+    known = set(after.units)
+    if before is not None:
+        seen |= visibility(ruleset_for(before), before, PUBLIC).units
+        known |= set(before.units)
+    ruleset = ruleset_for(after)
+    out: list[tuple[StoredEvent, int, str, Event]] = []
+    for row in step.events:
+        rnd = int(row.payload.get("round", 0) or 0)
+        if round_no is not None and rnd != round_no:
+            continue
+        for event in rule_events((row,)):
+            shown = ruleset.public_event(event, frozenset(seen), frozenset(known))
+            if shown is not None:
+                out.append((row, rnd, str(row.payload.get("phase", "")), shown))
+    return out
+
+
+def undone_public(steps: Sequence[UndoneStep]) -> tuple[tuple[Event, ...], EncounterState | None]:
+    """What the public had read of the steps just taken back, in order, and the state the last one made (where
+    the units it names are): the channel's announcement of the undo says what was undone, never more (FOG-1)."""
+    events: list[Event] = []
+    last: EncounterState | None = None
+    for gone in sorted(steps, key=lambda g: g.step.snapshot_seq):
+        start, after = from_json(gone.before_json), from_json(gone.step.state)
+        if not isinstance(after, EncounterState):
+            continue
+        begun = start if isinstance(start, EncounterState) else None
+        events.extend(e for _, _, _, e in public_step_events(begun, after, gone.step))
+        last = after
+    return tuple(events), last
+
+
+@dataclass(frozen=True, slots=True)
+class TraceStep:
+    """One step of ``/encounter log``: its public events, and when the director undid it if they did."""
+
+    seq: int
+    round: int
+    phase: str
+    events: tuple[Event, ...]
+    undone_at: datetime | None = None
+    #: the step's sealed dice, when it may be revealed to all (DICE-1): the log repeats the account's reveal
+    seal: Seal | None = None
+
+
+def public_trace(
+    chain: Sequence[HistoryStep], undone: Sequence[UndoneStep], round_no: int | None = None
+) -> list[TraceStep]:
+    """The log with its undone steps where they happened, each marked (an undo leaves a trace, DESIGN §4):
+    kept and undone steps are judged by the same rule (:func:`public_step_events`), so an undone step names
+    nothing the public could not see, and one with nothing public leaves no line."""
+    parts: list[tuple[HistoryStep, EncounterState | None, datetime | None]] = []
+    before: EncounterState | None = None
+    for step in chain:
+        parts.append((step, before, None))
+        after = from_json(step.state)
+        before = after if isinstance(after, EncounterState) else before
+    for gone in undone:
+        start = from_json(gone.before_json)
+        parts.append((gone.step, start if isinstance(start, EncounterState) else None, gone.undo.created_at))
+    out: list[TraceStep] = []
+    for step, start, undone_at in parts:
+        after = from_json(step.state)
+        if not isinstance(after, EncounterState):
+            continue
+        shown = public_step_events(start, after, step, round_no)
+        groups: dict[tuple[int, str], list[tuple[int, Event]]] = {}
+        for row, rnd, phase, event in shown:
+            groups.setdefault((rnd, phase), []).append((row.seq, event))
+        seals = (seal_from(row.payload) for row in step.events if row.type == SEAL_EVENT)
+        seal = next((s for s in seals if s is not None and s.public), None)
+        for (rnd, phase), events in groups.items():
+            out.append(TraceStep(events[0][0], rnd, phase, tuple(e for _, e in events), undone_at, seal))
+    return sorted(out, key=lambda s: s.seq)
 
 
 def check_archive(data: Mapping[str, Any]) -> None:

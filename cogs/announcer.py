@@ -41,6 +41,7 @@ import discord
 
 from bot.account import describe, roll_purpose
 from bot.bounded import Bounded
+from bot.dice_seal import commitment_line, reveal_line
 from bot.director_view import show_view
 from bot.imaging import board_png
 from bot.logs import trace_id
@@ -574,6 +575,8 @@ class Announcer:
         else:
             lines = [describe(e, step.state, locale) for e in step.public_events]
         account = "\n".join(lines) or t("channel.nothing_happened", locale)
+        if step.seal is not None and step.seal.public:
+            account += "\n" + reveal_line(step.seal, locale)
         png = None
         if step.board_changed:  # a phase that moved nothing gets its account without repeating the picture
             png = await board_png(
@@ -832,6 +835,8 @@ class Announcer:
             return head + "\n" + t("status.over", locale)
         if status.status == "paused":
             return head + "\n" + t("status.paused", locale)
+        if status.dice:
+            head += "\n" + commitment_line(status.dice, locale)
         if acting:  # activation mode: whose turn it is, held or not (SK-1.1)
             return head + "\n" + acting
         if not status.missing:

@@ -1,4 +1,4 @@
-"""``/encounter new|join|leave|start|status|board|log|replay|export|import|end`` (DESIGN §4)."""
+"""``/encounter new|join|leave|start|status|board|log|replay|export|verify|import|end`` (DESIGN §4)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
-from bot.log_text import log_lines
+from bot.log_text import trace_lines
 from bot.names import shown_name
 from bot.results import refuse
 from bot.seating import private_line, public_line
@@ -424,7 +424,7 @@ class EncounterCog(
         service = self.bot.service
         _, state, _ = await service.load(meta.id)
         locale = lang(interaction)
-        lines = log_lines(await service.history(meta.id, round), state, locale)
+        lines = trace_lines(await service.trace(meta.id, round), state, locale)
         text = "\n".join(lines) or t("encounter.log_empty", locale)
         if len(text) <= min(ACCOUNT_INLINE_LIMIT, 1900):
             await interaction.followup.send(text, ephemeral=True)
@@ -492,6 +492,27 @@ class EncounterCog(
             file=discord.File(io.BytesIO(blob), filename=filename),
             ephemeral=True,
         )
+
+    @app_commands.command(
+        name=tr("verify", "cmd.encounter.verify.name"),
+        description=tr(
+            "Check every roll against its revealed seed (only you see it)", "cmd.encounter.verify.desc"
+        ),
+    )
+    @app_commands.guild_only()
+    async def verify(self, interaction: discord.Interaction) -> None:
+        """Private: the check names rolls, and a player's leaves out what their side could not see (FOG-1)."""
+        meta = await encounter_here(interaction)
+        own = await self.bot.service.is_director(meta, actor_of(interaction))
+        with self.bot.heavy.slot(interaction.guild_id, interaction.user.id, own=own):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            locale = lang(interaction)
+            lines = await self.bot.service.verify(meta.id, actor_of(interaction), locale)
+        text = "\n".join(lines)
+        if len(text) <= min(ACCOUNT_INLINE_LIMIT, 1900):
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.followup.send(lines[-1], file=text_file(text, "verify.txt"), ephemeral=True)
 
     @app_commands.command(
         name=tr("import", "cmd.encounter.import.name"),

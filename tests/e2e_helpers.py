@@ -57,8 +57,17 @@ async def start_bot(
     *,
     deadline_interval: float = 3600,
     extensions: tuple[str, ...] = EXTENSIONS,
+    seal_dice: bool = False,
 ) -> BotUnderTest:
-    config = Config(token=fd.bot_token, database_url=database_url, dev_guild=guild_id, log_level="WARNING")
+    """The bot on the fake Discord; ``seal_dice`` off unless asked, so a scenario's seed draws the dice tests
+    expect (DICE-1)."""
+    config = Config(
+        token=fd.bot_token,
+        database_url=database_url,
+        dev_guild=guild_id,
+        log_level="WARNING",
+        seal_dice=seal_dice,
+    )
     bot = BotUnderTest(
         config, deadline_interval=deadline_interval, guild_ready_timeout=0.05, extensions=extensions
     )
@@ -211,6 +220,7 @@ async def room(
     channel_name: str = "table",
     locales: tuple[str, str, str] | None = None,
     backend: str = "sqlite",
+    seal_dice: bool = False,
 ) -> AsyncIterator[Table]:
     """A guild and a channel in ``lang``, a director (Dora), Ana and Bea (each in ``locales`` when given, else
     ``lang``), and the bot connected to a fresh database of ``backend`` (:data:`E2E_BACKENDS`)."""
@@ -224,7 +234,7 @@ async def room(
         )
         for person in (director, ana, bea):
             guild.add_member(person.user)
-        bot = await start_bot(fd, db, guild.id)
+        bot = await start_bot(fd, db, guild.id, seal_dice=seal_dice)
         t = Table(fd, bot, channel, director, ana, bea, db, guild.id, lang)
         try:
             yield t

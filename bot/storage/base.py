@@ -65,6 +65,7 @@ from .model import (
     StalePhaseError,
     StorageError,
     StoredEvent,
+    UndoneStep,
     UnitTakenError,
     Unset,
 )
@@ -116,6 +117,7 @@ __all__ = [
     "Storage",
     "StorageError",
     "StoredEvent",
+    "UndoneStep",
     "UnitTakenError",
     "Unset",
 ]
@@ -227,6 +229,10 @@ class Storage(abc.ABC):
     async def snapshot_chain(self, encounter_id: int) -> list[HistoryStep]:
         """The snapshots that lead to the current state, oldest first, each with the events that produced it (for
         the replay). Undone steps are not on the chain; an undo's copy stands for the snapshot it restored."""
+
+    @abc.abstractmethod
+    async def undone_steps(self, encounter_id: int) -> list[UndoneStep]:
+        """Every step an undo took back, in the order they were undone (nothing is deleted: the log keeps them)."""
 
     # orders
     @abc.abstractmethod

@@ -28,6 +28,8 @@ from .model import (
 
 EXPORT_FORMAT: Final = "hexdirector-encounter"
 EXPORT_VERSION: Final = 1
+#: the encounter setting never exported: the key its sealed dice come from (``bot/dice_seal.py``)
+SECRET_SETTING: Final = "dice_key"
 
 _R = TypeVar("_R")
 
@@ -118,7 +120,8 @@ def export_document(rows: ExportRows) -> JsonDict:
     return seal(
         {
             "exported_at": rows.exported_at,
-            "encounter": {**enc, "settings": json.loads(enc["settings"])},
+            # the dice key stays home: with it, anyone could draw every step's dice before it resolves (DICE-1)
+            "encounter": {**enc, "settings": _exported_settings(json.loads(enc["settings"]))},
             "participants": [
                 {**p, "side": p["side"] or None, "unit": p["unit"] or None} for p in rows.participants
             ],
@@ -146,6 +149,10 @@ def export_document(rows: ExportRows) -> JsonDict:
             "snapshots": [{**s, "state": json.loads(s["state"])} for s in rows.snapshots],
         }
     )
+
+
+def _exported_settings(settings: JsonDict) -> JsonDict:
+    return {key: value for key, value in settings.items() if key != SECRET_SETTING}
 
 
 # --- validation ---------------------------------------------------------------------------------------------

@@ -186,6 +186,16 @@ class HistoryStep:
 
 
 @dataclass(frozen=True, slots=True)
+class UndoneStep:
+    """A step the director took back (``Storage.undone_steps``): the ``Undone`` event, the step as it was (its
+    snapshot and the events that made it) and the state it started from (the one the undo restored)."""
+
+    undo: StoredEvent
+    step: HistoryStep
+    before_json: str
+
+
+@dataclass(frozen=True, slots=True)
 class ExportRows:
     """An encounter's rows as stored, its JSON columns (settings, payloads, orders, states) still text: plain
     values only, so a worker process is handed them cheaply and does the decoding, sealing and compression

@@ -84,5 +84,7 @@ async def test_ocs_2_the_directors_panel_ends_the_combat_phase_once_no_combat_is
     # the next turn's panel is the director's again, with the whole procedure
     assert "open" in offered(await panel(t), "task")[1]
     undone = await (await t.director.run_command(t.channel, "director undo")).final_response()
-    assert not undone.ephemeral and "undid the last step" in undone.content, undone.content
+    # the channel reads what was undone, not only where the game goes back to
+    assert not undone.ephemeral and undone.content.startswith("↩️ Undone: "), undone.content
+    assert "turn 2 begins" in undone.content and "Back to" in undone.content, undone.content
     assert (await t.bot.service.read(enc)).state.round == 1

@@ -15,6 +15,7 @@ from ..model import (
     HistoryStep,
     Loaded,
     StoredEvent,
+    UndoneStep,
 )
 from .codec import check_event_specs, loads, parse_time, timestamp
 from .core import SqlCore
@@ -94,6 +95,48 @@ class EventLog(SqlCore):
         return await asyncio.to_thread(
             lambda: _snapshot_chain(head.snapshot_seq, snapshots, events_from(encounter_id, rows))
         )
+
+    async def _all_steps(self, encounter_id: int) -> tuple[list[Row], list[StoredEvent]]:
+        """Every snapshot (no state is read twice) and every event but the orders."""
+        async with self._read(encounter_id, bulk=True) as db:
+            await self._head(db, encounter_id)
+            snapshots = await db.fetch(
+                "SELECT seq, phase_no, parent_seq, state FROM snapshots WHERE encounter_id = ? ORDER BY seq",
+                (encounter_id,),
+            )
+            rows = await db.fetch(
+                SELECT_EVENTS + " AND type <> ? ORDER BY seq", (encounter_id, ORDER_ACCEPTED)
+            )
+        return list(snapshots), events_from(encounter_id, rows)
+
+    async def undone_steps(self, encounter_id: int) -> list[UndoneStep]:
+        snapshots, events = await self._all_steps(encounter_id)
+        return await asyncio.to_thread(_undone_steps, snapshots, events)
+
+
+def _undone_steps(snapshots: Iterable[Row], events: Iterable[StoredEvent]) -> list[UndoneStep]:
+    rows = {int(row["seq"]): row for row in snapshots}
+    by_seq = {e.seq: e for e in events}
+    out: list[UndoneStep] = []
+    for undo in by_seq.values():
+        if undo.type != UNDONE:
+            continue
+        undone, restored = (
+            int(undo.payload["undone_snapshot_seq"]),
+            int(undo.payload["restored_snapshot_seq"]),
+        )
+        if undone not in rows or restored not in rows:
+            continue
+        source = undone
+        # an undo's snapshot is a copy of the one it restored: undoing the copy takes back that one's step
+        while (event := by_seq.get(source)) is not None and event.type == UNDONE:
+            source = int(event.payload["restored_snapshot_seq"])
+        row = rows[undone]
+        step = HistoryStep(
+            undone, int(row["phase_no"]), str(row["state"]), _step_events(source, by_seq, rows)
+        )
+        out.append(UndoneStep(undo, step, str(rows[restored]["state"])))
+    return out
 
 
 def _snapshot_chain(
