@@ -631,19 +631,22 @@ def _place_counters(scene: Scene) -> None:
     for m in view.markers:
         if m.kind == CONCEALED:
             by_hex.setdefault(m.at, []).append(f"?marker:{m.at.q},{m.at.r}:{m.label}")
-    size = scene.viewport.size
+    size, grow = scene.viewport.size, scene.viewport.counter_scale
     for h, ids in by_hex.items():
         centre = scene.viewport.center(h)
-        for uid, (at, radius) in zip(sorted(ids), fan(centre, size, len(ids)), strict=True):
+        for uid, (at, radius) in zip(sorted(ids), fan(centre, size, len(ids), grow), strict=True):
             scene.centres[uid], scene.radii[uid] = at, radius
 
 
-def fan(centre: tuple[float, float], size: float, count: int) -> list[tuple[tuple[float, float], float]]:
+def fan(
+    centre: tuple[float, float], size: float, count: int, grow: float = 1.0
+) -> list[tuple[tuple[float, float], float]]:
     """Where ``count`` counters in one hex go, and their radius: one in the middle; more evenly round the centre
-    from the left, just far enough apart that neighbours' discs do not meet."""
+    from the left, just far enough apart that neighbours' discs do not meet. ``grow``: the viewport's
+    ``counter_scale`` (small hexes of a wide action get counters larger than the hex's share, to stay readable)."""
     if count == 1:
-        return [(centre, radius_for(size))]
-    r = radius_for(size, STACK_SCALE.get(count, STACK_SCALE_MANY))
+        return [(centre, radius_for(size, grow))]
+    r = radius_for(size, STACK_SCALE.get(count, STACK_SCALE_MANY) * grow)
     away = (r + STACK_GAP / 2) / math.sin(math.pi / count)  # neighbours' centres 2r + gap apart
     return [(compass(centre, 270 + i * 360 / count, away), r) for i in range(count)]
 
@@ -679,7 +682,9 @@ def _draw_counters(cv: Canvas, scene: Scene) -> None:
             hidden=u.hidden,
         )
         scale = scene.radii[u.id] / radius_for(size)
-        draw_counter(cv, scene.centres[u.id], size, look, scale, hex_center=vp.center(u.at))
+        draw_counter(
+            cv, scene.centres[u.id], size, look, scale, hex_center=vp.center(u.at), grow=vp.counter_scale
+        )
     unknown = [u.id for u in scene.view.concealed] + [k for k in scene.centres if k.startswith("?marker:")]
     for key in unknown:
         scale = scene.radii[key] / radius_for(size)
@@ -700,7 +705,7 @@ def _draw_preview(cv: Canvas, scene: Scene, preview: Preview) -> None:
     end = hexes[-1] if hexes else None
     if end is None:
         return
-    r = radius_for(vp.size)
+    r = radius_for(vp.size, vp.counter_scale)
     if preview.ghost_vector is not None:
         ghost_vector(cv, vp.center(end), vp.center(preview.ghost_vector), vp.size, r)
     colour = scene.side_colours.get(unit.side, C.MISS)
@@ -712,7 +717,7 @@ def _draw_preview(cv: Canvas, scene: Scene, preview: Preview) -> None:
         vertex_facing=scene.vertex_facing,
         ghost=True,
     )
-    draw_counter(cv, vp.center(end), vp.size, look, hex_center=vp.center(end))
+    draw_counter(cv, vp.center(end), vp.size, look, vp.counter_scale, vp.center(end), vp.counter_scale)
 
 
 def _subtitle(
