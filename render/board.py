@@ -683,7 +683,14 @@ def _draw_counters(cv: Canvas, scene: Scene) -> None:
         )
         scale = scene.radii[u.id] / radius_for(size)
         draw_counter(
-            cv, scene.centres[u.id], size, look, scale, hex_center=vp.center(u.at), grow=vp.counter_scale
+            cv,
+            scene.centres[u.id],
+            size,
+            look,
+            scale,
+            hex_center=vp.center(u.at),
+            grow=vp.counter_scale,
+            min_label=vp.min_label,
         )
     unknown = [u.id for u in scene.view.concealed] + [k for k in scene.centres if k.startswith("?marker:")]
     for key in unknown:
@@ -717,7 +724,9 @@ def _draw_preview(cv: Canvas, scene: Scene, preview: Preview) -> None:
         vertex_facing=scene.vertex_facing,
         ghost=True,
     )
-    draw_counter(cv, vp.center(end), vp.size, look, vp.counter_scale, vp.center(end), vp.counter_scale)
+    draw_counter(
+        cv, vp.center(end), vp.size, look, vp.counter_scale, vp.center(end), vp.counter_scale, vp.min_label
+    )
 
 
 def _subtitle(

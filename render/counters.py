@@ -32,7 +32,6 @@ from render.palette import CLEAR, Palette
 
 COUNTER_RATIO = 0.62  # disc radius / hex size
 MIN_RADIUS = 5.0
-READABLE_FONT = 21  # px: 9 px at Discord's 550 px preview of a 1280 px board
 SMALL_HEX, SMALL_HEX_RANGE = 34.0, 16.0  # px: the facing nose grows bolder from this hex size down to 18 px
 #: the ring round the unit whose turn it is: cyan, as the private preview of its order
 ACTING: RGB = (0, 235, 255)
@@ -89,19 +88,21 @@ def draw_counter(
     scale: float = 1.0,
     hex_center: Point | None = None,
     grow: float = 1.0,
+    min_label: int = 7,
 ) -> None:
     """A counter at ``center``. On a palette canvas a lone or stacked counter is a cached sprite pasted at the
     nearest whole pixel: the same look comes back step after step, so drawing it once per look pays. ``grow``:
-    the scale of a lone counter on this board (the viewport's ``counter_scale``); a smaller one is stacked."""
+    the scale of a lone counter on this board (the viewport's ``counter_scale``); a smaller one is stacked.
+    ``min_label``: the smallest font a label that fits no more shrinks to (the viewport's ``min_label``)."""
     if (
         cv.palette is None
         or look.ghost
         or (hex_center is not None and hex_center != center and _edge(size, scale, grow))
     ):
-        _paint(cv, center, size, look, scale, hex_center, grow)
+        _paint(cv, center, size, look, scale, hex_center, grow, min_label)
         return
     half = _sprite_half(size, scale)
-    sprite, mask = _counter_sprite(look, size, scale, cv.palette, grow)
+    sprite, mask = _counter_sprite(look, size, scale, cv.palette, grow, min_label)
     cv.img.paste(sprite, (round(center[0]) - half, round(center[1]) - half), mask)
 
 
@@ -124,12 +125,12 @@ def _edge(size: float, scale: float, grow: float = 1.0) -> bool:
 
 @lru_cache(maxsize=512)
 def _counter_sprite(
-    look: CounterLook, size: float, scale: float, palette: Palette, grow: float = 1.0
+    look: CounterLook, size: float, scale: float, palette: Palette, grow: float = 1.0, min_label: int = 7
 ) -> tuple[Image.Image, Image.Image]:
     """(palette-index sprite, 0/255 mask) of one counter look, drawn once with the palette's indexes."""
     half = _sprite_half(size, scale)
     sprite = Image.new("P", (2 * half + 1, 2 * half + 1), CLEAR)
-    _paint(Canvas(sprite, palette=palette), (half, half), size, look, scale, None, grow)
+    _paint(Canvas(sprite, palette=palette), (half, half), size, look, scale, None, grow, min_label)
     drawn = Image.frombytes("L", sprite.size, sprite.tobytes())
     return sprite, apply_lut(drawn, [255] * CLEAR + [0] * (256 - CLEAR))
 
@@ -142,6 +143,7 @@ def _paint(
     scale: float,
     hex_center: Point | None,
     grow: float = 1.0,
+    min_label: int = 7,
 ) -> None:
     r = radius_for(size, scale)
     cx, cy = center
@@ -172,6 +174,7 @@ def _paint(
             look.label,
             text_colour,
             None if look.ghost else fill,
+            min_label,
         )
     if damaged:
         bw, bh = r * 1.3, max(3.0, r * 0.2)
@@ -228,19 +231,21 @@ def _facing_mark(
     cv.draw.polygon([tip, base_l, base_r], fill=cv.ink(fill), outline=cv.ink(look.outline))
 
 
-def label_font(r: float, text: str) -> int:
-    """The font size (px) of ``text`` on a counter of radius ``r``: as large as fits across the disc, but on a
-    counter large enough to read at Discord's preview width never below ``READABLE_FONT`` (such a label
-    overflows the disc on a tag of its colour)."""
+def label_font(r: float, text: str, min_label: int = 7) -> int:
+    """The font size (px) of ``text`` on a counter of radius ``r``: as large as fits across the disc, but never
+    below ``min_label`` when the disc allows that much (such a label overflows the disc on a tag of its
+    colour)."""
     size = max(7, round(r * 0.74))
-    floor = READABLE_FONT if size >= READABLE_FONT else 7
+    floor = min(size, max(7, min_label))
     while size > floor and text_width(text, size, True) > r * 1.78:
         size -= 1
     return size
 
 
-def _label(cv: Canvas, center: Point, r: float, text: str, colour: RGB, bg: RGB | None) -> None:
-    size = label_font(r, text)
+def _label(
+    cv: Canvas, center: Point, r: float, text: str, colour: RGB, bg: RGB | None, min_label: int = 7
+) -> None:
+    size = label_font(r, text, min_label)
     wide = text_width(text, size, True)
     if bg is not None and wide > r * 1.78:  # wider than the disc: a tag of the counter's colour carries it
         x, y = center

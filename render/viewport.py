@@ -10,7 +10,8 @@ coordinates scaled by ``size`` pixels and placed on the image's board area.
   (or when asked). A mech duel on a 16 × 17 map is then drawn at hexes of ~46 px instead of ~28. Where the action
   spans the whole map the hexes stay small, so the counters are drawn larger than the hex's share
   (``counter_scale``, up to ``MAX_COUNTER_SCALE``): a unit's disc and short label keep the size that reads at
-  550 px, overflowing the hex a little.
+  550 px, overflowing the hex a little; a label wider than its disc keeps ``READABLE_FONT`` on a tag
+  (``min_label``) rather than shrinking.
 - The area of interest is only what the viewer may see (FOG-1, NGT-9): a crop that followed a hidden unit would tell
   where it is, so every viewer's picture of one step is framed from its own view.
 - Unbounded boards (exo): the camera frames the action — the units, their vectors, last moves and shots — with a
@@ -43,6 +44,7 @@ SNAP_PARTS = 8  # unbounded windows move in eighths of their size
 BOUNDED_MARGIN = 3.0  # unit lengths round a bounded board's action: two hex columns, about two rows
 COUNTER_RATIO = 0.62  # a lone counter's disc radius / hex size (``render.counters`` draws it so)
 READABLE_RADIUS = 28.5  # px: a disc of ~57 px in a 1280 px image is ~24 px at Discord's 550 px preview
+READABLE_FONT = 21  # px: 9 px at Discord's 550 px preview of a 1280 px image
 MAX_COUNTER_SCALE = 1.55  # counters grow at most to ~0.96 of the hex size (adjacent discs may just touch)
 
 
@@ -94,6 +96,7 @@ class Viewport:
     width: int
     height: int
     counter_scale: float = 1.0  # counters drawn this much larger than a hex of ``size`` gives them
+    min_label: int = 7  # px: the smallest font a counter's label shrinks to when it fits its disc no more
 
     def center(self, h: Hex) -> tuple[float, float]:
         x, y = unit_center(h)
@@ -151,7 +154,9 @@ def _fit_bounded(board: Board, interest: list[Hex], area: Area, *, whole_board: 
     pad = PAD / size
     wx = _clamp((x0 + x1) / 2 - ww / 2, bx0 - pad, bx1 + pad - ww)
     wy = _clamp((y0 + y1) / 2 - wh / 2, by0 - pad, by1 + pad - wh)
-    return Viewport(size, wx, wy, area.left, area.top, area.width, height, counter_scale_for(size))
+    return Viewport(
+        size, wx, wy, area.left, area.top, area.width, height, counter_scale_for(size), READABLE_FONT
+    )
 
 
 def _whole(board: Board, area: Area, size: float) -> Viewport:
@@ -161,7 +166,9 @@ def _whole(board: Board, area: Area, size: float) -> Viewport:
     height = min(area.max_height, math.ceil(bh * size + 2 * PAD))
     wx = bx0 - (area.width / size - bw) / 2
     wy = by0 - PAD / size
-    return Viewport(size, wx, wy, area.left, area.top, area.width, height, counter_scale_for(size))
+    return Viewport(
+        size, wx, wy, area.left, area.top, area.width, height, counter_scale_for(size), READABLE_FONT
+    )
 
 
 def counter_scale_for(size: float) -> float:

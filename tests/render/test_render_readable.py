@@ -69,10 +69,16 @@ def test_every_lone_unit_counter_and_label_reads_at_550_px(name: str) -> None:
             occupied[u.at] = occupied.get(u.at, 0) + 1
     lone = [u for u in state.units.values() if u.at is not None and occupied[u.at] == 1]
     assert lone, name
+    vp = trace.viewport
+    assert vp is not None
     for u in lone:
         (cx, cy), r = trace.counters[u.id]
         assert _at_preview(2 * r, trace.width) >= MIN_COUNTER, (name, u.id, r)
-        assert _at_preview(label_font(r, u.short), trace.width) >= MIN_TEXT, (name, u.id, u.short)
+        assert _at_preview(label_font(r, u.short, vp.min_label), trace.width) >= MIN_TEXT, (
+            name,
+            u.id,
+            u.short,
+        )
         # the disc really is drawn that large: its fill covers most of a 24 px disc at 550 px, label and marks
         # aside
         least = math.pi * (MIN_COUNTER / 2 * trace.width / PREVIEW) ** 2
