@@ -129,3 +129,22 @@ def test_fog_1_a_hidden_unit_never_moves_the_other_sides_framing() -> None:
     director_near = viewport_for(BoardSnapshot(near), viewer="director", options=EN)
     director_far = viewport_for(BoardSnapshot(far), viewer="director", options=EN)
     assert director_near != director_far  # the director's crop does follow it: the probe has teeth
+
+
+@pytest.mark.parametrize("name", ["mech-duel", "pbw-street", "ocs-gazala"])
+def test_hex_1_every_occupied_hex_number_reads_at_550_px(name: str) -> None:
+    """HEX-1: the number of every hex with a counter, tagged under its counters at 21 px (9 px at 550 px) where
+    the grid's own number is smaller, inside the board and drawn."""
+    state = _scenario(name)
+    snap = BoardSnapshot(state)
+    trace = trace_board(snap, viewer="director", options=EN)
+    img = decode(render_board(snap, viewer="director", options=EN)).convert("RGB")
+    tags = dict(trace.hex_tags)
+    occupied = {u.at for u in state.units.values() if u.at is not None}
+    assert set(tags) == occupied, name
+    x0, y0, x1, y1 = trace.board_area
+    for h, (bx0, by0, bx1, by1) in tags.items():
+        assert _at_preview(by1 - by0, trace.width) >= MIN_TEXT, (name, h.label)
+        assert x0 <= bx0 and bx1 <= x1 and y0 <= by0 and by1 <= y1, (name, h.label)
+        colours = {img.getpixel((x, round((by0 + by1) / 2))) for x in range(round(bx0) + 2, round(bx1) - 2)}
+        assert len(colours) > 2, (name, h.label)  # the number is drawn there (not a blank fill)
