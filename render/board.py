@@ -27,7 +27,7 @@ from PIL import Image
 from data.i18n import has, phase_text, t
 from render import colors as C
 from render.board_palette import board_palette
-from render.canvas import Canvas
+from render.canvas import Canvas, text_width
 from render.colors import RGB
 from render.counters import (
     ACTING,
@@ -74,6 +74,7 @@ from render.static_layer import (
     label_box,
     label_boxes,
     label_fits,
+    label_font,
     static_layer,
 )
 from render.stats import health
@@ -98,6 +99,8 @@ class BoardTrace:
     height: int = 0
     board_area: Box = (0.0, 0.0, 0.0, 0.0)
     labels: list[tuple[Hex, Box]] = field(default_factory=lambda: list[tuple[Hex, Box]]())
+    #: the larger hex numbers of occupied hexes, each in a tag under its counters (``_hex_tags``)
+    hex_tags: list[tuple[Hex, Box]] = field(default_factory=lambda: list[tuple[Hex, Box]]())
     shots: list[ShotMark] = field(default_factory=lambda: list[ShotMark]())
     badges: list[Badge] = field(default_factory=lambda: list[Badge]())
     counters: dict[str, tuple[tuple[float, float], float]] = field(
@@ -259,7 +262,7 @@ def _render(
         trace.width, trace.height = cv.img.size
         trace.board_area = board.area
         trace.labels = [*label_boxes(state.board, layout), *scene_labels(scene, board.area)]
-        trace.shots, trace.badges = board.marks, board.badges
+        trace.shots, trace.badges, trace.hex_tags = board.marks, board.badges, board.tags
         trace.counters = {k: (c, scene.radius(k)) for k, c in scene.centres.items()}
         trace.legend, trace.legend_box = [i.text for i in items], box
         trace.viewport = scene.viewport
@@ -274,6 +277,7 @@ class _Painted:
     fogged: bool
     marks: list[ShotMark]
     badges: list[Badge]
+    tags: list[tuple[Hex, Box]]
 
 
 def _layout(
@@ -345,6 +349,9 @@ def _paint_board(
     marks = _plan_shots(scene)
     for mark in marks:
         draw_shot(cv, mark, vp.size, head=False)
+    tags = _hex_tags(scene, area)
+    for h, box in tags:
+        _draw_hex_tag(cv, scene, h, box)
     _draw_acting(cv, scene)
     _draw_counters(cv, scene)
     _draw_hurt(cv, scene)
@@ -358,7 +365,7 @@ def _paint_board(
         draw_badge(cv, badge)
     if preview is not None:
         _draw_preview(cv, scene, preview)
-    return _Painted(area, fogged, marks, badges)
+    return _Painted(area, fogged, marks, badges, tags)
 
 
 def _paint_frame(
@@ -631,21 +638,66 @@ def _place_counters(scene: Scene) -> None:
     for m in view.markers:
         if m.kind == CONCEALED:
             by_hex.setdefault(m.at, []).append(f"?marker:{m.at.q},{m.at.r}:{m.label}")
-    size = scene.viewport.size
+    size, grow = scene.viewport.size, scene.viewport.counter_scale
     for h, ids in by_hex.items():
         centre = scene.viewport.center(h)
-        for uid, (at, radius) in zip(sorted(ids), fan(centre, size, len(ids)), strict=True):
+        for uid, (at, radius) in zip(sorted(ids), fan(centre, size, len(ids), grow), strict=True):
             scene.centres[uid], scene.radii[uid] = at, radius
 
 
-def fan(centre: tuple[float, float], size: float, count: int) -> list[tuple[tuple[float, float], float]]:
+def fan(
+    centre: tuple[float, float], size: float, count: int, grow: float = 1.0
+) -> list[tuple[tuple[float, float], float]]:
     """Where ``count`` counters in one hex go, and their radius: one in the middle; more evenly round the centre
-    from the left, just far enough apart that neighbours' discs do not meet."""
+    from the left, just far enough apart that neighbours' discs do not meet. ``grow``: the viewport's
+    ``counter_scale`` (small hexes of a wide action get counters larger than the hex's share, to stay readable)."""
     if count == 1:
-        return [(centre, radius_for(size))]
-    r = radius_for(size, STACK_SCALE.get(count, STACK_SCALE_MANY))
+        return [(centre, radius_for(size, grow))]
+    r = radius_for(size, STACK_SCALE.get(count, STACK_SCALE_MANY) * grow)
     away = (r + STACK_GAP / 2) / math.sin(math.pi / count)  # neighbours' centres 2r + gap apart
     return [(compass(centre, 270 + i * 360 / count, away), r) for i in range(count)]
+
+
+def _hex_tags(scene: Scene, area: Box) -> list[tuple[Hex, Box]]:
+    """Where the hex number of each hex with a counter goes when the grid's own number is too small to read at
+    Discord's preview width (the viewport's ``min_label``; HEX-1): in a tag just under the hex's counters, or
+    just over them at the board's foot. Only hexes of counters the viewer sees (FOG-1)."""
+    vp = scene.viewport
+    size = vp.min_label
+    if size <= label_font(vp.size):
+        return []
+    by_hex: dict[Hex, list[str]] = {}
+    for u in (*scene.view.seen, *scene.view.concealed):
+        if u.at is not None and u.id in scene.centres and vp.shows(u.at):
+            by_hex.setdefault(u.at, []).append(u.id)
+    out: list[tuple[Hex, Box]] = []
+    for h, ids in sorted(by_hex.items()):
+        text = board_label(h)
+        if text is None:
+            continue
+        x = vp.center(h)[0]
+        half_w, tall = text_width(text, size) / 2 + 3, size + 2
+        below = max(scene.centres[k][1] + scene.radius(k) * (1 + _foot(scene, k)) for k in ids) + 1
+        above = min(scene.centres[k][1] - scene.radius(k) for k in ids) - 1 - tall
+        for top in (below, above):
+            box = (x - half_w, top, x + half_w, top + tall)
+            if label_fits(box, area):
+                out.append((h, box))
+                break
+    return out
+
+
+def _foot(scene: Scene, uid: str) -> float:
+    unit = scene.state.units[uid]
+    return max((o.foot(unit) for o in scene.overlays), default=0.0)
+
+
+def _draw_hex_tag(cv: Canvas, scene: Scene, h: Hex, box: Box) -> None:
+    fill = scene.theme.hex_fill
+    cv.draw.rounded_rectangle(box, radius=4, fill=cv.ink(fill), outline=cv.ink(scene.theme.grid), width=1)
+    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    text = board_label(h) or ""
+    cv.text(centre, text, size=scene.viewport.min_label, fill=C.label_color(fill), anchor="mm", bg=fill)
 
 
 def _draw_acting(cv: Canvas, scene: Scene) -> None:
@@ -679,7 +731,16 @@ def _draw_counters(cv: Canvas, scene: Scene) -> None:
             hidden=u.hidden,
         )
         scale = scene.radii[u.id] / radius_for(size)
-        draw_counter(cv, scene.centres[u.id], size, look, scale, hex_center=vp.center(u.at))
+        draw_counter(
+            cv,
+            scene.centres[u.id],
+            size,
+            look,
+            scale,
+            hex_center=vp.center(u.at),
+            grow=vp.counter_scale,
+            min_label=vp.min_label,
+        )
     unknown = [u.id for u in scene.view.concealed] + [k for k in scene.centres if k.startswith("?marker:")]
     for key in unknown:
         scale = scene.radii[key] / radius_for(size)
@@ -700,7 +761,7 @@ def _draw_preview(cv: Canvas, scene: Scene, preview: Preview) -> None:
     end = hexes[-1] if hexes else None
     if end is None:
         return
-    r = radius_for(vp.size)
+    r = radius_for(vp.size, vp.counter_scale)
     if preview.ghost_vector is not None:
         ghost_vector(cv, vp.center(end), vp.center(preview.ghost_vector), vp.size, r)
     colour = scene.side_colours.get(unit.side, C.MISS)
@@ -712,7 +773,9 @@ def _draw_preview(cv: Canvas, scene: Scene, preview: Preview) -> None:
         vertex_facing=scene.vertex_facing,
         ghost=True,
     )
-    draw_counter(cv, vp.center(end), vp.size, look, hex_center=vp.center(end))
+    draw_counter(
+        cv, vp.center(end), vp.size, look, vp.counter_scale, vp.center(end), vp.counter_scale, vp.min_label
+    )
 
 
 def _subtitle(

@@ -87,18 +87,22 @@ def draw_counter(
     look: CounterLook,
     scale: float = 1.0,
     hex_center: Point | None = None,
+    grow: float = 1.0,
+    min_label: int = 7,
 ) -> None:
     """A counter at ``center``. On a palette canvas a lone or stacked counter is a cached sprite pasted at the
-    nearest whole pixel: the same look comes back step after step, so drawing it once per look pays."""
+    nearest whole pixel: the same look comes back step after step, so drawing it once per look pays. ``grow``:
+    the scale of a lone counter on this board (the viewport's ``counter_scale``); a smaller one is stacked.
+    ``min_label``: the smallest font a label that fits no more shrinks to (the viewport's ``min_label``)."""
     if (
         cv.palette is None
         or look.ghost
-        or (hex_center is not None and hex_center != center and _edge(size, scale))
+        or (hex_center is not None and hex_center != center and _edge(size, scale, grow))
     ):
-        _paint(cv, center, size, look, scale, hex_center)
+        _paint(cv, center, size, look, scale, hex_center, grow, min_label)
         return
-    half = _sprite_half(size)
-    sprite, mask = _counter_sprite(look, size, scale, cv.palette)
+    half = _sprite_half(size, scale)
+    sprite, mask = _counter_sprite(look, size, scale, cv.palette, grow, min_label)
     cv.img.paste(sprite, (round(center[0]) - half, round(center[1]) - half), mask)
 
 
@@ -107,35 +111,45 @@ def paint_counter(cv: Canvas, center: Point, size: float, look: CounterLook) -> 
     _paint(cv, center, size, look, 1.0, None)
 
 
-def _sprite_half(size: float) -> int:
-    """Half the side of a counter sprite: room for the nose, the faced hexside edge and the hidden ring."""
-    return math.ceil(size + 12)
+def _sprite_half(size: float, scale: float = 1.0) -> int:
+    """Half the side of a counter sprite: room for the nose, the faced hexside edge and the hidden ring (a
+    counter grown past its hex's share, on a board of small hexes, pushes its nose further out)."""
+    return math.ceil(max(size, 1.6 * radius_for(size, scale)) + 12)
 
 
-def _edge(size: float, scale: float) -> bool:
-    return radius_for(size, scale) >= radius_for(size) * 0.99
+def _edge(size: float, scale: float, grow: float = 1.0) -> bool:
+    """Whether a counter of ``scale`` is a lone one (as large as this board draws one): it paints its faced
+    hexside edge."""
+    return radius_for(size, scale) >= radius_for(size, grow) * 0.99
 
 
 @lru_cache(maxsize=512)
 def _counter_sprite(
-    look: CounterLook, size: float, scale: float, palette: Palette
+    look: CounterLook, size: float, scale: float, palette: Palette, grow: float = 1.0, min_label: int = 7
 ) -> tuple[Image.Image, Image.Image]:
     """(palette-index sprite, 0/255 mask) of one counter look, drawn once with the palette's indexes."""
-    half = _sprite_half(size)
+    half = _sprite_half(size, scale)
     sprite = Image.new("P", (2 * half + 1, 2 * half + 1), CLEAR)
-    _paint(Canvas(sprite, palette=palette), (half, half), size, look, scale, None)
+    _paint(Canvas(sprite, palette=palette), (half, half), size, look, scale, None, grow, min_label)
     drawn = Image.frombytes("L", sprite.size, sprite.tobytes())
     return sprite, apply_lut(drawn, [255] * CLEAR + [0] * (256 - CLEAR))
 
 
 def _paint(
-    cv: Canvas, center: Point, size: float, look: CounterLook, scale: float, hex_center: Point | None
+    cv: Canvas,
+    center: Point,
+    size: float,
+    look: CounterLook,
+    scale: float,
+    hex_center: Point | None,
+    grow: float = 1.0,
+    min_label: int = 7,
 ) -> None:
     r = radius_for(size, scale)
     cx, cy = center
     fill = WRECK if look.destroyed else look.colour
     if look.facing is not None and not look.destroyed:
-        _facing_mark(cv, center, hex_center or center, size, r, look)
+        _facing_mark(cv, center, hex_center or center, size, r, look, _edge(size, scale, grow))
     if look.ghost:
         cv.draw.ellipse(
             (cx - r, cy - r, cx + r, cy + r), outline=cv.ink(look.colour), width=max(3, round(r / 5))
@@ -160,6 +174,7 @@ def _paint(
             look.label,
             text_colour,
             None if look.ghost else fill,
+            min_label,
         )
     if damaged:
         bw, bh = r * 1.3, max(3.0, r * 0.2)
@@ -192,7 +207,7 @@ def draw_unknown(cv: Canvas, center: Point, size: float, outline: RGB, scale: fl
 
 
 def _facing_mark(
-    cv: Canvas, center: Point, hex_center: Point, size: float, r: float, look: CounterLook
+    cv: Canvas, center: Point, hex_center: Point, size: float, r: float, look: CounterLook, lone: bool
 ) -> None:
     assert look.facing is not None
     # Small hexes (big boards, stacks) get a longer, wider nose so the facing still reads on a phone.
@@ -203,7 +218,7 @@ def _facing_mark(
     else:
         angle = 60.0 * look.facing
         reach = r + max(5.0 + 3.0 * small, size * 0.3 * (r / radius_for(size)))
-        if r >= radius_for(size) * 0.99:  # lone counter: paint the faced hexside edge too
+        if lone:  # paint the faced hexside edge too
             corners = hex_polygon(hex_center, size - 1)
             a, b = corners[(look.facing - 1) % 6], corners[look.facing % 6]
             edge = PREVIEW if look.ghost else look.colour
@@ -216,10 +231,32 @@ def _facing_mark(
     cv.draw.polygon([tip, base_l, base_r], fill=cv.ink(fill), outline=cv.ink(look.outline))
 
 
-def _label(cv: Canvas, center: Point, r: float, text: str, colour: RGB, bg: RGB | None) -> None:
+def label_font(r: float, text: str, min_label: int = 7) -> int:
+    """The font size (px) of ``text`` on a counter of radius ``r``: as large as fits across the disc, but never
+    below ``min_label`` when the disc allows that much (such a label overflows the disc on a tag of its
+    colour)."""
     size = max(7, round(r * 0.74))
-    while size > 7 and text_width(text, size, True) > r * 1.78:
+    floor = min(size, max(7, min_label))
+    while size > floor and text_width(text, size, True) > r * 1.78:
         size -= 1
+    return size
+
+
+def _label(
+    cv: Canvas, center: Point, r: float, text: str, colour: RGB, bg: RGB | None, min_label: int = 7
+) -> None:
+    size = label_font(r, text, min_label)
+    wide = text_width(text, size, True)
+    if bg is not None and wide > r * 1.78:  # wider than the disc: a tag of the counter's colour carries it
+        x, y = center
+        half_w, half_h = wide / 2 + 4, size * 0.62
+        cv.draw.rounded_rectangle(
+            (x - half_w, y - half_h, x + half_w, y + half_h),
+            radius=round(half_h * 0.6),
+            fill=cv.ink(bg),
+            outline=cv.ink(OUTLINE_DARK),
+            width=1,
+        )
     cv.text(center, text, size=size, bold=True, fill=colour, anchor="mm", bg=bg)
 
 

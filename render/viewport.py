@@ -4,8 +4,16 @@ Geometry works in "unit" coordinates: a hex of size 1 (centre to corner) has its
 ``(1.5·q, √3·(r + q/2))``, the flat-top layout of ``rules.hexgrid.hex_to_pixel``. A viewport is a window in those
 coordinates scaled by ``size`` pixels and placed on the image's board area.
 
-- Bounded boards: the whole board when it fits at a readable size (or when asked), else a readable-size window
-  centred on the area of interest and kept inside the board.
+- Bounded boards: framed on the action too — the hexes of interest with a margin of about two hexes (room for a
+  move or a shot next step), at the largest size of the ladder (no larger than ``MAX_SIZE``) at which all of it
+  fits, the window centred on it and kept inside the board; the whole board when that shows it as large anyway
+  (or when asked). A mech duel on a 16 × 17 map is then drawn at hexes of ~46 px instead of ~28. Where the action
+  spans the whole map the hexes stay small, so the counters are drawn larger than the hex's share
+  (``counter_scale``, up to ``MAX_COUNTER_SCALE``): a unit's disc and short label keep the size that reads at
+  550 px, overflowing the hex a little; a label wider than its disc keeps ``READABLE_FONT`` on a tag
+  (``min_label``) rather than shrinking.
+- The area of interest is only what the viewer may see (FOG-1, NGT-9): a crop that followed a hidden unit would tell
+  where it is, so every viewer's picture of one step is framed from its own view.
 - Unbounded boards (exo): the camera frames the action — the units, their vectors, last moves and shots — with a
   margin of about a hex: the largest size from a fixed ladder at which all of it fits (never cutting a unit), no
   larger than a window of ``MIN_SPAN`` unit lengths allows (a lone ship does not fill the picture), and a window
@@ -24,7 +32,6 @@ from rules.hexgrid import Hex
 from rules.state import Board
 
 SQRT3 = math.sqrt(3.0)
-MIN_READABLE = 24.0  # px centre-to-corner: counters ~30 px wide, labels ~11 px
 MAX_SIZE = 46.0
 LADDER = (
     120.0, 104.0, 90.0, 78.0, 68.0, 59.0, 51.0,
@@ -34,6 +41,11 @@ MIN_SPAN = 8.0  # unit lengths (about 5 hex columns): the narrowest window an un
 PAD = 10.0  # px between the board edge and the board area edge
 AOI_MARGIN = 1.6  # unit lengths around the area of interest (about one hex)
 SNAP_PARTS = 8  # unbounded windows move in eighths of their size
+BOUNDED_MARGIN = 3.0  # unit lengths round a bounded board's action: two hex columns, about two rows
+COUNTER_RATIO = 0.62  # a lone counter's disc radius / hex size (``render.counters`` draws it so)
+READABLE_RADIUS = 28.5  # px: a disc of ~57 px in a 1280 px image is ~24 px at Discord's 550 px preview
+READABLE_FONT = 21  # px: 9 px at Discord's 550 px preview of a 1280 px image
+MAX_COUNTER_SCALE = 1.55  # counters grow at most to ~0.96 of the hex size (adjacent discs may just touch)
 
 
 Box = tuple[float, float, float, float]
@@ -83,6 +95,8 @@ class Viewport:
     top: int
     width: int
     height: int
+    counter_scale: float = 1.0  # counters drawn this much larger than a hex of ``size`` gives them
+    min_label: int = 7  # px: the smallest font a counter's label shrinks to when it fits its disc no more
 
     def center(self, h: Hex) -> tuple[float, float]:
         x, y = unit_center(h)
@@ -122,19 +136,45 @@ def _fit_bounded(board: Board, interest: list[Hex], area: Area, *, whole_board: 
     bx0, by0, bx1, by1 = board_box(board)
     bw, bh = bx1 - bx0, by1 - by0
     full = min((area.width - 2 * PAD) / bw, (area.max_height - 2 * PAD) / bh)
-    if whole_board or full >= MIN_READABLE:
-        size = min(full, MAX_SIZE)
-        height = min(area.max_height, math.ceil(bh * size + 2 * PAD))
-        wx = bx0 - (area.width / size - bw) / 2
-        wy = by0 - PAD / size
-        return Viewport(size, wx, wy, area.left, area.top, area.width, height)
-    # Too big to read whole: a readable window centred on what matters, kept inside the board.
-    size = MIN_READABLE
-    ww, wh = area.width / size, area.max_height / size
-    cx, cy = _centroid(interest) if interest else ((bx0 + bx1) / 2, (by0 + by1) / 2)
-    wx = _clamp(cx - ww / 2, bx0 - PAD / size, bx1 + PAD / size - ww)
-    wy = _clamp(cy - wh / 2, by0 - PAD / size, by1 + PAD / size - wh)
-    return Viewport(size, wx, wy, area.left, area.top, area.width, area.max_height)
+    box = hex_box(interest)
+    if whole_board or box is None:
+        return _whole(board, area, min(full, MAX_SIZE))
+    # The action with its margin, clipped to the board: the window never needs to show past the board's edge.
+    x0, y0 = max(bx0, box[0] - BOUNDED_MARGIN), max(by0, box[1] - BOUNDED_MARGIN)
+    x1, y1 = min(bx1, box[2] + BOUNDED_MARGIN), min(by1, box[3] + BOUNDED_MARGIN)
+    inner_w, inner_h = area.width - 2 * PAD, area.max_height - 2 * PAD
+    size = next(
+        (s for s in LADDER if s <= MAX_SIZE and (x1 - x0) * s <= inner_w and (y1 - y0) * s <= inner_h),
+        LADDER[-1],
+    )
+    if size <= full:
+        return _whole(board, area, min(full, MAX_SIZE))
+    height = min(area.max_height, math.ceil(bh * size + 2 * PAD))
+    ww, wh = area.width / size, height / size
+    pad = PAD / size
+    wx = _clamp((x0 + x1) / 2 - ww / 2, bx0 - pad, bx1 + pad - ww)
+    wy = _clamp((y0 + y1) / 2 - wh / 2, by0 - pad, by1 + pad - wh)
+    return Viewport(
+        size, wx, wy, area.left, area.top, area.width, height, counter_scale_for(size), READABLE_FONT
+    )
+
+
+def _whole(board: Board, area: Area, size: float) -> Viewport:
+    """The whole board at ``size``, centred across the area."""
+    bx0, by0, bx1, by1 = board_box(board)
+    bw, bh = bx1 - bx0, by1 - by0
+    height = min(area.max_height, math.ceil(bh * size + 2 * PAD))
+    wx = bx0 - (area.width / size - bw) / 2
+    wy = by0 - PAD / size
+    return Viewport(
+        size, wx, wy, area.left, area.top, area.width, height, counter_scale_for(size), READABLE_FONT
+    )
+
+
+def counter_scale_for(size: float) -> float:
+    """How much larger than a hex of ``size`` gives it a counter is drawn on a bounded board, so that its disc
+    and label still read at Discord's preview width."""
+    return max(1.0, min(MAX_COUNTER_SCALE, READABLE_RADIUS / (COUNTER_RATIO * size)))
 
 
 def _fit_unbounded(interest: list[Hex], area: Area) -> Viewport:
@@ -163,11 +203,6 @@ def _snapped(lo: float, hi: float, span: float) -> float:
         if candidate <= lo and hi <= candidate + span:
             return candidate
     return (lo + hi) / 2 - span / 2
-
-
-def _centroid(hexes: list[Hex]) -> tuple[float, float]:
-    pts = [unit_center(h) for h in hexes]
-    return sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
 
 
 def _clamp(v: float, lo: float, hi: float) -> float:

@@ -24,6 +24,7 @@ An overlay is asked, per picture (each hook has a do-nothing default):
 
 and per unit: :meth:`Overlay.stat_bars` (the side panel and the counter's damage bar), :meth:`Overlay.doll`
 (a damage doll by location in the side panel),
+:meth:`Overlay.foot` (how far under the disc the overlay draws on it),
 :meth:`Overlay.neutral_colour` (a piece of no side: its own colour, no facing nose) and
 :meth:`Overlay.signature` (what else of a unit the picture shows, for :func:`board_signature`).
 
@@ -109,6 +110,11 @@ class Overlay:
         """The unit's damage doll in the side panel, location by location (mech armour is by location); none by
         default."""
         return ()
+
+    def foot(self, unit: Unit) -> float:
+        """How far below its counter's disc, in radii, :meth:`over` draws on ``unit`` (a strength tag): the hex
+        number tagged under the counters goes below that."""
+        return 0.0
 
     def neutral_colour(self, unit: Unit) -> RGB | None:
         """A piece that belongs to no side (exo debris, asteroids): its colour; it gets no facing nose."""

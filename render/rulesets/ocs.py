@@ -83,6 +83,10 @@ class OcsOverlay(Overlay):
             if unit.id in lost:
                 _loss(cv, centre, r, lost[unit.id], scene)
 
+    def foot(self, unit: Unit) -> float:
+        """The strength-AR tag reaches about a third of a radius under the disc (:func:`_strength`)."""
+        return 0.4 if isinstance(unit, OcsUnit) and not unit.destroyed else 0.0
+
     def legend(self, scene: Scene) -> list[LegendItem]:
         items: list[LegendItem] = []
         loc = scene.locale

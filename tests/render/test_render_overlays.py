@@ -11,9 +11,8 @@ import pytest
 
 from data import SCENARIO_DIR
 from render import BoardSnapshot, RenderOptions, render_board
-from render.board import viewport_for
+from render.board import trace_board, viewport_for
 from render.colors import LIT_MIX, MARKER, PAPER, SIDE_DEFAULTS, mix
-from render.counters import radius_for
 from render.layout import LEGEND_H
 from render.rulesets import board_signature, overlays_for
 from render.rulesets import exo as exo_overlay
@@ -59,11 +58,10 @@ def test_a_plugin_overlay_draws_under_and_over_the_counters_and_in_the_legend(pa
     snap = BoardSnapshot(toy_state())
     data = render_board(snap, viewer="director", options=RenderOptions(palette=palette))
     img = decode(data)
-    vp = viewport_for(snap, viewer="director")
-    r = radius_for(vp.size)
-    x, y = vp.center(H("0303"))
-    # under: the halo shows around the counter, and the counter covers it (below the label, away from the nose)
-    assert share_of(img, (x, y + r * 1.2), 1, toy_overlay.HALO) == 1
+    (x, y), r = trace_board(snap, viewer="director", options=RenderOptions(palette=palette)).counters["ann"]
+    # under: the halo shows around the counter (beside it: its hex number is tagged under it), and the counter
+    # covers it (below the label, away from the nose)
+    assert share_of(img, (x - r * 1.2, y), 1, toy_overlay.HALO) == 1
     assert share_of(img, (x, y + r * 0.75), 1, RED) == 1
     # over: the badge sits on the counter's centre, on top of its disc and label
     assert share_of(img, (x, y), 2, toy_overlay.BADGE) == 1
