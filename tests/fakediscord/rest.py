@@ -20,6 +20,7 @@ from .errors import DiscordAPIError
 from .interactions import InteractionRules
 from .limits import DEFAULT_ATTACHMENT_SIZE_LIMIT
 from .messages import Upload, apply_edit, build_message
+from .ratelimits import InvalidRequests, RateLimits, retry_after_header
 from .state import (
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
@@ -74,6 +75,18 @@ class Fault:
             }
             return json_response(body, 429, headers)
         return json_response({"message": f"{self.status}: Server Error", "code": 0}, self.status)
+
+
+def _rate_limited(retry_after: float, is_global: bool, headers: dict[str, str]) -> web.Response:
+    """Discord's 429: ``Via`` (discord.py retries only a 429 that has it, and the JSON ``retry_after``)."""
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": round(retry_after, 3),
+        "global": is_global,
+    }
+    return json_response(
+        body, 429, {"Via": "1.1 google", "Retry-After": retry_after_header(retry_after), **headers}
+    )
 
 
 @dataclass(frozen=True)
@@ -136,13 +149,24 @@ class RestApi:
         self.message_size_limit = DEFAULT_ATTACHMENT_SIZE_LIMIT
         self.gateway_url = ""
         self.shard_count = 1  # GET /gateway/bot's recommended shard count (FakeDiscord(shards=...))
+        self.rate_limits: RateLimits | None = None  # FakeDiscord(rate_limits=True)
+        self.invalid = InvalidRequests(lambda: 0.0)  # its clock is set by FakeDiscord
 
     # -- plumbing ---------------------------------------------------------------------------------
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         path = request.path.removeprefix(API)
-        response = await self._respond(request, handler, path)
+        verdict = None
+        if self.rate_limits is not None and request.path.startswith(API):
+            verdict = self.rate_limits.check(request.method, path, request.headers.get("Authorization", ""))
+        if verdict is not None and verdict.refused:
+            response = _rate_limited(verdict.retry_after, verdict.is_global, verdict.headers)
+        else:
+            response = await self._respond(request, handler, path)
+            if verdict is not None:
+                response.headers.update(verdict.headers)
+        self.invalid.record(response.status, response.headers.get("X-RateLimit-Scope"))
         self.log.append(RequestRecord(request.method, path, response.status))
         return response
 
