@@ -19,7 +19,9 @@ Prints one JSON line per figure:
   (the action that closed a step to the board image in the channel), ``bot_cpu_pct`` (the bot's main process;
   ``workers_cpu_pct`` its render workers), ``rss_mb`` (at the end; ``rss_peak_mb``), ``requests_per_s`` (every
   REST request the bot made, interaction answers included), plus ``compress``, sample counts and what failed;
-* ``requests_per_round`` (``--by-route``): the bot's requests per resolved step, per ruleset and route class;
+* ``requests_per_round`` (``--by-route``): the bot's requests per step played (a Submit, or a director's resolve),
+  per ruleset and route class (``interaction`` answers, ``post`` and ``edit`` in the channel, ``dm_post`` and
+  ``dm_edit``, ``dm_open``); ``…_unchanged`` counts the edits that left the message as people see it;
 * ``capacity`` (``--find``): the largest N tried whose ``ack_p99_ms`` <= 100 and ``board_p95_ms`` <= 1000, with
   its figures; N doubles from ``--encounters`` until a bar breaks, then the gap is halved ``--steps`` times.
 
@@ -96,6 +98,7 @@ class Run:
     boards: list[float] = field(default_factory=list[float])
     failures: dict[str, int] = field(default_factory=dict[str, int])
     sessions: int = 0
+    resolves: int = 0  # the director's /director resolve, when no panel was offered
     steps: dict[str, int] = field(default_factory=dict[str, int])
     interaction_ruleset: dict[int, str] = field(default_factory=dict[int, str])
     token_ruleset: dict[str, str] = field(default_factory=dict[str, str])
@@ -291,6 +294,7 @@ async def session(run: Run, table: Table, ruleset: str, scenario: str) -> None:
             # nothing for the players to do: the director's own procedure, or a step a Submit could not close
             stuck = 0 if await director_resolves(run, table) else stuck + 1
             run.steps[ruleset] = run.steps.get(ruleset, 0) + 1
+            run.resolves += 1
             continue
         await asyncio.sleep(run.think())
         table.acted[unit] = step
@@ -341,15 +345,18 @@ def rss_mb(pid: int, key: str = "VmRSS") -> float:
 
 
 def route_class(method: str, path: str) -> str:
+    """The kind of a REST request, as the rate limits group them (an interaction answer is never limited)."""
     if path.startswith(("/interactions/", "/webhooks/")):
         return "interaction"
     if method == "POST" and path == "/users/@me/channels":
         return "dm_open"
-    if re.fullmatch(r"/channels/\d+/messages", path) and method == "POST":
-        return "post"
-    if re.fullmatch(r"/channels/\d+/messages/\d+", path) and method == "PATCH":
-        return "edit"
-    return "other"
+    if re.fullmatch(r"/channels/\d+/messages", path):
+        return {"POST": "post", "GET": "history"}.get(method, "other")
+    if re.fullmatch(r"/channels/\d+/messages/\d+", path):
+        return {"PATCH": "edit", "DELETE": "delete", "GET": "fetch"}.get(method, "other")
+    if path.startswith("/applications/"):
+        return "commands"
+    return f"{method} {re.sub(r'/[0-9]+', '/:id', path)}"
 
 
 def requests_by_ruleset(run: Run, tables: list[Table], start_index: int) -> dict[str, dict[str, float]]:
@@ -362,8 +369,11 @@ def requests_by_ruleset(run: Run, tables: list[Table], start_index: int) -> dict
         for person in table.people:
             owner[person.dm_channel.id] = table
     counts: dict[str, dict[str, int]] = {}
+    unchanged = set(run.fd.unchanged_edits)
     for index, record in enumerate(run.fd.requests[start_index:], start_index):
         kind = route_class(record.method, record.path)
+        if index in unchanged:  # an edit that left the message as people see it
+            kind = f"{kind}_unchanged"
         ruleset = "setup"
         if match := re.match(r"/interactions/(\d+)/", record.path):
             ruleset = run.interaction_ruleset.get(int(match.group(1)), "setup")
@@ -424,7 +434,7 @@ async def play(
                 cpu = proc_cpu_s(pid) - cpu0
                 workers = sum(proc_cpu_s(w) - workers0.get(w, 0.0) for w in children_of(pid))
                 rss, rss_peak = rss_mb(pid), rss_mb(pid, "VmHWM")
-                served = len(fd.requests) - logged
+                served = fd.requests[logged:]
             finally:
                 await child.stop()
             answered: dict[str, float] = json.loads(answers_file.read_text()) if answers_file.exists() else {}
@@ -444,13 +454,18 @@ async def play(
                 "workers_cpu_pct": round(100 * workers / wall, 1),
                 "rss_mb": rss,
                 "rss_peak_mb": rss_peak,
-                "requests_per_s": round(served / wall, 1),
+                "requests_per_s": round(len(served) / wall, 1),
+                # what counts against Discord's global limit (50/s per token): all but the interaction answers
+                "limited_requests_per_s": round(
+                    sum(1 for r in served if route_class(r.method, r.path) != "interaction") / wall, 1
+                ),
                 "compress": compress,
                 "minutes": minutes,
                 "wall_s": round(wall, 1),
                 "acks": len(run.tm.ack),
                 "boards": len(run.boards),
                 "sessions": run.sessions,
+                "director_resolves": run.resolves,
                 "ack_p99_by_ruleset_ms": {k: pct(v, 0.99) for k, v in sorted(run.by_ruleset.items())},
                 "failures": run.failures,
                 "invalid_requests": fd.invalid_requests,

@@ -234,3 +234,18 @@ async def test_limits_are_off_unless_asked_for() -> None:
                 statuses.append(response.status)
                 assert "X-RateLimit-Bucket" not in response.headers
         assert statuses == [200] * 10 and fd.rate_limits is None
+
+
+async def test_an_edit_that_changes_nothing_people_see_is_noted(world: World) -> None:
+    posted = await raw(
+        world, "POST", f"/channels/{world.other.id}/messages", {"content": "Waiting for orders"}
+    )
+    message_id = (await posted.json())["id"]
+    path = f"/channels/{world.other.id}/messages/{message_id}"
+    before = len(world.fd.unchanged_edits)
+    assert (await raw(world, "PATCH", path, {"content": "Waiting for orders"})).status == 200
+    assert (await raw(world, "PATCH", path, {"content": "Waiting for Bea"})).status == 200
+    noted = world.fd.unchanged_edits[before:]
+    assert len(noted) == 1
+    record = world.fd.requests[noted[0]]
+    assert (record.method, record.path) == ("PATCH", path)

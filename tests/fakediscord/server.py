@@ -249,6 +249,12 @@ class FakeDiscord:
         return list(self.rest.log)
 
     @property
+    def unchanged_edits(self) -> list[int]:
+        """The bot's message edits (channel messages and interaction webhooks) that left the message as people
+        see it, a request that carried nothing new: their indices in :attr:`requests`."""
+        return list(self.rest.unchanged_edits)
+
+    @property
     def rate_limits(self) -> RateLimits | None:
         """The limits enforced (``FakeDiscord(rate_limits=True)``), None when off; its fields may be changed
         (``clock``, ``global_limit``, ``buckets``) and ``refused`` counts the 429s it gave, by scope."""
