@@ -72,6 +72,8 @@ THINK_MEDIAN_S = 20.0
 THINK_SIGMA = 1.0
 #: a second click on the same panel (Submit after picking) comes sooner than a decision
 SECOND_CLICK_MEDIAN_S = 3.0
+#: the most menus a player picks from on one panel before giving up on Submit
+MAX_PICKS = 4
 #: session length, in uncompressed minutes (log-normal around this median)
 SESSION_MEDIAN_MIN = 20.0
 ACK_BAR_MS = 100.0
@@ -197,40 +199,53 @@ async def command(
         return None
 
 
-async def act_on_panel(run: Run, table: Table, person: Person, unit: str, panel: Message) -> None:
-    """What a player does with an orders panel: pick the first option of its first menu, then Submit."""
-    menu = next(
+def submit_of(panel: Message, unit: str) -> str | None:
+    """The panel's Submit when it is offered (enabled)."""
+    return next(
         (
-            (cid, comp)
+            cid
             for cid, comp in panel.custom_ids().items()
-            if comp.get("type") in SELECT_TYPES and comp.get("options") and f":unit:{unit}:" in cid
+            if cid.endswith(f":unit:{unit}:submit") and not comp.get("disabled")
         ),
         None,
     )
+
+
+def next_menu(panel: Message, unit: str, used: set[str]) -> tuple[str, str] | None:
+    """The first menu of the panel not picked from yet, and its first option."""
+    for cid, comp in panel.custom_ids().items():
+        name = cid.rsplit(":", 1)[-1]
+        if (
+            comp.get("type") in SELECT_TYPES
+            and comp.get("options")
+            and f":unit:{unit}:" in cid
+            and name not in used
+        ):
+            used.add(name)
+            return cid, str(comp["options"][0]["value"])
+    return None
+
+
+async def act_on_panel(run: Run, table: Table, person: Person, unit: str, panel: Message) -> None:
+    """What a player does with an orders panel: pick the first option of its first menu, and of the next ones
+    while Submit is not offered yet (at most :data:`MAX_PICKS`), then Submit."""
+    used: set[str] = set()
     try:
-        if menu is not None:
-            cid, comp = menu
+        for picks in range(MAX_PICKS):
+            if picks and submit_of(panel, unit) is not None:
+                break
+            menu = next_menu(panel, unit, used)
+            if menu is None:
+                break
+            cid, value = menu
             before = draft_in(panel)
             start = time.perf_counter()
-            await click(
-                run,
-                table.ruleset,
-                "select",
-                start,
-                await person.select(panel, cid, [comp["options"][0]["value"]]),
-            )
+            await click(run, table.ruleset, "select", start, await person.select(panel, cid, [value]))
             with contextlib.suppress(TimeoutError):
-                await run.fd.wait_for(lambda: draft_in(panel) != before, timeout=10)
+                await run.fd.wait_for(lambda b=before: draft_in(panel) != b, timeout=10)
             await asyncio.sleep(run.think(SECOND_CLICK_MEDIAN_S))
-        submit = next(
-            (
-                cid
-                for cid, comp in panel.custom_ids().items()
-                if cid.endswith(f":unit:{unit}:submit") and not comp.get("disabled")
-            ),
-            None,
-        )
-        if submit is None:  # the orders need more than one pick: left to the director's resolve
+        submit = submit_of(panel, unit)
+        if submit is None:  # the orders need what a first pick per menu does not give: the director resolves
             run.failed("panel: submit not offered")
             return
         start = time.perf_counter()
