@@ -283,6 +283,7 @@ async def director_resolves(run: Run, table: Table) -> bool:
 async def session(run: Run, table: Table, ruleset: str, scenario: str) -> None:
     """One encounter from ``/encounter new`` to ``/encounter end`` (or the end of the run)."""
     table.ruleset, table.acted = ruleset, {}
+    table.last_action = 0.0  # a new encounter's preview is no step's board
     table.sessions.append((len(run.fd.rest.log), ruleset))
     real = "skirmish" if ruleset == "night" else ruleset
     ends = time.perf_counter() + run.rng.lognormvariate(math.log(SESSION_MEDIAN_MIN * 60), 0.5) / run.compress
