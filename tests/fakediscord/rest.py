@@ -20,6 +20,7 @@ from .errors import DiscordAPIError
 from .interactions import InteractionRules
 from .limits import DEFAULT_ATTACHMENT_SIZE_LIMIT
 from .messages import Upload, apply_edit, build_message
+from .ratelimits import InvalidRequests, RateLimits, retry_after_header
 from .state import (
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
@@ -33,6 +34,8 @@ from .state import (
 )
 
 API = "/api/v10"
+#: set on a request whose edit left the message as people see it
+UNCHANGED = web.RequestKey("unchanged", bool)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -74,6 +77,18 @@ class Fault:
             }
             return json_response(body, 429, headers)
         return json_response({"message": f"{self.status}: Server Error", "code": 0}, self.status)
+
+
+def _rate_limited(retry_after: float, is_global: bool, headers: dict[str, str]) -> web.Response:
+    """Discord's 429: ``Via`` (discord.py retries only a 429 that has it, and the JSON ``retry_after``)."""
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": round(retry_after, 3),
+        "global": is_global,
+    }
+    return json_response(
+        body, 429, {"Via": "1.1 google", "Retry-After": retry_after_header(retry_after), **headers}
+    )
 
 
 @dataclass(frozen=True)
@@ -136,13 +151,27 @@ class RestApi:
         self.message_size_limit = DEFAULT_ATTACHMENT_SIZE_LIMIT
         self.gateway_url = ""
         self.shard_count = 1  # GET /gateway/bot's recommended shard count (FakeDiscord(shards=...))
+        self.rate_limits: RateLimits | None = None  # FakeDiscord(rate_limits=True)
+        self.invalid = InvalidRequests(lambda: 0.0)  # its clock is set by FakeDiscord
+        self.unchanged_edits: list[int] = []  # indices in ``log`` of edits that changed nothing people see
 
     # -- plumbing ---------------------------------------------------------------------------------
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         path = request.path.removeprefix(API)
-        response = await self._respond(request, handler, path)
+        verdict = None
+        if self.rate_limits is not None and request.path.startswith(API):
+            verdict = self.rate_limits.check(request.method, path, request.headers.get("Authorization", ""))
+        if verdict is not None and verdict.refused:
+            response = _rate_limited(verdict.retry_after, verdict.is_global, verdict.headers)
+        else:
+            response = await self._respond(request, handler, path)
+            if verdict is not None:
+                response.headers.update(verdict.headers)
+        self.invalid.record(response.status, response.headers.get("X-RateLimit-Scope"))
+        if request.get(UNCHANGED):
+            self.unchanged_edits.append(len(self.log))
         self.log.append(RequestRecord(request.method, path, response.status))
         return response
 
@@ -215,6 +244,11 @@ class RestApi:
             r.delete(API + "/webhooks/{app}/{token}/messages/{message_id}", self.webhook_delete),
             r.get("/attachments/{channel_id}/{attachment_id}/{filename}", self.download),
         ]
+
+    def _note_unchanged(self, request: web.Request, before: object, message: Message) -> None:
+        """An edit that left the message as people see it (text, embeds, components, files) carried nothing."""
+        if _seen(message) == before:
+            request[UNCHANGED] = True
 
     # -- lookups ---------------------------------------------------------------------------------
 
@@ -406,7 +440,9 @@ class RestApi:
         if message.author is not self.world.bot_user or message.webhook_id is not None:
             raise errors.cannot_edit_foreign_message()
         body, uploads = await read_body(request)
+        before = _seen(message)
         apply_edit(self.world, message, body, uploads, size_limit=self.message_size_limit)
+        self._note_unchanged(request, before, message)
         self.world.dispatch("MESSAGE_UPDATE", message.to_payload())
         return json_response(message.to_payload())
 
@@ -459,7 +495,10 @@ class RestApi:
         interaction = self.rules.by_token(_int(request.match_info["app"]), request.match_info["token"])
         message = self.rules.message_of(interaction, request.match_info["message_id"])
         body, uploads = await read_body(request)
-        return json_response(self.rules.edit(interaction, message, body, uploads).to_payload())
+        before = _seen(message)
+        edited = self.rules.edit(interaction, message, body, uploads)
+        self._note_unchanged(request, before, edited)
+        return json_response(edited.to_payload())
 
     async def webhook_delete(self, request: web.Request) -> web.Response:
         interaction = self.rules.by_token(_int(request.match_info["app"]), request.match_info["token"])
@@ -474,6 +513,12 @@ class RestApi:
             body=attachment.data,
             headers={"Content-Type": attachment.content_type or "application/octet-stream"},
         )
+
+
+def _seen(message: Message) -> object:
+    """What people see of a message: an edit that leaves this equal changed nothing for them."""
+    files = [(a.filename, a.data) for a in message.attachments]
+    return (message.content, json.dumps([message.embeds, message.components], sort_keys=True), files)
 
 
 def _int(value: str) -> int:

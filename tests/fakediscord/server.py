@@ -22,6 +22,7 @@ from .ids import new_token
 from .interactions import InteractionRules
 from .limits import DEFAULT_ATTACHMENT_SIZE_LIMIT
 from .people import Person
+from .ratelimits import InvalidRequests, RateLimits
 from .rest import Fault, RequestRecord, RestApi
 from .state import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Guild, World
 
@@ -43,9 +44,15 @@ class FakeDiscord:
     #: every fake made in this process since the last :meth:`forget_instances` (the suite's checks)
     instances: ClassVar[list[FakeDiscord]] = []
 
-    def __init__(self, *, bot_name: str = "hexbot", shards: int = 1) -> None:
+    def __init__(
+        self, *, bot_name: str = "hexbot", shards: int = 1, rate_limits: bool = False, global_limit: int = 50
+    ) -> None:
         """``shards``: the shard count GET /gateway/bot recommends; each IDENTIFY with ``shard=[id, count]`` is
-        its own session and gets only its guilds' events (DMs: shard 0), so several bot processes can share it."""
+        its own session and gets only its guilds' events (DMs: shard 0), so several bot processes can share it.
+
+        ``rate_limits``: enforce Discord's REST limits (``global_limit`` requests per second per bot token, the
+        per-route buckets of ``ratelimits.DEFAULT_BUCKETS``) with real 429s and ``X-RateLimit-*`` headers. Off by
+        default: a limit makes a test's pace depend on the clock, so only the tests about limits turn it on."""
         FakeDiscord.instances.append(self)
         self.world = World()
         self.world.bot_user.username = bot_name
@@ -54,6 +61,9 @@ class FakeDiscord:
         self.clock: Callable[[], float] = lambda: asyncio.get_running_loop().time()
         self.rules = InteractionRules(self.world, lambda: self.clock())
         self.rest = RestApi(self.world, self.commands, self.rules, self.bot_token)
+        self.rest.invalid = InvalidRequests(lambda: self.clock())
+        if rate_limits:
+            self.rest.rate_limits = RateLimits(lambda: self.clock(), global_limit=global_limit)
         if shards < 1:
             raise ValueError("a bot has at least one shard")
         self.shards = shards
@@ -237,6 +247,25 @@ class FakeDiscord:
     @property
     def requests(self) -> list[RequestRecord]:
         return list(self.rest.log)
+
+    @property
+    def unchanged_edits(self) -> list[int]:
+        """The bot's message edits (channel messages and interaction webhooks) that left the message as people
+        see it, a request that carried nothing new: their indices in :attr:`requests`."""
+        return list(self.rest.unchanged_edits)
+
+    @property
+    def rate_limits(self) -> RateLimits | None:
+        """The limits enforced (``FakeDiscord(rate_limits=True)``), None when off; its fields may be changed
+        (``clock``, ``global_limit``, ``buckets``) and ``refused`` counts the 429s it gave, by scope."""
+        return self.rest.rate_limits
+
+    @property
+    def invalid_requests(self) -> int:
+        """Discord's invalid-request count so far: 401, 403 and 429 answers (429s of scope ``shared``
+        excepted), whether rate limits are enforced or injected. Discord bans a token's address for a while
+        after 10,000 in 10 minutes: ``rest.invalid.in_window()`` / ``rest.invalid.banned``."""
+        return self.rest.invalid.total
 
     # -- Discord's clock (what snowflakes are stamped with) --------------------------------------------
 
