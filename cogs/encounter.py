@@ -22,7 +22,6 @@ from bot.seating import private_line, public_line
 from bot.service import Reading
 from bot.service_replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
 from bot.translator import tr
-from cogs.announcer import status_lines_of
 from cogs.common import (
     actor_of,
     channel_language,
@@ -38,6 +37,7 @@ from cogs.encounter_records import VIEW_CHOICES, EncounterRecords
 from cogs.help import tutorial_embed
 from cogs.idle import IdleResolveItem, notify_idle
 from cogs.seating import SeatItem, hand_over, send_seating
+from cogs.status_post import status_lines_of
 from data.i18n import language_of, t
 from rules.registry import discord_ruleset_ids
 from rules.ruleset import DIRECTOR, PUBLIC
