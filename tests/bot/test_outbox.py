@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from bot.outbox import ANNOUNCED, CLAIM_STALE, Claims, Outbox, Sent
+from bot.outbox import ANNOUNCED, CLAIM_STALE, Claims, Outbox, Retries, Sent
 from bot.permissions import Actor
 from bot.results import HeldRolls, StatusView, StepReport
 from bot.service import EncounterService
@@ -314,3 +314,56 @@ async def test_a_refused_opening_board_is_posted_again_while_the_phase_is_the_sa
         await sender.sent.wait()
         await outbox.queue.drain()
     assert sender.openings == 1
+
+
+async def test_steps_queued_behind_a_busy_post_go_out_together_in_order(service: EncounterService) -> None:
+    """One process alone: the steps committed while an earlier post was going out are posted in one call (one
+    message or edit for them all, not one each), in the order they were committed."""
+    enc = await running(service)
+    sender = FakeSender()
+    calls: list[list[int]] = []
+    post_steps = sender.post_steps
+
+    async def together(
+        meta: Encounter, steps: list[StepReport], shown: Callable[[int], Awaitable[None]]
+    ) -> None:
+        calls.append([s.snapshot_seq for s in steps])
+        await post_steps(meta, steps, shown)
+
+    sender.post_steps = together  # type: ignore[method-assign]
+    outbox = outbox_of(service, sender)
+    busy = asyncio.Event()
+    outbox.enqueue(enc, busy.wait)  # a post still going out
+    await service.submit(enc, ANA, "a", "move 0203")
+    last = await service.submit(enc, BEA, "b", "move 0504")
+    first = await service.resolve(enc, expected_phase_no=last.phase_no)
+    await service.submit(enc, ANA, "a", "move 0204")
+    last = await service.submit(enc, BEA, "b", "move 0503")
+    second = await service.resolve(enc, expected_phase_no=last.phase_no)
+    for step in (*first.steps, *second.steps):
+        await outbox.step_done(step)
+    busy.set()
+    await outbox.queue.drain()
+    seqs = [s.snapshot_seq for s in (*first.steps, *second.steps)]
+    assert calls == [seqs] and sender.steps == seqs
+    assert (await service.storage.get_encounter(enc)).settings[ANNOUNCED] == seqs[-1]
+    assert outbox.queue.idle(), "an encounter with nothing left to post keeps no queue"
+
+
+async def test_one_retry_waits_at_a_time_and_the_last_delay_repeats() -> None:
+    queued: list[int] = []
+    retries = Retries(queued.append)
+    retries.backoff = (0.0, 0.0)
+    retries.later(5)
+    retries.later(5)  # already waiting: it will post everything owed
+    assert retries.waiting() == {5} and retries.failing(5)
+    while not queued:
+        await asyncio.sleep(0)
+    assert queued == [5] and retries.waiting() == set()
+    for _ in range(3):  # refused again and again: retried every last delay, never given up
+        retries.later(5)
+        while len(queued) < 2:
+            await asyncio.sleep(0)
+        queued.pop()
+    retries.succeeded(5)
+    assert not retries.failing(5)
