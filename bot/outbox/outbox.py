@@ -20,7 +20,7 @@ from bot.outbox.records import LAST_POST, POST, status_phase, status_ref
 from bot.outbox.retries import Retries
 from bot.outbox.sender import ChannelUnavailable, Sender
 from bot.results import Resolution, StepReport
-from bot.service_base import Reading
+from bot.service import Reading
 from bot.storage import Encounter
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
 from rules.registry import get_ruleset, ruleset_for

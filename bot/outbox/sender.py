@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.results import HeldRolls, StatusView, StepReport
-from bot.service_base import Reading
+from bot.service import Reading
 from bot.storage import Encounter, MessageRef
 
 

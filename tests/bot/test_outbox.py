@@ -13,8 +13,7 @@ from datetime import timedelta
 from bot.outbox import ANNOUNCED, CLAIM_STALE, Claims, Outbox, Retries, Sent
 from bot.permissions import Actor
 from bot.results import HeldRolls, StatusView, StepReport
-from bot.service import EncounterService
-from bot.service_base import Reading
+from bot.service import EncounterService, Reading
 from bot.storage import Encounter, MessageRef
 from tests import toy_ruleset  # noqa: F401  (registers toy-sim)
 from tests.bot_fixtures import Clock
