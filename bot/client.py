@@ -244,7 +244,7 @@ class HexBotCore(commands.Bot):
 
     @property
     def claimant(self) -> int:
-        """Who this process is when it claims a post in storage (cogs/announcer.py): the same after a restart, so
+        """Who this process is when it claims a post in storage (bot/outbox/claims.py): the same after a restart, so
         it takes back what it was sending when it died; different for each set of shards (unsharded: 1)."""
         return 1
 

@@ -1,4 +1,6 @@
-"""``/encounter new|join|leave|start|status|board|log|replay|export|verify|import|end`` (DESIGN §4)."""
+"""``/encounter new|join|leave|start|status|reminders|replay|end`` (DESIGN §4); ``board|log|export|verify|import``,
+commands that read the encounter back, are in cogs/encounter_records.py, and what the commands offer while typing
+in cogs/encounter_choices.py."""
 
 from __future__ import annotations
 
@@ -13,33 +15,29 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import HexBotCore
-from bot.imaging import board_png, replay_file
-from bot.log_text import trace_lines
+from bot.imaging import replay_file
 from bot.names import shown_name
 from bot.results import refuse
 from bot.seating import private_line, public_line
-from bot.service import Reading, bundled_scenarios
-from bot.service_records import Imported
+from bot.service import Reading
 from bot.service_replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
 from bot.translator import tr
-from cogs.announcer import status_lines_of
 from cogs.common import (
-    ACCOUNT_INLINE_LIMIT,
     actor_of,
-    bot_of,
     channel_language,
     clip,
     encounter_here,
     lang,
-    png_file,
     remember_locale,
     reply,
-    text_file,
 )
 from cogs.director_phase import resolve_now_button
+from cogs.encounter_choices import free_unit_autocomplete, scenario_autocomplete, side_autocomplete
+from cogs.encounter_records import VIEW_CHOICES, EncounterRecords
 from cogs.help import tutorial_embed
 from cogs.idle import IdleResolveItem, notify_idle
 from cogs.seating import SeatItem, hand_over, send_seating
+from cogs.status_post import status_lines_of
 from data.i18n import language_of, t
 from rules.registry import discord_ruleset_ids
 from rules.ruleset import DIRECTOR, PUBLIC
@@ -47,78 +45,16 @@ from rules.ruleset import DIRECTOR, PUBLIC
 log = logging.getLogger(__name__)
 
 MAX_SCENARIO_BYTES = 256 * 1024
-MAX_IMPORT_BYTES = 8 * 1024 * 1024
 
 # each ruleset's label is its own plug-in's words (data/locales/<lang>/<id>.toml); English is the default text
 RULESET_CHOICES = [
     app_commands.Choice(name=tr(t(f"choice.ruleset.{rid}", "en"), f"choice.ruleset.{rid}"), value=rid)
     for rid in discord_ruleset_ids()
 ]
-VIEW_CHOICES = [
-    app_commands.Choice(name=tr("public", "choice.view.public"), value="public"),
-    app_commands.Choice(name=tr("my side", "choice.view.mine"), value="mine"),
-    app_commands.Choice(name=tr("director", "choice.view.director"), value="director"),
-]
-
-
-async def scenario_autocomplete(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    ruleset = getattr(interaction.namespace, "ruleset", None)
-    out: list[app_commands.Choice[str]] = []
-    for sid, name, rid in bundled_scenarios(ruleset if isinstance(ruleset, str) else None, lang(interaction)):
-        if rid not in discord_ruleset_ids():
-            continue  # a ruleset the bot does not offer yet (the CLI plays it)
-        if current.lower() in sid.lower() or current.lower() in name.lower():
-            out.append(app_commands.Choice(name=f"{name} ({rid})"[:100], value=sid))
-    return out[:25]
-
-
-async def free_unit_autocomplete(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    """Units the person may take: a hidden one only to those who play its side (FOG-1)."""
-    try:
-        meta = await encounter_here(interaction)
-        units = await bot_of(interaction).service.free_units(meta.id, interaction.user.id)
-    except Exception:
-        return []
-    side = getattr(interaction.namespace, "side", None)
-    return [
-        app_commands.Choice(name=f"{u.name} ({u.side})"[:100], value=u.id)
-        for u in units
-        if (not side or u.side == side) and current.lower() in f"{u.id} {u.name}".lower()
-    ][:25]
-
-
-async def side_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    try:
-        meta = await encounter_here(interaction)
-        _, state, _ = await bot_of(interaction).service.load(meta.id)
-    except Exception:
-        return []
-    locale = lang(interaction)
-    return [
-        app_commands.Choice(name=s.name_in(locale)[:100], value=s.id)
-        for s in state.sides
-        if current.lower() in f"{s.id} {s.name_in(locale)}".lower()
-    ][:25]
-
-
-def imported_text(imported: Imported, name: str, locale: str) -> str:
-    """The importer's private answer: how the encounter came back, and the file's players to invite (mentions
-    that ping nobody: the answer is private and sent without mentions)."""
-    key = {"open": "encounter.imported_open", "ended": "encounter.imported_ended"}.get(
-        imported.status, "encounter.imported"
-    )
-    text = t(key, locale, name=name)
-    if imported.seats and imported.status != "ended":
-        seats = ", ".join(f"<@{user}> ({unit})" if unit else f"<@{user}>" for user, unit in imported.seats)
-        text += "\n" + t("encounter.imported_seats", locale, seats=seats)
-    return clip(text)
 
 
 class EncounterCog(
+    EncounterRecords,
     commands.GroupCog,
     group_name=tr("encounter", "cmd.encounter.name"),
     group_description=tr("Run an encounter in this channel", "cmd.encounter.desc"),
@@ -384,58 +320,6 @@ class EncounterCog(
         await interaction.response.send_message(t(key, lang(interaction)), ephemeral=True)
 
     @app_commands.command(
-        name=tr("board", "cmd.encounter.board.name"),
-        description=tr("Show the board", "cmd.encounter.board.desc"),
-    )
-    @app_commands.describe(
-        view=tr("Whose view of the board", "cmd.encounter.board.view"),
-        post=tr("Post the public board in the channel (director)", "cmd.encounter.board.post"),
-    )
-    @app_commands.choices(view=VIEW_CHOICES)
-    @app_commands.guild_only()
-    async def board(self, interaction: discord.Interaction, view: str = "public", post: bool = False) -> None:
-        """Private to the one who asks; a director may post the public board for the whole table."""
-        meta = await encounter_here(interaction)
-        service = self.bot.service
-        viewer = await viewer_for(service, meta, actor_of(interaction), view)
-        if post:  # checked before the defer: a refusal stays private
-            await service.require_director(meta, actor_of(interaction))
-            if viewer != PUBLIC:
-                raise refuse("board.post_private", "Only the public board can be posted in the channel.")
-        _, state, _ = await service.load(meta.id)
-        await interaction.response.defer(ephemeral=not post, thinking=True)
-        locale = await channel_language(self.bot, meta) if post else lang(interaction)
-        png = await board_png(state, (), viewer=viewer, locale=locale, title=meta.name)
-        if png is None:
-            raise refuse("render.failed", "The board could not be drawn right now.")
-        await interaction.followup.send(file=png_file(png), ephemeral=not post)
-
-    @app_commands.command(
-        name=tr("log", "cmd.encounter.log.name"),
-        description=tr("The account of the encounter", "cmd.encounter.log.desc"),
-    )
-    @app_commands.describe(round=tr("Only this round", "cmd.encounter.log.round"))
-    @app_commands.guild_only()
-    async def log(
-        self, interaction: discord.Interaction, round: app_commands.Range[int, 1, 10000] | None = None
-    ) -> None:
-        meta = await encounter_here(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        service = self.bot.service
-        _, state, _ = await service.load(meta.id)
-        locale = lang(interaction)
-        lines = trace_lines(await service.trace(meta.id, round), state, locale)
-        text = "\n".join(lines) or t("encounter.log_empty", locale)
-        if len(text) <= min(ACCOUNT_INLINE_LIMIT, 1900):
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.followup.send(
-                t("channel.account_in_file", locale, count=len(lines)),
-                file=text_file(text, "log.txt"),
-                ephemeral=True,
-            )
-
-    @app_commands.command(
         name=tr("replay", "cmd.encounter.replay.name"),
         description=tr("An animation of the whole encounter", "cmd.encounter.replay.desc"),
     )
@@ -473,70 +357,6 @@ class EncounterCog(
             clip(text),
             file=discord.File(io.BytesIO(drawn.data), filename=drawn.filename),
             ephemeral=private,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-
-    @app_commands.command(
-        name=tr("export", "cmd.encounter.export.name"),
-        description=tr("Download the encounter as a file (director)", "cmd.encounter.export.desc"),
-    )
-    @app_commands.guild_only()
-    async def export(self, interaction: discord.Interaction) -> None:
-        meta = await encounter_here(interaction)
-        await self.bot.service.require_director(meta, actor_of(interaction))
-        with self.bot.heavy.slot(interaction.guild_id, interaction.user.id, own=True):
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            blob, filename = await self.bot.service.export_file(meta.id, actor_of(interaction))
-        await interaction.followup.send(
-            t("encounter.exported", lang(interaction), name=meta.name),
-            file=discord.File(io.BytesIO(blob), filename=filename),
-            ephemeral=True,
-        )
-
-    @app_commands.command(
-        name=tr("verify", "cmd.encounter.verify.name"),
-        description=tr(
-            "Check every roll against its revealed seed (only you see it)", "cmd.encounter.verify.desc"
-        ),
-    )
-    @app_commands.guild_only()
-    async def verify(self, interaction: discord.Interaction) -> None:
-        """Private: the check names rolls, and a player's leaves out what their side could not see (FOG-1)."""
-        meta = await encounter_here(interaction)
-        own = await self.bot.service.is_director(meta, actor_of(interaction))
-        with self.bot.heavy.slot(interaction.guild_id, interaction.user.id, own=own):
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            locale = lang(interaction)
-            lines = await self.bot.service.verify(meta.id, actor_of(interaction), locale)
-        text = "\n".join(lines)
-        if len(text) <= min(ACCOUNT_INLINE_LIMIT, 1900):
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.followup.send(lines[-1], file=text_file(text, "verify.txt"), ephemeral=True)
-
-    @app_commands.command(
-        name=tr("import", "cmd.encounter.import.name"),
-        description=tr("Continue an exported encounter here", "cmd.encounter.import.desc"),
-    )
-    @app_commands.describe(file=tr("The exported encounter (JSON)", "cmd.encounter.import.file"))
-    @app_commands.guild_only()
-    async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
-        if interaction.guild_id is None or interaction.channel_id is None:
-            raise refuse("encounter.guild_only", "Use this in a server channel.")
-        if file.size > MAX_IMPORT_BYTES:
-            raise refuse("import.too_big", "That file is too big to import.")
-        with self.bot.heavy.slot(interaction.guild_id, interaction.user.id):
-            await interaction.response.defer(ephemeral=True, thinking=True)  # a refused file stays private
-            imported = await self.bot.service.import_file(
-                await file.read(),
-                interaction.guild_id,
-                interaction.channel_id,
-                interaction.user.id,
-                actor=actor_of(interaction),
-            )
-        meta = await self.bot.service.storage.get_encounter(imported.encounter_id)
-        await interaction.followup.send(
-            imported_text(imported, meta.name, lang(interaction)),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 

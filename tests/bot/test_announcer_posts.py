@@ -37,8 +37,8 @@ def open_post(message: FakeMessage, *embeds: discord.Embed) -> OpenPost:
 async def test_a_step_is_added_to_the_message_of_the_resolution_under_way() -> None:
     announcer = Announcer(cast(Any, None))
     message = FakeMessage(attachments=1)
-    announcer._open_posts[1] = open_post(message, embed(100))  # pyright: ignore[reportPrivateUsage]
-    added = await announcer._append(1, [embed(200)], [("board-3.png", b"png")])  # pyright: ignore[reportPrivateUsage]
+    announcer.turns.open_posts[1] = open_post(message, embed(100))
+    added = await announcer.turns.append(1, [embed(200)], [("board-3.png", b"png")])
     assert added
     (edit,) = message.edits
     assert len(edit["embeds"]) == 2 and len(edit["attachments"]) == 2
@@ -47,8 +47,8 @@ async def test_a_step_is_added_to_the_message_of_the_resolution_under_way() -> N
 
 async def test_past_discords_limits_or_once_a_phase_opens_a_step_starts_a_new_message() -> None:
     announcer = Announcer(cast(Any, None))
-    posts = announcer._open_posts  # pyright: ignore[reportPrivateUsage]
-    append = announcer._append  # pyright: ignore[reportPrivateUsage]
+    posts = announcer.turns.open_posts
+    append = announcer.turns.append
     cases: list[tuple[OpenPost, list[discord.Embed], list[tuple[str, bytes]]]] = [
         (open_post(FakeMessage(), embed(EMBEDS_TEXT_LIMIT - 100)), [embed(200)], []),  # 6000 characters
         (open_post(FakeMessage(), *[embed(10) for _ in range(MAX_EMBEDS)]), [embed(10)], []),  # 10 embeds
@@ -59,7 +59,7 @@ async def test_past_discords_limits_or_once_a_phase_opens_a_step_starts_a_new_me
         assert not await append(1, embeds, uploads)
         assert 1 not in posts, "a full message is closed: the next steps start the new one"
     posts[1] = open_post(FakeMessage(), embed(10))
-    announcer._close_post(1)  # pyright: ignore[reportPrivateUsage]
+    announcer.close_post(1)
     assert not await append(1, [embed(10)], [])
 
 
@@ -70,9 +70,9 @@ async def test_after_a_restart_a_step_already_in_its_turns_message_is_not_added_
     message = FakeMessage(attachments=0)
     message.attachments = [SimpleNamespace(filename="board-4.png")]
     shown = discord.Embed(title="Round 1", description="Lana turns.")
-    posts = announcer._open_posts  # pyright: ignore[reportPrivateUsage]
+    posts = announcer.turns.open_posts
     posts[1] = OpenPost(cast(discord.Message, message), [shown], "1:lana", recovered=True)
-    append = announcer._append  # pyright: ignore[reportPrivateUsage]
+    append = announcer.turns.append
     again = discord.Embed(title="Round 1", description="Lana turns.")
     assert await append(1, [again], [("board-4.png", b"png")])
     assert await append(1, [discord.Embed(title="Round 1", description="Lana turns.")], [])

@@ -59,8 +59,8 @@ async def test_an_announcer_keeps_no_queue_for_an_encounter_with_nothing_to_post
     await announcer.drain()
     await asyncio.sleep(0)
     assert sorted(done) == list(range(50))
-    state = cast(Any, announcer)
-    assert state._queues == {} and state._workers == {}
+    assert announcer.outbox.queue.idle()
+    state = cast(Any, announcer.outbox)
     assert isinstance(state._metas, Bounded) and isinstance(state._announced, Bounded)
 
 

@@ -1,0 +1,74 @@
+"""Posts in order, per encounter: one worker drains a queue of jobs, so the image of phase 2 never overtakes the
+one of phase 1 while resolution goes on in parallel."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.logs import trace_id
+from bot.results import StepReport
+
+log = logging.getLogger(__name__)
+
+Job = Callable[[], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class StepPost:
+    """A queued step to post: steps queued one behind the other go out together (one message or edit for a
+    resolution's steps, not one each)."""
+
+    step: StepReport
+
+
+class PostQueue:
+    """One queue and one worker per encounter with something to post; an idle encounter keeps neither."""
+
+    def __init__(self, post_steps: Callable[[list[StepReport]], Awaitable[None]]) -> None:
+        self._post_steps = post_steps
+        self._queues: dict[int, deque[Job | StepPost]] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+
+    def enqueue(self, encounter_id: int, job: Job | StepPost) -> None:
+        self._queues.setdefault(encounter_id, deque()).append(job)
+        worker = self._workers.get(encounter_id)
+        if worker is None or worker.done():
+            self._workers[encounter_id] = asyncio.create_task(
+                self._work(encounter_id), name=f"hexd-announce-{encounter_id}"
+            )
+
+    async def _work(self, encounter_id: int) -> None:
+        queue = self._queues[encounter_id]
+        try:
+            while queue:
+                job = queue.popleft()
+                if isinstance(job, StepPost):
+                    # the steps committed while the one before them was being posted go out together
+                    steps = [job.step]
+                    while queue and isinstance(following := queue[0], StepPost):
+                        steps.append(following.step)
+                        queue.popleft()
+                    job = functools.partial(self._post_steps, steps)
+                try:
+                    await job()
+                except Exception:
+                    log.exception("announcement failed trace=%s encounter=%s", trace_id(), encounter_id)
+        finally:  # cancelled too (the bot closing): a finished worker never stays listed
+            if self._workers.get(encounter_id) is asyncio.current_task():
+                self._workers.pop(encounter_id, None)
+                if not queue:  # nothing left: an idle encounter keeps no queue
+                    self._queues.pop(encounter_id, None)
+
+    async def drain(self) -> None:
+        """Wait for every queued job."""
+        while running := [w for w in self._workers.values() if not w.done()]:
+            await asyncio.gather(*running, return_exceptions=True)
+
+    def idle(self) -> bool:
+        """Whether no encounter has a queue or a worker left."""
+        return not self._queues and not self._workers

@@ -1,0 +1,237 @@
+"""What goes to a player or the director by DM: the unit's order panel, each side's own board (NGT-9), held rolls
+for review, deadline reminders. Each function turns one thing into a DM; whether it must go out (and only once) is
+the outbox's call (bot/outbox)."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.account import describe, roll_purpose
+from bot.bounded import Bounded
+from bot.director_view import show_view
+from bot.names import shown_name
+from bot.outbox import Sent
+from bot.results import HeldRolls, OverrideDone, StepReport
+from bot.service import Reading
+from bot.service_base import MUTED
+from bot.side_news import news_for, private_title
+from bot.storage import Deadline, Encounter, MessageRef
+from cogs.common import ACCOUNT_INLINE_LIMIT, clip
+from cogs.panel.items import panel_message
+from cogs.panel.load import load_panel
+from data.i18n import language_of, t
+from rules.events import RollMade
+from rules.registry import ruleset_for
+from rules.ruleset import DIRECTOR
+from rules.state import EncounterState
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from bot.client import HexBotCore
+
+log = logging.getLogger(__name__)
+
+#: players whose DM channel is kept (the busy ones; others are looked up again)
+DM_CACHE_SIZE = 2048
+
+
+class DirectMessages:
+    """The DMs of the encounters' players and directors, with their DM channels kept."""
+
+    def __init__(self, bot: HexBotCore, channel_lang: Callable[[Encounter], Awaitable[str]]) -> None:
+        self.bot = bot
+        self._channel_lang = channel_lang
+        self._users: Bounded[int, discord.User | discord.Member] = Bounded(DM_CACHE_SIZE)
+        self._dms: Bounded[int, discord.DMChannel] = Bounded(DM_CACHE_SIZE)
+
+    async def user_lang(self, meta: Encounter, user_id: int) -> str:
+        saved = meta.settings.get(f"locale_{user_id}")
+        return language_of(saved) if isinstance(saved, str) else await self._channel_lang(meta)
+
+    def remember_user(self, user: discord.User | discord.Member) -> None:
+        """A player seen in an interaction (a join): DMing them later needs no ``GET /users``."""
+        self._users[user.id] = user
+
+    async def dm_channel(self, user_id: int) -> discord.DMChannel:
+        """The DM channel with a player, kept: without the members intent discord.py caches no user and only its
+        newest 128 DM channels, so each DM would cost a ``GET /users`` and, past 128 players, a ``POST
+        /users/@me/channels`` too."""
+        channel = self._dms.get(user_id)
+        if channel is None:
+            user = self.bot.get_user(user_id) or self._users.get(user_id)
+            if user is None:
+                user = self._users[user_id] = await self.bot.fetch_user(user_id)
+            channel = self._dms[user_id] = user.dm_channel or await user.create_dm()
+        return channel
+
+    async def dm(self, user_id: int, text: str | None, **kwargs: object) -> discord.Message | None:
+        try:
+            channel = await self.dm_channel(user_id)
+            return await channel.send(text, **kwargs)  # type: ignore[arg-type]
+        except discord.Forbidden:
+            return None
+        except discord.HTTPException:
+            log.warning("DM failed user=%s", user_id)
+            return None
+
+    async def send_panel(
+        self, meta: Encounter, reading: Reading, user_id: int, unit_id: str, before: MessageRef | None
+    ) -> Sent | None:
+        """The unit's panel by DM, edited into ``before`` when that is in this DM (None: the DMs are closed). A
+        panel that cannot be edited (deleted) is sent anew."""
+        try:
+            locale = await self.user_lang(reading.meta, user_id)
+            panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, reading=reading)
+            kwargs = await panel_message(panel, locale)
+            dm = await self.dm_channel(user_id)
+            if before is not None and before.message_id and await self._edit_panel(dm, before, kwargs):
+                return Sent(before.channel_id, before.message_id)
+            sent = await dm.send(**kwargs)
+        except discord.Forbidden:
+            return None
+        return Sent(sent.channel.id, sent.id)
+
+    async def _edit_panel(self, dm: discord.DMChannel, before: MessageRef, kwargs: dict[str, object]) -> bool:
+        """Edit the panel DM ``before`` into the one ``kwargs`` lays out; False when it is not in this DM (the
+        unit changed hands) or cannot be edited (deleted, DMs closed since)."""
+        if dm.id != before.channel_id:
+            return False
+        try:
+            edit = dict(kwargs)
+            edit["attachments"] = edit.pop("files", [])
+            edit["allowed_mentions"] = discord.AllowedMentions.none()
+            await dm.get_partial_message(before.message_id).edit(**edit)  # type: ignore[arg-type]
+        except discord.HTTPException:
+            log.info("panel message gone, sending a new one channel=%s", dm.id)
+            return False
+        return True
+
+    async def override_done(self, meta: Encounter, done: OverrideDone) -> None:
+        """A director's override changed the board (a flare, a unit moved by hand): the private boards again."""
+        events = done.events or (done.event,)
+        step = StepReport(meta.id, meta.phase_no, done.state.round, done.state.phase, events, done.state, ())
+        await self.post_private_views(meta, step, before=done.before, override=True)
+
+    async def post_private_views(
+        self,
+        meta: Encounter,
+        step: StepReport,
+        *,
+        before: EncounterState | None = None,
+        override: bool = False,
+    ) -> None:
+        """NGT-9 (any ruleset or layer whose ``private_views`` names sides): each of those sides' players gets
+        the board as their side sees it and the account their side may read, by DM, when it can see something
+        changed (``bot.side_news``; closed DMs: nothing); the director and co-directors get the full board."""
+        state = step.state
+        try:
+            sides = ruleset_for(state).private_views(state)
+        except KeyError:
+            return
+        if not sides:
+            return
+        people = await self.bot.service.storage.participants(meta.id)
+        # each player's language as last recorded (maybe by another bot process): not the cached row's
+        meta = await self.bot.service.storage.get_encounter(meta.id)
+        directors = {meta.created_by} | {p.user_id for p in people if p.role in ("director", "codirector")}
+        viewers: list[tuple[int, str]] = [(user, DIRECTOR) for user in sorted(directors)]
+        for side in sides:
+            users = sorted(
+                {
+                    p.user_id
+                    for p in people
+                    if p.role == "player"
+                    and p.user_id not in directors
+                    and _side_of(p.side, p.unit, state) == side
+                }
+            )
+            viewers.extend((user, side) for user in users)
+        for user, viewer in viewers:
+            locale = await self.user_lang(meta, user)
+            if (news := await news_for(viewer, step, before, locale, meta.name)) is None:
+                continue  # nothing this viewer can see changed: even an unchanged board would say something did
+            events, png = news
+            header = private_title(state, viewer, (step.round, step.phase), shown_name(meta.name), locale)
+            account = "\n".join(describe(e, state, locale) for e in events)
+            uploads: list[tuple[str, bytes]] = []
+            embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_purple())
+            if len(account) <= ACCOUNT_INLINE_LIMIT:
+                embed.description = account or None
+            else:
+                embed.description = t("channel.account_in_file", locale, count=len(events))
+                uploads.append((f"round{step.round:02d}-phase{step.phase}.txt", account.encode("utf-8")))
+            if png is not None:
+                uploads.append(("board.png", png))
+                embed.set_image(url="attachment://board.png")
+            if viewer == DIRECTOR:  # one message per step, an override added to it (bot/director_view.py)
+                await show_view(
+                    self.bot.service.storage, self.dm_channel, meta.id, user, embed, uploads, not override
+                )
+            else:
+                await self.dm(user, None, embed=embed, files=_files(uploads))
+
+    async def send_held(self, meta: Encounter, held: HeldRolls) -> None:
+        """'Director reviews rolls': the director sees the rolls before they are applied (never the channel)."""
+        meta = await self.bot.service.storage.get_encounter(
+            meta.id
+        )  # the director's language as last recorded
+        locale = await self.user_lang(meta, meta.created_by)
+        purposes = {
+            e.index: roll_purpose(e, held.state, locale) for e in held.events if isinstance(e, RollMade)
+        }
+        lines = [
+            t(
+                "director.held_roll",
+                locale,
+                index=i,
+                rule=rule,
+                purpose=purposes.get(i, purpose),
+                dice=", ".join(map(str, dice)),
+            )
+            for i, rule, purpose, dice in held.rolls
+        ]
+        text = t("director.held", locale, name=shown_name(meta.name)) + "\n" + "\n".join(lines)
+        await self.dm(meta.created_by, clip(text))
+
+    async def remind(self, due: Deadline) -> None:
+        """The deadline of ``due``'s phase is near: each player still missing gets one DM, unless they muted
+        reminders for this encounter. The DM names their own unit (they may see it even when it is hidden)."""
+        service = self.bot.service
+        meta = await service.storage.get_encounter(due.encounter_id)  # fresh: the muted list may have changed
+        reading = await service.read(due.encounter_id)
+        if reading.phase_no != due.phase_no:
+            return
+        status = await service.status(due.encounter_id, reading=reading)
+        when = discord.utils.format_dt(due.due_at, "R")
+        muted = {int(u) for u in meta.settings.get(MUTED, [])}
+        for missing in status.missing:
+            if missing.user_id is None or missing.user_id in muted:
+                continue
+            unit = reading.state.units.get(missing.unit)
+            locale = await self.user_lang(meta, missing.user_id)
+            text = t(
+                "channel.reminder",
+                locale,
+                name=shown_name(meta.name),
+                unit=shown_name(unit.name) if unit is not None else missing.unit,
+                when=when,
+                channel=f"<#{meta.channel_id}>",
+            )
+            await self.dm(missing.user_id, clip(text))
+
+
+def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str | None:
+    """A player's side: as joined, else its unit's."""
+    if side:
+        return side
+    found = state.units.get(unit or "")
+    return found.side if found is not None else None
+
+
+def _files(uploads: list[tuple[str, bytes]]) -> list[discord.File]:
+    return [discord.File(io.BytesIO(data), filename=name) for name, data in uploads]

@@ -1,0 +1,368 @@
+"""The outbox (bot/outbox) without Discord: a fake sender stands for the announcements cog, a real service on a
+temporary SQLite database for the bot. What must go out once is claimed, recorded, retried after a refusal,
+resumed after a crash, and taken back from a process that died mid-send, on the toy ruleset's simultaneous moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from bot.outbox import ANNOUNCED, CLAIM_STALE, Claims, Outbox, Retries, Sent
+from bot.permissions import Actor
+from bot.results import HeldRolls, StatusView, StepReport
+from bot.service import EncounterService, Reading
+from bot.storage import Encounter, MessageRef
+from tests import toy_ruleset  # noqa: F401  (registers toy-sim)
+from tests.bot_fixtures import Clock
+
+TOY = """
+ruleset = "toy-sim"
+name = "Toy duel"
+seed = 3
+
+[board]
+width = 10
+height = 10
+
+[[sides]]
+id = "red"
+name = "Red"
+
+[[sides]]
+id = "blue"
+name = "Blue"
+
+[[units]]
+id = "a"
+side = "red"
+name = "Alfa"
+at = "0202"
+
+[[units]]
+id = "b"
+side = "blue"
+name = "Bravo"
+at = "0505"
+"""
+
+GUILD, CHANNEL = 10, 20
+DIRECTOR, ANA, BEA = 1, 2, 3
+
+
+class Refused(Exception):
+    """What the fake sender raises for "Discord refused it" (a 429, a 5xx)."""
+
+
+@dataclass
+class FakeSender:
+    """Records what the outbox asked to show; refuses the next ``refuse`` sends of the kinds in ``refusing``."""
+
+    shared: bool = False
+    closed_dms: set[int] = field(default_factory=set[int])
+    refusing: set[str] = field(default_factory=set[str])
+    refuse: int = 0
+    steps: list[int] = field(default_factory=list[int])
+    panels: list[tuple[int, str]] = field(default_factory=list[tuple[int, str]])
+    notices: list[int] = field(default_factory=list[int])
+    statuses: list[int] = field(default_factory=list[int])
+    ends: int = 0
+    openings: int = 0
+    next_id: int = 1000
+    sent: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def refused(self) -> tuple[type[BaseException], ...]:
+        return (Refused,)
+
+    def _send(self, kind: str) -> Sent:
+        if kind in self.refusing and self.refuse > 0:
+            self.refuse -= 1
+            raise Refused(kind)
+        self.next_id += 1
+        self.sent.set()
+        return Sent(CHANNEL, self.next_id)
+
+    async def post_step(self, meta: Encounter, step: StepReport) -> int | None:
+        sent = self._send("step")
+        self.steps.append(step.snapshot_seq)
+        return sent.message_id
+
+    async def post_steps(
+        self, meta: Encounter, steps: list[StepReport], shown: Callable[[int], Awaitable[None]]
+    ) -> None:
+        for step in steps:
+            await self.post_step(meta, step)
+            await shown(step.snapshot_seq)
+
+    async def post_opening(self, reading: Reading, *, private: bool) -> None:
+        self._send("opening")
+        self.openings += 1
+
+    async def send_end(self, meta: Encounter) -> Sent:
+        self.ends += 1
+        return self._send("end")
+
+    async def refresh_status(self, encounter_id: int, *, status: StatusView | None = None) -> None:
+        self._send("status")
+        self.statuses.append(encounter_id)
+
+    async def send_held(self, meta: Encounter, held: HeldRolls) -> None:
+        self._send("held")
+
+    async def send_panel(
+        self, meta: Encounter, reading: Reading, user_id: int, unit_id: str, before: MessageRef | None
+    ) -> Sent | None:
+        if user_id in self.closed_dms:
+            return None
+        sent = self._send("panel")
+        self.panels.append((user_id, unit_id))
+        return sent
+
+    async def send_dms_closed(self, meta: Encounter, user_id: int) -> Sent | None:
+        sent = self._send("notice")
+        self.notices.append(user_id)
+        return sent
+
+    def close_post(self, encounter_id: int) -> None:
+        return None
+
+
+@dataclass
+class Process:
+    """One bot process as the outbox sees it: the service, its claimant id, every guild its own."""
+
+    service: EncounterService
+    claimant: int = 1
+
+    def owns_guild(self, guild_id: int) -> bool:
+        return True
+
+
+def outbox_of(service: EncounterService, sender: FakeSender, claimant: int = 1) -> Outbox:
+    return Outbox(Process(service, claimant), sender)
+
+
+async def running(service: EncounterService) -> int:
+    created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="toy-sim", toml_text=TOY)
+    await service.join(created.encounter_id, ANA)
+    await service.join(created.encounter_id, BEA)
+    await service.start(created.encounter_id, Actor(DIRECTOR))
+    return created.encounter_id
+
+
+async def resolve_a_phase(service: EncounterService, outbox: Outbox, enc: int) -> list[StepReport]:
+    """Both units move; the phase resolves (its steps handed to ``outbox`` as they commit) and the result too."""
+    await service.submit(enc, ANA, "a", "move 0203")
+    last = await service.submit(enc, BEA, "b", "move 0504")
+    steps: list[StepReport] = []
+
+    async def committed(step: StepReport) -> None:
+        steps.append(step)
+        await outbox.step_done(step)
+
+    result = await service.resolve(enc, expected_phase_no=last.phase_no, on_step=committed)
+    await outbox.after_resolution(result)
+    await outbox.queue.drain()
+    return steps
+
+
+async def test_a_message_claimed_by_this_process_goes_out_once_and_once_recorded_never_again(
+    service: EncounterService,
+) -> None:
+    enc = await running(service)
+    claims = Claims(lambda: service.storage, service.clock, lambda: 1, lambda: False, lambda _: None)
+    assert await claims.claim(enc, "panel", "1:a")
+    assert not await claims.claim(enc, "panel", "1:a"), "being sent now: not twice"
+    await claims.record(enc, "panel", "1:a", CHANNEL, 555)
+    restarted = Claims(lambda: service.storage, service.clock, lambda: 1, lambda: False, lambda _: None)
+    assert not await restarted.claim(enc, "panel", "1:a"), "recorded as sent: never again"
+    assert await restarted.claim(enc, "panel", "2:a")
+    await restarted.release(enc, "panel", "2:a")  # the send failed: it may go out again
+    assert await restarted.claim(enc, "panel", "2:a")
+
+
+async def test_a_claim_held_by_another_process_is_retried_and_taken_once_stale(
+    service: EncounterService,
+) -> None:
+    enc = await running(service)
+    clock = service.clock
+    assert isinstance(clock, Clock)  # moved by hand (tests/bot_fixtures.py)
+    taken: list[int] = []
+    mine = Claims(lambda: service.storage, service.clock, lambda: 7, lambda: True, taken.append)
+    other = Claims(lambda: service.storage, service.clock, lambda: 9, lambda: True, taken.append)
+    assert await other.claim(enc, "over", "")  # the other process dies before recording it
+    assert not await mine.claim(enc, "over", "")
+    assert taken == [enc], "held unsent by another process: this encounter is looked at again later"
+    clock.now += timedelta(seconds=CLAIM_STALE - 1)
+    assert not await mine.claim(enc, "over", "")
+    clock.now += timedelta(seconds=2)
+    assert await mine.claim(enc, "over", ""), "a claim left longer than CLAIM_STALE is of a process that died"
+
+
+async def test_a_restarted_process_takes_back_its_own_claims_at_once(service: EncounterService) -> None:
+    enc = await running(service)
+    before = Claims(lambda: service.storage, service.clock, lambda: 7, lambda: True, lambda _: None)
+    assert await before.claim(enc, "step", "3")  # then the process dies mid-send
+    after = Claims(lambda: service.storage, service.clock, lambda: 7, lambda: True, lambda _: None)
+    assert await after.claim(enc, "step", "3"), "same shards, same claimant: its claim is its own"
+
+
+async def test_each_step_is_posted_once_recorded_and_the_next_phase_opened(service: EncounterService) -> None:
+    enc = await running(service)
+    sender = FakeSender()
+    outbox = outbox_of(service, sender)
+    steps = await resolve_a_phase(service, outbox, enc)
+    assert steps and sender.steps == [s.snapshot_seq for s in steps]
+    settings = (await service.storage.get_encounter(enc)).settings
+    assert settings[ANNOUNCED] == steps[-1].snapshot_seq
+    assert sorted(sender.panels) == [(ANA, "a"), (BEA, "b")], "the next phase's panels"
+    restarted = outbox_of(service, FakeSender())
+    assert await restarted.catch_up(enc) == 0, "a restart repeats nothing that was shown"
+
+
+async def test_a_step_committed_but_never_shown_is_posted_when_the_process_resumes(
+    service: EncounterService,
+) -> None:
+    enc = await running(service)
+    crashed = FakeSender(refusing={"step", "panel", "status"}, refuse=99)
+    outbox = outbox_of(service, crashed)
+    steps = await resolve_a_phase(service, outbox, enc)
+    outbox.retries.cancel()  # the process dies before any retry
+    assert crashed.steps == [] and crashed.panels == []
+    sender = FakeSender()
+    restarted = outbox_of(service, sender)
+    await restarted.resume(enc)
+    await restarted.queue.drain()
+    assert sender.steps == [s.snapshot_seq for s in steps]
+    assert sorted(sender.panels) == [(ANA, "a"), (BEA, "b")]
+    assert sender.statuses, "the open phase's status went out"
+
+
+async def test_a_refused_step_is_retried_from_storage_until_it_goes_out(service: EncounterService) -> None:
+    enc = await running(service)
+    sender = FakeSender(refusing={"step"}, refuse=2)
+    outbox = outbox_of(service, sender)
+    outbox.retries.backoff = (0.0,)
+    steps = await resolve_a_phase(service, outbox, enc)
+    while sender.steps != [s.snapshot_seq for s in steps]:  # each retry is queued once its delay is over
+        sender.sent.clear()
+        await sender.sent.wait()
+        await outbox.queue.drain()
+    assert not outbox.retries.failing(enc), "the retry that posted everything owed ends the failures"
+    assert (await service.storage.get_encounter(enc)).settings[ANNOUNCED] == steps[-1].snapshot_seq
+
+
+async def test_a_step_claimed_by_another_process_is_not_posted_here(service: EncounterService) -> None:
+    enc = await running(service)
+    sender = FakeSender(shared=True)
+    outbox = outbox_of(service, sender, claimant=7)
+    outbox.retries.cancel()
+    await service.submit(enc, ANA, "a", "move 0203")
+    last = await service.submit(enc, BEA, "b", "move 0504")
+    result = await service.resolve(enc, expected_phase_no=last.phase_no)
+    seq = result.steps[0].snapshot_seq
+    other = Claims(lambda: service.storage, service.clock, lambda: 9, lambda: True, lambda _: None)
+    assert await other.claim(enc, "step", str(seq))  # another process is posting it
+    await outbox.after_resolution(result)
+    await outbox.queue.drain()
+    assert sender.steps == [] and outbox.retries.waiting() == {enc}, "checked again later, not posted twice"
+    await other.record(enc, "step", str(seq), CHANNEL, 777)
+    outbox.retries.cancel()
+    assert await outbox.catch_up(enc) == 1 and sender.steps == [], "posted there: only marked as shown here"
+    assert (await service.storage.get_encounter(enc)).settings[ANNOUNCED] == seq
+
+
+async def test_closed_dms_give_one_channel_notice_and_the_panel_goes_out_once_they_open(
+    service: EncounterService,
+) -> None:
+    enc = await running(service)
+    sender = FakeSender(closed_dms={ANA})
+    outbox = outbox_of(service, sender)
+    meta = await service.storage.get_encounter(enc)
+    assert not await outbox.send_panel(meta, ANA, "a")
+    assert not await outbox.send_panel(meta, ANA, "a")
+    assert sender.notices == [ANA], "one notice per unit and encounter"
+    sender.closed_dms.clear()
+    assert await outbox.send_panel(meta, ANA, "a")
+    assert await outbox.send_panel(meta, ANA, "a")
+    assert sender.panels == [(ANA, "a")], "the panel goes out once"
+
+
+async def test_the_winner_is_announced_once(service: EncounterService) -> None:
+    enc = await running(service)
+    sender = FakeSender()
+    outbox = outbox_of(service, sender)
+    await outbox.announce_end(enc)
+    await outbox_of(service, sender).announce_end(enc)  # another resolution, or a restart, reports the end
+    assert sender.ends == 1
+
+
+async def test_a_refused_opening_board_is_posted_again_while_the_phase_is_the_same(
+    service: EncounterService,
+) -> None:
+    enc = await running(service)
+    sender = FakeSender(refusing={"opening"}, refuse=1)
+    outbox = outbox_of(service, sender)
+    outbox.retries.backoff = (0.0,)
+    outbox.post_opening_board(enc)
+    while not sender.openings:
+        sender.sent.clear()
+        await sender.sent.wait()
+        await outbox.queue.drain()
+    assert sender.openings == 1
+
+
+async def test_steps_queued_behind_a_busy_post_go_out_together_in_order(service: EncounterService) -> None:
+    """One process alone: the steps committed while an earlier post was going out are posted in one call (one
+    message or edit for them all, not one each), in the order they were committed."""
+    enc = await running(service)
+    sender = FakeSender()
+    calls: list[list[int]] = []
+    post_steps = sender.post_steps
+
+    async def together(
+        meta: Encounter, steps: list[StepReport], shown: Callable[[int], Awaitable[None]]
+    ) -> None:
+        calls.append([s.snapshot_seq for s in steps])
+        await post_steps(meta, steps, shown)
+
+    sender.post_steps = together  # type: ignore[method-assign]
+    outbox = outbox_of(service, sender)
+    busy = asyncio.Event()
+    outbox.enqueue(enc, busy.wait)  # a post still going out
+    await service.submit(enc, ANA, "a", "move 0203")
+    last = await service.submit(enc, BEA, "b", "move 0504")
+    first = await service.resolve(enc, expected_phase_no=last.phase_no)
+    await service.submit(enc, ANA, "a", "move 0204")
+    last = await service.submit(enc, BEA, "b", "move 0503")
+    second = await service.resolve(enc, expected_phase_no=last.phase_no)
+    for step in (*first.steps, *second.steps):
+        await outbox.step_done(step)
+    busy.set()
+    await outbox.queue.drain()
+    seqs = [s.snapshot_seq for s in (*first.steps, *second.steps)]
+    assert calls == [seqs] and sender.steps == seqs
+    assert (await service.storage.get_encounter(enc)).settings[ANNOUNCED] == seqs[-1]
+    assert outbox.queue.idle(), "an encounter with nothing left to post keeps no queue"
+
+
+async def test_one_retry_waits_at_a_time_and_the_last_delay_repeats() -> None:
+    queued: list[int] = []
+    retries = Retries(queued.append)
+    retries.backoff = (0.0, 0.0)
+    retries.later(5)
+    retries.later(5)  # already waiting: it will post everything owed
+    assert retries.waiting() == {5} and retries.failing(5)
+    while not queued:
+        await asyncio.sleep(0)
+    assert queued == [5] and retries.waiting() == set()
+    for _ in range(3):  # refused again and again: retried every last delay, never given up
+        retries.later(5)
+        while len(queued) < 2:
+            await asyncio.sleep(0)
+        queued.pop()
+    retries.succeeded(5)
+    assert not retries.failing(5)
