@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.account import describe, roll_purpose
+from bot.alt_text import Upload, board_alt
 from bot.bounded import Bounded
 from bot.director_view import show_view
 from bot.imaging import board_png
@@ -279,7 +280,7 @@ class Announcer:
         meta: Encounter,
         steps: list[StepReport],
         embeds: list[discord.Embed],
-        uploads: list[tuple[str, bytes]],
+        uploads: list[Upload],
         turn: str | None,
     ) -> None:
         if embeds:
@@ -558,7 +559,7 @@ class Announcer:
 
     async def step_content(
         self, meta: Encounter, step: StepReport, locale: str
-    ) -> tuple[list[discord.Embed], list[tuple[str, bytes]]] | None:
+    ) -> tuple[list[discord.Embed], list[Upload]] | None:
         """The step's embeds (its account and board, then its cards) and the files they show (None: nothing
         happened that the channel may see)."""
         if not step.public_events:
@@ -585,17 +586,24 @@ class Announcer:
                 step=(step.round, step.phase),
             )
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
-        # (file name, bytes), the names unique per step: one message may hold several steps
-        uploads: list[tuple[str, bytes]] = []
+        # (file name, bytes, alt text), the names unique per step: one message may hold several steps
+        uploads: list[Upload] = []
         if len(account) <= ACCOUNT_INLINE_LIMIT:
             embed.description = account
         else:
             embed.description = t("channel.account_in_file", locale, count=len(lines))
             name = f"round{step.round:02d}-phase{step.phase}-step{step.phase_no}.txt"
-            uploads.append((name, account.encode("utf-8")))
+            uploads.append(Upload(name, account.encode("utf-8")))
         if png is not None:
             name = f"board-{step.phase_no}.png"
-            uploads.append((name, png))
+            when = (step.round, step.phase)
+            uploads.append(
+                Upload(
+                    name,
+                    png,
+                    board_alt(step.state, step.public_events, viewer="public", locale=locale, step=when),
+                )
+            )
             embed.set_image(url=f"attachment://{name}")
         if ids := cited(lines):  # every rule the account cites can be read with /rule (issue 13 item 9)
             embed.set_footer(text=clip(t("channel.rules_footer", locale, ids=" · ".join(ids[:12])), 2048))
@@ -607,7 +615,7 @@ class Announcer:
         chan: discord.abc.Messageable,
         meta: Encounter,
         embeds: list[discord.Embed],
-        uploads: list[tuple[str, bytes]],
+        uploads: list[Upload],
         turn: str | None = "",
     ) -> int:
         """Add ``embeds`` to the open message of their turn of play when they fit, else send them as a new one
@@ -634,9 +642,7 @@ class Announcer:
                 message = await self._partial(chan, ref.channel_id, ref.message_id).fetch()
                 self._open_posts[encounter_id] = OpenPost(message, list(message.embeds), turn, recovered=True)
 
-    async def _append(
-        self, encounter_id: int, embeds: list[discord.Embed], uploads: list[tuple[str, bytes]]
-    ) -> bool:
+    async def _append(self, encounter_id: int, embeds: list[discord.Embed], uploads: list[Upload]) -> bool:
         """Add a step to the message of the resolution under way (one message per resolution: an exo round's
         phases, a skirmish action and the chit draw after it), when it fits in one Discord message; False when
         there is none open or it is full (the step goes out as a new message)."""
@@ -646,7 +652,7 @@ class Announcer:
         if open_post.recovered and already_shown(
             (a.filename for a in open_post.message.attachments),
             ((e.title, e.description) for e in open_post.embeds),
-            (name for name, _ in uploads),
+            (u.name for u in uploads),
             (embeds[0].title, embeds[0].description) if embeds else None,
         ):
             return True  # the edit went out before a restart, its record did not
@@ -717,15 +723,22 @@ class Announcer:
             events, png = news
             header = private_title(state, viewer, (step.round, step.phase), shown_name(meta.name), locale)
             account = "\n".join(describe(e, state, locale) for e in events)
-            uploads: list[tuple[str, bytes]] = []
+            uploads: list[Upload] = []
             embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_purple())
             if len(account) <= ACCOUNT_INLINE_LIMIT:
                 embed.description = account or None
             else:
                 embed.description = t("channel.account_in_file", locale, count=len(events))
-                uploads.append((f"round{step.round:02d}-phase{step.phase}.txt", account.encode("utf-8")))
+                uploads.append(
+                    Upload(f"round{step.round:02d}-phase{step.phase}.txt", account.encode("utf-8"))
+                )
             if png is not None:
-                uploads.append(("board.png", png))
+                when = (step.round, step.phase)
+                uploads.append(
+                    Upload(
+                        "board.png", png, board_alt(state, events, viewer=viewer, locale=locale, step=when)
+                    )
+                )
                 embed.set_image(url="attachment://board.png")
             if viewer == DIRECTOR:  # one message per step, an override added to it (bot/director_view.py)
                 await show_view(
@@ -770,7 +783,9 @@ class Announcer:
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
         embed.set_image(url="attachment://board.png")
         sent = await chan.send(
-            embed=embed, file=png_file(png), allowed_mentions=discord.AllowedMentions.none()
+            embed=embed,
+            file=png_file(png, description=board_alt(state, (), viewer="public", locale=locale)),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         await self._posted(meta.id, sent)
 
@@ -1100,8 +1115,8 @@ MAX_CARDS = MAX_EMBEDS - 1  # the step's own embed first
 OpenPost = OpenPostOf[discord.Message, discord.Embed]
 
 
-def _files(uploads: list[tuple[str, bytes]]) -> list[discord.File]:
-    return [discord.File(io.BytesIO(data), filename=name) for name, data in uploads]
+def _files(uploads: list[Upload]) -> list[discord.File]:
+    return [discord.File(io.BytesIO(u.data), filename=u.name, description=u.alt) for u in uploads]
 
 
 def card_embed(card: Card, locale: str) -> discord.Embed:

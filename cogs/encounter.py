@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.alt_text import board_alt, replay_alt
 from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
 from bot.log_text import log_lines
@@ -408,7 +409,8 @@ class EncounterCog(
         png = await board_png(state, (), viewer=viewer, locale=locale, title=meta.name)
         if png is None:
             raise refuse("render.failed", "The board could not be drawn right now.")
-        await interaction.followup.send(file=png_file(png), ephemeral=not post)
+        alt = board_alt(state, (), viewer=viewer, locale=locale)
+        await interaction.followup.send(file=png_file(png, description=alt), ephemeral=not post)
 
     @app_commands.command(
         name=tr("log", "cmd.encounter.log.name"),
@@ -460,18 +462,23 @@ class EncounterCog(
             drawn = await replay_file(
                 [(s.state_json, s.events) for s in steps], viewer=viewer, locale=locale, title=meta.name
             )
+        who = t("render.viewer.director", locale) if viewer == DIRECTOR else t("choice.view.mine", locale)
+        view_name = who if private else t("render.viewer.public", locale)
         if drawn.reduced:
             text = t(
                 "replay.reduced", locale, name=shown_name(meta.name), frames=drawn.frames, steps=drawn.steps
             )
         elif private:
-            who = t("render.viewer.director", locale) if viewer == DIRECTOR else t("choice.view.mine", locale)
             text = t("replay.private", locale, name=shown_name(meta.name), frames=drawn.frames, view=who)
         else:
             text = t("replay.posted", locale, name=shown_name(meta.name), frames=drawn.frames)
         await interaction.followup.send(
             clip(text),
-            file=discord.File(io.BytesIO(drawn.data), filename=drawn.filename),
+            file=discord.File(
+                io.BytesIO(drawn.data),
+                filename=drawn.filename,
+                description=replay_alt(meta.name, view_name, drawn.frames, locale),
+            ),
             ephemeral=private,
             allowed_mentions=discord.AllowedMentions.none(),
         )

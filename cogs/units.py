@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.alt_text import arcs_alt, doll_alt
 from bot.arcs import pictured
 from bot.client import HexBotCore
 from bot.imaging import board_png
@@ -159,7 +160,8 @@ class UnitCog(
         png = await asyncio.to_thread(doll_png, sheet, locale)
         # attached, not set as the embed's image: Discord shrinks an embed image to about 400 px, an attachment is
         # shown up to 550 px, the width the doll is drawn for
-        files = [png_file(png, "armour.png")] if png is not None else []
+        alt = doll_alt(u.name, locale)
+        files = [png_file(png, "armour.png", description=alt)] if png is not None else []
         await interaction.followup.send(embed=embed, files=files, ephemeral=True)
 
     @app_commands.command(
@@ -206,14 +208,21 @@ class UnitCog(
         pngs = [await arcs_png(state, viewer, locale, picture) for picture in pictures]
         if not pngs or any(png is None for png in pngs):
             raise refuse("render.failed", "The board could not be drawn right now.")
-        shown = t("unit.arcs", locale, unit=shown_name(state.units[unit].name))
+        name = state.units[unit].name
+        shown = t("unit.arcs", locale, unit=shown_name(name))
         if section is not None:
             shown += f" ({arc_label(section, locale)})"
         if key is not None:
             shown += f" · {weapon_label(key, weapons[key], locale)}"
         await interaction.followup.send(
             shown,
-            files=[png_file(png, f"arcs-{i + 1}.png") for i, png in enumerate(pngs) if png is not None],
+            files=[
+                png_file(
+                    png, f"arcs-{i + 1}.png", description=arcs_alt(name, [s for s, _ in p.sections], locale)
+                )
+                for i, (png, p) in enumerate(zip(pngs, pictures, strict=True))
+                if png is not None
+            ],
             ephemeral=True,
         )
 
