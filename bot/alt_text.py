@@ -94,8 +94,10 @@ def preview_alt(state: EncounterState, unit_id: str, path: Sequence[Hex], locale
     """A panel's private preview: whose order it draws and the hexes its path goes through."""
     unit = state.units.get(unit_id)
     name = unit.name if unit is not None else unit_id
-    hexes = [h.label for h in path]
-    if not hexes:
+    hexes = [
+        h.label for i, h in enumerate(path) if i == 0 or path[i - 1] != h
+    ]  # a turn in place repeats a hex
+    if not hexes or (len(hexes) == 1 and unit is not None and unit.at == path[0]):
         return clip(t("render.alt.preview_still", locale, unit=name))
     return clip(t("render.alt.preview", locale, unit=name, path=" → ".join(hexes)))
 

@@ -100,3 +100,9 @@ def test_previews_and_arcs_name_their_unit() -> None:
         preview_alt(state, "halcon", (), "es") == "Vista previa de la orden de Halcón: se queda donde está."
     )
     assert arcs_alt("Halcón", ["Fore", "Aft"], "en") == "Firing arcs of Halcón: Fore, Aft."
+
+
+def test_a_preview_that_stays_in_its_hex_says_so() -> None:
+    state = _ambush()
+    still = (Hex.parse("0511"), Hex.parse("0511"))
+    assert preview_alt(state, "halcon", still, "en") == "Order preview for Halcón: it stays where it is."
