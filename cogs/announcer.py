@@ -46,6 +46,7 @@ from bot.director_view import show_view
 from bot.imaging import board_png
 from bot.logs import trace_id
 from bot.names import shown_name
+from bot.palettes import private_scheme, public_scheme
 from bot.panels import panel_for, status_lines, step_cards
 from bot.panels.model import Card
 from bot.phase_gate import note_shown
@@ -584,6 +585,7 @@ class Announcer:
                 locale=locale,
                 title=meta.name,
                 step=(step.round, step.phase),
+                scheme=await public_scheme(self.bot.service, meta.guild_id),
             )
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
         # (file name, bytes, alt text), the names unique per step: one message may hold several steps
@@ -718,7 +720,8 @@ class Announcer:
             viewers.extend((user, side) for user in users)
         for user, viewer in viewers:
             locale = await self.user_lang(meta, user)
-            if (news := await news_for(viewer, step, before, locale, meta.name)) is None:
+            scheme = await private_scheme(self.bot.service.storage, user)
+            if (news := await news_for(viewer, step, before, locale, meta.name, scheme)) is None:
                 continue  # nothing this viewer can see changed: even an unchanged board would say something did
             events, png = news
             header = private_title(state, viewer, (step.round, step.phase), shown_name(meta.name), locale)
@@ -777,7 +780,8 @@ class Announcer:
         locale = await self.channel_lang(meta)
         header = t("channel.opening", locale, name=shown_name(meta.name))
         drawn = t("channel.opening", locale, name=meta.name)  # an image draws the name's own letters
-        png = await board_png(state, (), viewer="public", locale=locale, title=drawn)
+        scheme = await public_scheme(self.bot.service, meta.guild_id)
+        png = await board_png(state, (), viewer="public", locale=locale, title=drawn, scheme=scheme)
         if png is None:
             return
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())

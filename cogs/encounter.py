@@ -17,6 +17,7 @@ from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
 from bot.log_text import log_lines
 from bot.names import shown_name
+from bot.palettes import private_scheme, public_scheme
 from bot.results import refuse
 from bot.seating import private_line, public_line
 from bot.service import Reading, bundled_scenarios
@@ -406,7 +407,11 @@ class EncounterCog(
         _, state, _ = await service.load(meta.id)
         await interaction.response.defer(ephemeral=not post, thinking=True)
         locale = await channel_language(self.bot, meta) if post else lang(interaction)
-        png = await board_png(state, (), viewer=viewer, locale=locale, title=meta.name)
+        storage = service.storage
+        scheme = await (
+            public_scheme(service, meta.guild_id) if post else private_scheme(storage, interaction.user.id)
+        )
+        png = await board_png(state, (), viewer=viewer, locale=locale, title=meta.name, scheme=scheme)
         if png is None:
             raise refuse("render.failed", "The board could not be drawn right now.")
         alt = board_alt(state, (), viewer=viewer, locale=locale)

@@ -18,6 +18,7 @@ from bot.arcs import pictured
 from bot.client import HexBotCore
 from bot.imaging import board_png
 from bot.names import shown_name
+from bot.palettes import STANDARD, private_scheme
 from bot.results import refuse
 from bot.rulesets.sheets import doll_png, record_sheet, sheet_fields
 from bot.translator import tr
@@ -205,7 +206,8 @@ class UnitCog(
             )
             for names in pictured(sections, section)
         ]
-        pngs = [await arcs_png(state, viewer, locale, picture) for picture in pictures]
+        scheme = await private_scheme(self.bot.service.storage, interaction.user.id)
+        pngs = [await arcs_png(state, viewer, locale, picture, scheme) for picture in pictures]
         if not pngs or any(png is None for png in pngs):
             raise refuse("render.failed", "The board could not be drawn right now.")
         name = state.units[unit].name
@@ -227,20 +229,25 @@ class UnitCog(
         )
 
 
-async def arcs_png(state: EncounterState, viewer: str, locale: str, picture: ArcPicture) -> bytes | None:
+async def arcs_png(
+    state: EncounterState, viewer: str, locale: str, picture: ArcPicture, scheme: str = STANDARD
+) -> bytes | None:
     """The arcs picture, drawn off the event loop; the plain board if it cannot be drawn."""
 
     def draw() -> bytes:
         from render import BoardSnapshot, RenderOptions, render_arcs
 
         return render_arcs(
-            BoardSnapshot(state, ()), viewer=viewer, arcs=picture, options=RenderOptions(locale=locale)
+            BoardSnapshot(state, ()),
+            viewer=viewer,
+            arcs=picture,
+            options=RenderOptions(locale=locale, scheme=scheme),
         )
 
     try:
         return await asyncio.to_thread(draw)
     except Exception:
-        return await board_png(state, (), viewer=viewer, locale=locale)
+        return await board_png(state, (), viewer=viewer, locale=locale, scheme=scheme)
 
 
 async def setup(bot: HexBotCore) -> None:

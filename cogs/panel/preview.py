@@ -36,6 +36,7 @@ async def preview_file(
         locale=locale,
         highlight=shown.highlight,
         coalesce=coalesce,
+        scheme=panel.scheme,
     )
     if png is None:
         return None
