@@ -79,3 +79,37 @@ async def test_a_players_palette_colours_their_own_board_and_the_servers_default
         await said(t, t.ana, "settings palette", {"scheme": "standard"})
         mine = await said(t, t.ana, "encounter board", {"view": "mine"})
         assert share(mine, "red", standard) > 0.3 and share(mine, "red", contrast) == 0
+
+
+async def test_ngt_9_a_sides_dm_board_takes_its_players_palette_and_the_directors_view_keeps_his(
+    tmp_path: Path,
+) -> None:
+    """NGT-9: at night each side gets its own board by DM; Ana's is drawn in the colours she chose, the
+    director's (who chose nothing) in the standard ones."""
+    async with room(tmp_path) as t:
+        await said(t, t.director, "encounter new", {"ruleset": "skirmish", "scenario": "skirmish-night"})
+        await said(t, t.ana, "encounter join", {"side": "rfp"})
+        await said(t, t.ana, "settings palette", {"scheme": "contrast"})
+        await said(t, t.director, "encounter start")
+        meta = await t.bot.service.storage.active_encounter_in_channel(t.guild_id, t.channel.id)
+        assert meta is not None
+        state = (await t.bot.service.read(meta.id)).state
+        standard, contrast = side_colors(state)["rfp"], CONTRAST_SIDES[0]
+
+        def board_of(person: Person) -> bytes:
+            boards = [a for m in person.dms() for a in m.attachments if a.filename.startswith("board")]
+            assert boards, [m.content for m in person.dms()]
+            return boards[0].data
+
+        def share(png: bytes, viewer: str, colour: tuple[int, int, int]) -> float:
+            trace = trace_board(
+                BoardSnapshot(state, (), title=meta.name, step=(state.round, state.phase)),
+                viewer=viewer,
+                options=RenderOptions(locale="en"),
+            )
+            centre, radius = trace.counters["veddio"]
+            return share_of(decode(png), centre, max(2, round(radius * 0.5)), colour)
+
+        hers, his = board_of(t.ana), board_of(t.director)
+        assert share(hers, "rfp", contrast) > 0.3 and share(hers, "rfp", standard) == 0
+        assert share(his, "director", standard) > 0.3 and share(his, "director", contrast) == 0
