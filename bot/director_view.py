@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+from bot.alt_text import Upload
 from bot.storage.base import Storage
 from bot.turn_posts import fits
 
@@ -32,10 +33,10 @@ async def show_view(
     encounter_id: int,
     user_id: int,
     embed: discord.Embed,
-    uploads: list[tuple[str, bytes]],
+    uploads: list[Upload],
     new_step: bool,
 ) -> discord.Message | None:
-    """Show the director ``embed`` (its board and account files in ``uploads``, as file name and bytes): added
+    """Show the director ``embed`` (its board and account files in ``uploads``, each with its alt text): added
     to the newest view message unless ``new_step`` (a step resolved, the encounter opened), else sent as a new
     message. None when the DM cannot be sent (closed DMs: nothing is shown, as for any private view)."""
     key = str(user_id)
@@ -57,9 +58,9 @@ async def show_view(
     return sent
 
 
-def _files(uploads: list[tuple[str, bytes]]) -> list[discord.File]:
+def _files(uploads: list[Upload]) -> list[discord.File]:
     """The files anew for each request (a request spends them)."""
-    return [discord.File(io.BytesIO(data), filename=name) for name, data in uploads]
+    return [discord.File(io.BytesIO(u.data), filename=u.name, description=u.alt) for u in uploads]
 
 
 async def _add_to(

@@ -248,11 +248,12 @@ def _board(
     locale: str,
     title: str,
     step: tuple[int, str] | None = None,
+    scheme: str = "standard",
 ) -> bytes:
     from render import BoardSnapshot, RenderOptions, render_board
 
     snapshot = BoardSnapshot(state, tuple(events), title=title, step=step)
-    return render_board(snapshot, viewer=viewer, options=RenderOptions(locale=locale))
+    return render_board(snapshot, viewer=viewer, options=RenderOptions(locale=locale, scheme=scheme))
 
 
 def _preview(
@@ -264,6 +265,7 @@ def _preview(
     viewer: str,
     locale: str,
     highlight: tuple[Hex, ...] = (),
+    scheme: str = "standard",
 ) -> bytes:
     from render import BoardSnapshot, RenderOptions, render_order_preview
 
@@ -274,7 +276,7 @@ def _preview(
         path=path,
         end_facing=facing,
         ghost_vector=vector,
-        options=RenderOptions(locale=locale),
+        options=RenderOptions(locale=locale, scheme=scheme),
         highlight=highlight,
     )
 
@@ -287,10 +289,12 @@ async def board_png(
     locale: str = "en",
     title: str = "",
     step: tuple[int, str] | None = None,
+    scheme: str = "standard",
 ) -> bytes | None:
-    """``step``: the (round, phase) just resolved, named in the subtitle (else the state's current phase)."""
+    """``step``: the (round, phase) just resolved, named in the subtitle (else the state's current phase);
+    ``scheme``: the colour scheme (render/options.py SCHEMES: the reader's or the server's, bot/palettes.py)."""
     try:
-        return await _run(_board, state, tuple(events), viewer, locale, title, step, priority=BOARD)
+        return await _run(_board, state, tuple(events), viewer, locale, title, step, scheme, priority=BOARD)
     except Exception:
         log.exception("board render failed trace=%s encounter=%s", trace_id(), state.name)
         return None
@@ -307,12 +311,13 @@ async def preview_png(
     locale: str = "en",
     highlight: tuple[Hex, ...] = (),
     coalesce: Hashable | None = None,
+    scheme: str = "standard",
 ) -> bytes | None:
     """``coalesce``: a key for the panel this preview is for; a newer preview with the same key that comes while
     this one still waits replaces it, and this call raises :class:`Superseded` (the newer one shows)."""
     try:
         return await _run(
-            _preview, state, unit_id, path, facing, vector, viewer, locale, highlight, key=coalesce
+            _preview, state, unit_id, path, facing, vector, viewer, locale, highlight, scheme, key=coalesce
         )
     except Superseded:
         raise

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bot.imaging import board_png
 from bot.names import shown_name
+from bot.palettes import STANDARD
 from bot.results import StepReport, UndoDone
 from bot.service_records import events_for
 from data.i18n import t
@@ -34,29 +35,38 @@ def private_title(state: EncounterState, viewer: str, step: tuple[int, str], nam
 
 
 async def news_for(
-    viewer: str, report: StepReport, before: EncounterState | None, locale: str, title: str
+    viewer: str,
+    report: StepReport,
+    before: EncounterState | None,
+    locale: str,
+    title: str,
+    scheme: str = STANDARD,
 ) -> tuple[tuple[Event, ...], bytes | None] | None:
     """``viewer``'s message about the step ``report`` (None: nothing to send): the events they may read and their
     board (None: it could not be drawn). ``before``: the state the step started from, when known (a director's
     override); without it the step is a resolution, shown to every side whose account is not empty or whose
-    board moved."""
+    board moved. ``scheme``: the reader's colour scheme (bot/palettes.py)."""
     after, events, board_changed = report.state, report.events, report.board_changed
     step = (report.round, report.phase)
     if before is None:
         shown = events_for(after, events, viewer)
         if not shown and not board_changed:
             return None
-        png = await board_png(after, shown, viewer=viewer, locale=locale, title=title, step=step)
+        png = await board_png(
+            after, shown, viewer=viewer, locale=locale, title=title, step=step, scheme=scheme
+        )
         return (shown, png)
     shown = seen_events(before, after, events, viewer)
     if not shown and viewer != DIRECTOR:
         # nothing to read: only a board that looks different to this side is news to it
-        now = await board_png(after, (), viewer=viewer, locale=locale, title=title, step=step)
-        then = await board_png(before, (), viewer=viewer, locale=locale, title=title, step=step)
+        now = await board_png(after, (), viewer=viewer, locale=locale, title=title, step=step, scheme=scheme)
+        then = await board_png(
+            before, (), viewer=viewer, locale=locale, title=title, step=step, scheme=scheme
+        )
         if now is None or now == then:
             return None
         return ((), now)
-    png = await board_png(after, shown, viewer=viewer, locale=locale, title=title, step=step)
+    png = await board_png(after, shown, viewer=viewer, locale=locale, title=title, step=step, scheme=scheme)
     return (shown, png)
 
 

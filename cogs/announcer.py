@@ -22,11 +22,13 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.account import describe
+from bot.alt_text import Upload, board_alt
 from bot.dice_seal import reveal_line
 from bot.imaging import board_png
 from bot.logs import trace_id
 from bot.names import shown_name
 from bot.outbox import ANNOUNCED, ChannelUnavailable, Job, Outbox, Sent, StepPost
+from bot.palettes import public_scheme
 from bot.panels import panel_for, step_cards
 from bot.panels.model import Card
 from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepReport, UndoDone
@@ -251,13 +253,16 @@ class Announcer:
         locale = await self.channel_lang(meta)
         header = t("channel.opening", locale, name=shown_name(meta.name))
         drawn = t("channel.opening", locale, name=meta.name)  # an image draws the name's own letters
-        png = await board_png(state, (), viewer="public", locale=locale, title=drawn)
+        scheme = await public_scheme(self.bot.service, meta.guild_id)
+        png = await board_png(state, (), viewer="public", locale=locale, title=drawn, scheme=scheme)
         if png is None:
             return
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
         embed.set_image(url="attachment://board.png")
         sent = await chan.send(
-            embed=embed, file=png_file(png), allowed_mentions=discord.AllowedMentions.none()
+            embed=embed,
+            file=png_file(png, description=board_alt(state, (), viewer="public", locale=locale)),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         await self.turns.posted(meta.id, sent)
 
@@ -290,7 +295,7 @@ class Announcer:
     # --- a step into a post ---------------------------------------------------------------------------------
     async def step_content(
         self, meta: Encounter, step: StepReport, locale: str
-    ) -> tuple[list[discord.Embed], list[tuple[str, bytes]]] | None:
+    ) -> tuple[list[discord.Embed], list[Upload]] | None:
         """The step's embeds (its account and board, then its cards) and the files they show (None: nothing
         happened that the channel may see)."""
         if not step.public_events:
@@ -316,19 +321,27 @@ class Announcer:
                 locale=locale,
                 title=meta.name,
                 step=(step.round, step.phase),
+                scheme=await public_scheme(self.bot.service, meta.guild_id),
             )
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_blue())
-        # (file name, bytes), the names unique per step: one message may hold several steps
-        uploads: list[tuple[str, bytes]] = []
+        # (file name, bytes, alt text), the names unique per step: one message may hold several steps
+        uploads: list[Upload] = []
         if len(account) <= ACCOUNT_INLINE_LIMIT:
             embed.description = account
         else:
             embed.description = t("channel.account_in_file", locale, count=len(lines))
             name = f"round{step.round:02d}-phase{step.phase}-step{step.phase_no}.txt"
-            uploads.append((name, account.encode("utf-8")))
+            uploads.append(Upload(name, account.encode("utf-8")))
         if png is not None:
             name = f"board-{step.phase_no}.png"
-            uploads.append((name, png))
+            when = (step.round, step.phase)
+            uploads.append(
+                Upload(
+                    name,
+                    png,
+                    board_alt(step.state, step.public_events, viewer="public", locale=locale, step=when),
+                )
+            )
             embed.set_image(url=f"attachment://{name}")
         if ids := cited(lines):  # every rule the account cites can be read with /rule
             embed.set_footer(text=clip(t("channel.rules_footer", locale, ids=" · ".join(ids[:12])), 2048))
@@ -340,7 +353,7 @@ class Announcer:
         chan: discord.abc.Messageable,
         meta: Encounter,
         embeds: list[discord.Embed],
-        uploads: list[tuple[str, bytes]],
+        uploads: list[Upload],
         turn: str | None = "",
     ) -> int:
         """Into the turn's message (cogs/turn_post.py); the id of the message that shows them."""

@@ -107,8 +107,9 @@ def text_file(text: str, name: str) -> discord.File:
     return discord.File(io.BytesIO(text.encode("utf-8")), filename=name)
 
 
-def png_file(data: bytes, name: str = "board.png") -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name)
+def png_file(data: bytes, name: str = "board.png", *, description: str | None = None) -> discord.File:
+    """A picture to attach; ``description``: its alt text (bot/alt_text.py), read by screen readers."""
+    return discord.File(io.BytesIO(data), filename=name, description=description)
 
 
 def clip(text: str, limit: int = CONTENT_LIMIT) -> str:

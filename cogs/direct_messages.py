@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.account import describe, roll_purpose
+from bot.alt_text import Upload, board_alt
 from bot.bounded import Bounded
 from bot.director_view import show_view
 from bot.names import shown_name
 from bot.outbox import Sent
+from bot.palettes import private_scheme
 from bot.results import HeldRolls, OverrideDone, StepReport
 from bot.service import Reading
 from bot.service_base import MUTED
@@ -153,20 +155,28 @@ class DirectMessages:
             viewers.extend((user, side) for user in users)
         for user, viewer in viewers:
             locale = await self.user_lang(meta, user)
-            if (news := await news_for(viewer, step, before, locale, meta.name)) is None:
+            scheme = await private_scheme(self.bot.service.storage, user)
+            if (news := await news_for(viewer, step, before, locale, meta.name, scheme)) is None:
                 continue  # nothing this viewer can see changed: even an unchanged board would say something did
             events, png = news
             header = private_title(state, viewer, (step.round, step.phase), shown_name(meta.name), locale)
             account = "\n".join(describe(e, state, locale) for e in events)
-            uploads: list[tuple[str, bytes]] = []
+            uploads: list[Upload] = []
             embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_purple())
             if len(account) <= ACCOUNT_INLINE_LIMIT:
                 embed.description = account or None
             else:
                 embed.description = t("channel.account_in_file", locale, count=len(events))
-                uploads.append((f"round{step.round:02d}-phase{step.phase}.txt", account.encode("utf-8")))
+                uploads.append(
+                    Upload(f"round{step.round:02d}-phase{step.phase}.txt", account.encode("utf-8"))
+                )
             if png is not None:
-                uploads.append(("board.png", png))
+                when = (step.round, step.phase)
+                uploads.append(
+                    Upload(
+                        "board.png", png, board_alt(state, events, viewer=viewer, locale=locale, step=when)
+                    )
+                )
                 embed.set_image(url="attachment://board.png")
             if viewer == DIRECTOR:  # one message per step, an override added to it (bot/director_view.py)
                 await show_view(
@@ -233,5 +243,5 @@ def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str |
     return found.side if found is not None else None
 
 
-def _files(uploads: list[tuple[str, bytes]]) -> list[discord.File]:
-    return [discord.File(io.BytesIO(data), filename=name) for name, data in uploads]
+def _files(uploads: list[Upload]) -> list[discord.File]:
+    return [discord.File(io.BytesIO(u.data), filename=u.name, description=u.alt) for u in uploads]

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.alt_text import replay_alt
 from bot.client import HexBotCore
 from bot.imaging import replay_file
 from bot.names import shown_name
@@ -344,18 +345,23 @@ class EncounterCog(
             drawn = await replay_file(
                 [(s.state_json, s.events) for s in steps], viewer=viewer, locale=locale, title=meta.name
             )
+        who = t("render.viewer.director", locale) if viewer == DIRECTOR else t("choice.view.mine", locale)
+        view_name = who if private else t("render.viewer.public", locale)
         if drawn.reduced:
             text = t(
                 "replay.reduced", locale, name=shown_name(meta.name), frames=drawn.frames, steps=drawn.steps
             )
         elif private:
-            who = t("render.viewer.director", locale) if viewer == DIRECTOR else t("choice.view.mine", locale)
             text = t("replay.private", locale, name=shown_name(meta.name), frames=drawn.frames, view=who)
         else:
             text = t("replay.posted", locale, name=shown_name(meta.name), frames=drawn.frames)
         await interaction.followup.send(
             clip(text),
-            file=discord.File(io.BytesIO(drawn.data), filename=drawn.filename),
+            file=discord.File(
+                io.BytesIO(drawn.data),
+                filename=drawn.filename,
+                description=replay_alt(meta.name, view_name, drawn.frames, locale),
+            ),
             ephemeral=private,
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -13,9 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.alt_text import board_alt
 from bot.client import HexBotCore
 from bot.imaging import board_png
 from bot.log_text import trace_lines
+from bot.palettes import private_scheme, public_scheme
 from bot.results import refuse
 from bot.service_records import Imported
 from bot.service_replay import viewer_for
@@ -83,10 +85,15 @@ class EncounterRecords(commands.Cog):
         _, state, _ = await service.load(meta.id)
         await interaction.response.defer(ephemeral=not post, thinking=True)
         locale = await channel_language(self.bot, meta) if post else lang(interaction)
-        png = await board_png(state, (), viewer=viewer, locale=locale, title=meta.name)
+        storage = service.storage
+        scheme = await (
+            public_scheme(service, meta.guild_id) if post else private_scheme(storage, interaction.user.id)
+        )
+        png = await board_png(state, (), viewer=viewer, locale=locale, title=meta.name, scheme=scheme)
         if png is None:
             raise refuse("render.failed", "The board could not be drawn right now.")
-        await interaction.followup.send(file=png_file(png), ephemeral=not post)
+        alt = board_alt(state, (), viewer=viewer, locale=locale)
+        await interaction.followup.send(file=png_file(png, description=alt), ephemeral=not post)
 
     @app_commands.command(
         name=tr("log", "cmd.encounter.log.name"),

@@ -1,7 +1,7 @@
-"""``/settings show|language|director-role|deadline|idle-reminder|open-limit|imports``: a server's own settings (DESIGN §4, ``GuildSettings``).
+"""``/settings show|language|director-role|deadline|idle-reminder|open-limit|imports|palette``: a server's own settings (DESIGN §4, ``GuildSettings``).
 
 Anyone may look (``show``); only members with Manage Server may change them, refused with a localized reason
-before anything is written. A change takes effect at once: the service replaces its cached copy on write, so the
+before anything is written. ``palette`` is also each person's own: the colours of the pictures only they see. A change takes effect at once: the service replaces its cached copy on write, so the
 channel's language (announcer), the director role (director checks) and the default deadline of phases opened
 from now on follow it. Replies are ephemeral, in the reader's language.
 """
@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.client import HexBotCore
 from bot.idle import IDLE_REMINDER_HOURS
+from bot.palettes import CONTRAST, SCHEMES, STANDARD
 from bot.results import refuse
 from bot.storage import GuildSettings
 from bot.translator import tr
@@ -28,6 +29,10 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name=tr("Español", "choice.language.es"), value="es"),
     app_commands.Choice(name=tr("English", "choice.language.en"), value="en"),
     app_commands.Choice(name=tr("auto (the server's language)", "choice.language.auto"), value=AUTO),
+]
+PALETTE_CHOICES = [
+    app_commands.Choice(name=tr("standard colours", "choice.palette.standard"), value=STANDARD),
+    app_commands.Choice(name=tr("high contrast", "choice.palette.contrast"), value=CONTRAST),
 ]
 
 
@@ -83,6 +88,11 @@ def settings_text(settings: GuildSettings, locale: str, server_language: str) ->
             t("settings.show_open_limit", locale, value=limit or t("settings.open_limit_none", locale)),
             t("settings.show_imports", locale, value=t(imports, locale)),
             t("settings.show_idle", locale, hours=settings.idle_reminder_hours or IDLE_REMINDER_HOURS),
+            t(
+                "settings.show_palette",
+                locale,
+                value=t(f"choice.palette.{settings.palette or STANDARD}", locale),
+            ),
         )
     )
 
@@ -217,6 +227,39 @@ class SettingsCog(
         guild_id = _require_manager(interaction)
         await self.bot.service.change_guild_settings(guild_id, idle_reminder_hours=hours)
         await self._answer(interaction, t("settings.idle_set", lang(interaction), hours=hours))
+
+    @app_commands.command(
+        name=tr("palette", "cmd.settings.palette.name"),
+        description=tr(
+            "Colours of the pictures only you see (server: of public posts)", "cmd.settings.palette.desc"
+        ),
+    )
+    @app_commands.describe(
+        scheme=tr("Standard colours or high contrast", "cmd.settings.palette.scheme"),
+        server=tr(
+            "True: the server's default for public posts (Manage Server)", "cmd.settings.palette.server"
+        ),
+    )
+    @app_commands.choices(scheme=PALETTE_CHOICES)
+    @app_commands.guild_only()
+    async def palette(self, interaction: discord.Interaction, scheme: str, server: bool = False) -> None:
+        """A person's own colours for the pictures only they see; with ``server``, the server's for public posts
+        (Manage Server only, as every server setting)."""
+        if scheme not in SCHEMES:
+            raise refuse("settings.bad_palette", "The palette is standard or contrast.", value=scheme[:20])
+        locale = lang(interaction)
+        value = t(f"choice.palette.{scheme}", locale)
+        if server:
+            guild_id = _require_manager(interaction)
+            await self.bot.service.change_guild_settings(
+                guild_id, palette=None if scheme == STANDARD else scheme
+            )
+            await self._answer(interaction, t("settings.palette_server_set", locale, value=value))
+            return
+        await self.bot.service.storage.set_user_palette(
+            interaction.user.id, None if scheme == STANDARD else scheme
+        )
+        await self._answer(interaction, t("settings.palette_set", locale, value=value))
 
 
 async def setup(bot: HexBotCore) -> None:

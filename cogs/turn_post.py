@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.alt_text import Upload
 from bot.outbox import LAST_POST, NOTHING_POSTED, POST
 from bot.turn_posts import TURN, OpenPosts, already_shown, fits, recorded
 from bot.turn_posts import OpenPost as OpenPostOf
@@ -39,8 +40,8 @@ def partial_message(
     return bot.get_partial_messageable(channel_id).get_partial_message(message_id)
 
 
-def files_of(uploads: list[tuple[str, bytes]]) -> list[discord.File]:
-    return [discord.File(io.BytesIO(data), filename=name) for name, data in uploads]
+def files_of(uploads: list[Upload]) -> list[discord.File]:
+    return [discord.File(io.BytesIO(u.data), filename=u.name, description=u.alt) for u in uploads]
 
 
 class TurnPosts:
@@ -55,7 +56,7 @@ class TurnPosts:
         chan: discord.abc.Messageable,
         encounter_id: int,
         embeds: list[discord.Embed],
-        uploads: list[tuple[str, bytes]],
+        uploads: list[Upload],
         turn: str | None = "",
     ) -> int:
         """Add ``embeds`` to the open message of their turn of play when they fit, else send them as a new one
@@ -82,9 +83,7 @@ class TurnPosts:
                 message = await partial_message(self.bot, chan, ref.channel_id, ref.message_id).fetch()
                 self.open_posts[encounter_id] = OpenPost(message, list(message.embeds), turn, recovered=True)
 
-    async def append(
-        self, encounter_id: int, embeds: list[discord.Embed], uploads: list[tuple[str, bytes]]
-    ) -> bool:
+    async def append(self, encounter_id: int, embeds: list[discord.Embed], uploads: list[Upload]) -> bool:
         """Add a step to the message of the resolution under way (one message per resolution: an exo round's
         phases, a skirmish action and the chit draw after it), when it fits in one Discord message; False when
         there is none open or it is full (the step goes out as a new message)."""
@@ -94,7 +93,7 @@ class TurnPosts:
         if open_post.recovered and already_shown(
             (a.filename for a in open_post.message.attachments),
             ((e.title, e.description) for e in open_post.embeds),
-            (name for name, _ in uploads),
+            (u.name for u in uploads),
             (embeds[0].title, embeds[0].description) if embeds else None,
         ):
             return True  # the edit went out before a restart, its record did not

@@ -13,10 +13,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.alt_text import arcs_alt, doll_alt
 from bot.arcs import pictured
 from bot.client import HexBotCore
 from bot.imaging import board_png
 from bot.names import shown_name
+from bot.palettes import STANDARD, private_scheme
 from bot.results import refuse
 from bot.rulesets.sheets import doll_png, record_sheet, sheet_fields
 from bot.translator import tr
@@ -159,7 +161,8 @@ class UnitCog(
         png = await asyncio.to_thread(doll_png, sheet, locale)
         # attached, not set as the embed's image: Discord shrinks an embed image to about 400 px, an attachment is
         # shown up to 550 px, the width the doll is drawn for
-        files = [png_file(png, "armour.png")] if png is not None else []
+        alt = doll_alt(u.name, locale)
+        files = [png_file(png, "armour.png", description=alt)] if png is not None else []
         await interaction.followup.send(embed=embed, files=files, ephemeral=True)
 
     @app_commands.command(
@@ -203,35 +206,48 @@ class UnitCog(
             )
             for names in pictured(sections, section)
         ]
-        pngs = [await arcs_png(state, viewer, locale, picture) for picture in pictures]
+        scheme = await private_scheme(self.bot.service.storage, interaction.user.id)
+        pngs = [await arcs_png(state, viewer, locale, picture, scheme) for picture in pictures]
         if not pngs or any(png is None for png in pngs):
             raise refuse("render.failed", "The board could not be drawn right now.")
-        shown = t("unit.arcs", locale, unit=shown_name(state.units[unit].name))
+        name = state.units[unit].name
+        shown = t("unit.arcs", locale, unit=shown_name(name))
         if section is not None:
             shown += f" ({arc_label(section, locale)})"
         if key is not None:
             shown += f" · {weapon_label(key, weapons[key], locale)}"
         await interaction.followup.send(
             shown,
-            files=[png_file(png, f"arcs-{i + 1}.png") for i, png in enumerate(pngs) if png is not None],
+            files=[
+                png_file(
+                    png, f"arcs-{i + 1}.png", description=arcs_alt(name, [s for s, _ in p.sections], locale)
+                )
+                for i, (png, p) in enumerate(zip(pngs, pictures, strict=True))
+                if png is not None
+            ],
             ephemeral=True,
         )
 
 
-async def arcs_png(state: EncounterState, viewer: str, locale: str, picture: ArcPicture) -> bytes | None:
+async def arcs_png(
+    state: EncounterState, viewer: str, locale: str, picture: ArcPicture, scheme: str = STANDARD
+) -> bytes | None:
     """The arcs picture, drawn off the event loop; the plain board if it cannot be drawn."""
 
     def draw() -> bytes:
         from render import BoardSnapshot, RenderOptions, render_arcs
 
         return render_arcs(
-            BoardSnapshot(state, ()), viewer=viewer, arcs=picture, options=RenderOptions(locale=locale)
+            BoardSnapshot(state, ()),
+            viewer=viewer,
+            arcs=picture,
+            options=RenderOptions(locale=locale, scheme=scheme),
         )
 
     try:
         return await asyncio.to_thread(draw)
     except Exception:
-        return await board_png(state, (), viewer=viewer, locale=locale)
+        return await board_png(state, (), viewer=viewer, locale=locale, scheme=scheme)
 
 
 async def setup(bot: HexBotCore) -> None:

@@ -249,9 +249,9 @@ def _render(
     overlays = overlays_for(state)
     lights = list(dict.fromkeys(_highlight_hexes(state, vis, highlight)))
     layout = _layout(view, overlays, preview, arcs, [*lights, *framing], opts)
-    theme = C.theme_for(state)
+    theme = C.scheme_theme(C.theme_for(state), opts.scheme)
     static = static_layer(theme, state.board, layout, use_cache=use_cache)
-    scene = _scene(view, overlays, theme, layout, opts.locale, arcs is None)
+    scene = _scene(view, overlays, theme, layout, opts.locale, arcs is None, opts.scheme)
     cv = _canvas(scene, static, opts, use_cache=use_cache, fast=opts.palette and arcs is None)
     board = _paint_board(cv, scene, board_area(layout), lights, preview, arcs)
     title = opts.title or snapshot.title or state.name
@@ -303,12 +303,19 @@ def _layout(
 
 
 def _scene(
-    view: View, overlays: tuple[Overlay, ...], theme: C.Theme, layout: Layout, locale: str, story: bool
+    view: View,
+    overlays: tuple[Overlay, ...],
+    theme: C.Theme,
+    layout: Layout,
+    locale: str,
+    story: bool,
+    scheme: str = "",
 ) -> Scene:
     """The scene with every counter placed; ``story``: with the step's story too (firing lines, who acts, who
     was hurt), which an arcs picture leaves out."""
     state = view.state
-    scene = Scene(view, overlays, theme, layout.viewport, C.side_colors(state), _vertex_facing(state), locale)
+    sides = C.side_colors(state, scheme)
+    scene = Scene(view, overlays, theme, layout.viewport, sides, _vertex_facing(state), locale)
     _place_counters(scene)
     if story:
         scene.shots = (*view.shots, *(s for o in overlays for s in o.shots(view)))
@@ -822,7 +829,7 @@ def _legend_items(
         LegendItem(
             t(f"render.terrain.{k}", locale) if _known(f"render.terrain.{k}") else k,
             "hex",
-            C.terrain_color(k),
+            C.terrain_in(theme, k),
         )
         for k in kinds
     ]

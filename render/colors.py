@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import ImageColor
 
+from render.options import CONTRAST
 from rules.state import EncounterState
 
 RGB = tuple[int, int, int]
@@ -29,6 +30,7 @@ class Theme:
     panel_dim: RGB
     outline: RGB  # counter outlines
     fog: RGB  # hexes the viewer cannot see (night)
+    terrain_mix: float = 0.0  # how far terrain fills are toned toward ``hex_fill`` (0: their own colour)
 
 
 SPACE = Theme(
@@ -70,6 +72,33 @@ SIDE_DEFAULTS: tuple[RGB, ...] = (
     (235, 100, 20),  # orange
     (225, 70, 160),  # pink
 )
+
+# The high-contrast scheme: side colours chosen for the widest least difference over every colour vision
+# (render/vision.py; tests/render/test_palette_vision.py measures it), on a dark neutral board where the terrain
+# is toned most of the way to it, so the counters are what stands out.
+CONTRAST_SIDES: tuple[RGB, ...] = (
+    (255, 170, 0),  # amber
+    (80, 170, 255),  # sky blue
+    (255, 255, 255),  # white
+    (160, 64, 0),  # rust
+)
+CONTRAST_GROUND: RGB = (40, 42, 46)
+
+
+def scheme_theme(theme: Theme, scheme: str) -> Theme:
+    """``theme`` in the colour ``scheme`` (render/options.py SCHEMES)."""
+    if scheme != CONTRAST:
+        return theme
+    return replace(
+        theme,
+        name=f"{theme.name}-contrast",
+        hex_fill=CONTRAST_GROUND,
+        grid=(92, 96, 104),
+        label=(150, 154, 162),
+        fog=(14, 15, 17),
+        terrain_mix=0.7,
+    )
+
 
 TERRAIN: dict[str, RGB] = {
     # space
@@ -183,9 +212,21 @@ def terrain_color(kind: str) -> RGB:
     return (90 + h % 110, 90 + (h >> 8) % 110, 90 + (h >> 16) % 110)
 
 
-def side_colors(state: EncounterState) -> dict[str, RGB]:
-    """Each side's colour: the scenario's ``color`` when it parses, else the default for its position."""
+def terrain_in(theme: Theme, kind: str) -> RGB:
+    """A terrain's fill on ``theme``: its colour, toned toward the empty hex as the theme says."""
+    return (
+        mix(terrain_color(kind), theme.hex_fill, theme.terrain_mix)
+        if theme.terrain_mix
+        else terrain_color(kind)
+    )
+
+
+def side_colors(state: EncounterState, scheme: str = "") -> dict[str, RGB]:
+    """Each side's colour: the scenario's ``color`` when it parses, else the default for its position; in the
+    high-contrast scheme, that scheme's colour for its position (the scenario's could be any)."""
     out: dict[str, RGB] = {}
+    if scheme == CONTRAST:
+        return {s.id: CONTRAST_SIDES[i % len(CONTRAST_SIDES)] for i, s in enumerate(state.sides)}
     for i, side in enumerate(state.sides):
         colour = SIDE_DEFAULTS[i % len(SIDE_DEFAULTS)]
         if side.color:

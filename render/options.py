@@ -9,6 +9,11 @@ from rules.state import EncounterState
 
 MIN_WIDTH = 1024  # narrower images are unreadable once Discord scales them down on a phone
 MAX_WIDTH = 4096  # keeps every image far below the 10 MiB upload limit
+#: colour schemes: the standard one (the scenario's side colours on its own board) and a high-contrast one (sides
+#: far apart for every colour vision, on a dark neutral board whose terrain is toned down: render/colors.py)
+STANDARD = "standard"
+CONTRAST = "contrast"
+SCHEMES = (STANDARD, CONTRAST)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,9 +39,12 @@ class RenderOptions:
     png_level: int = 1
     palette: bool = True
     title: str = ""
+    scheme: str = STANDARD  # one of SCHEMES
 
     def __post_init__(self) -> None:
         if not MIN_WIDTH <= self.width <= MAX_WIDTH:
             raise ValueError(f"width must be between {MIN_WIDTH} and {MAX_WIDTH} px, got {self.width}")
         if not 0 <= self.png_level <= 9:
             raise ValueError(f"png_level must be 0-9, got {self.png_level}")
+        if self.scheme not in SCHEMES:
+            raise ValueError(f"scheme must be one of {SCHEMES}, got {self.scheme!r}")

@@ -18,7 +18,7 @@ from functools import lru_cache
 from PIL import Image
 
 from render.canvas import Canvas
-from render.colors import RGB, Theme, label_color, terrain_color
+from render.colors import RGB, Theme, label_color, terrain_in
 from render.fonts import font
 from render.geometry import hex_polygon
 from render.layout import Layout
@@ -106,7 +106,7 @@ def static_layer(theme: Theme, board: Board, layout: Layout, *, use_cache: bool 
 
 def hex_fill(theme: Theme, board: Board, h: Hex) -> RGB:
     kind = board.terrain.get(h)
-    return terrain_color(kind) if kind else theme.hex_fill
+    return terrain_in(theme, kind) if kind else theme.hex_fill
 
 
 def board_label(h: Hex) -> str | None:
@@ -191,7 +191,7 @@ def _build(theme: Theme, board: Board, layout: Layout) -> StaticLayer:
         kind = board.terrain.get(h)
         if kind and kind not in kinds:
             kinds.append(kind)
-            fills.append(terrain_color(kind))
+            fills.append(terrain_in(theme, kind))
     return StaticLayer(theme, board, layout, terrain_kinds=tuple(kinds), fills=tuple(fills))
 
 

@@ -326,7 +326,16 @@ class Storage(abc.ABC):
         max_open_encounters: int | Unset | None = UNSET,
         import_managers_only: bool | Unset = UNSET,
         idle_reminder_hours: int | Unset | None = UNSET,
+        palette: str | Unset | None = UNSET,
     ) -> GuildSettings: ...
+
+    # a person's own settings, in every server
+    @abc.abstractmethod
+    async def get_user_palette(self, user_id: int) -> str | None:
+        """The colour scheme ``user_id`` chose for the pictures only they see (None: none chosen)."""
+
+    @abc.abstractmethod
+    async def set_user_palette(self, user_id: int, palette: str | None) -> None: ...
 
     # timers
     @abc.abstractmethod

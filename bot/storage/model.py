@@ -330,6 +330,8 @@ class GuildSettings:
     import_managers_only: bool = False
     #: hours a phase without a deadline waits, nobody acting, before the director is reminded (None: the default)
     idle_reminder_hours: int | None = None
+    #: the colour scheme of the server's public pictures (None: the standard one; render/options.py SCHEMES)
+    palette: str | None = None
 
     @property
     def open_limit(self) -> int | None:

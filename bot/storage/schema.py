@@ -134,6 +134,18 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     # 5: the Discord id of the channel message that first showed the current phase (0: not shown yet), so a
     # director's command given before it was seen is known to be meant for an earlier phase
     ("ALTER TABLE encounters ADD COLUMN announced_id INTEGER NOT NULL DEFAULT 0",),
+    # 6: the colour scheme of pictures: the server's for its public posts (NULL: the standard one) and each
+    # person's for the pictures only they see
+    (
+        "ALTER TABLE guild_settings ADD COLUMN palette TEXT",
+        """
+        CREATE TABLE user_settings (
+            user_id    INTEGER PRIMARY KEY,
+            palette    TEXT,
+            updated_at TEXT    NOT NULL
+        )
+        """,
+    ),
 )
 
 
@@ -255,6 +267,17 @@ POSTGRES_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     ("ALTER TABLE guild_settings ADD COLUMN idle_reminder_hours INTEGER",),
     # 5: as SQLite's step 5 (a Discord snowflake needs BIGINT)
     ("ALTER TABLE encounters ADD COLUMN announced_id BIGINT NOT NULL DEFAULT 0",),
+    # 6: as SQLite's step 6
+    (
+        "ALTER TABLE guild_settings ADD COLUMN palette TEXT",
+        """
+        CREATE TABLE user_settings (
+            user_id    BIGINT  PRIMARY KEY,
+            palette    TEXT,
+            updated_at TEXT    NOT NULL
+        )
+        """,
+    ),
 )
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.orders_reply import acts_now
+from bot.palettes import STANDARD, private_scheme
 from bot.panels import PanelPlugin, build, panel_for, press
 from bot.panels.draft import Draft, decode_draft
 from bot.panels.model import PanelModel
@@ -33,6 +34,7 @@ class LoadedPanel:
     state: EncounterState
     plugin: PanelPlugin
     deadline: datetime | None = None  # when the phase resolves by itself (shown on a panel that owes orders)
+    scheme: str = STANDARD  # the player's colour scheme for the preview (bot/palettes.py)
 
     def pressed(self, action: str, values: tuple[str, ...] | None) -> LoadedPanel:
         return replace(self, model=press(self.plugin, self.state, self.model, action, values))
@@ -71,7 +73,8 @@ async def load_panel(
         draft, submitted = plugin.draft_from_raw(state, unit_id, raw), raw is not None
     model = build(plugin, state, unit_id, draft=draft, owing=owing)
     deadline = await service.deadline_of(encounter_id, phase_no) if owing else None
-    return LoadedPanel(encounter_id, phase_no, model, submitted, state, plugin, deadline)
+    scheme = await private_scheme(service.storage, user_id)
+    return LoadedPanel(encounter_id, phase_no, model, submitted, state, plugin, deadline, scheme)
 
 
 def stored_draft(message: discord.Message | None) -> tuple[int, Draft] | None:

@@ -6,6 +6,7 @@ from collections.abc import Hashable
 
 import discord
 
+from bot.alt_text import preview_alt
 from bot.imaging import preview_png
 from cogs.common import png_file
 from cogs.panel.load import LoadedPanel
@@ -35,5 +36,10 @@ async def preview_file(
         locale=locale,
         highlight=shown.highlight,
         coalesce=coalesce,
+        scheme=panel.scheme,
     )
-    return png_file(png, PREVIEW_NAME) if png is not None else None
+    if png is None:
+        return None
+    return png_file(
+        png, PREVIEW_NAME, description=preview_alt(panel.state, model.unit_id, shown.path, locale)
+    )

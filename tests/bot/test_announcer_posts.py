@@ -9,6 +9,7 @@ from typing import Any, cast
 
 import discord
 
+from bot.alt_text import Upload
 from bot.turn_posts import EMBEDS_TEXT_LIMIT, MAX_ATTACHMENTS, MAX_EMBEDS
 from cogs.announcer import Announcer, OpenPost
 
@@ -38,7 +39,7 @@ async def test_a_step_is_added_to_the_message_of_the_resolution_under_way() -> N
     announcer = Announcer(cast(Any, None))
     message = FakeMessage(attachments=1)
     announcer.turns.open_posts[1] = open_post(message, embed(100))
-    added = await announcer.turns.append(1, [embed(200)], [("board-3.png", b"png")])
+    added = await announcer.turns.append(1, [embed(200)], [Upload("board-3.png", b"png")])
     assert added
     (edit,) = message.edits
     assert len(edit["embeds"]) == 2 and len(edit["attachments"]) == 2
@@ -49,10 +50,10 @@ async def test_past_discords_limits_or_once_a_phase_opens_a_step_starts_a_new_me
     announcer = Announcer(cast(Any, None))
     posts = announcer.turns.open_posts
     append = announcer.turns.append
-    cases: list[tuple[OpenPost, list[discord.Embed], list[tuple[str, bytes]]]] = [
+    cases: list[tuple[OpenPost, list[discord.Embed], list[Upload]]] = [
         (open_post(FakeMessage(), embed(EMBEDS_TEXT_LIMIT - 100)), [embed(200)], []),  # 6000 characters
         (open_post(FakeMessage(), *[embed(10) for _ in range(MAX_EMBEDS)]), [embed(10)], []),  # 10 embeds
-        (open_post(FakeMessage(attachments=MAX_ATTACHMENTS), embed(10)), [embed(10)], [("b.png", b"")]),
+        (open_post(FakeMessage(attachments=MAX_ATTACHMENTS), embed(10)), [embed(10)], [Upload("b.png", b"")]),
     ]
     for post, embeds, uploads in cases:
         posts[1] = post
@@ -74,10 +75,12 @@ async def test_after_a_restart_a_step_already_in_its_turns_message_is_not_added_
     posts[1] = OpenPost(cast(discord.Message, message), [shown], "1:lana", recovered=True)
     append = announcer.turns.append
     again = discord.Embed(title="Round 1", description="Lana turns.")
-    assert await append(1, [again], [("board-4.png", b"png")])
+    assert await append(1, [again], [Upload("board-4.png", b"png")])
     assert await append(1, [discord.Embed(title="Round 1", description="Lana turns.")], [])
     assert not message.edits, "nothing is shown twice"
-    assert await append(1, [discord.Embed(title="Round 1", description="Lana ends.")], [("board-5.png", b"")])
+    assert await append(
+        1, [discord.Embed(title="Round 1", description="Lana ends.")], [Upload("board-5.png", b"")]
+    )
     (edit,) = message.edits
     assert len(edit["embeds"]) == 2 and [a.filename for a in edit["attachments"]] == [
         "board-4.png",

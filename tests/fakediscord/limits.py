@@ -7,7 +7,7 @@ Every check adds an entry to Discord's nested `errors` object so a failing reque
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from .errors import empty_message, entity_too_large, field_error, invalid_form_body
 
@@ -32,6 +32,7 @@ MODAL_TITLE_MAX = 45
 MODAL_COMPONENTS_MAX = 5
 AUTOCOMPLETE_CHOICES_MAX = 25
 CHOICE_NAME_MAX = 100
+ATTACHMENT_DESCRIPTION_MAX = 1024  # an attachment's alt text
 DEFAULT_ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # 10 MiB, what an unboosted guild allows
 
 FLAG_EPHEMERAL = 1 << 6
@@ -186,6 +187,16 @@ def _check_components(errors: _Errors, components: list[dict[str, Any]], flags: 
             _check_interactive(errors, [*path, "components", c_index], child, seen)
 
 
+def _descriptions(attachments: object) -> list[object]:
+    """Each attachment's description (alt text) in a create or edit payload, None where it has none."""
+    if not isinstance(attachments, list):
+        return []
+    return [
+        cast(dict[str, Any], a).get("description") if isinstance(a, dict) else None
+        for a in cast(list[object], attachments)
+    ]
+
+
 def check_message_fields(payload: dict[str, Any]) -> None:
     """Validates the size-limited fields present in a create or edit payload."""
     errors = _Errors()
@@ -196,6 +207,8 @@ def check_message_fields(payload: dict[str, Any]) -> None:
     components = payload.get("components")
     if isinstance(components, list):
         _check_components(errors, components, int(payload.get("flags") or 0))  # pyright: ignore[reportUnknownArgumentType]
+    for index, description in enumerate(_descriptions(payload.get("attachments"))):
+        errors.too_long(["attachments", index, "description"], description, ATTACHMENT_DESCRIPTION_MAX)
     errors.raise_if_any()
 
 

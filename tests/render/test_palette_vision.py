@@ -55,3 +55,17 @@ def test_the_check_rejects_olive_against_red_brown_for_a_deuteranope() -> None:
     apart, vision, _, _ = closest_pair((olive, red_brown), GROUNDS)
     assert apart < MIN_APART and vision == "deuteranopia"
     assert set(VISIONS) == {"normal", "protanopia", "deuteranopia", "tritanopia"}
+
+
+def test_the_high_contrast_sides_are_apart_by_a_wide_margin_for_every_colour_vision() -> None:
+    """The ``/settings palette`` high-contrast scheme: two sides at least twice the minimum apart, and up to four
+    sides well past it, against each other and every ground they are drawn on (its toned board and the themes'
+    backgrounds). Measured: two sides 48.6 (the standard defaults: 25.4), three 29.3 (21.0), four 28.0 (5.1)."""
+    grounds = (C.CONTRAST_GROUND, C.PAPER.background, C.SPACE.background)
+    apart, vision, a, b = closest_pair(C.CONTRAST_SIDES[:2], grounds)
+    assert apart >= 2 * MIN_APART, f"{a} and {b} look alike ({apart:.1f}) with {vision}"
+    for n in (3, 4):
+        apart, vision, a, b = closest_pair(C.CONTRAST_SIDES[:n], grounds)
+        assert apart >= 1.25 * MIN_APART, f"{n} sides: {a} and {b} look alike ({apart:.1f}) with {vision}"
+    standard, _, _, _ = closest_pair(C.SIDE_DEFAULTS[:2], GROUNDS)
+    assert closest_pair(C.CONTRAST_SIDES[:2], grounds)[0] > standard + 15

@@ -552,6 +552,22 @@ async def test_guild_settings_keep_the_open_limit_and_who_may_import(storage: St
         await storage.set_guild_settings(GUILD, max_open_encounters=-1)
 
 
+async def test_the_servers_palette_and_each_persons_own_are_kept_apart(storage: Storage) -> None:
+    """``/settings palette``: the server's default for public posts beside its other settings, and a person's own
+    scheme for the pictures only they see (None: nothing chosen), changed and cleared without touching the other."""
+    assert (await storage.get_guild_settings(GUILD)).palette is None
+    assert await storage.get_user_palette(7) is None
+    changed = await storage.set_guild_settings(GUILD, palette="contrast", language="es")
+    assert (changed.palette, changed.language) == ("contrast", "es")
+    await storage.set_user_palette(7, "contrast")
+    await storage.set_user_palette(8, None)
+    assert (await storage.get_user_palette(7), await storage.get_user_palette(8)) == ("contrast", None)
+    await storage.set_user_palette(7, None)
+    assert await storage.get_user_palette(7) is None
+    assert (await storage.get_guild_settings(GUILD)).palette == "contrast"
+    assert (await storage.set_guild_settings(GUILD, palette=None)).language == "es"
+
+
 async def test_deadlines_fire_only_for_running_encounters_still_in_that_phase(storage: Storage) -> None:
     encounter_id = await new_encounter(storage)
     t0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

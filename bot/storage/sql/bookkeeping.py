@@ -19,7 +19,8 @@ class Bookkeeping(SqlCore):
         async with self._read() as db:
             row = await db.fetch_row(
                 "SELECT language, director_role_id, default_deadline_minutes, tutorial_shown, "
-                "max_open_encounters, import_managers_only, idle_reminder_hours FROM guild_settings WHERE guild_id = ?",
+                "max_open_encounters, import_managers_only, idle_reminder_hours, palette FROM guild_settings "
+                "WHERE guild_id = ?",
                 (guild_id,),
             )
         if row is None:
@@ -33,6 +34,7 @@ class Bookkeeping(SqlCore):
             row["max_open_encounters"],
             bool(row["import_managers_only"]),
             row["idle_reminder_hours"],
+            row["palette"],
         )
 
     async def set_guild_settings(
@@ -46,6 +48,7 @@ class Bookkeeping(SqlCore):
         max_open_encounters: int | Unset | None = UNSET,
         import_managers_only: bool | Unset = UNSET,
         idle_reminder_hours: int | Unset | None = UNSET,
+        palette: str | Unset | None = UNSET,
     ) -> GuildSettings:
         if isinstance(default_deadline_minutes, int) and default_deadline_minutes <= 0:
             raise ValueError("the default deadline must be a positive number of minutes")
@@ -63,6 +66,7 @@ class Bookkeeping(SqlCore):
                 ("max_open_encounters", max_open_encounters),
                 ("import_managers_only", import_managers_only),
                 ("idle_reminder_hours", idle_reminder_hours),
+                ("palette", palette),
             )
             if not isinstance(value, Unset)
         }
@@ -80,6 +84,19 @@ class Bookkeeping(SqlCore):
                 (guild_id, *changes.values()),
             )
         return await self.get_guild_settings(guild_id)
+
+    async def get_user_palette(self, user_id: int) -> str | None:
+        async with self._read() as db:
+            row = await db.fetch_row("SELECT palette FROM user_settings WHERE user_id = ?", (user_id,))
+        return None if row is None else row["palette"]
+
+    async def set_user_palette(self, user_id: int, palette: str | None) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO user_settings (user_id, palette, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET palette = excluded.palette, updated_at = excluded.updated_at",
+                (user_id, palette, timestamp(self._clock())),
+            )
 
     # --- timers ---------------------------------------------------------------------------------------------
 
