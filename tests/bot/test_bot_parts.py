@@ -142,12 +142,12 @@ def test_panel_offers_manta_letters_and_only_legal_fire() -> None:
         _, weapon, target = option.value.split(".")
         assert target in legal_targets(state, "halcon", int(weapon))
     for letter in "DAAAA":
-        model = press(exo_panel, state, model, letter)
+        model = press(exo_panel.PANEL, state, model, letter)
     assert len(model.draft.text("move")) == manta  # never more letters than Manta (EXO-2.3)
     full = [c for c in model.controls if isinstance(c, Button) and c.action in ("I", "D", "A")]
     assert not any(b.enabled for b in full), "a full movement offers no more letters"
-    assert press(exo_panel, state, model, "back").draft.text("move") == model.draft.text("move")[:-1]
-    assert press(exo_panel, state, model, "clear").draft == Draft()
+    assert press(exo_panel.PANEL, state, model, "back").draft.text("move") == model.draft.text("move")[:-1]
+    assert press(exo_panel.PANEL, state, model, "clear").draft == Draft()
     first = [o.value for o in model.options("fire")[:1]]
     raw = exo_panel.raw_order(
         exo_panel.build_panel(state, "halcon", draft=Draft(move="D", fire=first), owing=True)
