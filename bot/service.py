@@ -19,6 +19,7 @@ from itertools import pairwise
 from typing import Any, cast
 
 from bot.opening import check_may_open_role, check_open_count
+from bot.panel_click import Opened, not_yours, stale
 from bot.panels.model import phase_text
 from bot.permissions import Actor, holder_of, player_of, units_of
 from bot.results import (
@@ -426,23 +427,23 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
         reading: Reading | None = None,
         actor: Actor | None = None,
     ) -> SubmitResult:
-        """Parse, validate and store one order (durable when this returns); ``all_in`` says whether it was the last."""
+        """Parse, validate and store one order (durable when this returns); ``all_in`` says whether it was the last.
+        A panel's Submit goes through :meth:`submit_opened`, whose guards ran when the click was let in."""
         reading = (
             reading
             if reading is not None and reading.meta.id == encounter_id
             else await self.read(encounter_id)
         )
-        meta, state, current, parts = reading.meta, reading.state, reading.phase_no, reading.parts
+        meta, state, current = reading.meta, reading.state, reading.phase_no
         ruleset = ruleset_for(state)
-        policy = policy_for(ruleset, state)
-        if unit_id == DIRECTOR and policy.director_orders:
+        if unit_id == DIRECTOR and policy_for(ruleset, state).director_orders:
             # director mode: the procedure's own orders (ocs: open a combat, move a unit)
             await self.require_director(meta, actor or Actor(user_id))
         elif not await self.may_use_panel(reading, unit_id, actor or Actor(user_id)):
-            raise refuse("unit.not_yours", "That is not one of your units.")
+            raise not_yours()
         self._require_running(meta)
         if phase_no is not None and phase_no != current:
-            raise refuse("phase.stale", "That panel belongs to a phase that is over; open /orders again.")
+            raise stale()
         if state.over:
             raise refuse("encounter.ended", "This encounter has ended.")
         if unit_id != DIRECTOR and unit_id not in self.owing(state) and not ruleset.may_act(state, unit_id):
@@ -451,6 +452,19 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
                 f"{state.units[unit_id].name} takes no orders now.",
                 unit=state.units[unit_id].name,
             )
+        return await self._store_order(reading, user_id, unit_id, raw)
+
+    async def submit_opened(self, opened: Opened, raw: Any) -> SubmitResult:
+        """The Submit of a panel :func:`bot.panel_click.open_panel` let through: its guards (holder, phase, turn)
+        ran on ``opened.reading``, the read this stores on, so they are not run again; a phase resolved since is
+        still refused by the store."""
+        return await self._store_order(opened.reading, opened.user_id, opened.panel.model.unit_id, raw)
+
+    async def _store_order(self, reading: Reading, user_id: int, unit_id: str, raw: Any) -> SubmitResult:
+        meta, state, current, parts = reading.meta, reading.state, reading.phase_no, reading.parts
+        encounter_id = meta.id
+        ruleset = ruleset_for(state)
+        policy = policy_for(ruleset, state)
         order = ruleset.parse_order(state, unit_id, raw)
         ruleset.validate_order(state, unit_id, order)
         try:
