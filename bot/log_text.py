@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.account import describe
+from bot.text.account import describe
 from data.i18n import t
 from render.phase import phase_title
 from rules.events import Event

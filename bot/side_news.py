@@ -12,7 +12,7 @@ from __future__ import annotations
 from bot.imaging import board_png
 from bot.names import shown_name
 from bot.results import StepReport
-from bot.service_records import events_for
+from bot.service.records import events_for
 from data.i18n import t
 from render.phase import phase_title
 from rules.events import Event

@@ -39,7 +39,6 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.account import describe, roll_purpose
 from bot.bounded import Bounded
 from bot.imaging import board_png
 from bot.logs import trace_id
@@ -48,12 +47,13 @@ from bot.panels import panel_for, status_lines, step_cards
 from bot.panels.model import Card
 from bot.phase_gate import note_shown
 from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepReport
-from bot.rules_reference import cited
 from bot.service import Reading
-from bot.service_base import MUTED
+from bot.service.base import MUTED
 from bot.side_news import news_for, private_title
 from bot.status_names import waiting_text
 from bot.storage import Deadline, Encounter, MessageRef
+from bot.text.account import describe, roll_purpose
+from bot.text.rules_reference import cited
 from bot.turn_posts import MAX_EMBEDS, TURN, OpenPosts, already_shown, fits, pack, recorded, step_sizes
 from bot.turn_posts import OpenPost as OpenPostOf
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file, text_file
@@ -68,7 +68,7 @@ from rules.ruleset import DIRECTOR, OrderMode
 from rules.state import EncounterState
 
 if TYPE_CHECKING:
-    from bot.client import HexBotCore
+    from bot.process.client import HexBotCore
 
 log = logging.getLogger(__name__)
 

@@ -12,15 +12,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import HexBotCore
 from bot.imaging import board_png, replay_file
 from bot.log_text import log_lines
 from bot.names import shown_name
+from bot.process.client import HexBotCore
 from bot.results import refuse
 from bot.seating import private_line, public_line
 from bot.service import Reading, bundled_scenarios
-from bot.service_records import Imported
-from bot.service_replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
+from bot.service.records import Imported
+from bot.service.replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
 from bot.translator import tr
 from cogs.announcer import status_lines_of
 from cogs.common import (

@@ -13,9 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import HexBotCore
 from bot.imaging import board_png
 from bot.names import shown_name
+from bot.process.client import HexBotCore
 from bot.results import refuse
 from bot.rulesets.sheets import doll_png, record_sheet, sheet_fields
 from bot.translator import tr

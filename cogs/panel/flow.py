@@ -1,4 +1,4 @@
-"""What a click on a panel does: the service's guards let it in or refuse it (bot/panel_click.py), then the draft
+"""What a click on a panel does: the service's guards let it in or refuse it (bot/service/panel_click.py), then the draft
 after the click (the plug-in's), and Submit (the service). Returns what to show; the item that was clicked shows
 it (:mod:`cogs.panel.items`)."""
 
@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.panel_click import ClickRefused, LoadedPanel, Opened, PanelRequest, open_panel
 from bot.panels.model import Button, Select
 from bot.service import Reading
+from bot.service.panel_click import ClickRefused, LoadedPanel, Opened, PanelRequest, open_panel
 from cogs.common import actor_of, bot_of, channel_language
 from cogs.panel.components import ControlRef
 from cogs.panel.load import stored_draft
@@ -20,7 +20,7 @@ from data.i18n import t
 from rules.order_modes import policy_for_mode
 
 if TYPE_CHECKING:
-    from bot.client import HexBotCore
+    from bot.process.client import HexBotCore
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ class Clicked:
 
 async def click(interaction: discord.Interaction, ref: ControlRef, values: tuple[str, ...] | None) -> Clicked:
     """The click on control ``ref`` (``values``: a select's choice); raises a ``GameError`` to refuse it. The
-    service's guards decide whether the click may touch the unit (bot/panel_click.py)."""
+    service's guards decide whether the click may touch the unit (bot/service/panel_click.py)."""
     bot = bot_of(interaction)
     request = PanelRequest(
         ref.encounter_id,

@@ -1,4 +1,4 @@
-"""A unit's panel for a user, from storage (built by the service, bot/panel_click.py), and the draft a panel
+"""A unit's panel for a user, from storage (built by the service, bot/service/panel_click.py), and the draft a panel
 message carries."""
 
 from __future__ import annotations
@@ -7,15 +7,15 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.panel_click import ClickRefused, LoadedPanel, PanelRequest, open_panel
 from bot.panels.draft import Draft, decode_draft
 from bot.permissions import Actor
 from bot.service import Reading
+from bot.service.panel_click import ClickRefused, LoadedPanel, PanelRequest, open_panel
 
 __all__ = ["LoadedPanel", "load_panel", "stored_draft"]
 
 if TYPE_CHECKING:
-    from bot.client import HexBotCore
+    from bot.process.client import HexBotCore
 
 
 async def load_panel(

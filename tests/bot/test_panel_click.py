@@ -1,4 +1,4 @@
-"""The guards of a panel request (bot/panel_click.py), without Discord: one forged custom id per guard, each
+"""The guards of a panel request (bot/service/panel_click.py), without Discord: one forged custom id per guard, each
 refused by its own guard, in the documented order, before anything of another person's unit is read or written.
 The end-to-end forged-id tests (tests/e2e/test_e2e_access.py, test_e2e_membership.py, test_e2e_click_burst.py)
 drive the same guards through the real client."""
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from bot.click_limit import ClickLimiter
 from bot.membership import Membership
-from bot.panel_click import ClickRefused, Opened, PanelRequest, open_panel
 from bot.permissions import Actor
 from bot.service import EncounterService
+from bot.service.panel_click import ClickRefused, Opened, PanelRequest, open_panel
 from tests import toy_ruleset  # noqa: F401  (registers toy-sim)
 from tests.toy_ruleset import TOY
 

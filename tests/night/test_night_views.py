@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.permissions import Actor
-from bot.service_replay import viewer_for
+from bot.service.replay import viewer_for
 from bot.storage import Encounter
 from rules.night.state import night_of
 from rules.registry import ruleset_for

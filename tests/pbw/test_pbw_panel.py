@@ -226,7 +226,9 @@ def test_pbw_2_the_preview_follows_the_paths_of_every_declared_move() -> None:
     assert P.preview(state, model) is None  # no step yet
     enabled = [s for s in P.SIDES if isinstance(b := model.control(s), Button) and b.enabled]
     model = press(P.PANEL, state, model, enabled[0])
-    model = press(P.PANEL, state, model, "seg3")  # segment 2 is left a defend; segment 3 shoots, not chosen yet
+    model = press(
+        P.PANEL, state, model, "seg3"
+    )  # segment 2 is left a defend; segment 3 shoots, not chosen yet
     model = press(P.PANEL, state, model, "act", ("f",))
     assert model.order is None and not model.control("submit").enabled  # type: ignore[union-attr]
     shown = P.preview(state, model)

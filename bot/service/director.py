@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from bot.permissions import Actor
 from bot.results import Joined, OverrideDone, UndoDone, refuse
-from bot.service_base import MAX_AUTO_STEPS, ServiceBase, orderable
+from bot.service.base import MAX_AUTO_STEPS, ServiceBase, orderable
 from bot.storage import EncounterEndedError, NothingToUndoError, StalePhaseError
 from bot.storage.base import UNDONE
 from rules.events import Event

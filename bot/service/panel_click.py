@@ -27,13 +27,14 @@ from typing import Any
 
 from bot.click_limit import ClickLimiter
 from bot.membership import Membership
-from bot.orders_reply import acts_now
 from bot.panels import PanelPlugin, build, panel_for, press
 from bot.panels.draft import Draft
 from bot.panels.model import PanelModel
 from bot.permissions import Actor
 from bot.results import Refused, refuse
-from bot.service_base import Reading, ServiceBase
+from bot.service.base import Reading, ServiceBase
+from rules.registry import ruleset_for
+from rules.ruleset import DIRECTOR
 from rules.state import EncounterState
 
 log = logging.getLogger(__name__)
@@ -102,6 +103,18 @@ def not_yours() -> Refused:
 
 def stale() -> Refused:
     return refuse("phase.stale", "That panel belongs to a phase that is over; open /orders again.")
+
+
+def acts_now(service: ServiceBase, reading: Reading, unit_id: str) -> bool:
+    """Whether ``unit_id``'s panel has controls now: the encounter runs and the unit owes an answer, is one the
+    ruleset lets act unprompted (ocs free moves), or is the director's pseudo-unit of a director-run mode (it may
+    give an order of the procedure at any time)."""
+    state = reading.state
+    if reading.meta.status != "running" or state.over:
+        return False
+    return (
+        unit_id == DIRECTOR or unit_id in service.owing(state) or ruleset_for(state).may_act(state, unit_id)
+    )
 
 
 async def open_panel(

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from bot.account import describe, event_json
+from bot.text.account import describe, event_json
 from data import SCENARIO_DIR
 from data.i18n import LANGUAGES, language_of, phrase_text, t
 from render.phase import phase_title
@@ -95,7 +95,7 @@ def _dice_list(text: str) -> tuple[int, ...]:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from bot.launcher import launch
+    from bot.process.launcher import launch
 
     return launch()
 

@@ -19,7 +19,6 @@ from itertools import pairwise
 from typing import Any, cast
 
 from bot.opening import check_may_open_role, check_open_count
-from bot.panel_click import Opened, not_yours, stale
 from bot.panels.model import phase_text
 from bot.permissions import Actor, holder_of, player_of, units_of
 from bot.results import (
@@ -35,11 +34,12 @@ from bot.results import (
     SubmitResult,
     refuse,
 )
-from bot.service_base import MAX_AUTO_STEPS, Reading, ServiceBase, orderable, utc_now
-from bot.service_director import DirectorActions
-from bot.service_records import RecordActions, parse_export
-from bot.service_replay import rule_events
-from bot.service_seating import SeatingActions
+from bot.service.base import MAX_AUTO_STEPS, Reading, ServiceBase, orderable, utc_now
+from bot.service.director import DirectorActions
+from bot.service.panel_click import Opened, not_yours, stale
+from bot.service.records import RecordActions, parse_export
+from bot.service.replay import rule_events
+from bot.service.seating import SeatingActions
 from bot.storage import (
     AlreadyResolved,
     ChannelBusyError,
@@ -106,8 +106,8 @@ def _bundled_text(scenario_id: str) -> str:
 
 class EncounterService(DirectorActions, RecordActions, SeatingActions):
     """Encounters end to end: create, join, start, orders, resolution; director tools, records and the seating
-    of units nobody plays come from the mixins (bot/service_director.py, bot/service_records.py,
-    bot/service_seating.py)."""
+    of units nobody plays come from the mixins (bot/service/director.py, bot/service/records.py,
+    bot/service/seating.py)."""
 
     # --- encounters ----------------------------------------------------------------------------------------
     async def check_create(
@@ -455,7 +455,7 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
         return await self._store_order(reading, user_id, unit_id, raw)
 
     async def submit_opened(self, opened: Opened, raw: Any) -> SubmitResult:
-        """The Submit of a panel :func:`bot.panel_click.open_panel` let through: its guards (holder, phase, turn)
+        """The Submit of a panel :func:`bot.service.panel_click.open_panel` let through: its guards (holder, phase, turn)
         ran on ``opened.reading``, the read this stores on, so they are not run again; a phase resolved since is
         still refused by the store."""
         return await self._store_order(opened.reading, opened.user_id, opened.panel.model.unit_id, raw)

@@ -14,8 +14,8 @@ from typing import Any
 from bot.imaging import run_long_job
 from bot.permissions import Actor
 from bot.results import Refused, refuse
-from bot.service_base import ServiceBase
-from bot.service_replay import rule_events
+from bot.service.base import ServiceBase
+from bot.service.replay import rule_events
 from bot.storage import ChannelBusyError, InvalidExportError
 from bot.storage.base import ExportRows, HistoryStep, ImportRows
 from bot.storage.export import export_document
