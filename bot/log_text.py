@@ -8,15 +8,15 @@ from collections.abc import Iterable
 from datetime import UTC
 from typing import TYPE_CHECKING
 
-from bot.account import describe
 from bot.dice_seal import reveal_line
+from bot.text.account import describe
 from data.i18n import t
 from render.phase import phase_title
 from rules.events import Event
 from rules.state import EncounterState
 
 if TYPE_CHECKING:
-    from bot.service_records import TraceStep
+    from bot.service.records import TraceStep
 
 START = "start"  # the step that places the units, before round 1
 

@@ -9,23 +9,9 @@ from dataclasses import dataclass
 
 from bot.names import shown_name
 from bot.seating import and_list
-from bot.service_base import Reading, ServiceBase
+from bot.service.base import Reading, ServiceBase
+from bot.service.panel_click import acts_now
 from data.i18n import t
-from rules.registry import ruleset_for
-from rules.ruleset import DIRECTOR
-
-
-def acts_now(service: ServiceBase, reading: Reading, unit_id: str) -> bool:
-    """Whether ``unit_id``'s panel has controls now: the encounter runs and the unit owes an answer, is one the
-    ruleset lets act unprompted (ocs free moves), or is the director's pseudo-unit of a director-run mode (it may
-    give an order of the procedure at any time)."""
-    state = reading.state
-    if reading.meta.status != "running" or state.over:
-        return False
-    return (
-        unit_id == DIRECTOR or unit_id in service.owing(state) or ruleset_for(state).may_act(state, unit_id)
-    )
-
 
 #: the answer to ``/orders`` while the encounter does not run, by its status
 _NOT_RUNNING = {

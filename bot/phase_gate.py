@@ -20,7 +20,7 @@ from typing import Final
 
 from bot.panels.model import Text, phase_text
 from bot.results import refuse
-from bot.service_base import ServiceBase
+from bot.service.base import ServiceBase
 from bot.storage import Storage
 from rules.state import EncounterState
 

@@ -13,7 +13,7 @@ from bot.imaging import board_png
 from bot.names import shown_name
 from bot.palettes import STANDARD
 from bot.results import StepReport, UndoDone
-from bot.service_records import events_for
+from bot.service.records import events_for
 from data.i18n import t
 from render.phase import phase_title
 from rules.by_hand import RULE

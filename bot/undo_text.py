@@ -3,8 +3,8 @@ and undoable, so its undoing is shown too)."""
 
 from __future__ import annotations
 
-from bot.account import describe, template_params, unit_name
 from bot.results import UndoDone
+from bot.text.account import describe, template_params, unit_name
 from data.i18n import has, t
 from render.phase import phase_title
 from rules.events import DirectorOverride, Event

@@ -14,7 +14,7 @@ from discord.ext import commands
 from cogs.announcer import Announcer
 
 if TYPE_CHECKING:
-    from bot.client import HexBotCore
+    from bot.process.client import HexBotCore
 
 log = logging.getLogger(__name__)
 

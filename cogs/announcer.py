@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.account import describe
 from bot.alt_text import Upload, board_alt
 from bot.dice_seal import reveal_line
 from bot.imaging import board_png
@@ -32,10 +31,11 @@ from bot.palettes import public_scheme
 from bot.panels import panel_for, step_cards
 from bot.panels.model import Card
 from bot.results import HeldRolls, OverrideDone, Resolution, StatusView, StepReport, UndoDone
-from bot.rules_reference import cited
 from bot.service import Reading
 from bot.side_news import undone_unseen
 from bot.storage import Deadline, Encounter, MessageRef
+from bot.text.account import describe
+from bot.text.rules_reference import cited
 from bot.turn_posts import MAX_EMBEDS, pack, step_sizes
 from cogs.common import ACCOUNT_INLINE_LIMIT, channel_language, clip, png_file
 from cogs.direct_messages import DirectMessages
@@ -47,7 +47,7 @@ from rules.events import Event
 from rules.state import EncounterState
 
 if TYPE_CHECKING:
-    from bot.client import HexBotCore
+    from bot.process.client import HexBotCore
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from rules.hexgrid import Hex
 from rules.state import EncounterState
 
 if TYPE_CHECKING:
-    from bot.client import HexBotCore
+    from bot.process.client import HexBotCore
 
 EMBED_DESCRIPTION_LIMIT = 4096
 CONTENT_LIMIT = 2000

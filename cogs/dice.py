@@ -9,9 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import HexBotCore
-from bot.dice_expr import parse_roll, roll_expression
+from bot.process.client import HexBotCore
 from bot.results import refuse
+from bot.transforms.dice_expr import parse_roll, roll_expression
 from bot.translator import tr
 from cogs.common import public_language
 from data.i18n import t

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.account import describe, roll_purpose
 from bot.alt_text import Upload, board_alt
 from bot.bounded import Bounded
 from bot.director_view import show_view
@@ -19,9 +18,10 @@ from bot.outbox import Sent
 from bot.palettes import private_scheme
 from bot.results import HeldRolls, OverrideDone, StepReport
 from bot.service import Reading
-from bot.service_base import MUTED
+from bot.service.base import MUTED
 from bot.side_news import news_for, private_title
 from bot.storage import Deadline, Encounter, MessageRef
+from bot.text.account import describe, roll_purpose
 from cogs.common import ACCOUNT_INLINE_LIMIT, clip
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
@@ -34,7 +34,7 @@ from rules.state import EncounterState
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
-    from bot.client import HexBotCore
+    from bot.process.client import HexBotCore
 
 log = logging.getLogger(__name__)
 

@@ -13,11 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import overrides
-from bot.account import describe
-from bot.client import HexBotCore, Refusal
+from bot.process.client import HexBotCore, Refusal
 from bot.results import OverrideDone, refuse
 from bot.storage import Encounter
+from bot.text.account import describe
+from bot.transforms import overrides
 from bot.translator import tr
 from bot.undo_text import undone_text
 from cogs import director_phase
@@ -52,7 +52,9 @@ def minutes_text(minutes: float) -> str:
     return f"{minutes:.4f}".rstrip("0").rstrip(".") or "0"
 
 
-Change = Callable[[EncounterState], tuple[EncounterState, Any]]  # a pure edit from bot/overrides.py
+Change = Callable[
+    [EncounterState], tuple[EncounterState, Any]
+]  # a pure edit from bot/transforms/overrides.py
 
 
 class DirectorCog(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot import overrides
+from bot.transforms import overrides
 from cogs.common import actor_of, bot_of, choices, encounter_here, lang
 from data.i18n import has, t
 from rules.errors import GameError

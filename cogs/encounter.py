@@ -15,13 +15,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.alt_text import replay_alt
-from bot.client import HexBotCore
 from bot.imaging import replay_file
 from bot.names import shown_name
+from bot.process.client import HexBotCore
 from bot.results import refuse
 from bot.seating import private_line, public_line
 from bot.service import Reading
-from bot.service_replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
+from bot.service.replay import check_replayable, encounter_to_replay, replay_steps, viewer_for
 from bot.translator import tr
 from cogs.common import (
     actor_of,

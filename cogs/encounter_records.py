@@ -14,13 +14,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.alt_text import board_alt
-from bot.client import HexBotCore
 from bot.imaging import board_png
 from bot.log_text import trace_lines
 from bot.palettes import private_scheme, public_scheme
+from bot.process.client import HexBotCore
 from bot.results import refuse
-from bot.service_records import Imported
-from bot.service_replay import viewer_for
+from bot.service.records import Imported
+from bot.service.replay import viewer_for
 from bot.translator import tr
 from cogs.common import (
     ACCOUNT_INLINE_LIMIT,

@@ -6,9 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import HexBotCore
+from bot.process.client import HexBotCore
 from bot.results import refuse
-from bot.rules_reference import lookup, matching
+from bot.text.rules_reference import lookup, matching
 from bot.translator import tr
 from cogs.common import lang
 from data.i18n import t

@@ -12,9 +12,9 @@ from typing import Any
 import discord
 from discord import ui
 
-from bot.client import HexBotCore, error_text, in_their_words
 from bot.idle import IDLE_REMINDER, idle_hours
-from bot.service_base import MUTED
+from bot.process.client import HexBotCore, error_text, in_their_words
+from bot.service.base import MUTED
 from bot.status_names import named
 from bot.storage import Encounter, StorageError
 from cogs.common import actor_of, bot_of, clip, lang

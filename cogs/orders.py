@@ -9,8 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import HexBotCore
 from bot.orders_reply import split_units, waiting_line
+from bot.process.client import HexBotCore
 from bot.results import refuse
 from bot.translator import tr
 from cogs.common import actor_of, encounter_here, lang, remember_locale

@@ -1,4 +1,4 @@
-"""The director's private menu of the units nobody plays, sent at ``/encounter start`` (bot/service_seating.py).
+"""The director's private menu of the units nobody plays, sent at ``/encounter start`` (bot/service/seating.py).
 
 One select per unit, each choice one click: a member plays it, the director plays it (the default), or it follows
 its stand-in order every time. The menu goes by DM (it may name hidden units: only the director reads it), or as
@@ -15,8 +15,8 @@ from typing import Any
 import discord
 from discord import ui
 
-from bot.client import HexBotCore, error_text, in_their_words
-from bot.service_seating import SEAT_DIRECTOR, SEAT_PLAYER, SEAT_STAND_IN
+from bot.process.client import HexBotCore, error_text, in_their_words
+from bot.service.seating import SEAT_DIRECTOR, SEAT_PLAYER, SEAT_STAND_IN
 from bot.storage import Encounter, StorageError
 from cogs.common import actor_of, bot_of, clip, lang
 from data.i18n import t

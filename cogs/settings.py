@@ -12,9 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import HexBotCore
 from bot.idle import IDLE_REMINDER_HOURS
 from bot.palettes import CONTRAST, SCHEMES, STANDARD
+from bot.process.client import HexBotCore
 from bot.results import refuse
 from bot.storage import GuildSettings
 from bot.translator import tr

@@ -31,7 +31,7 @@ from data.i18n import t
 from rules.state import EncounterState
 
 if TYPE_CHECKING:
-    from bot.client import HexBotCore
+    from bot.process.client import HexBotCore
 
 log = logging.getLogger(__name__)
 

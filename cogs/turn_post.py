@@ -17,7 +17,7 @@ from bot.turn_posts import TURN, OpenPosts, already_shown, fits, recorded
 from bot.turn_posts import OpenPost as OpenPostOf
 
 if TYPE_CHECKING:
-    from bot.client import HexBotCore
+    from bot.process.client import HexBotCore
 
 log = logging.getLogger(__name__)
 

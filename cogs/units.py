@@ -15,10 +15,10 @@ from discord.ext import commands
 
 from bot.alt_text import arcs_alt, doll_alt
 from bot.arcs import pictured
-from bot.client import HexBotCore
 from bot.imaging import board_png
 from bot.names import shown_name
 from bot.palettes import STANDARD, private_scheme
+from bot.process.client import HexBotCore
 from bot.results import refuse
 from bot.rulesets.sheets import doll_png, record_sheet, sheet_fields
 from bot.translator import tr

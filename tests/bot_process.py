@@ -1,8 +1,8 @@
 """The bot in its own process, pointed at this process's local Discord (tests/fakediscord), as in production.
 
-The child is the production :class:`bot.client.HexBot` (``AutoShardedBot``) configured from its environment by
-:func:`bot.config.load_config`, exactly as ``make run`` reads it (``DISCORD_TOKEN``, ``DATABASE_URL``,
-``SHARD_COUNT``, ``SHARD_IDS``, ``HEXD_GUILD``, ``LOG_LEVEL``), and served by :func:`bot.client.serve` until
+The child is the production :class:`bot.process.client.HexBot` (``AutoShardedBot``) configured from its environment by
+:func:`bot.process.config.load_config`, exactly as ``make run`` reads it (``DISCORD_TOKEN``, ``DATABASE_URL``,
+``SHARD_COUNT``, ``SHARD_IDS``, ``HEXD_GUILD``, ``LOG_LEVEL``), and served by :func:`bot.process.client.serve` until
 SIGTERM, as ``run_bot`` does. Only the two discord.py URLs point here (``HEXD_FAKE_BASE``/``HEXD_FAKE_GATEWAY``),
 plus two knobs for a fast start under test (``HEXD_DEADLINE_INTERVAL``, ``HEXD_GUILD_READY_TIMEOUT``).
 
@@ -322,9 +322,9 @@ def serve_child() -> int:
     from discord.gateway import DiscordWebSocket
     from discord.http import Route
 
-    from bot.client import HexBot, serve
-    from bot.config import load_config
     from bot.logs import setup_logging
+    from bot.process.client import HexBot, serve
+    from bot.process.config import load_config
 
     config = load_config(dict(os.environ), dotenv=None)
     setup_logging(config.log_level, token=config.token)

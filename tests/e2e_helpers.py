@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.client import EXTENSIONS, HexBotCore
-from bot.config import Config
 from bot.panels.draft import Draft, decode_draft
 from bot.phase_gate import CONFIRM_WITHIN_MS
+from bot.process.client import EXTENSIONS, HexBotCore
+from bot.process.config import Config
 from bot.storage import Encounter
 from rules.registry import ruleset_for
 from tests.fakediscord import Channel, FakeDiscord, Message, Person

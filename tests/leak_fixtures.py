@@ -27,7 +27,9 @@ def readable(message: Message) -> dict[str, Any]:
         "content": message.content,
         "embeds": message.embeds,
         "components": message.components,
-        "files": [(a.filename, a.description, hashlib.sha256(a.data).hexdigest()) for a in message.attachments],
+        "files": [
+            (a.filename, a.description, hashlib.sha256(a.data).hexdigest()) for a in message.attachments
+        ],
         "deleted": message.deleted,
     }
 

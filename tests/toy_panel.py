@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from bot.panels import PanelPlugin
 from bot.panels.draft import Draft
 from bot.panels.model import (
     Field,
@@ -80,3 +81,25 @@ def preview(state: EncounterState, model: PanelModel) -> Preview | None:
     if model.step != "orders" or unit.at is None or not order.startswith("move "):
         return None
     return Preview((unit.at, Hex.parse(order.removeprefix("move "))), unit.facing)
+
+
+class ToyPanelPlugin(PanelPlugin):
+    __slots__ = ()
+
+    def build_panel(self, state: EncounterState, unit_id: str, *, draft: Draft, owing: bool) -> PanelModel:
+        return build_panel(state, unit_id, draft=draft, owing=owing)
+
+    def apply(self, model: PanelModel, action: str, values: tuple[str, ...] | None) -> Draft:
+        return apply(model, action, values)
+
+    def raw_order(self, model: PanelModel) -> Any:
+        return raw_order(model)
+
+    def draft_from_raw(self, state: EncounterState, unit_id: str, raw: Any) -> Draft:
+        return draft_from_raw(state, unit_id, raw)
+
+    def preview(self, state: EncounterState, model: PanelModel) -> Preview | None:
+        return preview(state, model)
+
+
+PANEL = ToyPanelPlugin()

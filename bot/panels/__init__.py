@@ -1,6 +1,6 @@
 """Order panels as plug-ins: one module per ruleset, ``bot/panels/<id>.py``, found through the registry.
 
-Every panel module is pure (no Discord) and exposes the same five functions, written down as :class:`PanelPlugin`.
+Every panel module is pure (no Discord) and exposes ``PANEL``, an instance of a :class:`PanelPlugin` subclass.
 The generic model they build is in :mod:`bot.panels.model`, the draft and its custom-id codec in
 :mod:`bot.panels.draft`; the Discord layer (``cogs/panel/``) draws any panel without knowing its ruleset.
 A panel module and the ruleset's record sheet (``bot/rulesets/sheets/<id>.py``) are the only places of the bot that import
@@ -10,8 +10,8 @@ its engine (``rules.<id>``).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from typing import Any, Protocol, cast
+from abc import ABC, abstractmethod
+from typing import Any
 
 from bot.panels.draft import Draft
 from bot.panels.memo import per_state
@@ -28,59 +28,63 @@ NO_PANEL = "bot.panels.waiting"  # a ruleset without an orders panel: every pane
 BUILDS_KEPT = 512
 
 
-class PanelPlugin(Protocol):
-    """What a ruleset's panel module provides (module-level functions with these signatures)."""
+class PanelPlugin(ABC):
+    """A ruleset's order panel. Subclass it, give the five required methods, override the optional hooks you
+    need (each has a do-nothing default), and expose an instance as ``PANEL`` in ``bot/panels/<id>.py``: the
+    same shape as a render overlay (:class:`render.rulesets.Overlay`)."""
 
+    __slots__ = ()
+
+    @abstractmethod
     def build_panel(self, state: EncounterState, unit_id: str, *, draft: Draft, owing: bool) -> PanelModel:
         """The panel of ``unit_id`` now: what it may choose (only what the rules accept) and ``draft``, kept to
         what is still offered. ``owing``: the unit owes an order in this phase (else the panel waits)."""
-        ...
 
+    @abstractmethod
     def apply(self, model: PanelModel, action: str, values: tuple[str, ...] | None) -> Draft:
         """The draft after the control ``action`` of ``model`` is used: a button press (``values`` is None) or a
         select's chosen ``values`` (checked against what ``model`` offers; a click may be forged)."""
-        ...
 
+    @abstractmethod
     def raw_order(self, model: PanelModel) -> Any:
         """The model's draft as the raw order the ruleset's ``parse_order`` reads."""
-        ...
 
+    @abstractmethod
     def draft_from_raw(self, state: EncounterState, unit_id: str, raw: Any) -> Draft:
         """A stored raw order back into a draft, so a reopened panel shows what the player gave."""
-        ...
 
+    @abstractmethod
     def preview(self, state: EncounterState, model: PanelModel) -> Preview | None:
         """What the private preview image highlights for the model's draft (None: no preview)."""
-        ...
 
+    def status_lines(self, state: EncounterState) -> tuple[Text, ...]:
+        """Lines the channel's status message adds (ocs: the open combats and what each waits for). Public: they
+        name nothing a side may not see."""
+        return ()
 
-# Optional plug-in functions (a module without them adds nothing):
-#   ``status_lines(state) -> tuple[Text, ...]``: lines the channel's status message adds (ocs: the open combats
-#   and what each waits for); public, so they name nothing a side may not see.
-#   ``step_cards(state, events) -> tuple[Card, ...]``: summaries posted with a step's public account (ocs: every
-#   figure of a combat, OCS-7); ``events`` are the step's public events, ``state`` the state after it.
+    def step_cards(self, state: EncounterState, events: tuple[Event, ...]) -> tuple[Card, ...]:
+        """Summaries posted with a step's public account (ocs: every figure of a combat, OCS-7). ``events`` are
+        the step's public events, ``state`` the state after it."""
+        return ()
 
 
 def status_lines(plugin: PanelPlugin, state: EncounterState) -> tuple[Text, ...]:
-    """The plug-in's own lines for the channel status (none when it has no ``status_lines``)."""
-    found: object = getattr(plugin, "status_lines", None)
-    if not callable(found):
-        return ()
-    return cast(Callable[[EncounterState], tuple[Text, ...]], found)(state)
+    """The plug-in's own lines for the channel status."""
+    return plugin.status_lines(state)
 
 
 def step_cards(plugin: PanelPlugin, state: EncounterState, events: tuple[Event, ...]) -> tuple[Card, ...]:
-    """The plug-in's summaries of a step's public events (none when it has no ``step_cards``)."""
-    found: object = getattr(plugin, "step_cards", None)
-    if not callable(found):
-        return ()
-    return cast(Callable[[EncounterState, tuple[Event, ...]], tuple[Card, ...]], found)(state, events)
+    """The plug-in's summaries of a step's public events."""
+    return plugin.step_cards(state, events)
 
 
 def panel_for(ruleset_id: str) -> PanelPlugin:
-    """The panel module of ``ruleset_id``, as the registry names it (imported on first use)."""
+    """The panel of ``ruleset_id``, as the registry names its module (imported on first use)."""
     name = plugin_module(ruleset_id, "panel") or NO_PANEL
-    return cast(PanelPlugin, importlib.import_module(name))
+    panel: object = vars(importlib.import_module(name)).get("PANEL")
+    if not isinstance(panel, PanelPlugin):
+        raise TypeError(f"{name}.PANEL must be a bot.panels.PanelPlugin, got {panel!r}")
+    return panel
 
 
 def _build_now(

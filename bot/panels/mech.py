@@ -27,7 +27,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.panels import accepted
+from bot.panels import PanelPlugin, accepted
 from bot.panels.draft import Draft, fits, keep_fitting, most_that_fit
 from bot.panels.memo import per_state
 from bot.panels.model import (
@@ -90,7 +90,7 @@ PHYSICAL_OF = {code: pair for pair, code in PHYSICAL_CODES.items()}
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
-# --- the plug-in interface (bot.panels.PanelPlugin) ----------------------------------------------------------
+# --- the plug-in interface (bot.panels.PanelPlugin, wired up in the class at the end) ---------------------
 
 
 def build_panel(state: EncounterState, unit_id: str, *, draft: Draft, owing: bool) -> PanelModel:
@@ -824,3 +824,27 @@ def _physical_entry(state: EncounterState, value: str) -> dict[str, Any]:
     if limb:
         entry["limb"] = limb
     return entry
+
+
+class MechPanelPlugin(PanelPlugin):
+    """The mech panel as the registry finds it: the module's functions above, which its tests call directly."""
+
+    __slots__ = ()
+
+    def build_panel(self, state: EncounterState, unit_id: str, *, draft: Draft, owing: bool) -> PanelModel:
+        return build_panel(state, unit_id, draft=draft, owing=owing)
+
+    def apply(self, model: PanelModel, action: str, values: tuple[str, ...] | None) -> Draft:
+        return apply(model, action, values)
+
+    def raw_order(self, model: PanelModel) -> Any:
+        return raw_order(model)
+
+    def draft_from_raw(self, state: EncounterState, unit_id: str, raw: Any) -> Draft:
+        return draft_from_raw(state, unit_id, raw)
+
+    def preview(self, state: EncounterState, model: PanelModel) -> Preview | None:
+        return preview(state, model)
+
+
+PANEL = MechPanelPlugin()

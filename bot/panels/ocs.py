@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, cast
 
-from bot.panels import accepted
+from bot.panels import PanelPlugin, accepted
 from bot.panels.draft import Draft, most_that_fit
 from bot.panels.model import (
     MAX_OPTIONS,
@@ -87,7 +87,7 @@ ROWS = 5  # Discord: rows of components; the buttons take the last
 MAX_SELECTS = ROWS - 1
 
 
-# --- the plug-in interface (bot.panels.PanelPlugin) ----------------------------------------------------------
+# --- the plug-in interface (bot.panels.PanelPlugin, wired up in the class at the end) ---------------------
 
 
 def build_panel(state: EncounterState, unit_id: str, *, draft: Draft, owing: bool) -> PanelModel:
@@ -206,7 +206,7 @@ def preview(state: EncounterState, model: PanelModel) -> Preview | None:
     return None
 
 
-# --- optional plug-in functions (bot.panels.status_lines, bot.panels.step_cards) -----------------------------
+# --- optional plug-in hooks (PanelPlugin.status_lines, PanelPlugin.step_cards) -----------------------------
 
 
 def status_lines(state: EncounterState) -> tuple[Text, ...]:
@@ -725,3 +725,33 @@ def _stats(unit: OcsUnit) -> tuple[Stat, ...]:
         Stat("ocs_steps", str(unit.steps)),
         Stat("position", unit.at.label if unit.at else "—"),
     )
+
+
+class OcsPanelPlugin(PanelPlugin):
+    """The ocs panel as the registry finds it: the module's functions above, which its tests call directly."""
+
+    __slots__ = ()
+
+    def build_panel(self, state: EncounterState, unit_id: str, *, draft: Draft, owing: bool) -> PanelModel:
+        return build_panel(state, unit_id, draft=draft, owing=owing)
+
+    def apply(self, model: PanelModel, action: str, values: tuple[str, ...] | None) -> Draft:
+        return apply(model, action, values)
+
+    def raw_order(self, model: PanelModel) -> Any:
+        return raw_order(model)
+
+    def draft_from_raw(self, state: EncounterState, unit_id: str, raw: Any) -> Draft:
+        return draft_from_raw(state, unit_id, raw)
+
+    def preview(self, state: EncounterState, model: PanelModel) -> Preview | None:
+        return preview(state, model)
+
+    def status_lines(self, state: EncounterState) -> tuple[Text, ...]:
+        return status_lines(state)
+
+    def step_cards(self, state: EncounterState, events: tuple[Event, ...]) -> tuple[Card, ...]:
+        return step_cards(state, events)
+
+
+PANEL = OcsPanelPlugin()

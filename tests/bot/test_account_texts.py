@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.account import describe, display_value, event_json, roll_purpose
-from bot.cli import simulate
-from bot.dice_expr import parse_roll, roll_expression
 from bot.panels.model import phase_text
+from bot.process.cli import simulate
+from bot.text.account import describe, display_value, event_json, roll_purpose
+from bot.transforms.dice_expr import parse_roll, roll_expression
 from data import SCENARIO_DIR
 from data.i18n import t
 from render.board import _subtitle  # pyright: ignore[reportPrivateUsage]
@@ -275,7 +275,7 @@ def test_cli_images_follow_lang(tmp_path: Path) -> None:
     assert [p.name for p in es] == [p.name for p in en] == ["r01-p2.png", "r01-p2-director.png"]
     assert es[0].read_bytes() != en[0].read_bytes(), "the Spanish board is not the English one"
     assert write_step_images(tmp_path / "again", step, "es")[0].read_bytes() == es[0].read_bytes()
-    from bot.cli import _parser  # pyright: ignore[reportPrivateUsage]
+    from bot.process.cli import _parser  # pyright: ignore[reportPrivateUsage]
 
     assert _parser().parse_args(["demo", "--lang", "es"]).lang == "es"
 

@@ -11,17 +11,17 @@ from datetime import UTC, datetime
 import pytest
 from discord import Locale, app_commands
 
-from bot import overrides
-from bot.client import error_text, in_their_words
-from bot.dice_expr import CheckExpr, SombraExpr, SumExpr, parse_roll, roll_expression
 from bot.logs import RedactSecrets
 from bot.panels import exo as exo_panel
 from bot.panels import press
 from bot.panels.draft import DRAFT_ROOM, Draft, DraftTooLong, decode_draft, encode_draft
 from bot.panels.model import Button
 from bot.permissions import Actor, is_director
+from bot.process.client import error_text, in_their_words
 from bot.results import Refused
 from bot.storage import Encounter, Participant
+from bot.transforms import overrides
+from bot.transforms.dice_expr import CheckExpr, SombraExpr, SumExpr, parse_roll, roll_expression
 from bot.translator import HexTranslator, tr
 from data import SCENARIO_DIR
 from data.i18n import t
@@ -142,12 +142,12 @@ def test_panel_offers_manta_letters_and_only_legal_fire() -> None:
         _, weapon, target = option.value.split(".")
         assert target in legal_targets(state, "halcon", int(weapon))
     for letter in "DAAAA":
-        model = press(exo_panel, state, model, letter)
+        model = press(exo_panel.PANEL, state, model, letter)
     assert len(model.draft.text("move")) == manta  # never more letters than Manta (EXO-2.3)
     full = [c for c in model.controls if isinstance(c, Button) and c.action in ("I", "D", "A")]
     assert not any(b.enabled for b in full), "a full movement offers no more letters"
-    assert press(exo_panel, state, model, "back").draft.text("move") == model.draft.text("move")[:-1]
-    assert press(exo_panel, state, model, "clear").draft == Draft()
+    assert press(exo_panel.PANEL, state, model, "back").draft.text("move") == model.draft.text("move")[:-1]
+    assert press(exo_panel.PANEL, state, model, "clear").draft == Draft()
     first = [o.value for o in model.options("fire")[:1]]
     raw = exo_panel.raw_order(
         exo_panel.build_panel(state, "halcon", draft=Draft(move="D", fire=first), owing=True)
@@ -299,7 +299,7 @@ def test_logs_never_carry_the_token() -> None:
 
 
 def test_the_account_names_sides_by_their_name_in_each_language() -> None:
-    from bot.account import describe
+    from bot.text.account import describe
     from rules.scenario import load_scenario
     from rules.skirmish.events import SkChitDrawn
 

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import service_base
 from bot.bounded import Bounded
 from bot.panels.draft import Draft, _most_that_fit_by_trying, most_that_fit  # pyright: ignore[reportPrivateUsage]
+from bot.service import base as service_base
 from cogs.announcer import Announcer
 from tests.bot_fixtures import sqlite_service
 

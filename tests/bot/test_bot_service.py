@@ -1,4 +1,4 @@
-"""The application layer (bot/service.py) against a temporary SQLite database, without Discord.
+"""The application layer (bot/service/core.py) against a temporary SQLite database, without Discord.
 
 Uses the core's toy ruleset (``toy-sim``: secret ``move <hex>`` orders, one hex at a time) so these tests pin the
 bot's flow independently of any real ruleset; tests/exo/test_bot_exo.py plays exo through the same layer.
@@ -149,7 +149,7 @@ async def test_director_commands_refuse_everyone_else(service: EncounterService)
 
 
 async def test_override_is_an_event_and_undo_restores_the_state(service: EncounterService) -> None:
-    from bot import overrides
+    from bot.transforms import overrides
 
     enc = await _running(service)
     to = Hex.parse("0808")
@@ -167,7 +167,7 @@ async def test_director_changes_wait_for_a_resolution_running_in_this_process(
     """A director's override given while the bot resolves (phases that run by themselves included) used to read
     the phase before the resolution committed and be refused as stale, with the orders panel's text (CI flake
     of test_e2e_replay). It now waits for the encounter's lock and applies to the state the resolution left."""
-    from bot import overrides
+    from bot.transforms import overrides
 
     enc = await _running(service)
     loads: list[int] = []
@@ -206,8 +206,8 @@ async def test_director_changes_wait_for_a_resolution_running_in_this_process(
 async def test_an_override_on_a_phase_another_process_moved_on_is_built_again(
     service: EncounterService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot import overrides
     from bot.storage import StalePhaseError
+    from bot.transforms import overrides
 
     enc = await _running(service)
     real = service.storage.record_override
@@ -300,7 +300,7 @@ async def test_an_encounter_over_but_still_running_after_a_crash_is_ended_by_the
 async def test_undo_takes_back_one_override_at_a_time_even_before_the_start(
     service: EncounterService,
 ) -> None:
-    from bot import overrides
+    from bot.transforms import overrides
 
     created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="toy-sim", toml_text=TOY)
     enc = created.encounter_id

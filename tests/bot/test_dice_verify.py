@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from bot.cli import main
-from bot.config import load_config
 from bot.dice_seal import KEY_SETTING, SEAL_EVENT, commitment_of, rolls_public
 from bot.log_text import trace_lines
 from bot.permissions import Actor
+from bot.process.cli import main
+from bot.process.config import load_config
 from bot.service import EncounterService
 from bot.storage.export import seal
 from bot.verify import report_lines, verify_document

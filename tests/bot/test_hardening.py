@@ -132,9 +132,9 @@ def test_a_large_export_is_gzip_compressed_and_imports_back(monkeypatch: pytest.
     and failed; a large export is sent compressed, and the import reads it back. A gzip bomb is refused."""
     import gzip
 
-    from bot import service_records
     from bot.results import Refused
-    from bot.service_records import export_blob
+    from bot.service import records as service_records
+    from bot.service.records import export_blob
 
     data = {"encounter": {"name": "Big fleet"}, "snapshots": [{"state": "x" * 5000}] * 20}
     small, name = export_blob(data, 7)

@@ -10,7 +10,7 @@ import pytest
 
 from bot.orders_reply import split_units, waiting_line
 from bot.service import EncounterService
-from bot.service_base import Reading
+from bot.service.base import Reading
 from bot.storage.base import Encounter, EncounterStatus
 from data import SCENARIO_DIR
 from rules.engine import resolve_phase

@@ -1,5 +1,5 @@
-"""Panel plug-ins (bot/panels/): every registered ruleset's panel module is found through the registry and has
-the plug-in interface; the tests' toy panel (tests/toy_panel.py) loads through ``panel_for`` like the real ones
+"""Panel plug-ins (bot/panels/): every registered ruleset's panel (``PANEL``, a ``PanelPlugin``) is found through
+the registry and has the plug-in interface; the tests' toy panel (tests/toy_panel.py) loads through ``panel_for`` like the real ones
 and is drawn by the generic Discord view, which knows no ruleset; custom ids carry the phase and stay in bounds."""
 
 from __future__ import annotations
@@ -29,16 +29,37 @@ def test_every_ruleset_has_a_panel_plugin_with_the_interface(ruleset_id: str) ->
     plugin = panel_for(ruleset_id)
     for name in INTERFACE:
         wanted = inspect.signature(getattr(PanelPlugin, name))
-        wanted = wanted.replace(parameters=list(wanted.parameters.values())[1:])  # no ``self`` on a module
+        wanted = wanted.replace(parameters=list(wanted.parameters.values())[1:])  # bound: no ``self``
         found = inspect.signature(getattr(plugin, name))
         assert [(p.name, p.kind) for p in found.parameters.values()] == [
             (p.name, p.kind) for p in wanted.parameters.values()
-        ], f"{plugin.__name__}.{name}{found} is not {name}{wanted}"
+        ], f"{type(plugin).__name__}.{name}{found} is not {name}{wanted}"
+
+
+@pytest.mark.parametrize("ruleset_id", ruleset_ids())
+def test_every_panel_is_one_plugin_instance_with_the_optional_hooks(ruleset_id: str) -> None:
+    """The same shape as a render overlay: ``PANEL``, an instance of the base class, whose optional hooks
+    always exist (a plug-in without its own adds nothing)."""
+    plugin = panel_for(ruleset_id)
+    assert isinstance(plugin, PanelPlugin)
+    state = load_scenario(TOY.format(ruleset="toy-sim")).state
+    if type(plugin).status_lines is PanelPlugin.status_lines:
+        assert plugin.status_lines(state) == ()
+    if type(plugin).step_cards is PanelPlugin.step_cards:
+        assert plugin.step_cards(state, ()) == ()
+
+
+def test_a_panel_module_without_a_plugin_instance_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.panels
+
+    monkeypatch.setattr(bot.panels, "plugin_module", lambda rid, part: "bot.panels.draft")
+    with pytest.raises(TypeError, match=r"PANEL must be a bot\.panels\.PanelPlugin"):
+        panel_for("toy-sim")
 
 
 async def test_the_toy_panel_loads_through_the_registry_and_draws_through_the_generic_view() -> None:
     plugin = panel_for("toy-sim")
-    assert plugin is toy_panel
+    assert plugin is toy_panel.PANEL
     state = load_scenario(TOY.format(ruleset="toy-sim")).state
     model = plugin.build_panel(state, "a", draft=Draft(), owing=True)
     assert model.step == "orders"

@@ -4,6 +4,7 @@ know (FOG-1, NGT-2)."""
 
 from __future__ import annotations
 
+import importlib
 import io
 from dataclasses import replace
 from pathlib import Path
@@ -11,13 +12,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.rulesets.sheets import Sheet, doll_png, record_sheet, sheet_fields
+from bot.rulesets.sheets import Sheet, SheetPlugin, doll_png, record_sheet, sheet_fields
 from data import SCENARIO_DIR
 from render.doll import GONE
 from rules.engine import visibility
 from rules.mech.model import Mech
 from rules.ocs.model import OcsUnit
-from rules.registry import ruleset_for
+from rules.registry import layer_ids, plugin_module, ruleset_for, ruleset_ids
 from rules.ruleset import DIRECTOR, PUBLIC
 from rules.scenario import load_scenario
 from rules.state import EncounterState
@@ -205,3 +206,10 @@ def test_pbw_sheet_shows_a_treatment_to_its_own_side_only_PBW_6() -> None:
     )
     other = next(s.id for s in state.sides if s.id != healer.side)
     assert "Treating" not in text_of(record_sheet(state, healer.id, other), "en")
+
+
+@pytest.mark.parametrize("pid", [p for p in (*ruleset_ids(), *layer_ids()) if plugin_module(p, "sheet")])
+def test_every_sheet_module_exposes_one_sheet_plugin(pid: str) -> None:
+    """The same shape as an order panel and a render overlay: ``SHEET``, an instance of the base class."""
+    module = importlib.import_module(plugin_module(pid, "sheet"))
+    assert isinstance(vars(module).get("SHEET"), SheetPlugin)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules_reference import cited, lookup, matching, rules
+from bot.text.rules_reference import cited, lookup, matching, rules
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

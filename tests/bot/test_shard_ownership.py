@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.client import HexBot, HexBotCore
-from bot.config import Config, load_config
+from bot.process.client import HexBot, HexBotCore
+from bot.process.config import Config, load_config
 from bot.service import EncounterService
-from bot.service_base import DEADLINE_TTL, GUILD_SETTINGS_TTL, SHARED_TTL
+from bot.service.base import DEADLINE_TTL, GUILD_SETTINGS_TTL, SHARED_TTL
 from bot.storage import open_storage
 
 

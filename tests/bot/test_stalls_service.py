@@ -8,7 +8,7 @@ import pytest
 from bot.permissions import Actor
 from bot.results import Missing, Refused
 from bot.service import EncounterService
-from bot.service_seating import SEAT_DIRECTOR, SEAT_PLAYER, SEAT_STAND_IN
+from bot.service.seating import SEAT_DIRECTOR, SEAT_PLAYER, SEAT_STAND_IN
 from bot.status_names import waiting_text
 from rules.registry import ruleset_for
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.client import HexBotCore, serve_with_retry
-from bot.config import Config
+from bot.process.client import HexBotCore, serve_with_retry
+from bot.process.config import Config
 
 
 async def test_no_network_is_one_line_per_attempt_and_a_retry_until_stopped(

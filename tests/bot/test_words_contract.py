@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.account import describe
 from bot.panels import build, panel_for
 from bot.panels.draft import Draft
 from bot.panels.model import Button, PanelModel
 from bot.rulesets.sheets import record_sheet
+from bot.text.account import describe
 from data import SCENARIO_DIR
 from data.i18n import t
 from rules.engine import visibility

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from bot.config import ConfigError, load_config
+from bot.process.cli import main
+from bot.process.config import ConfigError, load_config
 
 
 def test_run_without_a_token_exits_with_a_clear_message(
@@ -157,7 +157,7 @@ def test_sim_says_a_refused_scripted_order_in_its_lang(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A scripted order the engine refuses mid-play (one ``validate`` cannot foresee) is said in ``--lang``."""
-    from bot.cli import _round_error  # pyright: ignore[reportPrivateUsage]
+    from bot.process.cli import _round_error  # pyright: ignore[reportPrivateUsage]
     from rules.errors import IllegalOrderError
 
     refusal = IllegalOrderError(

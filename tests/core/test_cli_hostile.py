@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.cli import main
+from bot.process.cli import main
 from data import SCENARIO_DIR
 from tests.hostile_fixtures import base_scenario, combinations, hostile, to_toml
 
@@ -70,7 +70,7 @@ def test_ngt_3_a_flare_aimed_off_the_board_is_a_problem_line_for_validate_and_si
 def test_ngt_3_a_round_not_read_by_the_loader_is_refused_by_sim_not_crashed() -> None:
     """A round's lights are read by one reader whether the loader checked them or not: ``sim`` on a round
     built by hand says what is wrong with it and exits 2."""
-    from bot.cli import simulate
+    from bot.process.cli import simulate
     from rules.ruleset import RoundSpec
     from rules.scenario import load_scenario
 

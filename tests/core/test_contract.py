@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import simulate
+from bot.process.cli import simulate
 from data import SCENARIO_DIR
 from data.i18n import (
     _flatten,  # pyright: ignore[reportPrivateUsage]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.account import describe
+from bot.text.account import describe
 from data import SCENARIO_DIR
 from rules.engine import resolve_phase
 from rules.order_modes import policy_for

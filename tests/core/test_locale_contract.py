@@ -12,7 +12,7 @@ from typing import cast
 
 import pytest
 
-from bot.account import describe, event_key, value_text
+from bot.text.account import describe, event_key, value_text
 from data import i18n
 from data.i18n import DuplicateKeyError, catalog, t, term_key
 from rules.mech.events import DeclarationLocked as MechDeclarationLocked

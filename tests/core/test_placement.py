@@ -1,5 +1,5 @@
 """The director's hand cannot break the board: ``Ruleset.check_placement`` in every ruleset and through the night
-layer, as ``/director move`` and ``/director add-unit`` meet it (bot/overrides.py). A refusal names the reason and
+layer, as ``/director move`` and ``/director add-unit`` meet it (bot/transforms/overrides.py). A refusal names the reason and
 the rule id, and nothing is changed."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import dataclasses
 
 import pytest
 
-from bot import overrides
-from bot.client import error_text
+from bot.process.client import error_text
+from bot.transforms import overrides
 from data import SCENARIO_DIR
 from rules.errors import IllegalOrderError
 from rules.hexgrid import Hex

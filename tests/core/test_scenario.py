@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import tests.toy_ruleset  # noqa: F401  (registers the toy rulesets)
-from bot.cli import main
+from bot.process.cli import main
 from data.i18n import phrase_text, problem_text
 from rules.errors import ScenarioError
 from rules.hexgrid import Hex

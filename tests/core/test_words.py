@@ -11,15 +11,15 @@ from typing import cast
 
 import pytest
 
-from bot.account import describe
-from bot.cli import simulate
-from bot.dice_expr import parse_roll, roll_expression
 from bot.log_text import log_lines
 from bot.panels.draft import Draft
 from bot.panels.model import phase_text
 from bot.panels.ocs import build_panel
+from bot.process.cli import simulate
 from bot.service import bundled_scenarios
 from bot.side_news import private_title
+from bot.text.account import describe
+from bot.transforms.dice_expr import parse_roll, roll_expression
 from data import SCENARIO_DIR
 from data.i18n import LANGUAGES, catalog, t
 from render.phase import phase_title

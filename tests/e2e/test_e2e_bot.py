@@ -356,7 +356,7 @@ async def test_a_spanish_server_reads_the_channel_in_spanish(tmp_path: Path) -> 
 
 
 async def test_a_broken_cog_is_skipped_and_the_bot_stays_up(tmp_path: Path) -> None:
-    from bot.client import EXTENSIONS
+    from bot.process.client import EXTENSIONS
 
     async with FakeDiscord() as fd:
         guild = fd.create_guild("Wargames")

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service_base import utc_now
+from bot.service.base import utc_now
 from tests.e2e_helpers import Table, encounter_of, open_duel, orders_panel, phase_seen
 
 pytestmark = pytest.mark.slow

@@ -182,7 +182,7 @@ async def test_an_export_and_an_import_are_built_off_the_bot_and_another_user_is
     it gives back imports again."""
     import pickle
 
-    import bot.service_records as records
+    import bot.service.records as records
     from bot.storage.base import ExportRows
 
     t = table

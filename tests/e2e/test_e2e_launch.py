@@ -1,4 +1,4 @@
-"""The production client through the launcher path: ``bot.client.serve`` runs the real sharded ``HexBot``
+"""The production client through the launcher path: ``bot.process.client.serve`` runs the real sharded ``HexBot``
 (``AutoShardedBot``) against tests/fakediscord, as ``run_bot`` does after reading the configuration, and stops it
 the way SIGTERM does. The other end-to-end tests run the unsharded core for speed; this one proves the sharded
 login (READY's ``shard``), the cogs and a command all work in the class that ships."""
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import HexBot, serve
-from bot.config import Config
+from bot.process.client import HexBot, serve
+from bot.process.config import Config
 from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.slow

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 import cogs.announcer
-from bot.account import describe
 from bot.results import StepReport
 from bot.storage import Encounter
+from bot.text.account import describe
 from render.phase import phase_title
 from tests.e2e_helpers import Table, encounter_of, play_phase, start_bot
 from tests.fakediscord import FakeDiscord, Message

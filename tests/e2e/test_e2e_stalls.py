@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.service_base import utc_now
-from bot.service_seating import SEAT_PLAYER, SEAT_STAND_IN
+from bot.service.base import utc_now
+from bot.service.seating import SEAT_PLAYER, SEAT_STAND_IN
 from rules.registry import get_ruleset, ruleset_for
 from rules.ruleset import OrderMode
 from tests.e2e_helpers import (

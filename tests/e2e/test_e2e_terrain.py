@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.overrides import terrain_kinds
 from bot.permissions import Actor
+from bot.transforms.overrides import terrain_kinds
 from rules.hexgrid import Hex
 from rules.state import EncounterState
 from tests.e2e_helpers import BotUnderTest, start_bot

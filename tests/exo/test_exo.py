@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.cli import main as cli_main
+from bot.process.cli import main as cli_main
 from data.i18n import phrase_text, problem_text
 from rules.dice import Quality
 from rules.engine import resolve_phase

@@ -1,7 +1,7 @@
 """Golden scenario (STYLE: reference files checked in): ten exo rounds, scripted dice then the seed.
 
 Regenerate after an intended rules change with
-``.venv/bin/python -m bot.cli sim tests/golden/exo-golden.toml --json > tests/golden/exo-golden.jsonl``
+``.venv/bin/python -m bot.process.cli sim tests/golden/exo-golden.toml --json > tests/golden/exo-golden.jsonl``
 and review the diff.
 """
 
@@ -12,7 +12,7 @@ import difflib
 import io
 import json
 
-from bot.cli import main as cli_main
+from bot.process.cli import main as cli_main
 from tests.paths import GOLDEN
 
 

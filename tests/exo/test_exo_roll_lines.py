@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.account import describe
+from bot.text.account import describe
 from data import SCENARIO_DIR
 from rules.exo.events import PilotingResolved
 from rules.scenario import load_scenario

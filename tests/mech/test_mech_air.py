@@ -232,7 +232,7 @@ def test_mech_5_a_helicopter_keeps_no_heat_and_a_fighter_does() -> None:
 
 
 def test_mech_5_rule_answers_in_both_languages() -> None:
-    from bot.rules_reference import lookup
+    from bot.text.rules_reference import lookup
 
     for locale, words in (("es", "Fuera de control"), ("en", "Blancos aéreos")):
         rule = lookup("MECH-5", locale)

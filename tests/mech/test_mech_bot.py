@@ -1,4 +1,4 @@
-"""The mech engine driven through the bot's application layer (bot/service.py, no Discord): the initiative step
+"""The mech engine driven through the bot's application layer (bot/service/core.py, no Discord): the initiative step
 resolves by itself, one declarer is owed at a time, each declaration is its own step (so its announcement goes
 out before the turn's account), and the turn resolves by itself after the last one."""
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot import overrides
 from bot.results import Refused
+from bot.transforms import overrides
 from rules.errors import IllegalOrderError
 from rules.events import Event
 from rules.hexgrid import Hex

@@ -93,7 +93,7 @@ def test_declaration_locked_content_is_the_scenario_form() -> None:
 
 
 def test_secret_declaration_events_never_leak_content_into_json() -> None:
-    from bot.account import event_json
+    from bot.text.account import event_json
 
     state = build(
         unit("a", "red", "0810", initiative=0),

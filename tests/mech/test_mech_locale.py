@@ -11,8 +11,8 @@ from string import Formatter
 import pytest
 
 import rules.mech.events as mech_events
-from bot.account import describe
-from bot.cli import main as cli_main
+from bot.process.cli import main as cli_main
+from bot.text.account import describe
 from data import SCENARIO_DIR
 from data.i18n import catalog, has, t
 from rules.engine import visibility

@@ -308,6 +308,8 @@ def test_mech_5_a_helicopter_flies_over_woods_at_one_mp_a_hex() -> None:
     state, _, model = opened(state)
     _, option = pick(state, model, "0808 ·")
     assert option.text.render("en") == "0808 · Cruise · 2 MP"
+
+
 def test_mech_2_2_a_melee_weapon_attack_reads_as_mechs_melee_weapon_not_pbws_way_to_fight() -> None:
     """The physical attack ``melee`` (MECH-2.2) is a melee weapon: the panel says so in mech's own words, not with
     the word pbw uses for fighting in melee (both plug-ins say "melee", each means its own thing)."""

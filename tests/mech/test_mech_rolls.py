@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot import overrides
+from bot.transforms import overrides
 from rules.errors import ScenarioError
 from rules.events import Event, RollMade
 from rules.mech.state import DECLARE, ROLLS_PER_WEAPON, ext_of, per_weapon
@@ -206,7 +206,7 @@ def test_mech_2_1a_the_directors_switch_takes_effect_from_the_next_initiative() 
     ("locale", "title"), [("es", "Una tirada de Artillería"), ("en", "One Gunnery roll")]
 )
 def test_mech_2_1a_rule_answers_in_both_languages(locale: str, title: str) -> None:
-    from bot.rules_reference import lookup
+    from bot.text.rules_reference import lookup
 
     rule = lookup("MECH-2.1a", locale)
     assert rule is not None and rule.title.startswith(title) and "Siempre se incluirá" in rule.text

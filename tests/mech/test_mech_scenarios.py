@@ -3,7 +3,7 @@ declarations with their rule ids, `hexdirector sim` exiting 2 on them, and the g
 scenarios.
 
 Regenerate a golden log after an intended rules change with
-``.venv/bin/python -m bot.cli sim data/scenarios/mech-duel.toml --json > tests/golden/mech-duel.jsonl``
+``.venv/bin/python -m bot.process.cli sim data/scenarios/mech-duel.toml --json > tests/golden/mech-duel.jsonl``
 (and ``mech-mixed``) and review the diff.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main as cli_main
+from bot.process.cli import main as cli_main
 from data import SCENARIO_DIR
 from data.i18n import problem_text
 from rules.errors import ScenarioError

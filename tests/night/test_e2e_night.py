@@ -88,7 +88,7 @@ async def test_a_night_round_sends_each_side_its_own_board_and_a_unit_strays(tab
 
     # NGT-5: the first unit to move strayed (lax, movement roll 6-1, direction 3 = SE)
     chain = await t.bot.service.storage.snapshot_chain(enc)
-    from bot.service_replay import rule_events
+    from bot.service.replay import rule_events
 
     strays = [e for step in chain for e in rule_events(step.events) if isinstance(e, NightStraying)]
     assert strays and strays[0].unit == first_mover and strays[0].strayed and strays[0].direction == "SE"

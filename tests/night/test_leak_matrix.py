@@ -12,9 +12,9 @@ from dataclasses import replace
 
 import pytest
 
-from bot.account import describe
 from bot.panels.skirmish import legal_actions
-from bot.service_records import events_for
+from bot.service.records import events_for
+from bot.text.account import describe
 from cogs.units import _visible_unit, seen_by  # pyright: ignore[reportPrivateUsage]
 from render import BoardSnapshot, RenderOptions, render_board
 from render.board import viewport_for
@@ -177,7 +177,7 @@ def test_the_replay_for_a_side_is_fogged_frame_by_frame() -> None:
 def test_the_encounter_log_reads_a_shot_from_the_dark_and_drops_what_nobody_public_saw() -> None:
     """``/encounter log`` (``public_history``, the service's own filter) over a stored chain: the hidden shooter
     is never named; a shot between units the public does not see is not there at all."""
-    from bot.service_records import public_history
+    from bot.service.records import public_history
     from bot.storage.base import HistoryStep, StoredEvent
     from rules.serial import to_json
 
@@ -233,7 +233,7 @@ def test_a_move_into_the_hex_of_an_enemy_in_the_dark_is_refused_without_naming_i
 def test_the_status_message_names_only_units_every_side_sees() -> None:
     """The channel's status line names a unit (and its player) only when it is public (NGT-9): at night, a unit
     in the dark is waited for without a name, like a hidden one."""
-    from bot.service_base import ServiceBase
+    from bot.service.base import ServiceBase
 
     state = scene()
     named = {uid for uid in state.units if ServiceBase.public_name(state, uid)}
@@ -245,7 +245,7 @@ def test_a_director_action_on_an_unseen_unit_is_nothing_a_side_or_the_channel_ma
     """NGT-9: judged over the states before and after the action, a unit counts as seen only when it is seen in
     both: removing, adding in the dark or moving a unit the viewer cannot see names nothing for that viewer
     (a removed unit is not in the state after, and so was taken for 'unknown' and shown)."""
-    from bot import overrides
+    from bot.transforms import overrides
     from rules.seen import seen_events
 
     state = scene()
@@ -266,7 +266,7 @@ def test_a_director_action_on_an_unseen_unit_is_nothing_a_side_or_the_channel_ma
 def test_the_replay_has_no_frame_for_a_ruling_the_viewer_could_not_see() -> None:
     """Two worlds that differ only in a director's ruling on a unit side a and the channel cannot see: their
     replays are the same file, frame count included; the director's replay shows the ruling."""
-    from bot import overrides
+    from bot.transforms import overrides
     from rules.events import DirectorOverride
 
     state = scene()

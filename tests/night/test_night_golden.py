@@ -1,7 +1,7 @@
 """The bundled night scenarios (skirmish and mech) against their golden ``sim --json`` logs (DESIGN §7.3).
 
 Regenerate after an intended rules change with
-``.venv/bin/python -m bot.cli sim data/scenarios/<name>.toml --json > tests/golden/<name>.jsonl``.
+``.venv/bin/python -m bot.process.cli sim data/scenarios/<name>.toml --json > tests/golden/<name>.jsonl``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.cli import main as cli_main
+from bot.process.cli import main as cli_main
 from data import SCENARIO_DIR
 from tests.paths import GOLDEN
 

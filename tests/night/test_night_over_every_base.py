@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main as cli_main
+from bot.process.cli import main as cli_main
 from data import SCENARIO_DIR
 from rules.errors import IllegalOrderError
 from rules.registry import ruleset_for

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.account import describe
+from bot.text.account import describe
 from rules.events import RollMade
 from rules.night import light, stray
 from rules.ruleset import MoveIntent

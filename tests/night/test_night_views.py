@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from bot import overrides
 from bot.permissions import Actor
 from bot.results import Refused
-from bot.service_replay import viewer_for
+from bot.service.replay import viewer_for
 from bot.storage import Encounter
+from bot.transforms import overrides
 from rules.hexgrid import Hex
 from rules.night.state import night_of
 from rules.registry import ruleset_for

@@ -337,7 +337,7 @@ def test_ocs7_every_figure_of_the_procedure_is_in_the_events() -> None:
 
 
 def test_ocs7_the_account_shows_the_figures_in_both_languages() -> None:
-    from bot.account import describe
+    from bot.text.account import describe
 
     rolled = _seed_example((5, 6, 2, 4, 3))
     es = "\n".join(describe(e, rolled.state, "es") for e in rolled.events)

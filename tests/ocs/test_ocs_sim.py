@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot.cli import main as cli_main
+from bot.process.cli import main as cli_main
 from rules.hexgrid import Hex
 from rules.ocs.model import OcsUnit
 from rules.scenario import load_scenario

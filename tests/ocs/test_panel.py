@@ -312,7 +312,7 @@ async def test_director_reviews_the_rolls_before_they_apply(service: EncounterSe
 async def test_director_lets_players_open_combats_with_an_option(service: EncounterService) -> None:
     """OCS-2: ``/director option players_open_combats on`` (an undoable override) and Ana's unit panel offers
     to open a combat; an option the ruleset does not have is refused."""
-    from bot import overrides
+    from bot.transforms import overrides
 
     enc = await running(service)
     seen = await service.read(enc)

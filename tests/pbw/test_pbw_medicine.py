@@ -164,7 +164,7 @@ def test_pbw_6_the_panel_offers_treat_only_for_a_wound_it_may_treat_and_submits_
     state, model = declaring_panel(healer_and_patient(), "ana")
     bob_no = list(state.units).index("bob")
     assert treat_values(model) == [f"t{bob_no}.1"], "bob's right arm, his only wound"
-    chosen = press(P, state, model, P.ACT, (f"t{bob_no}.1",))
+    chosen = press(P.PANEL, state, model, P.ACT, (f"t{bob_no}.1",))
     order = accepted(state, "ana", P.raw_order(chosen))
     assert order is not None and [s.action for s in order.segments] == ["treat"] * 3  # type: ignore[attr-defined]
     assert all(isinstance(b, Button) and not b.enabled for b in chosen.controls if b.action in P.SEG[1:])

@@ -71,23 +71,23 @@ def completions(state: EncounterState, model: PanelModel) -> list[PanelModel]:
     attack = model.control("atk")
     if isinstance(attack, Select):
         for option in attack.options:
-            chosen = press(P, state, model, "atk", (option.value,))
+            chosen = press(P.PANEL, state, model, "atk", (option.value,))
             aim = chosen.control("aim")
             assert isinstance(aim, Select), "a chosen target opens the aim menu (PBW-5)"
-            out.extend(press(P, state, chosen, "aim", (o.value,)) for o in aim.options)
+            out.extend(press(P.PANEL, state, chosen, "aim", (o.value,)) for o in aim.options)
     for side in P.SIDES:
         button = model.control(side)
         if isinstance(button, Button) and button.enabled:
-            out.append(press(P, state, model, side))
+            out.append(press(P.PANEL, state, model, side))
     menu = model.control(P.DEST)
     if isinstance(menu, Select):  # each hex on the destination menu, each direction's too (PBW-2)
         for option in menu.options:
-            picked = press(P, state, model, P.DEST, (option.value,))
+            picked = press(P.PANEL, state, model, P.DEST, (option.value,))
             if option.value.startswith(P.HEADING):
                 again = picked.control(P.DEST)
                 assert isinstance(again, Select)
                 heads = [o for o in again.options if not o.value.startswith(P.HEADING)]
-                out.extend(press(P, state, picked, P.DEST, (o.value,)) for o in heads)
+                out.extend(press(P.PANEL, state, picked, P.DEST, (o.value,)) for o in heads)
             else:
                 out.append(picked)
     return out
@@ -99,12 +99,12 @@ def check_offers(state: EncounterState, unit_id: str) -> int:
     model = fresh(state, unit_id)
     if model.step == P.CHANGING:
         must_accept(state, model, "Keep")
-        model = press(P, state, model, P.CHANGE)
+        model = press(P.PANEL, state, model, P.CHANGE)
         starts = [model]
     else:
         must_accept(state, model, "an untouched declaration (three skipped segments)")
         starts = [
-            press(P, state, model, seg)
+            press(P.PANEL, state, model, seg)
             for seg in P.SEG
             if isinstance(b := model.control(seg), Button) and b.enabled
         ]
@@ -112,7 +112,7 @@ def check_offers(state: EncounterState, unit_id: str) -> int:
         act = begun.control("act")
         assert isinstance(act, Select) and act.options
         for option in act.options:
-            picked = press(P, state, begun, "act", (option.value,))
+            picked = press(P.PANEL, state, begun, "act", (option.value,))
             done = completions(state, picked)
             assert done, f"{unit_id}: {option.value!r} offered in {state.phase} but cannot be completed"
             for finished in done:
@@ -171,15 +171,15 @@ def random_walk(state: EncounterState, unit_id: str, rng: random.Random, presses
         control = rng.choice(usable)
         if isinstance(control, Select):
             check_attack_numbers(state, model)
-            model = press(P, state, model, control.action, (rng.choice(control.options).value,))
+            model = press(P.PANEL, state, model, control.action, (rng.choice(control.options).value,))
         else:
-            model = press(P, state, model, control.action)
+            model = press(P.PANEL, state, model, control.action)
     return model
 
 
 def play(name: str, rng: random.Random, steps: int, *, offers: bool) -> int:
     state = start(name)
-    assert panel_for("pbw") is P  # the registry's plug-in (pbw is offered in Discord)
+    assert panel_for("pbw") is P.PANEL  # the registry's plug-in (pbw is offered in Discord)
     checked = 0
     for _ in range(steps):
         if state.over:
@@ -222,12 +222,14 @@ def test_pbw_2_the_preview_follows_the_paths_of_every_declared_move() -> None:
     (unit_id,) = owing(state)
     at = state.units[unit_id].at
     assert at is not None
-    model = press(P, state, fresh(state, unit_id), "act", ("m",))
+    model = press(P.PANEL, state, fresh(state, unit_id), "act", ("m",))
     assert P.preview(state, model) is None  # no step yet
     enabled = [s for s in P.SIDES if isinstance(b := model.control(s), Button) and b.enabled]
-    model = press(P, state, model, enabled[0])
-    model = press(P, state, model, "seg3")  # segment 2 is left a defend; segment 3 shoots, not chosen yet
-    model = press(P, state, model, "act", ("f",))
+    model = press(P.PANEL, state, model, enabled[0])
+    model = press(
+        P.PANEL, state, model, "seg3"
+    )  # segment 2 is left a defend; segment 3 shoots, not chosen yet
+    model = press(P.PANEL, state, model, "act", ("f",))
     assert model.order is None and not model.control("submit").enabled  # type: ignore[union-attr]
     shown = P.preview(state, model)
     assert shown is not None and shown.path[0] == at and len(shown.path) == 2
@@ -237,14 +239,14 @@ def test_pbw_2_the_preview_follows_the_paths_of_every_declared_move() -> None:
 def test_pbw_1_a_stored_declaration_reopens_as_the_same_draft() -> None:
     state = start("pbw-street")
     (unit_id,) = owing(state)
-    model = press(P, state, fresh(state, unit_id), "act", ("m",))
+    model = press(P.PANEL, state, fresh(state, unit_id), "act", ("m",))
     enabled = [s for s in P.SIDES if isinstance(b := model.control(s), Button) and b.enabled]
-    model = press(P, state, press(P, state, model, enabled[0]), "seg2")
-    model = press(P, state, model, "act", ("f",))
+    model = press(P.PANEL, state, press(P.PANEL, state, model, enabled[0]), "seg2")
+    model = press(P.PANEL, state, model, "act", ("f",))
     attack = model.control("atk")
     assert isinstance(attack, Select)
-    model = press(P, state, model, "atk", (attack.options[0].value,))
-    model = press(P, state, model, "aim", ("3",))  # the torso, −5
+    model = press(P.PANEL, state, model, "atk", (attack.options[0].value,))
+    model = press(P.PANEL, state, model, "aim", ("3",))  # the torso, −5
     raw = P.raw_order(model)
     assert raw["segments"][1]["aim"] == "torso"
     reopened = P.build_panel(state, unit_id, draft=P.draft_from_raw(state, unit_id, raw), owing=True)
@@ -260,11 +262,11 @@ def test_pbw_2_a_multi_hex_move_is_one_pick_on_the_destination_menu() -> None:
             [person("ana", "a", "0505", initiative=3), person("bea", "b", "1510", initiative=6)], dice=[]
         )
     ).state
-    model = press(P, state, fresh(state, "ana"), "act", ("m",))
+    model = press(P.PANEL, state, fresh(state, "ana"), "act", ("m",))
     menu = model.control(P.DEST)
     assert isinstance(menu, Select) and len(menu.options) <= 25
     assert all(o.value.startswith(P.HEADING) for o in menu.options), "directions first (HEX-2)"
-    model = press(P, state, model, P.DEST, (f"{P.HEADING}S",))
+    model = press(P.PANEL, state, model, P.DEST, (f"{P.HEADING}S",))
     menu = model.control(P.DEST)
     assert isinstance(menu, Select)
     hexes = [o for o in menu.options if not o.value.startswith(P.HEADING)]
@@ -272,7 +274,7 @@ def test_pbw_2_a_multi_hex_move_is_one_pick_on_the_destination_menu() -> None:
     assert costs == sorted(costs) and costs[0] == 1, "cheapest first"
     far = next(o for o in hexes if o.label == "0508")
     assert far.param("cost") == "3"
-    model = press(P, state, model, P.DEST, (far.value,))
+    model = press(P.PANEL, state, model, P.DEST, (far.value,))
     order = must_accept(state, model, "the pick of 0508")
     assert model.control("submit").enabled  # type: ignore[union-attr]
     path = P.raw_order(model)["segments"][0]["path"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.account import describe
+from bot.text.account import describe
 from tests.pbw_fixtures import act, make, person, play_turn
 
 MELEE_LINES = {

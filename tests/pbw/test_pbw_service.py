@@ -1,4 +1,4 @@
-"""The pbw engine driven through the bot's application layer (bot/service.py, no Discord): declarations one at a
+"""The pbw engine driven through the bot's application layer (bot/service/core.py, no Discord): declarations one at a
 time from the lowest Initiative (PBW-1), each its own step; then before each segment every character that may
 change its intention answers at once (PBW-2, ``Ruleset.step_mode``), and each segment is a step of its own."""
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot.cli import main
+from bot.process.cli import main
 from data import SCENARIO_DIR
 from tests.paths import GOLDEN
 from tests.pbw_fixtures import person, scenario_text

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from bot.account import describe
+from bot.text.account import describe
 from data.i18n import catalog, has, t, term_key
 from rules.engine import visibility
 from rules.events import Event, Note
@@ -127,7 +127,7 @@ def test_rules_reference_has_one_heading_per_rule_id(lang: str) -> None:
 
 
 def test_every_event_field_is_plain_data_for_sim_json() -> None:
-    """``sim --json`` prints events with bot.account.event_json: no nested engine objects."""
+    """``sim --json`` prints events with bot.text.account.event_json: no nested engine objects."""
     for cls in event_classes():
         for f in dataclasses.fields(cls):
             assert "SegmentAction" not in str(f.type), (cls.__name__, f.name)

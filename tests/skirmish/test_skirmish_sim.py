@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from bot.process.cli import main
 from data import SCENARIO_DIR
 from data.i18n import problem_text
 from rules.errors import ScenarioError

@@ -3,7 +3,7 @@ its internal ids (issue 13 item 7)."""
 
 from __future__ import annotations
 
-from bot.account import describe
+from bot.text.account import describe
 from render.phase import phase_title
 from rules.events import RollMade
 from tests.skirmish_fixtures import act, char, draw, make

@@ -19,7 +19,7 @@ from tests.storage_fixtures import BACKENDS, database_url
 GUILD, CHANNEL, DIRECTOR = 10, 20, 30
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 CONTENDERS = 6
-SHARD_0, SHARD_1 = 1001, 1002  # two processes' claimant ids (bot.client.HexBot.claimant)
+SHARD_0, SHARD_1 = 1001, 1002  # two processes' claimant ids (bot.process.client.HexBot.claimant)
 
 
 async def running_encounter(storage: Storage) -> int:

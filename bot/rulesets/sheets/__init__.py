@@ -1,8 +1,8 @@
 """Record sheets as plug-ins: what ``/unit info`` shows of a unit, one module per ruleset or layer,
 ``bot/rulesets/sheets/<id>.py``, found through the registry.
 
-A sheet module is pure (no Discord) and exposes ``record_sheet(state, unit_id, viewer) -> Sheet``: short named
-lines (a phone reads them as an embed's fields) and, when the ruleset has one, an armour doll drawn by
+A sheet module is pure (no Discord) and exposes ``SHEET``, a :class:`SheetPlugin` (the same shape as an order panel
+and a render overlay), whose ``record_sheet(state, unit_id, viewer) -> Sheet`` gives short named lines (a phone reads them as an embed's fields) and, when the ruleset has one, an armour doll drawn by
 :mod:`render.doll`. A layer's module adds its own lines after the base ruleset's. ``viewer`` is who reads
 (``director``, a side id or ``public``): a sheet says only what that reader may know (FOG-1), and the caller has
 already refused a unit the reader cannot see.
@@ -11,9 +11,8 @@ already refused a unit the reader cannot see.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import cast
 
 from bot.panels.model import Text
 from data.i18n import has
@@ -59,27 +58,41 @@ class Sheet:
     doll: tuple[Box, ...] = ()
 
 
-SheetFn = Callable[[EncounterState, str, str], Sheet]
+class SheetPlugin(ABC):
+    """A ruleset's or layer's record sheet. Subclass it and expose an instance as ``SHEET`` in
+    ``bot/rulesets/sheets/<id>.py``."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def record_sheet(self, state: EncounterState, unit_id: str, viewer: str) -> Sheet:
+        """What ``viewer`` may read of ``unit_id`` (a layer: only the lines it adds)."""
 
 
-def _module_sheet(pid: str) -> SheetFn | None:
+def _module_sheet(pid: str) -> SheetPlugin | None:
     name = plugin_module(pid, "sheet")
     if not name:
         return None
-    found: object = getattr(importlib.import_module(name), "record_sheet", None)
-    return cast(SheetFn, found) if callable(found) else None
+    sheet: object = vars(importlib.import_module(name)).get("SHEET")
+    if not isinstance(sheet, SheetPlugin):
+        raise TypeError(f"{name}.SHEET must be a bot.rulesets.sheets.SheetPlugin, got {sheet!r}")
+    return sheet
 
 
 def record_sheet(state: EncounterState, unit_id: str, viewer: str) -> Sheet:
     """The sheet of ``unit_id`` for ``viewer``: the base ruleset's (or the hex and facing every unit has), then
     each layer's lines."""
     base = _module_sheet(state.ruleset)
-    sheet = base(state, unit_id, viewer) if base is not None else Sheet(position_lines(state.units[unit_id]))
+    sheet = (
+        base.record_sheet(state, unit_id, viewer)
+        if base is not None
+        else Sheet(position_lines(state.units[unit_id]))
+    )
     lines, doll = list(sheet.lines), sheet.doll
     for lid in state.layers:
         layer = _module_sheet(lid)
         if layer is not None:
-            lines.extend(layer(state, unit_id, viewer).lines)
+            lines.extend(layer.record_sheet(state, unit_id, viewer).lines)
     return Sheet(tuple(lines[:MAX_LINES]), doll)
 
 

@@ -4,7 +4,17 @@ now and at full, its crew by station with their skills, and its weapons by the f
 from __future__ import annotations
 
 from bot.panels.model import Text
-from bot.rulesets.sheets import Line, Sheet, joined, listing, of_full, position_lines, where, word
+from bot.rulesets.sheets import (
+    Line,
+    Sheet,
+    SheetPlugin,
+    joined,
+    listing,
+    of_full,
+    position_lines,
+    where,
+    word,
+)
 from rules.exo.arcs import SECTIONS, coverage
 from rules.exo.crew import ACTIVE, STATION_SKILL, Crew
 from rules.exo.ship import Ship, SpaceObject
@@ -101,3 +111,13 @@ def record_sheet(state: EncounterState, unit_id: str, viewer: str) -> Sheet:
         Line(Text.of("sheet.exo.crew"), listing([_crew_line(c) for c in unit.crew]), wide=True),
     ]
     return Sheet(tuple(lines))
+
+
+class ExoSheet(SheetPlugin):
+    __slots__ = ()
+
+    def record_sheet(self, state: EncounterState, unit_id: str, viewer: str) -> Sheet:
+        return record_sheet(state, unit_id, viewer)
+
+
+SHEET = ExoSheet()

@@ -5,7 +5,18 @@ Gunnery and Piloting, movement points and the unit's condition (MECH-2.3 immobil
 from __future__ import annotations
 
 from bot.panels.model import Text
-from bot.rulesets.sheets import Box, Line, Sheet, hexside, joined, listing, of_full, position_lines, word
+from bot.rulesets.sheets import (
+    Box,
+    Line,
+    Sheet,
+    SheetPlugin,
+    hexside,
+    joined,
+    listing,
+    of_full,
+    position_lines,
+    word,
+)
 from data.i18n import term_key
 from rules.mech.model import Mech, MechWeapon
 from rules.mech.movement import mp_available
@@ -153,3 +164,13 @@ def record_sheet(state: EncounterState, unit_id: str, viewer: str) -> Sheet:
         )
     )
     return Sheet(tuple(lines), _doll(unit))
+
+
+class MechSheet(SheetPlugin):
+    __slots__ = ()
+
+    def record_sheet(self, state: EncounterState, unit_id: str, viewer: str) -> Sheet:
+        return record_sheet(state, unit_id, viewer)
+
+
+SHEET = MechSheet()

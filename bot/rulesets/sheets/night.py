@@ -5,7 +5,7 @@ never which enemies see their units; the director hears every side's spotters.""
 from __future__ import annotations
 
 from bot.panels.model import Text
-from bot.rulesets.sheets import Line, Sheet, joined, word
+from bot.rulesets.sheets import Line, Sheet, SheetPlugin, joined, word
 from rules.night.sight import lit_hexes, unit_sees
 from rules.night.state import night_of
 from rules.ruleset import DIRECTOR
@@ -46,3 +46,13 @@ def record_sheet(state: EncounterState, unit_id: str, viewer: str) -> Sheet:
     if (seen := _seen_by(state, unit, viewer)) is not None:
         lines.append(seen)
     return Sheet(tuple(lines))
+
+
+class NightSheet(SheetPlugin):
+    __slots__ = ()
+
+    def record_sheet(self, state: EncounterState, unit_id: str, viewer: str) -> Sheet:
+        return record_sheet(state, unit_id, viewer)
+
+
+SHEET = NightSheet()

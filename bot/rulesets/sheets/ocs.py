@@ -4,7 +4,7 @@ mode 0) and as printed, mode, steps left and the hedgehog level of the unit's he
 from __future__ import annotations
 
 from bot.panels.model import Text
-from bot.rulesets.sheets import Line, Sheet, where, word
+from bot.rulesets.sheets import Line, Sheet, SheetPlugin, where, word
 from rules.ocs.model import OcsUnit
 from rules.state import EncounterState
 
@@ -31,3 +31,13 @@ def record_sheet(state: EncounterState, unit_id: str, viewer: str) -> Sheet:
             Line(Text.of("sheet.ocs.hedgehog"), Text.plain(str(level)) if level else Text.of("sheet.none"))
         )
     return Sheet(tuple(lines))
+
+
+class OcsSheet(SheetPlugin):
+    __slots__ = ()
+
+    def record_sheet(self, state: EncounterState, unit_id: str, viewer: str) -> Sheet:
+        return record_sheet(state, unit_id, viewer)
+
+
+SHEET = OcsSheet()

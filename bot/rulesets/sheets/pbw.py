@@ -5,7 +5,7 @@ range bands (PBW-5), what is in hand, items and a treatment under way (PBW-6).""
 from __future__ import annotations
 
 from bot.panels.model import Text
-from bot.rulesets.sheets import Line, Sheet, joined, listing, of_full, position_lines, word
+from bot.rulesets.sheets import Line, Sheet, SheetPlugin, joined, listing, of_full, position_lines, word
 from data.i18n import term_key
 from rules.engine import visibility
 from rules.pbw.model import Carried, Character
@@ -129,3 +129,13 @@ def record_sheet(state: EncounterState, unit_id: str, viewer: str) -> Sheet:
         lines.append(Line(Text.of("sheet.pbw.items"), joined(items, ", ")))
     lines.extend(_treatment(state, ch, viewer))
     return Sheet(tuple(lines))
+
+
+class PbwSheet(SheetPlugin):
+    __slots__ = ()
+
+    def record_sheet(self, state: EncounterState, unit_id: str, viewer: str) -> Sheet:
+        return record_sheet(state, unit_id, viewer)
+
+
+SHEET = PbwSheet()

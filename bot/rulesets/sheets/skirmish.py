@@ -5,7 +5,7 @@ overwatch it keeps (SK-4.1)."""
 from __future__ import annotations
 
 from bot.panels.model import Text
-from bot.rulesets.sheets import Line, Sheet, joined, of_full, position_lines
+from bot.rulesets.sheets import Line, Sheet, SheetPlugin, joined, of_full, position_lines
 from rules.hexgrid import Vertex
 from rules.ruleset import DIRECTOR
 from rules.skirmish.model import Character
@@ -59,3 +59,13 @@ def record_sheet(state: EncounterState, unit_id: str, viewer: str) -> Sheet:
             )
         )
     return Sheet(tuple(lines))
+
+
+class SkirmishSheet(SheetPlugin):
+    __slots__ = ()
+
+    def record_sheet(self, state: EncounterState, unit_id: str, viewer: str) -> Sheet:
+        return record_sheet(state, unit_id, viewer)
+
+
+SHEET = SkirmishSheet()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from data.i18n import language_of
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
 #: a rule id as accounts cite it: EXO-3.4, SK-1.1, MECH-2.3, NGT-4, EXO-1.5b
 RULE_ID = re.compile(r"\b([A-Z]{2,5}-\d+(?:\.\d+)?[a-z]?)\b")
 _HEADING = re.compile(r"^## ([A-Z]{2,5}-\d+(?:\.\d+)?[a-z]?) — (\S.*)$")

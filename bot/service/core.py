@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import enum
 import logging
 import random
 import tomllib
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from functools import cache, partial
 from itertools import pairwise
 from typing import Any, cast
@@ -47,11 +49,12 @@ from bot.results import (
     SubmitResult,
     refuse,
 )
-from bot.service_base import MAX_AUTO_STEPS, Reading, ServiceBase, orderable, utc_now
-from bot.service_director import DirectorActions
-from bot.service_records import RecordActions, parse_export
-from bot.service_replay import rule_events
-from bot.service_seating import SeatingActions
+from bot.service.base import MAX_AUTO_STEPS, Reading, ServiceBase, orderable, utc_now
+from bot.service.director import DirectorActions
+from bot.service.panel_click import Opened, not_yours, stale
+from bot.service.records import RecordActions, parse_export
+from bot.service.replay import rule_events
+from bot.service.seating import SeatingActions
 from bot.storage import (
     AlreadyResolved,
     ChannelBusyError,
@@ -78,6 +81,25 @@ from rules.state import EncounterState, Unit
 log = logging.getLogger(__name__)
 
 OnStep = Callable[[StepReport], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Committed:
+    """A step committed: its report, the state after it and the phase that follows."""
+
+    report: StepReport
+    state: EncounterState
+    phase_no: int
+    deadline_set: bool  # the next phase's default deadline was written with it
+
+
+class _Again(enum.Enum):
+    """The orders changed while the step was resolved: read them again."""
+
+    AGAIN = "again"
+
+
+_AGAIN = _Again.AGAIN
 INLINE_UNITS = 30  # resolutions of boards this small run on the loop (exo: 100 ships take < 20 ms)
 
 
@@ -118,8 +140,8 @@ def _bundled_text(scenario_id: str) -> str:
 
 class EncounterService(DirectorActions, RecordActions, SeatingActions):
     """Encounters end to end: create, join, start, orders, resolution; director tools, records and the seating
-    of units nobody plays come from the mixins (bot/service_director.py, bot/service_records.py,
-    bot/service_seating.py)."""
+    of units nobody plays come from the mixins (bot/service/director.py, bot/service/records.py,
+    bot/service/seating.py)."""
 
     # --- encounters ----------------------------------------------------------------------------------------
     async def check_create(
@@ -449,23 +471,23 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
         reading: Reading | None = None,
         actor: Actor | None = None,
     ) -> SubmitResult:
-        """Parse, validate and store one order (durable when this returns); ``all_in`` says whether it was the last."""
+        """Parse, validate and store one order (durable when this returns); ``all_in`` says whether it was the last.
+        A panel's Submit goes through :meth:`submit_opened`, whose guards ran when the click was let in."""
         reading = (
             reading
             if reading is not None and reading.meta.id == encounter_id
             else await self.read(encounter_id)
         )
-        meta, state, current, parts = reading.meta, reading.state, reading.phase_no, reading.parts
+        meta, state, current = reading.meta, reading.state, reading.phase_no
         ruleset = ruleset_for(state)
-        policy = policy_for(ruleset, state)
-        if unit_id == DIRECTOR and policy.director_orders:
+        if unit_id == DIRECTOR and policy_for(ruleset, state).director_orders:
             # director mode: the procedure's own orders (ocs: open a combat, move a unit)
             await self.require_director(meta, actor or Actor(user_id))
         elif not await self.may_use_panel(reading, unit_id, actor or Actor(user_id)):
-            raise refuse("unit.not_yours", "That is not one of your units.")
+            raise not_yours()
         self._require_running(meta)
         if phase_no is not None and phase_no != current:
-            raise refuse("phase.stale", "That panel belongs to a phase that is over; open /orders again.")
+            raise stale()
         if state.over:
             raise refuse("encounter.ended", "This encounter has ended.")
         if unit_id != DIRECTOR and unit_id not in self.owing(state) and not ruleset.may_act(state, unit_id):
@@ -474,6 +496,19 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
                 f"{state.units[unit_id].name} takes no orders now.",
                 unit=state.units[unit_id].name,
             )
+        return await self._store_order(reading, user_id, unit_id, raw)
+
+    async def submit_opened(self, opened: Opened, raw: Any) -> SubmitResult:
+        """The Submit of a panel :func:`bot.service.panel_click.open_panel` let through: its guards (holder, phase, turn)
+        ran on ``opened.reading``, the read this stores on, so they are not run again; a phase resolved since is
+        still refused by the store."""
+        return await self._store_order(opened.reading, opened.user_id, opened.panel.model.unit_id, raw)
+
+    async def _store_order(self, reading: Reading, user_id: int, unit_id: str, raw: Any) -> SubmitResult:
+        meta, state, current, parts = reading.meta, reading.state, reading.phase_no, reading.parts
+        encounter_id = meta.id
+        ruleset = ruleset_for(state)
+        policy = policy_for(ruleset, state)
         order = ruleset.parse_order(state, unit_id, raw)
         ruleset.validate_order(state, unit_id, order)
         try:
@@ -549,18 +584,14 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
         on_step: OnStep | None = None,
         reading: Reading | None = None,
     ) -> Resolution:
+        """Step after step, up to the next phase that waits for orders: each step is held for the director's
+        review of its rolls or committed (:meth:`_step`)."""
         steps: list[StepReport] = []
         async with self._lock(encounter_id):
-            if reading is not None and reading.meta.id == encounter_id:
-                meta, state, phase_no = reading.meta, reading.state, reading.phase_no
-            else:
-                meta, state, phase_no = await self.load(encounter_id)
-            if expected_phase_no is not None and phase_no != expected_phase_no:
-                return Resolution(encounter_id, already=True)
-            if meta.status == "running" and state.over:  # a crash between the last commit and the status
-                await self.storage.set_encounter_status(encounter_id, "ended")
-            if meta.status != "running" or state.over:
-                return Resolution(encounter_id, over=state.over, winner=state.winner)
+            opened = await self._resolvable(encounter_id, expected_phase_no, reading)
+            if isinstance(opened, Resolution):
+                return opened
+            meta, state, phase_no = opened
             deadline_minutes = (await self.guild_settings(meta.guild_id)).default_deadline_minutes
             review = bool(meta.settings.get("review_rolls"))
             parts: list[Participant] | None = None
@@ -568,90 +599,142 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
             for _ in range(MAX_AUTO_STEPS):
                 ruleset = ruleset_for(state)
                 policy = policy_for(ruleset, state)
-                stand_in = first and forced
-                if not (first and forced):
-                    if self.owing(state) and parts is None:  # read once per pass, as the orders come in
-                        parts = await self.storage.participants(encounter_id)
-                    # units the director left to their stand-in order go on by themselves when awaited
-                    stand_in = self.stand_in_due(meta, state, policy, parts or [])
-                    if not stand_in and await self._waits(meta, state, phase_no, policy, parts or []):
+                stand_in: bool | None = first and forced
+                if not stand_in:
+                    stand_in, parts = await self._goes_on(meta, state, phase_no, policy, parts)
+                    if stand_in is None:
                         break
-                try:
-                    batch = await self.storage.orders_for_resolution(encounter_id, phase_no)
-                except StalePhaseError:
-                    return Resolution(encounter_id, tuple(steps), already=not steps)
-                # resolve exactly the snapshot the orders were read with (commit checks it is still current)
-                state = self._decode(encounter_id, batch.snapshot_seq, batch.state)
-                orders = {
-                    u: from_json(p.order["order"])
-                    for u, p in batch.orders.items()
-                    if u in state.units or u == DIRECTOR
-                }
-                orders = policy.pick(ruleset, state, orders, stand_in=stand_in)
-                dice_for = DiceFactory(self._roll_overrides(meta, phase_no))
-                key = await self._dice_key(meta)
-                seal = None
-                if key is not None:
-                    seal = seal_for(key, phase_no, epoch_of(meta.settings), batch.snapshot_seq)
-                    seal = dataclasses.replace(seal, stand_in=stand_in)
-                big = len(state.units) > INLINE_UNITS
-                # a large state's resolution and its encoding run in a worker thread, so the event loop stays
-                # free for everyone else's clicks (issue 15 item 3; bench/heavy.py); a small one inline
-                work = partial(self._compute, ruleset, state, orders, dice_for, seal)
-                result, new_state, specs, encoded = await asyncio.to_thread(work) if big else work()
-                if seal is not None:
-                    public = rolls_public(ruleset, state, new_state, result.events)
-                    seal = dataclasses.replace(seal, public=public)
-                    specs.append(seal_spec(seal, state))
-                rolls = [e for e in result.events if isinstance(e, RollMade)]
-                if review and rolls and not (first and approved):
-                    held = HeldRolls(
-                        encounter_id,
-                        phase_no,
-                        tuple((e.index, e.rule, e.purpose, e.dice) for e in rolls),
-                        events=tuple(rolls),
-                        state=state,
-                    )
-                    return Resolution(encounter_id, tuple(steps), held=held)
-                # the next phase's default deadline is written with the step: a crash in between would leave
-                # the table waiting on nobody, with no deadline to move it on
-                next_deadline = (
-                    self.deadline_times(deadline_minutes)
-                    if deadline_minutes and not new_state.over and self.owing(new_state)
-                    else None
-                )
-                outcome = await self.storage.commit_resolution(
-                    encounter_id, phase_no, specs, encoded, based_on=batch, next_deadline=next_deadline
-                )
-                if isinstance(outcome, AlreadyResolved):
-                    return Resolution(encounter_id, tuple(steps), already=not steps)
-                if not isinstance(outcome, Resolved):
+                hold = review and not (first and approved)
+                step = await self._step(meta, phase_no, ruleset, policy, stand_in, hold, deadline_minutes)
+                if step is _AGAIN:
                     continue  # orders changed while resolving: read them again
-                # the new snapshot is this state: keep it decoded (its seq is the commit's last event)
-                self._states[encounter_id] = (outcome.last_seq, new_state)
-                report = partial(
-                    self._report,
-                    encounter_id,
-                    phase_no,
-                    state,
-                    new_state,
-                    result.events,
-                    ruleset,
-                    outcome.last_seq,
-                )
-                done = await asyncio.to_thread(report) if big else report()
-                steps.append(dataclasses.replace(done, seal=seal))
-                if on_step is not None:
-                    await on_step(steps[-1])
+                if isinstance(step, HeldRolls):  # the director reviews the rolls first
+                    return Resolution(encounter_id, tuple(steps), held=step)
+                if step is None:  # resolved meanwhile
+                    return Resolution(encounter_id, tuple(steps), already=not steps)
+                await self._told(step.report, steps, on_step)
                 first = False
-                state, phase_no = new_state, outcome.next_phase_no
-                if new_state.over:
+                state, phase_no = step.state, step.phase_no
+                if state.over:
                     await self.storage.set_encounter_status(encounter_id, "ended")
-                    return Resolution(encounter_id, tuple(steps), over=True, winner=new_state.winner)
-                if next_deadline is not None:
+                    return Resolution(encounter_id, tuple(steps), over=True, winner=state.winner)
+                if step.deadline_set:
                     self.forget_deadline(encounter_id)
             parts = parts if parts is not None else await self.storage.participants(encounter_id)
             return self._stopped(meta, steps, state, phase_no, parts)
+
+    @staticmethod
+    async def _told(report: StepReport, steps: list[StepReport], on_step: OnStep | None) -> None:
+        """A committed step joins the pass's reports; ``on_step`` shows it before the next step is resolved."""
+        steps.append(report)
+        if on_step is not None:
+            await on_step(report)
+
+    async def _goes_on(
+        self,
+        meta: Encounter,
+        state: EncounterState,
+        phase_no: int,
+        policy: OrderPolicy,
+        parts: list[Participant] | None,
+    ) -> tuple[bool | None, list[Participant] | None]:
+        """Whether the step goes on with stand-in orders (True) or the orders given (False), or waits (None);
+        with the participants, read once per pass as the orders come in."""
+        if self.owing(state) and parts is None:
+            parts = await self.storage.participants(meta.id)
+        # units the director left to their stand-in order go on by themselves when awaited
+        stand_in = self.stand_in_due(meta, state, policy, parts or [])
+        if not stand_in and await self._waits(meta, state, phase_no, policy, parts or []):
+            return None, parts
+        return stand_in, parts
+
+    async def _resolvable(
+        self, encounter_id: int, expected_phase_no: int | None, reading: Reading | None
+    ) -> tuple[Encounter, EncounterState, int] | Resolution:
+        """The encounter to resolve, or the answer when there is nothing to resolve: the phase expected is over,
+        or the encounter does not run."""
+        if reading is not None and reading.meta.id == encounter_id:
+            meta, state, phase_no = reading.meta, reading.state, reading.phase_no
+        else:
+            meta, state, phase_no = await self.load(encounter_id)
+        if expected_phase_no is not None and phase_no != expected_phase_no:
+            return Resolution(encounter_id, already=True)
+        if meta.status == "running" and state.over:  # a crash between the last commit and the status
+            await self.storage.set_encounter_status(encounter_id, "ended")
+        if meta.status != "running" or state.over:
+            return Resolution(encounter_id, over=state.over, winner=state.winner)
+        return meta, state, phase_no
+
+    async def _step(
+        self,
+        meta: Encounter,
+        phase_no: int,
+        ruleset: Ruleset,
+        policy: OrderPolicy,
+        stand_in: bool,
+        hold: bool,
+        deadline_minutes: float | None,
+    ) -> _Committed | HeldRolls | _Again | None:
+        """One step of phase ``phase_no`` on the orders stored now: its rolls held for the director's review
+        (``hold``, when it rolled), or committed with its report. None: the phase was resolved meanwhile."""
+        encounter_id = meta.id
+        try:
+            batch = await self.storage.orders_for_resolution(encounter_id, phase_no)
+        except StalePhaseError:
+            return None
+        # resolve exactly the snapshot the orders were read with (commit checks it is still current)
+        state = self._decode(encounter_id, batch.snapshot_seq, batch.state)
+        orders = {
+            u: from_json(p.order["order"])
+            for u, p in batch.orders.items()
+            if u in state.units or u == DIRECTOR
+        }
+        orders = policy.pick(ruleset, state, orders, stand_in=stand_in)
+        dice_for = DiceFactory(self._roll_overrides(meta, phase_no))
+        key = await self._dice_key(meta)
+        seal = None
+        if key is not None:  # DICE-1: the step's dice come from its sealed seed
+            seal = seal_for(key, phase_no, epoch_of(meta.settings), batch.snapshot_seq)
+            seal = dataclasses.replace(seal, stand_in=stand_in)
+        big = len(state.units) > INLINE_UNITS
+        # a large state's resolution and its encoding run in a worker thread, so the event loop stays free for
+        # everyone else's clicks (bench/heavy.py); a small one inline
+        work = partial(self._compute, ruleset, state, orders, dice_for, seal)
+        result, new_state, specs, encoded = await asyncio.to_thread(work) if big else work()
+        if seal is not None:
+            public = rolls_public(ruleset, state, new_state, result.events)
+            seal = dataclasses.replace(seal, public=public)
+            specs.append(seal_spec(seal, state))
+        rolls = [e for e in result.events if isinstance(e, RollMade)]
+        if hold and rolls:
+            return HeldRolls(
+                encounter_id,
+                phase_no,
+                tuple((e.index, e.rule, e.purpose, e.dice) for e in rolls),
+                events=tuple(rolls),
+                state=state,
+            )
+        # the next phase's default deadline is written with the step: a crash in between would leave the table
+        # waiting on nobody, with no deadline to move it on
+        next_deadline = (
+            self.deadline_times(deadline_minutes)
+            if deadline_minutes and not new_state.over and self.owing(new_state)
+            else None
+        )
+        outcome = await self.storage.commit_resolution(
+            encounter_id, phase_no, specs, encoded, based_on=batch, next_deadline=next_deadline
+        )
+        if isinstance(outcome, AlreadyResolved):
+            return None
+        if not isinstance(outcome, Resolved):
+            return _AGAIN
+        # the new snapshot is this state: keep it decoded (its seq is the commit's last event)
+        self._states[encounter_id] = (outcome.last_seq, new_state)
+        report = partial(
+            self._report, encounter_id, phase_no, state, new_state, result.events, ruleset, outcome.last_seq
+        )
+        done = dataclasses.replace(await asyncio.to_thread(report) if big else report(), seal=seal)
+        return _Committed(done, new_state, outcome.next_phase_no, next_deadline is not None)
 
     async def steps_after(self, encounter_id: int, seq: int) -> list[StepReport]:
         """The resolutions committed after snapshot ``seq`` on the way to the current state, rebuilt from storage

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from bot.account import describe, event_json
+from bot.text.account import describe, event_json
 from data import SCENARIO_DIR
 from data.i18n import LANGUAGES, language_of, phrase_text, t
 from render.phase import phase_title
@@ -107,7 +107,7 @@ def _dice_list(text: str) -> tuple[int, ...]:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from bot.launcher import launch
+    from bot.process.launcher import launch
 
     return launch()
 
@@ -163,7 +163,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from bot.service_records import parse_export
+    from bot.service.records import parse_export
     from bot.verify import report_lines, verify_document
 
     report = verify_document(parse_export(Path(args.export).read_bytes()))

@@ -11,8 +11,8 @@ from typing import Any, cast
 from bot.dice_seal import EPOCH_SETTING, epoch_of, key_of
 from bot.permissions import Actor
 from bot.results import Joined, OverrideDone, UndoDone, refuse
-from bot.service_base import MAX_AUTO_STEPS, ServiceBase, orderable
-from bot.service_records import undone_public
+from bot.service.base import MAX_AUTO_STEPS, ServiceBase, orderable
+from bot.service.records import undone_public
 from bot.storage import EncounterEndedError, NothingToUndoError, StalePhaseError
 from bot.storage.base import UNDONE
 from rules.events import Event

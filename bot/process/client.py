@@ -18,12 +18,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.click_limit import ClickLimiter
-from bot.config import Config
 from bot.heavy import HeavyLimiter, Window
 from bot.imaging import warm_up
 from bot.logs import setup_logging, trace_id
 from bot.membership import Membership
 from bot.names import shown_name
+from bot.process.config import Config
 from bot.results import OverrideDone, Resolution, StatusView, StepReport, UndoDone, refuse
 from bot.scheduler import DeadlineScheduler
 from bot.service import EncounterService, Reading

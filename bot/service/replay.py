@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from bot.permissions import Actor
 from bot.results import refuse
-from bot.service_base import ServiceBase
+from bot.service.base import ServiceBase
 from bot.storage import Encounter
 from bot.storage.base import StoredEvent
 from rules.events import Event

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.config import ConfigError, load_config
+from bot.process.config import ConfigError, load_config
 
 
 def launch() -> int:
@@ -11,6 +11,6 @@ def launch() -> int:
     except ConfigError as exc:
         print(exc.code if isinstance(exc.code, str) else "hexdirector: configuration error")
         return 2
-    from bot.client import run_bot
+    from bot.process.client import run_bot
 
     return run_bot(config)

@@ -15,8 +15,8 @@ from bot.dice_seal import SEAL_EVENT, Seal, seal_from
 from bot.imaging import run_long_job
 from bot.permissions import Actor
 from bot.results import Refused, refuse
-from bot.service_base import ServiceBase
-from bot.service_replay import rule_events
+from bot.service.base import ServiceBase
+from bot.service.replay import rule_events
 from bot.storage import ChannelBusyError, InvalidExportError
 from bot.storage.base import ExportRows, HistoryStep, ImportRows, StoredEvent, UndoneStep
 from bot.storage.export import export_document, import_rows

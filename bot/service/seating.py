@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bot.permissions import STAND_INS, Actor, holder_of, stand_ins
 from bot.results import refuse
-from bot.service_base import ServiceBase, orderable
+from bot.service.base import ServiceBase, orderable
 from rules.state import Unit
 
 #: the choices for a unit nobody plays, as the director's menu sends them

@@ -104,9 +104,20 @@ SIDE_FIELDS = (
 def template_params(
     event: Event, names: Mapping[str, str], locale: str | None, sides: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
+    """The parameters of ``event``'s template: each field as shown (units and sides by name, hexes by label,
+    keywords in the reader's words), then what the event's kind adds (a roll's dice, a shot's outcome)."""
     params: dict[str, Any] = {}
+    plugin = plugin_of(event)  # a word two plug-ins mean differently reads as this event's plug-in means it
+    for key, value in _fields(event, params, locale):
+        _field_params(params, key, value, names, sides or {}, locale, plugin)
+    _kind_params(event, params, locale)
+    _keyword_texts(params, locale, plugin)
+    return params
+
+
+def _fields(event: Event, params: dict[str, Any], locale: str | None) -> list[tuple[str, object]]:
+    """The event's fields, a roll's ``detail`` and ``args`` pairs spread out; its modifiers spelled out."""
     fields: list[tuple[str, object]] = []
-    plugin = plugin_of(event)
     for key, value in event.params().items():
         if key == "modifiers" and isinstance(value, tuple):
             params["modifiers_text"] = modifiers_text(event, cast(tuple[Any, ...], value), locale)
@@ -114,34 +125,47 @@ def template_params(
             fields.extend((str(k), v) for k, v in cast(tuple[tuple[object, object], ...], value))
         else:
             fields.append((key, cast(object, value)))
-    for key, value in fields:
-        params[key] = _plain(value, names)
-        if key in UNIT_FIELDS and isinstance(value, str):
-            params[f"{key}_name"] = names.get(value, value)
-        elif key in SIDE_FIELDS and isinstance(value, str):
-            params[f"{key}_name"] = (sides or {}).get(value, value)
-        elif key in UNIT_LIST_FIELDS and isinstance(value, tuple):
-            # unit ids are never shown: a list of units reads as their names
-            units = cast(tuple[object, ...], value)
-            params[key] = ", ".join(names.get(u, u) if isinstance(u, str) else str(u) for u in units)
-        elif isinstance(value, tuple) and value and all(_is_shot(v) for v in value):  # type: ignore[misc]
-            # (number, weapon type, target) triples read as "weapon → target" by name (a declaration's shots)
-            shots = cast(tuple[tuple[int, str, str], ...], value)
-            params[f"{key}_text"] = ", ".join(
-                f"{value_text(key, kind, locale, plugin) or f'#{n}'} → {names.get(uid, uid)}"
-                for n, kind, uid in shots
-            )
-        elif isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):  # type: ignore[misc]
-            # a list of keywords (hit locations) reads in the reader's language
-            words = cast(tuple[str, ...], value)
-            params[f"{key}_text"] = ", ".join(value_text(key, w, locale, plugin) or w for w in words)
-        if (
-            key.startswith("facing")
-            and isinstance(value, int)
-            and not isinstance(value, bool)
-            and 0 <= value < 6
-        ):
-            params[f"{key}_side"] = t(f"hexside.{HexSide(value).name}", locale)
+    return fields
+
+
+def _field_params(
+    params: dict[str, Any],
+    key: str,
+    value: object,
+    names: Mapping[str, str],
+    sides: Mapping[str, str],
+    locale: str | None,
+    plugin: str = "",
+) -> None:
+    """One field as shown, and the texts its name's convention adds (``<key>_name``, ``<key>_text``,
+    ``<key>_side``)."""
+    params[key] = _plain(value, names)
+    if key in UNIT_FIELDS and isinstance(value, str):
+        params[f"{key}_name"] = names.get(value, value)
+    elif key in SIDE_FIELDS and isinstance(value, str):
+        params[f"{key}_name"] = sides.get(value, value)
+    elif key in UNIT_LIST_FIELDS and isinstance(value, tuple):
+        # unit ids are never shown: a list of units reads as their names
+        units = cast(tuple[object, ...], value)
+        params[key] = ", ".join(names.get(u, u) if isinstance(u, str) else str(u) for u in units)
+    elif isinstance(value, tuple) and value and all(_is_shot(v) for v in value):  # type: ignore[misc]
+        # (number, weapon type, target) triples read as "weapon → target" by name (a declaration's shots)
+        shots = cast(tuple[tuple[int, str, str], ...], value)
+        params[f"{key}_text"] = ", ".join(
+            f"{value_text(key, kind, locale, plugin) or f'#{n}'} → {names.get(uid, uid)}"
+            for n, kind, uid in shots
+        )
+    elif isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):  # type: ignore[misc]
+        # a list of keywords (hit locations) reads in the reader's language
+        words = cast(tuple[str, ...], value)
+        params[f"{key}_text"] = ", ".join(value_text(key, w, locale, plugin) or w for w in words)
+    if key.startswith("facing") and isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 6:
+        params[f"{key}_side"] = t(f"hexside.{HexSide(value).name}", locale)
+
+
+def _kind_params(event: Event, params: dict[str, Any], locale: str | None) -> None:
+    """What the event's kind adds: a direction's side (HEX-2), a shot's outcome, crew and written manoeuvres
+    by their reader's names, a roll's dice and quality, an override's stat."""
     direction = params.get("direction")
     if isinstance(direction, str) and has(f"hexside.{direction}", "en"):
         params["direction_side"] = t(f"hexside.{direction}", locale)  # HEX-2: SO, NO in Spanish
@@ -149,6 +173,20 @@ def template_params(
         params["hit_text"] = t(
             "shot.spent" if event.spent else "shot.hit" if event.hit else "shot.miss", locale
         )
+    _crew_and_orders(params, locale)
+    if isinstance(event, RollMade):
+        params["dice_text"] = ", ".join(str(d) for d in event.dice)
+        params["total"] = event.get("total", sum(event.dice))
+        _roll_params(event, params, locale)
+    _quality(event, params, locale)
+    if isinstance(event, DirectorOverride) and isinstance(params.get("stat"), str):
+        stat = str(params["stat"])
+        params["stat_text"] = t(f"stat.{stat}", locale) if has(f"stat.{stat}", "en") else stat
+        if "value" in params:
+            params["value_text"] = display_value(stat, params["value"], locale)
+
+
+def _crew_and_orders(params: dict[str, Any], locale: str | None) -> None:
     for key in CREW_FIELDS:
         value = params.get(key)
         if isinstance(value, str) and value:
@@ -157,21 +195,19 @@ def template_params(
         value = params.get(key)
         if isinstance(value, str):
             params[f"{key}_shown"] = value or t("value.nothing", locale)
+
+
+def _quality(event: Event, params: dict[str, Any], locale: str | None) -> None:
     if isinstance(event, RollMade):
-        params["dice_text"] = ", ".join(str(d) for d in event.dice)
-        params["total"] = event.get("total", sum(event.dice))
-        _roll_params(event, params, locale)
         quality = event.get("quality")
         if quality is not None:
             params["quality_text"] = t(f"quality.{quality}", locale)
     elif isinstance(params.get("quality"), str) and has(f"quality.{params['quality']}", "en"):
         # any event that carries a roll quality shows it in the reader's language
         params["quality_text"] = t(f"quality.{params['quality']}", locale)
-    if isinstance(event, DirectorOverride) and isinstance(params.get("stat"), str):
-        stat = str(params["stat"])
-        params["stat_text"] = t(f"stat.{stat}", locale) if has(f"stat.{stat}", "en") else stat
-        if "value" in params:
-            params["value_text"] = display_value(stat, params["value"], locale)
+
+
+def _keyword_texts(params: dict[str, Any], locale: str | None, plugin: str = "") -> None:
     for key, value in list(params.items()):
         # keyword values (a station, a location, a reason) get a translated "<key>_text" when the catalog has one
         if isinstance(value, str):
@@ -184,7 +220,6 @@ def template_params(
     if "fire_named" in params:
         # a declaration with no shot, or logged before its shots were named, reads as it did ("—", "#1→Raven")
         params.setdefault("shots_text", params["fire_named"])
-    return params
 
 
 def _is_shot(value: object) -> bool:

@@ -1,0 +1,1 @@
+"""Text for readers: the account of a phase and the rules reference."""

@@ -1,0 +1,1 @@
+"""Pure transforms of the bot: directors' overrides and dice expressions (no Discord, no storage)."""
