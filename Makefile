@@ -38,7 +38,7 @@ pytest: $(STAMP)
 bench: $(STAMP)
 	for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
-# The README's board images come from the demo run (issue 13): regenerate them with the renderer.
+# The README's board images come from the demo run: regenerate them with the renderer.
 demo: $(RUN_STAMP)
 	$(VENV)/bin/hexdirector demo
 	cp demo-out/exo-patrol/r05-p2-director.png docs/images/exo-round-director.png

@@ -1,4 +1,4 @@
-"""A dict that keeps only its newest entries: the per-encounter caches of a long-running bot (issue 20: with a
+"""A dict that keeps only its newest entries: the per-encounter caches of a long-running bot (with a
 thousand open encounters, most of them idle, nothing is held for an encounter just because it was once seen)."""
 
 from __future__ import annotations

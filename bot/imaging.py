@@ -51,7 +51,7 @@ def cores() -> int:
 
 
 def render_workers() -> int:
-    """``HEXD_RENDER_WORKERS``, else one per core but the one the bot's own process needs, at least one (issue 20).
+    """``HEXD_RENDER_WORKERS``, else one per core but the one the bot's own process needs, at least one.
 
     A board or preview takes ~5 ms to draw; at 100 encounters the bot's event loop, not drawing, is what boards
     wait for: on this 2-core machine a second worker took CPU from the bot (last order → board p50 1.6 s with one
@@ -212,7 +212,7 @@ async def _run(fn: Callable[..., T], *args: Any, priority: int = PREVIEW, key: H
     global _queue, _long_queue
     if priority == LONG:
         # its process is started on first use, in a thread: spawning one from the bot's large process is not
-        # work for the event loop (issue 15 item 3)
+        # work for the event loop
         pool = long_pool() if _long_pool_up() else await asyncio.to_thread(_start_long_pool)
         if pool is None:
             return await asyncio.to_thread(fn, *args)
@@ -236,7 +236,7 @@ def previews_backed_up() -> bool:
 
 async def run_long_job(fn: Callable[..., T], *args: Any) -> T:
     """A long CPU job that is not a picture (an export file, an import's rows) on the long-job worker: its own
-    process, so neither its work nor its garbage ever holds the bot's event loop (issue 15 item 3); a thread when
+    process, so neither its work nor its garbage ever holds the bot's event loop; a thread when
     rendering runs in threads. ``fn`` and its arguments must pickle: hand it stored text, not decoded states."""
     return await _run(fn, *args, priority=LONG)
 

@@ -145,7 +145,7 @@ class StatusView:
     deadline: str | None = None
     #: the units awaited now, each with who acts for it, answered or not (one-at-a-time modes name them)
     acting: tuple[Missing, ...] = ()
-    #: "Ronda 4 · Fase 3 · Combate" (issue 13 item 7); None: only the round and the phase id are known
+    #: "Ronda 4 · Fase 3 · Combate" (one phase number); None: only the round and the phase id are known
     when: Text | None = None
     #: the open step's dice commitment (DICE-1), "" when nothing is open
     dice: str = ""
@@ -196,7 +196,7 @@ class HeldRolls:
     phase_no: int
     rolls: tuple[tuple[int, str, str, tuple[int, ...]], ...]  # (index, rule, purpose, dice)
     #: the roll events themselves and the state they were rolled in, so the director reads each roll's purpose
-    #: in their own language (issue 13 item 3); empty for results built without them
+    #: in their own language; empty for results built without them
     events: tuple[Event, ...] = ()
     state: EncounterState | None = None
 

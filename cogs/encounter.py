@@ -192,7 +192,7 @@ class EncounterCog(
         if not settings.tutorial_shown:  # once per server, to the director alone: the table needs it not
             try:
                 await interaction.followup.send(embed=tutorial_embed(locale), ephemeral=True)
-            except discord.HTTPException:  # a nicety: the encounter was made and said so (issue 20)
+            except discord.HTTPException:  # a nicety: the encounter was made and said so
                 log.warning("tutorial refused guild=%s", interaction.guild_id)
                 return
             await service.storage.set_guild_settings(interaction.guild_id, tutorial_shown=True)
@@ -221,7 +221,7 @@ class EncounterCog(
         hidden = private_line(seated, lang(interaction))
         if hidden is not None:  # units only their side may see: named to them alone (FOG-1)
             await interaction.followup.send(hidden, ephemeral=True)
-        # after the answer: a second durable write on the way to it made a burst of joins wait twice (issue 20);
+        # after the answer: a second durable write on the way to it made a burst of joins wait twice;
         # before the panels, which speak the player's language
         await remember_locale(interaction, meta.id)
         if self.bot.announcer is not None:

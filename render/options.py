@@ -24,7 +24,7 @@ class BoardSnapshot:
     events: tuple[Event, ...] = ()
     title: str = ""
     #: (round, phase) the picture shows, when it is the step just resolved rather than the state's current phase
-    #: (the channel board after phase 2 shows "Fase 2", as its account does: one phase number, issue 13 item 7)
+    #: (the channel board after phase 2 shows "Fase 2", as its account does: one phase number)
     step: tuple[int, str] | None = None
 
 

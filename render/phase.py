@@ -1,4 +1,4 @@
-"""How a phase is named for a reader (issue 13 item 7): one phase number, with the phase's name.
+"""How a phase is named for a reader: one phase number, with the phase's name.
 
 ``Ronda 4 · Fase 3 · Ejecución de movimientos``; a step the ruleset names without a number reads
 ``Ronda 1 · Activación de Kara``; a phase the catalogs do not name yet falls back to ``Ronda 4 · Fase <id>``.

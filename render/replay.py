@@ -137,7 +137,7 @@ def _draw_frames(frames: Sequence[BoardSnapshot], viewer: str, opts: RenderOptio
         opts, palette=True
     )  # palette frames: what a GIF holds, and one palette for all
     # each frame names the step it shows (the one resolved since the frame before), as its caption does: one
-    # phase number per image (issue 13 item 7)
+    # phase number per image
     named = [
         dataclasses.replace(snap, step=(frames[i - 1].state.round, frames[i - 1].state.phase or "-"))
         if i and snap.step is None

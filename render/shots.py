@@ -1,4 +1,4 @@
-"""Firing lines (``ShotResolved``) as arrows, and the damage badges of hits (issue 13 item 6).
+"""Firing lines (``ShotResolved``) as arrows, and the damage badges of hits.
 
 Every shot is an arrow from the shooter's counter to the target's, its head just outside the target's disc, so
 who shot whom reads from the shape alone. Hit and miss differ in more than colour: a hit is a solid red line with

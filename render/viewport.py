@@ -19,7 +19,7 @@ coordinates scaled by ``size`` pixels and placed on the image's board area.
   larger than a window of ``MIN_SPAN`` unit lengths allows (a lone ship does not fill the picture), and a window
   position snapped to a coarse grid, so the scale and the picture stay put from step to step while the ships
   allow it. At Discord's preview width (~550 px for a 1280 px image) a duel at short range then shows hexes of
-  about 40 px, counters and labels that read, instead of a blob among ~200 empty hexes (issue 13 item 6).
+  about 40 px, counters and labels that read, instead of a blob among ~200 empty hexes.
 """
 
 from __future__ import annotations

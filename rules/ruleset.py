@@ -49,7 +49,7 @@ class PhaseSpec:
 
 @dataclass(frozen=True, slots=True)
 class PhaseLabel:
-    """How players call a phase (issue 13 item 7): its 1-based number in the round (None when it is none of the
+    """How players call a phase: its 1-based number in the round (None when it is none of the
     ruleset's phases) and the i18n key of its name, with the key's parameters (unit ids are given as ``unit``
     and shown by name)."""
 

@@ -385,7 +385,7 @@ KEPT_TEXT_CHARS = 32 * 1024
 @lru_cache(maxsize=16)
 def _parsed(text: str) -> dict[str, Any]:
     """The file's TOML, kept for the short texts read lately: a server opening encounter after encounter of the
-    same bundled scenario parsed it twice each time, in pure Python (issue 20). A text that does not parse is not
+    same bundled scenario parsed it twice each time, in pure Python. A text that does not parse is not
     kept. Never changed: :func:`_own_parse` hands out copies."""
     return tomllib.loads(text)
 

@@ -79,7 +79,7 @@ def _lookup(tag: str) -> type[Any] | None:
 
 
 #: per dataclass: its tag and field names, so encoding a state (thousands of values a commit) skips
-#: ``dataclasses.fields`` and the type tests (issue 20: ``to_json`` was the largest cost of a commit)
+#: ``dataclasses.fields`` and the type tests (``to_json`` was the largest cost of a commit)
 _PLANS: dict[type[Any], tuple[str, tuple[str, ...]]] = {}
 _PLAIN: frozenset[type[Any]] = frozenset({str, int, float, bool, type(None)})
 _FIELD_NAMES: dict[type[Any], frozenset[str]] = {}  # per decoded dataclass

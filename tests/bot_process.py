@@ -221,7 +221,7 @@ async def spawn_bot(
 
 def watch_loop_stalls(loop: asyncio.AbstractEventLoop, threshold_ms: float) -> None:
     """``HEXD_BENCH_STALLS=<ms>``: whenever the bot's event loop is held longer than that, print to stderr the
-    stack it is held in (sampled by a thread once per stall). How issue 15 item 3's stalls were found."""
+    stack it is held in (sampled by a thread once per stall). How the 800-ship encounter's stalls were found."""
     import threading
     import time
     import traceback

@@ -22,7 +22,7 @@ async def service(tmp_path: Path) -> AsyncIterator[EncounterService]:
 
 @pytest.fixture(autouse=True)
 def no_ping_through_a_name(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Issue 15 item 8, for every test that runs the bot against the local Discord: each message the bot sends
+    """For every test that runs the bot against the local Discord: each message the bot sends
     or edits carries ``allowed_mentions`` that parse nothing out of its text (a player's name may hold
     ``<@id>`` or ``@everyone``); the only pings are the users a message lists on purpose."""
     FakeDiscord.instances.clear()

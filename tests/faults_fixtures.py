@@ -1,4 +1,4 @@
-"""A load test with faults (issue 20), shared by ``bench/faults.py`` (50 encounters for 5 minutes, the bot in its
+"""A load test with faults, shared by ``bench/faults.py`` (50 encounters for 5 minutes, the bot in its
 own process) and ``tests/e2e/test_e2e_faults.py`` (a few encounters, a bounded number of phases, the bot
 in-process).
 

@@ -100,7 +100,7 @@ def build(
     plugin: PanelPlugin, state: EncounterState, unit_id: str, *, draft: Draft, owing: bool
 ) -> PanelModel:
     """``plugin.build_panel``, kept for the state: models are immutable and a pure function of their arguments,
-    and each click builds again the panel the click before it built (issue 20)."""
+    and each click builds again the panel the click before it built."""
     return _built(state, plugin, unit_id, draft, owing)
 
 

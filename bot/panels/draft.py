@@ -98,7 +98,7 @@ def _joined(name: str, values: Iterable[str]) -> str:
 @lru_cache(maxsize=4096)
 def _quoted(value: str) -> str:
     """A field's value as written in a custom id. Kept: a panel measures the same few option values on every
-    click, and ``quote`` is slow Python (issue 20)."""
+    click, and ``quote`` is slow Python."""
     return quote(value, safe=_SAFE)
 
 
@@ -146,7 +146,7 @@ def most_that_fit(draft: Draft, name: str, values: Sequence[str]) -> int:
     if not _NAME.match(name) or any(not v or LIST_SEPARATOR in v for v in longest):
         return _most_that_fit_by_trying(draft, name, longest)  # refused as the draft would refuse it
     # the body is "{others};{name}={v1},{v2},…" and quoting is per character: add each value's length once
-    # (a panel sizes a select of dozens of options on every click; trying each count was quadratic, issue 20)
+    # (a panel sizes a select of dozens of options on every click; trying each count was quadratic)
     others = body_of(draft.replace(**{name: ""}))
     used = len(others) + (1 if others else 0) + len(name) + 1 - len(LIST_SEPARATOR)
     count = 0

@@ -68,7 +68,7 @@ class Option:
     label: str
     key: str = ""
     params: tuple[tuple[str, str | Text], ...] = ()
-    #: the words shown, made once: panels read them for every option on every click (issue 20)
+    #: the words shown, made once: panels read them for every option on every click
     text: Text = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -167,7 +167,7 @@ class PanelModel:
 
 def phase_text(state: EncounterState, round_no: int, phase: str) -> Text:
     """``Ronda 4 · Fase 3 · Combate`` in the reader's language: one phase number, with the phase's name
-    (issue 13 item 7; the same words as ``render.phase.phase_title``)."""
+    (the same words as ``render.phase.phase_title``)."""
     label = resolved_label(state, phase)
     if label.key:
         name = Text.of(label.key, **dict(label.params))

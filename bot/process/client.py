@@ -158,7 +158,7 @@ def freeze_startup_heap() -> None:
     """Move everything alive after start-up (modules, catalogs, data tables, the command tree) out of the garbage
     collector's reach, once per process. A full collection walks every tracked object with the event loop
     stopped, whichever thread triggers it: at 800 ships they took 100-500 ms each on this machine, and the ~77,000
-    objects alive after start-up, which live as long as the process, were walked every time (issue 15 item 3)."""
+    objects alive after start-up, which live as long as the process, were walked every time."""
     global _frozen
     if not _frozen:
         _frozen = True
@@ -166,7 +166,7 @@ def freeze_startup_heap() -> None:
         gc.freeze()
 
 
-#: seconds; the acknowledgement bar is 100 ms (issue 20) and a panel with its preview takes about 15-25 ms on a
+#: seconds; the acknowledgement bar is 100 ms and a panel with its preview takes about 15-25 ms on a
 #: quiet machine (bench/e2e.py, 3 duels), so most clicks are answered by their panel; a click that misses it has
 #: waited this much more for its acknowledgement (50 ms put busy runs' p99 past the bar)
 PANEL_ANSWER_WITHIN = 0.03
@@ -196,7 +196,7 @@ class HexBotCore(commands.Bot):
             help_command=None,
             chunk_guilds_at_startup=False,
             member_cache_flags=discord.MemberCacheFlags.none(),
-            # names are typed by players: nothing pings unless a message names its ping (issue 15 item 8)
+            # names are typed by players: nothing pings unless a message names its ping
             allowed_mentions=discord.AllowedMentions.none(),
             guild_ready_timeout=guild_ready_timeout,
             **self.shard_options(config),

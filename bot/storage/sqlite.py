@@ -7,7 +7,7 @@ not process memory, serialises writers across tasks and processes, and the phase
 consistent snapshot. Always ``await close()`` (or use ``async with``): aiosqlite's worker thread is not a
 daemon, so an unclosed storage keeps the process alive.
 
-Latency (issue 7 bench): a statement sent through aiosqlite's thread costs one event-loop round trip, and a busy
+Latency: a statement sent through aiosqlite's thread costs one event-loop round trip, and a busy
 loop made that 10-20 ms per statement, ~50 ms per transaction, ~500 ms per resolution. So transactions run
 *inline*, on plain ``sqlite3`` connections used from the loop's thread with ``busy_timeout = 0``: their statements
 take microseconds and complete without yielding to the loop.
@@ -19,7 +19,7 @@ take microseconds and complete without yielding to the loop.
   thread while the loop goes on; writes arriving meanwhile run, each in its own savepoint, in the next
   transaction, which one COMMIT then makes durable for all of them (group commit: each caller returns only once
   its write is synced). A burst of 100 joins otherwise synced 100 times in a row, and every read waited for those
-  syncs (issue 20: board p95 1.1-2.4 s -> 0.17-0.71 s at 100 encounters).
+  syncs (board p95 1.1-2.4 s without group commit, 0.17-0.71 s with it, at 100 encounters).
 * Only when the file's write lock is held by someone else (another process, or our own fallback in flight) does
   ``BEGIN`` report busy; that transaction then runs on the aiosqlite connection, whose ``busy_timeout`` waits in
   its thread without blocking the loop. One ``asyncio.Lock`` per connection keeps one task's transaction from
@@ -113,7 +113,7 @@ class _Moment:
     """A moment tasks wait for: a batch's COMMIT over, the connection free again. Each waiter awaits a future of its
     own, set when the moment comes, and so wakes one pass of the loop after it: one future shared through
     ``asyncio.shield`` or ``asyncio.wait`` took two passes, and in the set-up burst of 100 encounters a pass of the
-    bot's loop is 10-40 ms (issue 20). A cancelled waiter cancels only its own future."""
+    bot's loop is 10-40 ms. A cancelled waiter cancels only its own future."""
 
     __slots__ = ("_error", "_loop", "_waiting", "over")
 
@@ -190,15 +190,15 @@ class SqliteDriver(Driver):
         self, *, write: bool, durable: bool = True, bulk: bool = False, key: int | None = None
     ) -> AbstractAsyncContextManager[Session]:
         if bulk:
-            # megabytes of snapshots read or written inline held the loop for half a second at 800 ships (issue 15
-            # item 3): a bulk transaction goes through aiosqlite's thread
+            # megabytes of snapshots read or written inline held the loop for half a second at 800 ships:
+            # a bulk transaction goes through aiosqlite's thread
             return self._threaded("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
         return self._write(durable=durable, key=key) if write else self._read(key)
 
     @asynccontextmanager
     async def _read(self, key: int | None) -> AsyncGenerator[Session]:
         """A read on its own connection: in WAL mode it never queues behind writers and their syncs, which made a
-        burst of clicks wait for every COMMIT before theirs (issue 20)."""
+        burst of clicks wait for every COMMIT before theirs."""
         # A write to this encounter whose body is over is seen, so a caller acting on the encounter right after
         # another's write (a director's move after the step a resolution just wrote) does not act on the step
         # before: wait for the newest batch with such a write, one sync at most (not from inside a write, whose
@@ -230,7 +230,7 @@ class SqliteDriver(Driver):
         # the inline connection is busy only for a moment while a batch is synced: wait for the end of that sync
         # together with every writer that came meanwhile; they then run back to back in one pass of the loop.
         # Queued on the lock instead, each woke the next one pass later: n writers took n passes of a busy loop
-        # (issue 20: a join's write waited 130 ms (p50) in the set-up burst of 100 encounters)
+        # (a join's write waited 130 ms (p50) in the set-up burst of 100 encounters)
         while self._sync_over is not None:
             await self._sync_over.settled()
         usable = not self._inline_lock.locked()
@@ -308,7 +308,7 @@ class SqliteDriver(Driver):
         """Group commit: the COMMIT starts a pass of the loop later, so the writers that run meanwhile (all those
         that waited for the previous sync wake in one pass) are in this same transaction; one sync then makes all
         of them durable (a burst of 100 joins synced 100 times, one after the other, and every read waited for
-        those syncs: issue 20)."""
+        those syncs)."""
         batch = self._batch = _Batch(asyncio.get_running_loop())
         task = asyncio.get_running_loop().create_task(self._commit(inline, batch))
         self._commits.add(task)

@@ -165,7 +165,7 @@ LABELS_KEPT = 1024  # option lists: a few per unit of the encounters under way
 
 def option_labels(options: tuple[Option, ...], locale: str) -> tuple[str, ...]:
     """Each option's words in ``locale``. A select of 25 options was rendered anew for every click and panel, a
-    tenth of a click's work at 100 encounters (issue 20); plug-ins hand out the same options tuple while the state
+    tenth of a click's work at 100 encounters; plug-ins hand out the same options tuple while the state
     is unchanged (bot/panels/memo.py), so the labels are kept by its identity (the tuple is held with them, so an
     identity is never reused while kept)."""
     key = (id(options), locale)

@@ -54,8 +54,8 @@ class PanelItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
             values = tuple(str(v) for v in (interaction.data or {}).get("values", []))  # type: ignore[union-attr]
         bot = bot_of(interaction)
         # the panel as it is after the click, its preview drawn, is the click's acknowledgement when it is ready
-        # soon enough (Discord's 3 s window, our 100 ms bar): one request instead of a deferral and then an edit
-        # (issue 20). When previews are queueing (a busy bot) it would not be: the click is acknowledged at once
+        # soon enough (Discord's 3 s window, our 100 ms bar): one request instead of a deferral and then an edit.
+        # When previews are queueing (a busy bot) it would not be: the click is acknowledged at once
         # and the panel edited once drawn. The flow checks ownership before anything else, and a refusal is
         # private either way.
         answer = asyncio.ensure_future(_answer(interaction, self.ref, values))
@@ -85,7 +85,7 @@ def panel_view(panel: LoadedPanel, locale: str) -> ui.View:
         view.add_item(PanelItem(component) if ControlRef.parse(component.custom_id) else component)
     # nothing to listen for: every control is a PanelItem, dispatched by its custom id whatever the message. A
     # view still listening is kept by discord.py's view store for its message, forever (one per panel sent or
-    # edited, issue 20); a stopped one only lays out the components
+    # edited); a stopped one only lays out the components
     view.stop()
     return view
 
@@ -166,5 +166,5 @@ async def _show(interaction: discord.Interaction, shown: Shown | None) -> None:
     if shown is not None and shown.acknowledged:
         try:
             await interaction.followup.send(shown.acknowledged, ephemeral=True)
-        except discord.HTTPException:  # the order is stored: the panel says so all the same (issue 20)
+        except discord.HTTPException:  # the order is stored: the panel says so all the same
             log.warning("order acknowledgement refused user=%s", interaction.user.id)

@@ -1,4 +1,4 @@
-"""Issue 13 items 3, 5 and 7 as a Spanish reader sees them: every engine text of the bundled exo and skirmish
+"""Engine texts, roll lines and phase names as a Spanish reader sees them: every engine text of the bundled exo and skirmish
 scenarios goes through the catalogs (no English purpose words, raw ids, True/False or "(s)" plurals), every roll
 line can be checked with a pencil (dice, each modifier with its reason, total, target and the way it succeeds:
 DICE-1, DICE-2, DICE-3), and every header names one phase, by number and name."""
@@ -52,7 +52,7 @@ def spanish_account(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("path", SCENARIOS + OTHER_RULESETS, ids=lambda p: p.stem)
 def test_every_spanish_account_line_is_spanish(path: Path) -> None:
-    """Issue 13 item 3: "hit roll", "(medium, 10 hexes)", "engines, weapon", "fase activation", NPC crew named
+    """No English purpose words: "hit roll", "(medium, 10 hexes)", "engines, weapon", "fase activation", NPC crew named
     "gunner", "(1 disparo(s))" and "True/False" never reach a Spanish account."""
     lines = spanish_account(path)
     assert len(lines) > 20
@@ -79,7 +79,7 @@ def test_every_spanish_account_line_is_spanish(path: Path) -> None:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_every_roll_line_shows_dice_modifiers_total_target_and_direction(path: Path) -> None:
-    """Issue 13 item 5 / DICE-2: a Sombra roll line reads "3d10 a+b+c = s, +m (reason) … = total — necesita ≤
+    """DICE-2: a Sombra roll line reads "3d10 a+b+c = s, +m (reason) … = total — necesita ≤
     skill: result" and the numbers add up, so anyone can check it with a pencil."""
     out = io.StringIO()
     assert simulate(load_scenario(path), as_json=True, stream=out) == 0
@@ -103,7 +103,7 @@ def test_every_roll_line_shows_dice_modifiers_total_target_and_direction(path: P
     assert checked >= 1
 
 
-def test_an_exo_hit_roll_reads_like_the_issue_asks() -> None:
+def test_exo3_4_hit_roll_shows_each_modifier_with_its_reason() -> None:
     """EXO-3.4: the golden log's first shot: +3 medium range and +2 weapon type were hidden in "→ 17 contra 15"."""
     event = RollMade(
         rule="EXO-3.4",
@@ -178,7 +178,7 @@ def test_unit_info_and_director_set_speak_spanish() -> None:
 
 
 def test_spanish_facings_are_accepted() -> None:
-    """Issue 13 item 3: SO/NO as well as SW/NW wherever a facing is typed (HEX-2)."""
+    """SO/NO as well as SW/NW wherever a facing is typed (HEX-2)."""
     assert HexSide.parse("SO") == HexSide.SW and HexSide.parse("no") == HexSide.NW
     assert Vertex.parse("SO-NO") == Vertex.SW_NW and Vertex.parse("s-so") == Vertex.S_SW
     assert Vertex.parse("NO-N") == Vertex.NW_N
@@ -195,7 +195,7 @@ def test_spanish_facings_are_accepted() -> None:
     ],
 )
 def test_one_phase_number_with_its_name(path: str, round_no: int, phase: str, es: str) -> None:
-    """Issue 13 item 7: the header, the panel/status title and the board subtitle say the same single phase."""
+    """The header, the panel/status title and the board subtitle say the same single phase."""
     state = load_scenario(SCENARIO_DIR / path).state
     assert phase_title(state, round_no, phase, "es") == es
     assert phase_text(state, round_no, phase).render("es") == es
@@ -248,7 +248,7 @@ def panel_texts(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("path", SCENARIOS[:-1], ids=lambda p: p.stem)
 def test_every_spanish_panel_text_is_spanish(path: Path) -> None:
-    """Issue 13 item 3: "gunner1 · APt#1", "El capitán ayuda a engineer", NPC crew "pilot pasa a capitán" and
+    """No raw ids: "gunner1 · APt#1", "El capitán ayuda a engineer", NPC crew "pilot pasa a capitán" and
     vertex "SW-NW" never reach a Spanish panel."""
     texts = panel_texts(path)
     assert len(texts) > 10
@@ -264,7 +264,7 @@ def test_every_spanish_panel_text_is_spanish(path: Path) -> None:
 
 
 def test_cli_images_follow_lang(tmp_path: Path) -> None:
-    """Issue 13 item 7: `sim --out` and `demo` draw their boards in `--lang` (the subtitle names the phase)."""
+    """`sim --out` and `demo` draw their boards in `--lang` (the subtitle names the phase)."""
     from render.files import write_step_images
     from rules.ruleset import SimStep
 

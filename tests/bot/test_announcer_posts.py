@@ -1,4 +1,4 @@
-"""One channel message per resolution (issue 13, less noise): the announcer adds a step to the message of the
+"""One channel message per resolution, so the channel stays quiet: the announcer adds a step to the message of the
 resolution under way while it fits in one Discord message, and starts a new message past Discord's limits or
 once a phase opens."""
 

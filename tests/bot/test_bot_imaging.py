@@ -116,7 +116,7 @@ def test_a_job_left_in_flight_by_a_closed_loop_never_blocks_the_next_loops_image
 
 
 async def test_previews_leave_one_worker_free_so_a_board_never_waits_behind_one() -> None:
-    """Issue 20: with two workers busy drawing previews a board would wait for one to finish; previews never
+    """With two workers busy drawing previews a board would wait for one to finish; previews never
     take the last slot, so the board starts at once while the previews behind it still wait."""
     ran: list[str] = []
     gate = threading.Event()
@@ -144,7 +144,7 @@ async def test_previews_leave_one_worker_free_so_a_board_never_waits_behind_one(
 
 
 async def test_a_newer_preview_of_the_same_panel_replaces_the_waiting_one() -> None:
-    """Issue 20: a player clicking faster than previews are drawn gets only the newest drawn (newest wins); the
+    """A player clicking faster than previews are drawn gets only the newest drawn (newest wins); the
     replaced caller learns it was superseded; other panels' previews are untouched."""
     ran: list[str] = []
     gate = threading.Event()

@@ -312,7 +312,7 @@ def test_the_account_names_sides_by_their_name_in_each_language() -> None:
 
 
 def test_a_thousand_dice_show_the_total_first_and_a_summary_that_fits() -> None:
-    """Issue 15 item 9: 10 terms of 100 dice each used to be cut at 2,000 characters before the total."""
+    """10 terms of 100 dice each used to be cut at 2,000 characters before the total."""
     expression = "+".join(["100d100"] * 10)
     outcome = roll_expression(parse_roll(expression), Dice(7))
     text = t(outcome.key, "es", **dict(outcome.params))

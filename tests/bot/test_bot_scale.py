@@ -1,4 +1,4 @@
-"""Issue 20: idle encounters are not held in memory forever (the per-encounter caches of the service and the
+"""Idle encounters are not held in memory forever (the per-encounter caches of the service and the
 announcer keep only the newest entries, an announcer queue goes once it is drained), and a click's panel costs
 less (a select's size is added up, not searched for)."""
 
@@ -77,7 +77,7 @@ async def test_an_announcer_keeps_no_queue_for_an_encounter_with_nothing_to_post
     ),
 )
 def test_most_that_fit_counts_as_trying_each_count_did(others: dict[str, str], values: list[str]) -> None:
-    """Issue 20: a select's size is added up from its values' quoted lengths, no longer found by building and
+    """A select's size is added up from its values' quoted lengths, no longer found by building and
     encoding a draft per count; the answer is the same."""
     draft = Draft(**others)
     longest = sorted(values, key=len, reverse=True)
@@ -85,7 +85,7 @@ def test_most_that_fit_counts_as_trying_each_count_did(others: dict[str, str], v
 
 
 async def test_a_fresh_process_decodes_a_stored_state_before_its_ruleset_was_imported(tmp_path: Path) -> None:
-    """Found by bench/idle.py (issue 20): a bot restarted on running encounters resumes them first, and decoding
+    """Found by bench/idle.py: a bot restarted on running encounters resumes them first, and decoding
     their states failed ("unknown serialized type 'exo.Ship'") because nothing had imported rules.exo yet."""
     import json
     import subprocess
@@ -108,7 +108,7 @@ async def test_a_fresh_process_decodes_a_stored_state_before_its_ruleset_was_imp
 
 
 def test_a_panel_built_on_a_state_is_built_once_and_again_for_a_new_state() -> None:
-    """Issue 20: a click built the panel it was made on, which the click before it had just built on the same
+    """A click built the panel it was made on, which the click before it had just built on the same
     state; a model is a pure function of (state, unit, draft, owing), so it is kept for the state."""
     import dataclasses
 

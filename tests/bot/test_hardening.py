@@ -1,5 +1,5 @@
 """Hardening at the service level: crafted imports never brick a channel, a broken encounter can still be ended,
-deep nesting and long names give clear refusals (the hardening issue's items 6, 7 and 9)."""
+deep nesting and long names give clear refusals."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def test_over_long_names_are_refused_by_the_scenario_validator(where: str, old: 
 
 
 def test_a_large_export_is_gzip_compressed_and_imports_back(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 15 item 3 (bench/heavy.py): an 800-ship export was 13 MB of JSON, over Discord's 10 MB upload limit,
+    """bench/heavy.py: an 800-ship export was 13 MB of JSON, over Discord's 10 MB upload limit,
     and failed; a large export is sent compressed, and the import reads it back. A gzip bomb is refused."""
     import gzip
 

@@ -315,7 +315,7 @@ async def test_every_panel_of_a_simulated_game_offers_only_what_the_rules_accept
 
 
 def test_a_selects_option_labels_are_rendered_once_per_options_list_and_language() -> None:
-    """Issue 20: a select's 25 option labels were rendered for every click and panel. They are kept by the options
+    """A select's 25 option labels were rendered for every click and panel. They are kept by the options
     tuple a plug-in hands out (the same object while the state is unchanged) and the reader's language."""
     from bot.panels.model import Option, Text
     from cogs.panel.components import option_labels

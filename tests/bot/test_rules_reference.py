@@ -1,4 +1,4 @@
-"""Issue 13 item 9: ``/rule id`` reads the project's rules reference in the reader's language, and the accounts
+"""``/rule id`` reads the project's rules reference in the reader's language, and the accounts
 point at it for every rule id they cite."""
 
 from __future__ import annotations

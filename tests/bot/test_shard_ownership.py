@@ -1,4 +1,4 @@
-"""Issue 20: which guilds a bot process owns (the shards it runs, Discord's formula ``(guild_id >> 22) % count``):
+"""Which guilds a bot process owns (the shards it runs, Discord's formula ``(guild_id >> 22) % count``):
 its running encounters are resumed first after a start (cogs/announcer.py ``resume_all``)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 13: ``make run`` with no network says so in one line and tries again with a growing wait, instead of
+"""``make run`` with no network says so in one line and tries again with a growing wait, instead of
 ending in a traceback. Discord is "unreachable" here as it would be offline: nothing listens on its address."""
 
 from __future__ import annotations

@@ -141,7 +141,7 @@ def test_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
 
 
 def test_no_test_module_imports_another() -> None:
-    """Issue 12: shared helpers live in helper modules (``tests/*_fixtures.py``, ``tests/e2e_helpers.py``,
+    """Shared helpers live in helper modules (``tests/*_fixtures.py``, ``tests/e2e_helpers.py``,
     ``tests/paths.py``) or in a ``conftest.py``; a test module never imports another test module."""
     bad: list[str] = []
     for path in sorted((ROOT / "tests").rglob("*.py")):
@@ -152,7 +152,7 @@ def test_no_test_module_imports_another() -> None:
 
 
 def test_tests_are_grouped_by_layer_and_ruleset() -> None:
-    """Issue 12: no test module at the top of tests/; each sits in its folder (core, bot, e2e, render, storage,
+    """No test module at the top of tests/; each sits in its folder (core, bot, e2e, render, storage,
     or the ruleset's or layer's own id)."""
     loose = sorted(p.name for p in (ROOT / "tests").glob("test_*.py"))
     assert not loose, f"move these into a folder of tests/: {loose}"

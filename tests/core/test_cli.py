@@ -57,7 +57,7 @@ def test_no_subcommand_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
 def test_an_unreadable_scenario_exits_2_with_a_problem_line_not_a_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, content: bytes, problem: str
 ) -> None:
-    """Issue 15 item 9: bytes that are not UTF-8 and 100k-deep nesting are problems with a line, exit 2."""
+    """Bytes that are not UTF-8 and 100k-deep nesting are problems with a line, exit 2."""
     path = tmp_path / "broken.toml"
     path.write_bytes(content)
     assert main([command, str(path)]) == 2
@@ -66,7 +66,7 @@ def test_an_unreadable_scenario_exits_2_with_a_problem_line_not_a_traceback(
     assert problem in shown and "Traceback" not in shown
 
 
-# --- validate --lang (issue 13 item 3): a scenario's problems in the reader's language -------------------------
+# --- validate --lang: a scenario's problems in the reader's language ----------------------------------------
 
 BROKEN = """ruleset = "exo"
 name = "x"

@@ -81,7 +81,7 @@ def test_data_dirs_exist() -> None:
 
 
 def test_every_spanish_text_is_neutral_spanish() -> None:
-    """Issue 13 item 3: one Spanish for every Spanish-speaking table: no vosotros forms, no Spain-only words,
+    """One Spanish for every Spanish-speaking table: no vosotros forms, no Spain-only words,
     in every catalog and every Spanish rules reference."""
     from tests.paths import ROOT
 
@@ -98,7 +98,7 @@ def test_every_spanish_text_is_neutral_spanish() -> None:
 
 
 def test_cached_templates_format_like_the_formatter_did() -> None:
-    """Issue 20: ``t`` keeps each (key, locale) template and formats with ``str.format_map``; the text is what
+    """``t`` keeps each (key, locale) template and formats with ``str.format_map``; the text is what
     ``string.Formatter().vformat`` gave, for every template of both catalogs, with and without params."""
     from string import Formatter
 

@@ -502,7 +502,7 @@ def test_hex3_touch_from_a_side_midpoint_matches_the_reference(
 
 
 def test_hex3_sampled_traces_miss_48_of_210_corner_touches() -> None:
-    """The issue's count: of the 210 hexes at distance 2-8, the ε-traces miss a touched hex for 48 targets; the
+    """Counted: of the 210 hexes at distance 2-8, the ε-traces miss a touched hex for 48 targets; the
     exact test finds them and never drops a traced hex."""
     missed = 0
     for d in range(2, 9):

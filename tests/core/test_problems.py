@@ -1,4 +1,4 @@
-"""Issue 13 item 3: a scenario's problems speak the reader's language. rules/ builds ``Problem(path, key, params)``
+"""A scenario's problems speak the reader's language. rules/ builds ``Problem(path, key, params)``
 data and never a sentence; the words live in data/locales/{en,es}/*.toml and ``data/i18n.py`` writes them.
 
 Two checks: a static scan of rules/ (every problem key used there is in both catalogs, and nothing but a key is

@@ -1,5 +1,5 @@
 """The README stays true: it starts with the two set-up commands, and lists every environment variable the code
-reads (issue 13, README items)."""
+reads."""
 
 from __future__ import annotations
 

@@ -185,7 +185,7 @@ def test_sim_cli_illegal_order_exits_2_naming_unit_and_round(
 
 
 def test_a_scenario_text_is_parsed_once_and_each_load_builds_from_its_own_copy() -> None:
-    """Issue 20: opening encounter after encounter of the same bundled scenario parsed its TOML twice each time
+    """Opening encounter after encounter of the same bundled scenario parsed its TOML twice each time
     (the seed check, then the scenario) in pure Python; the parse is kept, and every load gets its own copy."""
     from rules import scenario as sc
 

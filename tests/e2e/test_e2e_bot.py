@@ -293,7 +293,7 @@ async def test_the_channel_tools_status_board_arcs_log_export_import_end(table: 
         await t.director.run_command(other, "encounter import", {"file": ("duel.json", blob)})
     ).final_response()
     assert "is back" in imported.content
-    # a broken file is refused by the worker that reads it, privately, and nothing is created (issue 15 items 3, 6)
+    # a broken file is refused by the worker that reads it, privately, and nothing is created
     tampered = blob.replace(b'"sha256"', b'"sha257"', 1)
     spare = t.fd.world.guilds[t.guild_id].create_text_channel("spare")
     for bad in (b"\xff not json", tampered):

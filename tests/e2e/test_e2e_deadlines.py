@@ -1,4 +1,4 @@
-"""Issue 13: deadlines are shown as Discord timestamps (every reader sees their own time) on the status message
+"""Deadlines are shown as Discord timestamps (every reader sees their own time) on the status message
 and the panels; the players still missing get one reminder DM before the deadline, unless they muted them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 20 (a load test with faults): what bench/faults.py found when Discord refuses requests at random, each
+"""What bench/faults.py found when Discord refuses requests at random, each
 reproduced on its own.
 
 - A status edit that Discord refuses (a 503, a 429 without Via) is not a deleted message: the bot sent a second

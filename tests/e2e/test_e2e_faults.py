@@ -1,4 +1,4 @@
-"""Issue 20, a load test with faults: the short version of bench/faults.py in the test suite.
+"""A load test with faults: the short version of bench/faults.py in the test suite.
 
 Eight exo duels are played at once on DM panels through the local Discord while a fault task (fixed seed) makes
 Discord refuse the bot's requests (429 with and without Via, global or not; 500, 502, 503, 504) and drops its

@@ -145,7 +145,7 @@ async def test_the_director_rules_a_collision_docking_and_boarding_as_undoable_e
 async def test_a_heavy_command_defers_at_once_holds_only_its_server_and_never_the_bot(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 15 item 3: the replay acknowledges before reading and drawing every snapshot; while it is drawn,
+    """The replay acknowledges before reading and drawing every snapshot; while it is drawn,
     a second heavy command in the same server is refused privately, and another user's /roll is answered."""
     t = table
     enc = await open_duel(t)
@@ -177,7 +177,7 @@ async def test_a_heavy_command_defers_at_once_holds_only_its_server_and_never_th
 async def test_an_export_and_an_import_are_built_off_the_bot_and_another_user_is_answered_meanwhile(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 15 item 3: the export is acknowledged first, then built by the long-job worker from the rows as
+    """The export is acknowledged first, then built by the long-job worker from the rows as
     stored (plain values, never decoded states); while it is built, another user's /roll is answered. The file
     it gives back imports again."""
     import pickle

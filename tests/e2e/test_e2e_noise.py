@@ -1,4 +1,4 @@
-"""Less noise (issue 13, "Also: Less noise"), end to end through the real discord.py client and the local Discord.
+"""Less noise in the channel, end to end through the real discord.py client and the local Discord.
 
 Every figure counts the messages the bot *created* in the channel (deleted ones too: each one notified the table
 when it went out), never edits:
@@ -55,7 +55,7 @@ from tests.fakediscord import Channel, Message, Person
 
 pytestmark = pytest.mark.slow
 
-#: messages the bot creates in the channel per exo round (issue 13: "about 6" before; measured 6)
+#: messages the bot creates in the channel per exo round (6 measured before one message per resolution)
 EXO_POSTS_PER_ROUND = 1
 #: messages the bot creates in the channel per skirmish activation, whatever its number of actions (SK-1.1; before:
 #: 15 for 7 actions, then one per action)
@@ -422,7 +422,7 @@ async def test_sk_1_1_after_a_crash_the_activations_message_is_completed_never_d
 
 async def stale_click_is_refused(t: Table, person: Person, panel: Message, old_id: str) -> None:
     """A click laid out for the step before the edit (a client that had not redrawn yet) is refused privately
-    and changes nothing (issue 15 item 2)."""
+    and changes nothing."""
     current = next(c for c in panel.custom_ids() if c.endswith(":end"))
     for row in panel.components:
         for comp in row["components"]:
@@ -525,7 +525,7 @@ async def test_a_thread_the_bot_may_not_open_is_refused_in_private_before_anythi
 async def test_a_player_who_joined_is_dmed_without_a_user_lookup_and_their_dm_is_opened_once(
     table: Table,
 ) -> None:
-    """Issue 20, Discord requests per round: a player who joined here is DMed without ``GET /users`` (the join's
+    """Discord requests per round: a player who joined here is DMed without ``GET /users`` (the join's
     user is kept), and their DM channel is opened once, also after discord.py forgets it (it keeps only its newest
     128 DM channels: a busy bot reopened a DM for every panel)."""
     t = table
@@ -552,7 +552,7 @@ def _webhook_edits(t: Table, since: int) -> int:
 
 
 async def test_a_click_whose_panel_is_drawn_in_time_is_answered_by_the_panel_itself(table: Table) -> None:
-    """Issue 20, Discord requests per round: a click whose new panel (preview drawn) is ready within
+    """Discord requests per round: a click whose new panel (preview drawn) is ready within
     ``panel_answer_within`` answers with it (UPDATE_MESSAGE: embed, buttons and preview in one request) instead of
     a deferral and then an edit."""
     from tests.fakediscord.interactions import UPDATE_MESSAGE
@@ -651,7 +651,7 @@ async def _round_behind_a_busy_poster(t: Table, enc: int, announcer: Any) -> Non
 async def test_the_steps_queued_behind_another_post_go_out_in_one_request(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 20, Discord requests per round: the steps of a resolution that were committed while the encounter's
+    """Discord requests per round: the steps of a resolution that were committed while the encounter's
     poster was busy (a board being drawn, a post refused and retried) go out together, in one post or edit of the
     resolution's message, not one each. Here a whole exo round waits behind a job of the encounter's queue."""
 

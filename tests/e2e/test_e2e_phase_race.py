@@ -201,7 +201,7 @@ async def test_the_directors_private_status_resolves_the_phase_it_shows(table: T
 async def test_the_last_submit_and_the_directors_resolve_at_fixed_offsets_resolve_one_phase(
     table: Table,
 ) -> None:
-    """Issue's measurement: exo, the last Submit and `/director resolve` 20-100 ms apart resolved two phases."""
+    """As measured: exo, the last Submit and `/director resolve` 20-100 ms apart resolved two phases."""
     t = table
     enc = await open_duel(t)
     for offset in OFFSETS_MS:

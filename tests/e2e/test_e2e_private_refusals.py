@@ -1,4 +1,4 @@
-"""Issue 13 item 1: every refusal is private to the one who caused it, whatever the command.
+"""Every refusal is private to the one who caused it, whatever the command.
 
 Every slash command the bot registers (found from the registry, so a new command is covered without editing this
 test) is run by a plain member with values that the bot must refuse: in a channel with no encounter, then in a

@@ -1,4 +1,4 @@
-"""Issue 15 item 5: a bot that died (or whose posts Discord refused) picks up where the table was, on SQLite and
+"""A bot that died (or whose posts Discord refused) picks up where the table was, on SQLite and
 (where a PostgreSQL server is given, as in CI) on PostgreSQL.
 
 - A resolution committed while nothing was posted (killed mid-post): the restarted bot posts that step's board

@@ -1,4 +1,4 @@
-"""Issue 13 item 9 through Discord: ``/rule`` answers privately in the reader's language, its autocomplete offers
+"""``/rule`` through Discord: it answers privately in the reader's language, its autocomplete offers
 ids with titles, and each posted account names the rules it cites."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ async def test_rule_lookup_autocomplete_and_the_accounts_footer(table: Table) ->
 
 
 async def test_the_director_posts_the_public_board_and_everyone_else_sees_it_privately(table: Table) -> None:
-    """Issue 13 item 4: ``/encounter board`` is private; its ``post`` option (director only, public view only)
+    """``/encounter board`` is private; its ``post`` option (director only, public view only)
     puts the public board in the channel."""
     t = table
     await open_duel(t)

@@ -1,4 +1,4 @@
-"""Issue 20: panels sent and edited leave nothing behind in the client's view store (a long-running bot with
+"""Panels sent and edited leave nothing behind in the client's view store (a long-running bot with
 thousands of panel messages kept one View per message, forever), and their controls keep working."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 13 items 1 and 3: ``/encounter new`` with a broken scenario file answers the director alone (ephemeral,
+"""``/encounter new`` with a broken scenario file answers the director alone (ephemeral,
 nothing in the channel) and in the director's own language, whatever the server's: a Spanish director on an
 English server reads the problems in Spanish, an English one on a Spanish server in English. Every line keeps its
 line number, key path and did-you-mean suggestion, and a long list is cut to one message with a "… and N more"
@@ -74,7 +74,7 @@ async def test_a_long_list_of_problems_fits_one_message_and_says_how_many_more(t
 
 
 async def test_a_busy_channel_or_a_scenario_for_another_ruleset_is_refused_in_private(tmp_path: Path) -> None:
-    """Issue 13 item 1 for ``/encounter new`` itself: the refusals that need no scenario reading come before the
+    """Private refusals for ``/encounter new`` itself: the refusals that need no scenario reading come before the
     command answers in public, so they stay with the director too."""
     async with room(tmp_path, lang="es", locales=("en-US", "es-ES", "es-ES")) as t:
         for options in (

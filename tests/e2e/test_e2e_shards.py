@@ -1,4 +1,4 @@
-"""Issue 20, "several processes, one database": two production bot processes (``HexBot``, ``SHARD_COUNT=2``,
+"""Several processes, one database: two production bot processes (``HexBot``, ``SHARD_COUNT=2``,
 ``SHARD_IDS=0`` and ``1``, tests/bot_process.py) on one PostgreSQL, each connected to the local Discord serving two
 shards. A duel runs in a guild on each shard. Players give orders on DM panels (every DM click reaches the shard-0
 process, whatever the guild) and on ``/orders`` in the guild channel (the guild's own process); one process is

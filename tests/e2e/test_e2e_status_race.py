@@ -1,4 +1,4 @@
-"""Issue 20: with other bot processes on the database, two refreshes of an encounter's status can race, and the
+"""With other bot processes on the database, two refreshes of an encounter's status can race, and the
 edit made from the older read land last. The announcer then checks the encounter's ``last_seq`` after its edit
 and shows the status again from a fresh read, so the channel never keeps a status older than the game."""
 

@@ -1,4 +1,4 @@
-"""``/unit arcs`` end to end (issue 13 item 10): the real HexBot and discord.py client against tests/fakediscord.
+"""``/unit arcs`` end to end: the real HexBot and discord.py client against tests/fakediscord.
 
 A player asks for their ship's arcs: a private picture per EXO-1.4 section, each in its own colour; with a weapon
 (offered by autocomplete from the ship's weapons, or typed as the scenario writes it) only the sections it covers,

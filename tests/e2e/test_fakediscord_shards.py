@@ -1,4 +1,4 @@
-"""tests/fakediscord serving several gateway sessions of one application (issue 20): GET /gateway/bot recommends
+"""tests/fakediscord serving several gateway sessions of one application: GET /gateway/bot recommends
 ``FakeDiscord(shards=N)``, each IDENTIFY with ``shard=[id, count]`` is its own session, guild events go only to the
 shard ``(guild_id >> 22) % count`` and DM events to shard 0, as Discord routes them."""
 

@@ -871,7 +871,7 @@ def test_cli_illegal_order_exits_2_with_unit_round_and_rule(tmp_path: Path) -> N
     assert "round 2" in err and "unit a" in err and "[EXO-2.3]" in err and "Manta is 2" in err
 
 
-def test_cli_json_phase_end_records_the_issue_fields(tmp_path: Path) -> None:
+def test_cli_json_phase_end_records_each_phase_and_its_units(tmp_path: Path) -> None:
     code, out, _ = _cli("sim", str(ROOT / "data/scenarios/exo-duel.toml"), "--json")
     assert code == 0
     records = [json.loads(line) for line in out.splitlines()]
@@ -948,7 +948,7 @@ def test_spanish_account_uses_the_seed_vocabulary() -> None:
 
 
 def test_validate_names_unknown_crew_weapons_and_targets_in_scripted_rounds() -> None:
-    """Issue 13: ``validate`` said "ok" for crew "Kall", weapon 7 and target "pirat", and ``sim`` then blamed
+    """``validate`` once said "ok" for crew "Kall", weapon 7 and target "pirat", and ``sim`` then blamed
     "out of action"; each is now a problem with its path and the nearest right name."""
     text = (ROOT / "data/scenarios/exo-duel.toml").read_text(encoding="utf-8")
     broken = text.replace(

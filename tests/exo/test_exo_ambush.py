@@ -1,4 +1,4 @@
-"""The bundled ``exo-ambush`` (issue 13, README): a scenario with a hidden unit (FOG-1) whose corsairs' view
+"""The bundled ``exo-ambush`` (listed in the README): a scenario with a hidden unit (FOG-1) whose corsairs' view
 ``make demo`` copies into the README as its fog screenshot."""
 
 from __future__ import annotations

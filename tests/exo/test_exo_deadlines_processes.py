@@ -1,4 +1,4 @@
-"""Issue 20: two bot processes poll one database for due deadlines (each has its own storage connection here, as
+"""Two bot processes poll one database for due deadlines (each has its own storage connection here, as
 separate processes would). A deadline fires once (``claim_deadline``), and a process that finds its phase already
 resolved clears that phase's deadline only, never the next phase's that the winner has just set."""
 

@@ -82,9 +82,7 @@ def test_pilot_fires_the_unmanned_turret_and_the_bow_weapon_alongside_a_gunner()
     assert offered == every_legal(state)
     labels = {o.value: o.text.render("es") for o in panel(state).options("fire")}
     assert labels["pilot.2.b"].endswith("(piloto) · APt#2 → b"), labels["pilot.2.b"]
-    assert "gunner" not in " ".join(labels.values()), (
-        "issue 13 item 3: shooters by name and station, in Spanish"
-    )
+    assert "gunner" not in " ".join(labels.values()), "shooters by name and station, in Spanish"
 
 
 def test_a_fallen_gunners_turret_is_offered_to_nobody() -> None:

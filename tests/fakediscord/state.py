@@ -500,7 +500,7 @@ class World:
         self.loose_mentions: list[tuple[int, str]] = []
 
     def check_mentions(self, message: Message, payload: dict[str, Any]) -> None:
-        """Notes a bot payload that would let a mention inside a name ping someone (issue 15 item 8)."""
+        """Notes a bot payload that would let a mention inside a name ping someone."""
         if not message.author.bot:
             return
         allowed = payload.get("allowed_mentions")

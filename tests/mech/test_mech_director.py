@@ -74,7 +74,7 @@ def test_mech_1_3_unit_arcs_are_the_mounts_arcs_from_the_torso() -> None:
 
 
 def test_unit_arcs_for_one_weapon_draw_its_mount_and_its_range_bands() -> None:
-    """Issue 16: ``/unit arcs`` for the selected weapon shows the arc it fires into (MECH-1.3) and its short,
+    """``/unit arcs`` for the selected weapon shows the arc it fires into (MECH-1.3) and its short,
     medium and long bands from the weapon table (MECH-2.1)."""
     from rules.mech.tables import tables
     from rules.registry import ruleset_for

@@ -1,4 +1,4 @@
-"""Board renderer (issue 4): what a person sees — colours at hex centres, fog, determinism, sizes, previews."""
+"""Board renderer: what a person sees — colours at hex centres, fog, determinism, sizes, previews."""
 
 from __future__ import annotations
 

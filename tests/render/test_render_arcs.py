@@ -1,4 +1,4 @@
-"""``/unit arcs`` pictures (issue 13 item 10): each firing section in its own colour, the chosen weapon's range
+"""``/unit arcs`` pictures: each firing section in its own colour, the chosen weapon's range
 bands as shades with their outer edges drawn, a legend naming every section and band, framed on the unit.
 
 Probed in the lower part of a hex (the label sits in the upper part): a hex of one section is that section's

@@ -1,4 +1,4 @@
-"""Board renderer fast path (issue 4): palette drawing, sprite caches and the PNG writer show the same picture."""
+"""Board renderer fast path: palette drawing, sprite caches and the PNG writer show the same picture."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The exo board at Discord's preview width (issue 13 item 6): the camera frames the action, shots are arrows with
+"""The exo board at Discord's preview width: the camera frames the action, shots are arrows with
 their head at the target, damage numbers sit clear of the counters, hex labels are one style (HEX-1) and never cut,
 and the legend names every symbol drawn."""
 
@@ -79,7 +79,7 @@ def action_share(snap: BoardSnapshot, viewer: str = "public") -> float:
 
 
 def test_exo_camera_frames_the_action_so_it_fills_most_of_the_frame() -> None:
-    """Issue 13 item 6: a hit at short range used to be a blob among ~200 empty hexes (a quarter of the frame)."""
+    """A hit at short range used to be a blob among ~200 empty hexes (a quarter of the frame)."""
     for red_at, blue_at in ((H("0509"), H("0708")), (H("0505"), H("1106")), (H("0310"), H("0604"))):
         snap = BoardSnapshot(duel(red_at, blue_at), events=exchange())
         assert action_share(snap) >= 0.55, (red_at.label, blue_at.label)

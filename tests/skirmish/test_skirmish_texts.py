@@ -1,5 +1,5 @@
-"""Skirmish roll lines anyone can check (issue 13 item 5, SK-3.3, SK-3.5, DICE-2) and its phases named, never
-its internal ids (issue 13 item 7)."""
+"""Skirmish roll lines anyone can check (SK-3.3, SK-3.5, DICE-2) and its phases named, never
+its internal ids."""
 
 from __future__ import annotations
 

@@ -613,7 +613,7 @@ async def test_a_resolution_opens_the_next_phase_with_its_deadline_in_the_same_t
 
 
 async def test_a_reminder_is_due_once_in_its_phase_and_a_new_deadline_replaces_it(storage: Storage) -> None:
-    """Issue 13: the players still missing are reminded once, at a set point before the deadline."""
+    """The players still missing are reminded once, at a set point before the deadline."""
     encounter_id = await new_encounter(storage)
     await storage.set_encounter_status(encounter_id, "running")
     t0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -809,7 +809,7 @@ async def _gated_storage(path: Path) -> AsyncIterator[tuple[Storage, Any, _Gated
 async def test_a_read_waits_for_the_sync_in_flight_but_not_behind_the_writers_queued_after_it(
     tmp_path: Path,
 ) -> None:
-    """Issue 20: reads have their own connection. Before, a read queued on the one connection behind every writer
+    """Reads have their own connection. Before, a read queued on the one connection behind every writer
     that came first, each syncing in turn: at 100 encounters a board waited 1.4-2.4 s (p95) for its reads."""
     async with _gated_storage(tmp_path / "queue.db") as (storage, driver, gated, encounter_id):
         second = asyncio.create_task(storage.submit_order(encounter_id, 1, "pirata", BOB, {"move": "I"}))
@@ -826,7 +826,7 @@ async def test_a_read_waits_for_the_sync_in_flight_but_not_behind_the_writers_qu
 
 
 async def test_writers_that_waited_for_a_sync_all_write_in_the_next_pass_of_the_loop(tmp_path: Path) -> None:
-    """Issue 20: writers that arrive while a COMMIT syncs used to queue on a lock, and each one woke the next a
+    """Writers that arrive while a COMMIT syncs used to queue on a lock, and each one woke the next a
     pass of the loop later: in the set-up burst of 100 encounters a join's write waited 70-114 ms (p50) for its
     turn, a pass of the busy loop being 10-40 ms. They now all wake together in the pass after the sync ends."""
     async with _gated_storage(tmp_path / "passes.db") as (_, driver, gated, encounter_id):
@@ -855,7 +855,7 @@ async def test_writers_that_waited_for_a_sync_all_write_in_the_next_pass_of_the_
 
 
 async def test_reads_of_other_encounters_and_of_channels_never_wait_for_a_sync(tmp_path: Path) -> None:
-    """Issue 20: only a read of the encounter a syncing write changes waits for that sync. A burst of joins and
+    """Only a read of the encounter a syncing write changes waits for that sync. A burst of joins and
     starts read their channel's encounter first, and each waited for a commit of someone else's table."""
     async with _held_storage(tmp_path / "keys.db", others=1) as (storage, _, held, mine):
         other = await storage.active_encounter_in_channel(GUILD, CHANNEL + 1)
@@ -874,7 +874,7 @@ async def test_reads_of_other_encounters_and_of_channels_never_wait_for_a_sync(t
 
 
 async def test_writes_that_arrive_while_a_commit_syncs_share_the_next_one(tmp_path: Path) -> None:
-    """Group commit (issue 20): three orders given while the first one's COMMIT syncs are committed together,
+    """Group commit: three orders given while the first one's COMMIT syncs are committed together,
     by one more COMMIT, each acknowledged only once that sync is over; another connection then sees them all."""
     async with _held_storage(tmp_path / "group.db") as (storage, driver, held, encounter_id):
         commits = driver.commits
@@ -986,7 +986,7 @@ async def test_bookkeeping_writes_skip_the_sync_and_leave_the_connection_durable
 async def test_every_snapshot_is_read_off_the_event_loops_thread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 15 item 3: the history (replay, log) and the export read every snapshot of an encounter, megabytes
+    """The history (replay, log) and the export read every snapshot of an encounter, megabytes
     at 800 ships, which held the loop for half a second on the inline connection. They are bulk reads, made on
     aiosqlite's thread; the states stay the stored text until a worker decodes them."""
     import threading
@@ -1017,7 +1017,7 @@ async def test_every_snapshot_is_read_off_the_event_loops_thread(
 
 
 async def test_a_settings_note_logs_no_event_and_keeps_last_seq(storage: Storage) -> None:
-    """Issue 20: what the channel was last shown is bookkeeping. Noting it must not advance ``last_seq`` (every
+    """What the channel was last shown is bookkeeping. Noting it must not advance ``last_seq`` (every
     read cached on it would go stale after each post) nor add to the event log."""
     encounter_id = await new_encounter(storage)
     before = await storage.last_seq(encounter_id)

@@ -1,4 +1,4 @@
-"""Issue 20, several processes on one database: what one process must do alone is claimed in storage, not in
+"""Several processes on one database: what one process must do alone is claimed in storage, not in
 process memory. A due deadline is fired by one process (``claim_deadline``), a process's clear never removes a
 newer phase's deadline (``clear_deadline``), and a message (a step's post, a status, a panel) is sent by one
 process (``claim_message_ref``); a restarted process takes back its own unsent claims, and anyone takes a claim

@@ -197,7 +197,7 @@ async def test_killed_sqlite_writer_loses_no_acknowledged_order_and_never_resolv
     tmp_path: Path,
 ) -> None:
     db = str(tmp_path / "crash.db")
-    # three writer tasks at once: SQLite commits their writes in shared batches (group commit, issue 20), and an
+    # three writer tasks at once: SQLite commits their writes in shared batches (group commit), and an
     # acknowledgement must still mean "synced" when a kill lands inside one
     state = await kill_loop(db, KILLS, lambda: as_awaitable(read_sqlite(db)), writers=3)
     await assert_public_api_agrees(db, state)

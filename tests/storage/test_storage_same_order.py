@@ -1,4 +1,4 @@
-"""A burst of Submits of one order (issue: 100 simultaneous Submits stored 100 rows): the same order as the one
+"""A burst of Submits of one order (100 simultaneous Submits once stored 100 rows): the same order as the one
 stored, by the same player, writes nothing, under the database's write lock, so the rows grow with orders and not
 with clicks; a different order still amends. Same on both backends."""
 

@@ -63,7 +63,7 @@ class Records(SqlCore):
         )
 
     async def import_prepared(self, rows: ImportRows, guild_id: int, channel_id: int) -> int:
-        # one bulk transaction, off the loop's thread: an import writes megabytes (issue 15 item 3)
+        # one bulk transaction, off the loop's thread: an import writes megabytes
         now = timestamp(self._clock())
         imported_seq = rows.last_seq + 1
         async with self._write(bulk=True) as db:
