@@ -25,7 +25,7 @@ from rules.state import EncounterState, Unit
 
 NOT_ORDERABLE = frozenset({"debris", "asteroid", "marker"})
 READ_CACHE_SIZE = 512  # encounters whose last read is kept (each holds one decoded state)
-#: encounters (or guilds) whose small cached rows (deadline, settings) are kept: idle ones fall out (issue 20)
+#: encounters (or guilds) whose small cached rows (deadline, settings) are kept: idle ones fall out
 SMALL_CACHE_SIZE = 4096
 GUILD_SETTINGS_TTL = 30.0  # seconds a guild's settings are reused between reads
 #: the same (and a phase's deadline) when other bot processes may change them (several shards, one database)
@@ -73,7 +73,7 @@ class ServiceBase:
         # the bot seals each step's dice (DICE-1, bot/dice_seal.py); off, dice come from the scenario's seed, as
         # the CLI's sim draws them (the application layer's tests replay a scenario's own dice)
         self.seal_dice = seal_dice
-        # other processes change guild settings and deadlines unseen: their reads are kept shortly (issue 20)
+        # other processes change guild settings and deadlines unseen: their reads are kept shortly
         self.settings_ttl = SHARED_TTL if shared else GUILD_SETTINGS_TTL
         self.deadline_ttl = SHARED_TTL if shared else DEADLINE_TTL
         self._locks: dict[int, asyncio.Lock] = {}

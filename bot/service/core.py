@@ -133,8 +133,8 @@ def _bundled() -> tuple[tuple[str, Texts, str], ...]:
 
 @cache
 def _bundled_text(scenario_id: str) -> str:
-    # package data, read once per process: a burst of 100 /encounter new read the same file 100 times on the
-    # loop (issue 20)
+    # package data, read once per process: a burst of 100 /encounter new would read the same file 100 times on
+    # the event loop
     return (SCENARIO_DIR / f"{scenario_id}.toml").read_text(encoding="utf-8")
 
 

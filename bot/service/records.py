@@ -68,7 +68,7 @@ class RecordActions(ServiceBase):
     async def export_file(self, encounter_id: int, actor: Actor) -> tuple[bytes, str]:
         """The export as the file to upload (:func:`export_file_of`), built in the long-job worker process from
         the rows as stored: the bot's own process never decodes, seals or serialises a large encounter, which
-        held its event loop for most of a second at 800 ships (issue 15 item 3)."""
+        held its event loop for most of a second at 800 ships."""
         meta = await self.storage.get_encounter(encounter_id)
         await self.require_director(meta, actor)
         rows = await self.storage.export_rows(encounter_id)
@@ -96,7 +96,7 @@ class RecordActions(ServiceBase):
         Server) may import; a server may keep imports to Manage Server alone. Every snapshot and event is
         decoded and checked before anything is stored, so a crafted file can never leave a channel with an
         encounter that cannot be shown or ended. Reading, checking and encoding the file run in the long-job
-        worker process: the bot's own process never decodes a large encounter (issue 15 item 3)."""
+        worker process: the bot's own process never decodes a large encounter."""
         await self._may_import(guild_id, actor or Actor(user_id))
         prepared = await run_long_job(prepared_import_file, blob)
         return await self._store_import(prepared, guild_id, channel_id, user_id)

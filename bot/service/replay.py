@@ -28,7 +28,7 @@ View = Literal["public", "mine", "director"]
 class ReplayStep:
     """The board after one step and the events of that step (the first step: the starting positions). The state
     is the stored JSON text: the replay worker decodes it (:func:`decode_state`), so the snapshots of a large
-    encounter are never decoded, nor pickled to the worker, in the bot's own process (issue 15 item 3): see
+    encounter are never decoded, nor pickled to the worker, in the bot's own process: see
     ``bot.imaging.replay_file``."""
 
     state_json: str
