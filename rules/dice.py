@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Literal, TypeVar
 
+from rules.errors import GameError
+
 T = TypeVar("T")
 
 RollSource = Literal["script", "seeded", "override"]
@@ -219,9 +221,13 @@ class Dice:
             if self._next_scripted < len(self._script):
                 value = self._script[self._next_scripted]
                 if not _is_die(value, sides):
-                    raise ValueError(
-                        f"scripted die #{self._next_scripted + 1} is {value!r}, outside 1..{sides} "
-                        f"(roll {index}: {count}d{sides} for {rule} {purpose!r})"
+                    # the scenario's fault, not the engine's: its dice list has a face this roll's die lacks
+                    raise GameError(
+                        f"scripted die #{self._next_scripted + 1} is {value!r}, but this roll "
+                        f"({count}d{sides}, {purpose}) has faces 1..{sides}: fix the scenario's dice list",
+                        code="dice.script_face",
+                        rule=rule,
+                        params={"n": self._next_scripted + 1, "value": value, "sides": sides},
                     )
                 self._next_scripted += 1
                 scripted += 1

@@ -11,6 +11,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from bot.storage import Storage
+
 try:
     import asyncpg  # pyright: ignore[reportMissingTypeStubs]
 except ImportError:  # the SQLite tests run without the postgres extra
@@ -43,3 +45,27 @@ async def database_url(backend: str, tmp_path: Path) -> AsyncIterator[str]:
     finally:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()
+
+
+GUILD = 111
+
+
+CHANNEL = 222
+
+
+DIRECTOR = 1
+
+
+ALICE = 10
+
+
+BOB = 20
+
+
+START = {"phase": 1, "units": {"halcon": "0505", "pirata": "0909"}}
+
+
+async def new_encounter(storage: Storage, channel: int = CHANNEL) -> int:
+    return await storage.create_encounter(
+        GUILD, channel, "exo", "Duel at Kessel", DIRECTOR, START, {"mode": "x"}
+    )

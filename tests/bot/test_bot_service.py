@@ -19,39 +19,7 @@ from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.events import DirectorOverride, UnitMoved
 from rules.hexgrid import Hex
 from tests import toy_ruleset  # noqa: F401  (registers toy-sim)
-
-TOY = """
-ruleset = "toy-sim"
-name = "Toy duel"
-seed = 3
-
-[board]
-width = 10
-height = 10
-
-[[sides]]
-id = "red"
-name = "Red"
-
-[[sides]]
-id = "blue"
-name = "Blue"
-
-[[units]]
-id = "a"
-side = "red"
-name = "Alfa"
-at = "0202"
-
-[[units]]
-id = "b"
-side = "blue"
-name = "Bravo"
-at = "0505"
-"""
-
-GUILD, CHANNEL = 10, 20
-DIRECTOR, ANA, BEA, EVE = 1, 2, 3, 4
+from tests.toy_service_fixtures import ANA, BEA, CHANNEL, DIRECTOR, EVE, GUILD, TOY
 
 
 async def _running(service: EncounterService) -> int:

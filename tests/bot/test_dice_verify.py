@@ -23,7 +23,7 @@ from rules.engine import visibility
 from rules.events import RollMade
 from rules.registry import ruleset_for
 from rules.ruleset import PUBLIC
-from tests.exo.test_bot_exo import ANA, BEA, DIRECTOR, give, start_duel
+from tests.exo_service_fixtures import ANA, BEA, DIRECTOR, give, start_duel
 from tests.mech_fixtures import build, unit
 from tests.night_fixtures import scene
 

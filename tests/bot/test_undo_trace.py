@@ -9,7 +9,7 @@ from bot.service import EncounterService
 from bot.undo_text import undone_text
 from rules.events import UnitMoved
 from rules.hexgrid import Hex
-from tests.bot.test_bot_service import ANA, BEA, CHANNEL, DIRECTOR, GUILD, TOY  # registers toy-sim
+from tests.toy_service_fixtures import ANA, BEA, CHANNEL, DIRECTOR, GUILD, TOY  # registers toy-sim
 
 
 async def _undone_once(service: EncounterService, text: str) -> int:

@@ -156,3 +156,20 @@ def test_a_fault_outside_a_round_is_one_line_not_a_traceback(
         code == 1
         and err.strip() == "hexdirector se detuvo (OSError: disk full); avísanos y adjunta el archivo"
     )
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_dice_1_a_scripted_die_with_a_face_the_roll_lacks_is_the_files_problem_not_an_engine_fault(
+    tmp_path: Path, lang: str
+) -> None:
+    """A case the property found: ``dice = [7]`` is a fine d10 for skirmish, but the night's first roll is the
+    wind's d6 (NGT-1): ``sim`` said the engine stopped; it is the file's dice list that is wrong."""
+    doc = base_scenario("skirmish", ("night",))
+    doc["dice"] = [7]
+    path = tmp_path / "dice.toml"
+    path.write_text(to_toml(doc), encoding="utf-8")
+    assert run(["validate", str(path)])[0] == 0
+    code, err = run(["sim", "--lang", lang, str(path)])
+    assert code == 2, err
+    assert_located(path, err)
+    assert ("d6" in err and "7" in err), err

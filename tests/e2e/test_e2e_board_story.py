@@ -16,8 +16,8 @@ from render import BoardSnapshot
 from render.board import viewport_for
 from render.counters import ACTING, radius_for
 from rules.registry import ruleset_for
-from tests.e2e.test_e2e_skirmish import choose, open_corridor, press, select_of
 from tests.e2e_helpers import draft_in, panel_for_phase, room, wait_turn_after
+from tests.skirmish_e2e_fixtures import choose, open_corridor, press, select_of
 
 pytestmark = pytest.mark.slow
 

@@ -20,12 +20,11 @@ from rules.registry import get_ruleset
 from rules.skirmish.model import Character
 from tests.e2e_helpers import Table, draft_in, forge, panel_for_phase, retargeted, room, wait_turn_after
 from tests.fakediscord import Channel, Message, Person
+from tests.skirmish_e2e_fixtures import choose, open_corridor, press, select_of
 
 pytestmark = pytest.mark.slow
 
 RULES = get_ruleset("skirmish")
-RFP = ("veddio", "lana", "kira", "dax")
-TYR = ("tyrano", "brak", "kara", "zug")
 TEXT = {
     "en": {
         "ap": "AP left",
@@ -54,54 +53,8 @@ def everything_public(channel: Channel) -> str:
     )
 
 
-async def open_corridor(t: Table) -> int:
-    created = await (
-        await t.director.run_command(
-            t.channel, "encounter new", {"ruleset": "skirmish", "scenario": "skirmish-corridor"}
-        )
-    ).final_response()
-    assert "Veddio" in created.content
-    for person, units in ((t.ana, RFP), (t.bea, TYR)):
-        for unit in units:
-            joined = await (
-                await person.run_command(t.channel, "encounter join", {"unit": unit})
-            ).final_response()
-            assert joined.content
-    await (await t.director.run_command(t.channel, "encounter start")).final_response()
-    meta = await t.bot.service.storage.active_encounter_in_channel(t.channel.guild.id, t.channel.id)
-    assert meta is not None
-    return meta.id
-
-
 async def panel_dm(t: Table, person: Person, unit: str, phase_no: int) -> Message:
     return await panel_for_phase(t.fd, person, unit, phase_no)
-
-
-def select_of(panel: Message, unit: str, group: str) -> tuple[str, list[str]]:
-    for cid, comp in panel.custom_ids().items():
-        if cid.endswith(f":unit:{unit}:{group}"):
-            return cid, [o["value"] for o in comp.get("options", [])]
-    return "", []
-
-
-async def choose(t: Table, person: Person, panel: Message, unit: str, group: str, value: str) -> None:
-    cid, values = select_of(panel, unit, group)
-    assert value in values, f"{value!r} not offered in {group}: {values}"
-    handle = await person.select(panel, cid, [value])
-    await handle.acknowledged()
-    expected = value
-
-    def shown() -> bool:
-        found = draft_in(panel)
-        return found is not None and expected in (found[1].text("action"), found[1].text("choice"))
-
-    await t.fd.wait_for(shown, what="the panel to show the chosen action")
-
-
-async def press(person: Person, panel: Message, unit: str, action: str) -> Message:
-    cid = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:{action}"))
-    handle = await person.click(panel, cid)
-    return (await handle.wait_for_replies(1, timeout=60))[0]
 
 
 async def test_skirmish_activations_by_dm_panels(table: Table) -> None:

@@ -42,14 +42,7 @@ from bot.storage.export import EXPORT_VERSION, seal
 from bot.storage.postgres import numbered_placeholders
 from bot.storage.schema import MIGRATIONS, POSTGRES_MIGRATIONS, SCHEMA_VERSION, migrate
 from tests.paths import ROOT
-
-GUILD = 111
-CHANNEL = 222
-DIRECTOR = 1
-ALICE = 10
-BOB = 20
-START = {"phase": 1, "units": {"halcon": "0505", "pirata": "0909"}}
-
+from tests.storage_fixtures import ALICE, BOB, CHANNEL, DIRECTOR, GUILD, START, new_encounter
 
 try:
     import asyncpg  # pyright: ignore[reportMissingTypeStubs]
@@ -57,12 +50,6 @@ except ImportError:  # no `postgres` extra: the PostgreSQL runs skip, the SQLite
     asyncpg = None
 
 # PostgreSQL runs the same tests when a server answers here (a fresh database per test); otherwise it is skipped.
-
-
-async def new_encounter(storage: Storage, channel: int = CHANNEL) -> int:
-    return await storage.create_encounter(
-        GUILD, channel, "exo", "Duel at Kessel", DIRECTOR, START, {"mode": "x"}
-    )
 
 
 # --- opening, pragmas, migrations ---------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from bot.storage import Storage
-from tests.storage.test_storage import ALICE, START, new_encounter
+from tests.storage_fixtures import ALICE, START, new_encounter
 
 
 async def test_undone_steps_are_kept_with_their_events_and_the_state_before(storage: Storage) -> None:
