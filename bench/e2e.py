@@ -42,7 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.bot_process import ROOT, spawn_bot
-from tests.e2e_helpers import button_id, draft_in, panels_for, start_bot, step_of
+from tests.e2e_helpers import button_id, draft_in, panels_for, picked_in, start_bot, step_of
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 from tests.fakediscord.people import InteractionHandle
 
@@ -68,6 +68,13 @@ def pct(values: list[float], q: float) -> float:
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
 
 
+def boards_in(channel: Channel) -> int:
+    """The board images in the channel: a turn's message is edited with one more board per phase it shows."""
+    return sum(
+        1 for m in channel.messages() for a in m.attachments if (a.content_type or "").startswith("image/")
+    )
+
+
 async def panel_for(fd: FakeDiscord, person: Person, unit: str, after: int) -> Message:
     """The newest DM panel of ``unit`` for a phase later than ``after`` (waits on the fake's state, no polling)."""
 
@@ -86,6 +93,8 @@ async def give_orders(
 ) -> float:
     """Click the moves, declare a shot and Submit on the DM panel; returns when the Submit click was made."""
     for letter in moves:
+        if panel.custom_ids()[button_id(panel, unit, letter)].get("disabled"):
+            break  # no movement this round (adrift or no pilot at the controls, EXO-2.3, EXO-6.2)
         before = draft_in(panel)
         start = time.perf_counter()
         await tm.timed(start, await person.click(panel, button_id(panel, unit, letter)), "button")
@@ -95,9 +104,8 @@ async def give_orders(
         value = panel.custom_ids()[fire_id]["options"][0]["value"]
         start = time.perf_counter()
         await tm.timed(start, await person.select(panel, fire_id, [value]), "select")
-        await fd.wait_for(
-            lambda: (d := draft_in(panel)) is not None and d[1].list("fire") == (value,), timeout=30
-        )
+        # the fire picks ride packed in the draft (bot/panels/picks.py): read them as the player sees them
+        await fd.wait_for(lambda: value in picked_in(panel, "fire"), timeout=30, what="the shot on the panel")
     start = time.perf_counter()
     handle = await tm.timed(start, await person.click(panel, button_id(panel, unit, "submit")), "submit")
     await handle.wait_for_replies(1, timeout=30)
@@ -150,13 +158,11 @@ async def duel(fd: FakeDiscord, tm: Timings, channel: Channel, people: list[Pers
         phase = draft[0]
         panel_a = await panel_for(fd, ana, "halcon", phase - 1)
         panel_b = await panel_for(fd, bea, "pirata", phase - 1)
-        images = sum(1 for m in channel.messages() if m.attachments)
+        images = boards_in(channel)
         await give_orders(fd, tm, ana, panel_a, "halcon", "D")
         submitted = await give_orders(fd, tm, bea, panel_b, "pirata", "I")
         last["halcon"] = last["pirata"] = phase
-        await fd.wait_for(
-            lambda n=images: sum(1 for m in channel.messages() if m.attachments) > n, timeout=30
-        )
+        await fd.wait_for(lambda n=images: boards_in(channel) > n, timeout=30, what="the phase's board")
         tm.image.append((time.perf_counter() - submitted) * 1000)
         played += 1
 
