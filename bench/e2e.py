@@ -1,4 +1,4 @@
-"""End-to-end benchmark (issue 7): 20 exo duels played at once through the local Discord (tests/fakediscord)
+"""End-to-end benchmark: 20 exo duels played at once through the local Discord (tests/fakediscord)
 by the real bot and the unmodified discord.py client on 127.0.0.1.
 
 By default the bot runs in its own process, as in production (Discord is not in the bot's process): the production
@@ -19,7 +19,7 @@ Prints one JSON line per figure:
 
 Every figure line carries ``bot`` when comparing: ``--baseline REV`` also runs the bot of git revision REV (its
 tree exported to a temporary folder, served by this tree's tests/bot_process.py), alternating with the work tree's
-bot ``--repeat`` times in the same sitting, so both are measured under the same load (issue 20).
+bot ``--repeat`` times in the same sitting, so both are measured under the same load.
 
 Run: ``.venv/bin/python bench/e2e.py [--encounters 20] [--rounds 2] [--in-process] [--baseline REV --repeat 2]``;
 ``HEXD_BENCH_PROFILE=out.prof`` writes a cProfile of the bot process.
@@ -332,7 +332,7 @@ def request_counts(fd: FakeDiscord, encounters: int) -> dict[str, float]:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--encounters", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--in-process", action="store_true", help="run the bot on the local Discord's loop")

@@ -1,4 +1,4 @@
-"""Heavy commands against everyone else (issue 15 item 3): while one table runs the heaviest commands on a very
+"""Heavy commands against everyone else: while one table runs the heaviest commands on a very
 large exo encounter, another user in another channel keeps rolling dice; how long do their acknowledgements take?
 
 By default the bot runs in its own process, as in production (tests/bot_process.py's ``spawn_bot``: the production ``HexBot``), and the encounter is
