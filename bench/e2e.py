@@ -37,18 +37,44 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.click_limit import CLICKS_PER_WINDOW, WINDOW_SECONDS
 from tests.bot_process import ROOT, spawn_bot
 from tests.e2e_helpers import button_id, draft_in, panels_for, picked_in, start_bot, step_of
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 from tests.fakediscord.people import InteractionHandle
 
+#: the click limiter's window with a margin for the clicks' trip to the bot, which may bring two closer together
+PACE_WINDOW = WINDOW_SECONDS + 0.05
+
+
+class ClickPace:
+    """No faster than a person: at most :data:`CLICKS_PER_WINDOW` clicks on one unit's panel in a window (a
+    faster click is answered "Too fast" and dropped, bot/click_limit.py). Phases that resolve at once would
+    otherwise bring a duel's clicks closer together than anyone clicks; a click is timed once it is made."""
+
+    def __init__(self) -> None:
+        self.clicks: dict[tuple[int, str], deque[float]] = {}
+
+    async def ready(self, person: Person, unit: str) -> None:
+        recent = self.clicks.setdefault((person.id, unit), deque())
+        while True:
+            now = time.monotonic()
+            while recent and now - recent[0] >= PACE_WINDOW:
+                recent.popleft()
+            if len(recent) < CLICKS_PER_WINDOW:
+                recent.append(now)
+                return
+            await asyncio.sleep(PACE_WINDOW - (now - recent[0]))
+
 
 class Timings:
     def __init__(self) -> None:
+        self.pace = ClickPace()
         self.ack: list[float] = []
         self.by_kind: dict[str, list[float]] = {}
         self.image: list[float] = []
@@ -96,16 +122,19 @@ async def give_orders(
         if panel.custom_ids()[button_id(panel, unit, letter)].get("disabled"):
             break  # no movement this round (adrift or no pilot at the controls, EXO-2.3, EXO-6.2)
         before = draft_in(panel)
+        await tm.pace.ready(person, unit)
         start = time.perf_counter()
         await tm.timed(start, await person.click(panel, button_id(panel, unit, letter)), "button")
         await fd.wait_for(lambda b=before: draft_in(panel) != b, timeout=30)
     fire_id = next((cid for cid in panel.custom_ids() if cid.endswith(f":unit:{unit}:fire")), None)
     if fire_id is not None:  # declare one shot, as a player would
         value = panel.custom_ids()[fire_id]["options"][0]["value"]
+        await tm.pace.ready(person, unit)
         start = time.perf_counter()
         await tm.timed(start, await person.select(panel, fire_id, [value]), "select")
         # the fire picks ride packed in the draft (bot/panels/picks.py): read them as the player sees them
         await fd.wait_for(lambda: value in picked_in(panel, "fire"), timeout=30, what="the shot on the panel")
+    await tm.pace.ready(person, unit)
     start = time.perf_counter()
     handle = await tm.timed(start, await person.click(panel, button_id(panel, unit, "submit")), "submit")
     await handle.wait_for_replies(1, timeout=30)
@@ -141,16 +170,19 @@ async def duel(fd: FakeDiscord, tm: Timings, channel: Channel, people: list[Pers
         draft = draft_in(panel)
         assert draft is not None
         if step_of(panel) == "repairs":  # phase 5 (EXO-6.1): this ship's crew declares no repairs
+            await tm.pace.ready(players[unit], unit)
             handle = await players[unit].click(panel, button_id(panel, unit, "submit"))
             await handle.wait_for_replies(1, timeout=30)
             last[unit] = draft[0]
             continue
         if step_of(panel) == "decision":  # a piloting critical (EXO-4.1): keep the orders as written
             cid = button_id(panel, unit, "decide")
+            await tm.pace.ready(players[unit], unit)
             await players[unit].select(panel, cid, [panel.custom_ids()[cid]["options"][0]["value"]])
             await fd.wait_for(
                 lambda p=panel: (d := draft_in(p)) is not None and d[1].text("choice") != "", timeout=30
             )
+            await tm.pace.ready(players[unit], unit)
             handle = await players[unit].click(panel, button_id(panel, unit, "submit"))
             await handle.wait_for_replies(1, timeout=30)
             last[unit] = draft[0]
