@@ -169,7 +169,10 @@ async def duel(fd: FakeDiscord, tm: Timings, channel: Channel, people: list[Pers
         unit, panel = await fd.wait_for(next_panel, timeout=30, what="a new panel")
         draft = draft_in(panel)
         assert draft is not None
-        if step_of(panel) == "repairs":  # phase 5 (EXO-6.1): this ship's crew declares no repairs
+        # phase 5 (EXO-6.1): this ship's crew declares no repairs; with nothing to repair the panel has no repairs
+        # menu, only Submit (and station changes, EXO-6.5): not the movement buttons of the orders
+        movement = any(cid.endswith(f":unit:{unit}:I") for cid in panel.custom_ids())
+        if step_of(panel) == "repairs" or (step_of(panel) == "orders" and not movement):
             await tm.pace.ready(players[unit], unit)
             handle = await players[unit].click(panel, button_id(panel, unit, "submit"))
             await handle.wait_for_replies(1, timeout=30)
