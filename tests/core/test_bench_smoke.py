@@ -2,10 +2,9 @@
 prints its JSON figures with the keys its docstring promises. No figure's value is checked: performance is
 measured in bench/, on a quiet machine, not here.
 
-The scripts whose smallest run takes longer than a smoke test may (the 51-step replay, the renderer's side by
-side, the heavy commands, the paced tables) are imported here, so that a name they use going away still fails,
-and the renderer's and the replay's measures run on a few small boards; run them whole by hand
-(``.venv/bin/python bench/<name>.py --help`` gives their parameters)."""
+The two whose smallest run takes longer than a smoke test may (the 51-step replay, the renderer's side by side
+on boards up to 80x60) are imported here, so that a name they use going away still fails, and their measures run
+on a few small boards; run them whole by hand (``.venv/bin/python bench/<name>.py --help``)."""
 
 from __future__ import annotations
 
@@ -23,7 +22,7 @@ from tests.paths import ROOT
 
 pytestmark = pytest.mark.slow
 
-#: script, its smallest arguments, and the keys each of its figure lines (named by "figure" or "bench") carries
+#: script (the quickest first), its smallest arguments, and the keys each of its figure lines (named as :func:`name_of` reads) carries
 RUNS: list[tuple[str, list[str], dict[str, set[str]]]] = [
     ("exo", ["--ships", "2", "--rounds", "1"], {"exo_round": {"ships", "rounds", "p50_ms", "p95_ms"}}),
     (
@@ -64,15 +63,17 @@ RUNS: list[tuple[str, list[str], dict[str, set[str]]]] = [
         ["--encounters", "1"],
         {"ready": {"encounters", "seconds"}, "resumed": {"seconds_after_ready"}, "rss": {"mb"}},
     ),
-    (  # fails if the duel cannot be played through today's DM panels (EXO-2.3, EXO-3.3): it times out
+    (  # the bot in its own process, two rounds: the second round's clicks come right after the first's, as the
+        # click limiter (bot/click_limit.py) must take them, and the DM panels are driven as today's players do
         "e2e",
-        ["--encounters", "1", "--rounds", "1", "--in-process"],
+        ["--encounters", "1", "--rounds", "2"],
         {
             "ack": {"samples", "p50_ms", "p99_ms"},
             "image": {"samples", "p50_ms", "p95_ms"},
             "ack_by_kind": {"kind", "samples", "p50_ms", "p99_ms"},
+            "bot_answer": {"samples", "p50_ms", "p99_ms"},
             "requests_per_encounter": {"total"},
-            "wall": {"process", "seconds", "mean_ack_ms"},
+            "wall": {"process", "seconds", "mean_ack_ms", "bot_cpu_s"},
         },
     ),
     (
@@ -85,14 +86,46 @@ RUNS: list[tuple[str, list[str], dict[str, set[str]]]] = [
             "verdict": {"orders_lost", "phases_resolved", "stuck"},
         },
     ),
+    (
+        "heavy",
+        ["--ships", "2"],
+        {
+            case: {"ships", "heavy_ms", "acks", "ack_p50_ms", "ack_max_ms", "bot_loop_held_max_ms"}
+            for case in ("resolve", "replay", "export", "import")
+        },
+    ),
+    (
+        "pace",
+        ["--encounters", "1", "--minutes", "0.1"],
+        {
+            "pace": {
+                "encounters",
+                "ack_p99_ms",
+                "bot_answer_p99_ms",
+                "board_p95_ms",
+                "bot_cpu_pct",
+                "rss_mb",
+                "requests_per_s",
+                "compress",
+                "acks",
+                "boards",
+                "failures",
+            }
+        },
+    ),
 ]
 
 #: too slow to run whole here (see the module docstring): imported, and a small part of each run in process
-IMPORTED_ONLY = ["heavy", "pace", "render", "replay"]
+IMPORTED_ONLY = ["render", "replay"]
 
 
 def figures(stdout: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in stdout.splitlines() if line.startswith("{")]
+
+
+def name_of(line: dict[str, Any]) -> str:
+    """What a figure line measures: its "figure", "bench" or (bench/heavy.py) "heavy" key."""
+    return str(line.get("figure", line.get("bench", line.get("heavy"))))
 
 
 def run_script(script: str, args: list[str]) -> subprocess.CompletedProcess[str]:
@@ -111,7 +144,9 @@ def bench_runs() -> Iterator[dict[str, Future[subprocess.CompletedProcess[str]]]
     """Every script started at once, three at a time: most of a run is a bot starting or the local Discord
     waiting on it, so side by side they take about half the time one after the other does."""
     with ThreadPoolExecutor(max_workers=3) as pool:
-        runs = {script: pool.submit(run_script, script, args) for script, args, _ in RUNS}
+        runs = {
+            script: pool.submit(run_script, script, args) for script, args, _ in reversed(RUNS)
+        }  # longest first
         yield runs
         for run in runs.values():
             run.cancel()
@@ -127,10 +162,10 @@ def test_bench_script_runs_and_prints_its_figures(
     done = bench_runs[script].result()
     assert done.returncode == 0, done.stderr[-3000:]
     printed = figures(done.stdout)
-    names = {str(line.get("figure", line.get("bench"))) for line in printed}
+    names = {name_of(line) for line in printed}
     assert set(expected) <= names, f"{script} printed {sorted(names)}: {done.stdout[-2000:]}"
     for line in printed:
-        name = str(line.get("figure", line.get("bench")))
+        name = name_of(line)
         missing = expected.get(name, set()) - set(line)
         assert not missing, f"{script}'s {name} line lacks {sorted(missing)}: {line}"
 
