@@ -8,17 +8,20 @@ on a few small boards; run them whole by hand (``.venv/bin/python bench/<name>.p
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import json
 import subprocess
 import sys
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.paths import ROOT
+from tests.storage_fixtures import database_url
 
 pytestmark = pytest.mark.slow
 
@@ -159,7 +162,13 @@ def test_bench_script_runs_and_prints_its_figures(
     args: list[str],
     expected: dict[str, set[str]],
 ) -> None:
-    done = bench_runs[script].result()
+    check_figures(script, bench_runs[script].result(), expected)
+
+
+def check_figures(
+    script: str, done: subprocess.CompletedProcess[str], expected: dict[str, set[str]]
+) -> list[dict[str, Any]]:
+    """The run exited 0 and printed every expected figure line, each with its keys; returns the lines."""
     assert done.returncode == 0, done.stderr[-3000:]
     printed = figures(done.stdout)
     names = {name_of(line) for line in printed}
@@ -168,6 +177,17 @@ def test_bench_script_runs_and_prints_its_figures(
         name = name_of(line)
         missing = expected.get(name, set()) - set(line)
         assert not missing, f"{script}'s {name} line lacks {sorted(missing)}: {line}"
+    return printed
+
+
+async def test_storage_bench_measures_postgresql(tmp_path: Path) -> None:
+    """``bench/storage.py --url`` on a throwaway PostgreSQL database (HEXDIRECTOR_TEST_POSTGRES_URL; skipped,
+    saying why, when no server answers there, as tests/storage is)."""
+    expected = next(keys for script, _, keys in RUNS if script == "storage")
+    async with database_url("postgresql", tmp_path) as url:
+        done = await asyncio.to_thread(run_script, "storage", ["--url", url])
+    printed = check_figures("storage", done, expected)
+    assert {"bench": "backend", "storage": "PostgresStorage"} in printed
 
 
 @pytest.mark.parametrize("script", IMPORTED_ONLY)
