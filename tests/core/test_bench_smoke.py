@@ -25,7 +25,8 @@ from tests.storage_fixtures import database_url
 
 pytestmark = pytest.mark.slow
 
-#: script (the quickest first), its smallest arguments, and the keys each of its figure lines (named as :func:`name_of` reads) carries
+#: script (the quickest first), its smallest arguments, and the keys of each of its figure lines (by
+#: :func:`name_of`)
 RUNS: list[tuple[str, list[str], dict[str, set[str]]]] = [
     ("exo", ["--ships", "2", "--rounds", "1"], {"exo_round": {"ships", "rounds", "p50_ms", "p95_ms"}}),
     (
@@ -144,12 +145,10 @@ def run_script(script: str, args: list[str]) -> subprocess.CompletedProcess[str]
 
 @pytest.fixture(scope="module")
 def bench_runs() -> Iterator[dict[str, Future[subprocess.CompletedProcess[str]]]]:
-    """Every script started at once, three at a time: most of a run is a bot starting or the local Discord
-    waiting on it, so side by side they take about half the time one after the other does."""
+    """Every script started at once, three at a time, the longest first: most of a run is a bot starting or the
+    local Discord waiting on it, so side by side they take about half the time one after the other does."""
     with ThreadPoolExecutor(max_workers=3) as pool:
-        runs = {
-            script: pool.submit(run_script, script, args) for script, args, _ in reversed(RUNS)
-        }  # longest first
+        runs = {script: pool.submit(run_script, script, args) for script, args, _ in reversed(RUNS)}
         yield runs
         for run in runs.values():
             run.cancel()
