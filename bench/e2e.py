@@ -1,4 +1,4 @@
-"""End-to-end benchmark (issue 7): 20 exo duels played at once through the local Discord (tests/fakediscord)
+"""End-to-end benchmark: 20 exo duels played at once through the local Discord (tests/fakediscord)
 by the real bot and the unmodified discord.py client on 127.0.0.1.
 
 By default the bot runs in its own process, as in production (Discord is not in the bot's process): the production
@@ -19,7 +19,7 @@ Prints one JSON line per figure:
 
 Every figure line carries ``bot`` when comparing: ``--baseline REV`` also runs the bot of git revision REV (its
 tree exported to a temporary folder, served by this tree's tests/bot_process.py), alternating with the work tree's
-bot ``--repeat`` times in the same sitting, so both are measured under the same load (issue 20).
+bot ``--repeat`` times in the same sitting, so both are measured under the same load.
 
 Run: ``.venv/bin/python bench/e2e.py [--encounters 20] [--rounds 2] [--in-process] [--baseline REV --repeat 2]``;
 ``HEXD_BENCH_PROFILE=out.prof`` writes a cProfile of the bot process.
@@ -37,18 +37,44 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.click_limit import CLICKS_PER_WINDOW, WINDOW_SECONDS
 from tests.bot_process import ROOT, spawn_bot
-from tests.e2e_helpers import button_id, draft_in, panels_for, start_bot, step_of
+from tests.e2e_helpers import button_id, draft_in, panels_for, picked_in, start_bot, step_of
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 from tests.fakediscord.people import InteractionHandle
+
+#: the click limiter's window with a margin for the clicks' trip to the bot, which may bring two closer together
+PACE_WINDOW = WINDOW_SECONDS + 0.05
+
+
+class ClickPace:
+    """No faster than a person: at most :data:`CLICKS_PER_WINDOW` clicks on one unit's panel in a window (a
+    faster click is answered "Too fast" and dropped, bot/click_limit.py). Phases that resolve at once would
+    otherwise bring a duel's clicks closer together than anyone clicks; a click is timed once it is made."""
+
+    def __init__(self) -> None:
+        self.clicks: dict[tuple[int, str], deque[float]] = {}
+
+    async def ready(self, person: Person, unit: str) -> None:
+        recent = self.clicks.setdefault((person.id, unit), deque())
+        while True:
+            now = time.monotonic()
+            while recent and now - recent[0] >= PACE_WINDOW:
+                recent.popleft()
+            if len(recent) < CLICKS_PER_WINDOW:
+                recent.append(now)
+                return
+            await asyncio.sleep(PACE_WINDOW - (now - recent[0]))
 
 
 class Timings:
     def __init__(self) -> None:
+        self.pace = ClickPace()
         self.ack: list[float] = []
         self.by_kind: dict[str, list[float]] = {}
         self.image: list[float] = []
@@ -66,6 +92,13 @@ class Timings:
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
+
+
+def boards_in(channel: Channel) -> int:
+    """The board images in the channel: a turn's message is edited with one more board per phase it shows."""
+    return sum(
+        1 for m in channel.messages() for a in m.attachments if (a.content_type or "").startswith("image/")
+    )
 
 
 async def panel_for(fd: FakeDiscord, person: Person, unit: str, after: int) -> Message:
@@ -86,18 +119,22 @@ async def give_orders(
 ) -> float:
     """Click the moves, declare a shot and Submit on the DM panel; returns when the Submit click was made."""
     for letter in moves:
+        if panel.custom_ids()[button_id(panel, unit, letter)].get("disabled"):
+            break  # no movement this round (adrift or no pilot at the controls, EXO-2.3, EXO-6.2)
         before = draft_in(panel)
+        await tm.pace.ready(person, unit)
         start = time.perf_counter()
         await tm.timed(start, await person.click(panel, button_id(panel, unit, letter)), "button")
         await fd.wait_for(lambda b=before: draft_in(panel) != b, timeout=30)
     fire_id = next((cid for cid in panel.custom_ids() if cid.endswith(f":unit:{unit}:fire")), None)
     if fire_id is not None:  # declare one shot, as a player would
         value = panel.custom_ids()[fire_id]["options"][0]["value"]
+        await tm.pace.ready(person, unit)
         start = time.perf_counter()
         await tm.timed(start, await person.select(panel, fire_id, [value]), "select")
-        await fd.wait_for(
-            lambda: (d := draft_in(panel)) is not None and d[1].list("fire") == (value,), timeout=30
-        )
+        # the fire picks ride packed in the draft (bot/panels/picks.py): read them as the player sees them
+        await fd.wait_for(lambda: value in picked_in(panel, "fire"), timeout=30, what="the shot on the panel")
+    await tm.pace.ready(person, unit)
     start = time.perf_counter()
     handle = await tm.timed(start, await person.click(panel, button_id(panel, unit, "submit")), "submit")
     await handle.wait_for_replies(1, timeout=30)
@@ -132,17 +169,23 @@ async def duel(fd: FakeDiscord, tm: Timings, channel: Channel, people: list[Pers
         unit, panel = await fd.wait_for(next_panel, timeout=30, what="a new panel")
         draft = draft_in(panel)
         assert draft is not None
-        if step_of(panel) == "repairs":  # phase 5 (EXO-6.1): this ship's crew declares no repairs
+        # phase 5 (EXO-6.1): this ship's crew declares no repairs; with nothing to repair the panel has no repairs
+        # menu, only Submit (and station changes, EXO-6.5): not the movement buttons of the orders
+        movement = any(cid.endswith(f":unit:{unit}:I") for cid in panel.custom_ids())
+        if step_of(panel) == "repairs" or (step_of(panel) == "orders" and not movement):
+            await tm.pace.ready(players[unit], unit)
             handle = await players[unit].click(panel, button_id(panel, unit, "submit"))
             await handle.wait_for_replies(1, timeout=30)
             last[unit] = draft[0]
             continue
         if step_of(panel) == "decision":  # a piloting critical (EXO-4.1): keep the orders as written
             cid = button_id(panel, unit, "decide")
+            await tm.pace.ready(players[unit], unit)
             await players[unit].select(panel, cid, [panel.custom_ids()[cid]["options"][0]["value"]])
             await fd.wait_for(
                 lambda p=panel: (d := draft_in(p)) is not None and d[1].text("choice") != "", timeout=30
             )
+            await tm.pace.ready(players[unit], unit)
             handle = await players[unit].click(panel, button_id(panel, unit, "submit"))
             await handle.wait_for_replies(1, timeout=30)
             last[unit] = draft[0]
@@ -150,13 +193,11 @@ async def duel(fd: FakeDiscord, tm: Timings, channel: Channel, people: list[Pers
         phase = draft[0]
         panel_a = await panel_for(fd, ana, "halcon", phase - 1)
         panel_b = await panel_for(fd, bea, "pirata", phase - 1)
-        images = sum(1 for m in channel.messages() if m.attachments)
+        images = boards_in(channel)
         await give_orders(fd, tm, ana, panel_a, "halcon", "D")
         submitted = await give_orders(fd, tm, bea, panel_b, "pirata", "I")
         last["halcon"] = last["pirata"] = phase
-        await fd.wait_for(
-            lambda n=images: sum(1 for m in channel.messages() if m.attachments) > n, timeout=30
-        )
+        await fd.wait_for(lambda n=images: boards_in(channel) > n, timeout=30, what="the phase's board")
         tm.image.append((time.perf_counter() - submitted) * 1000)
         played += 1
 
@@ -326,7 +367,7 @@ def request_counts(fd: FakeDiscord, encounters: int) -> dict[str, float]:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--encounters", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--in-process", action="store_true", help="run the bot on the local Discord's loop")

@@ -1,4 +1,4 @@
-"""Heavy commands against everyone else (issue 15 item 3): while one table runs the heaviest commands on a very
+"""Heavy commands against everyone else: while one table runs the heaviest commands on a very
 large exo encounter, another user in another channel keeps rolling dice; how long do their acknowledgements take?
 
 By default the bot runs in its own process, as in production (tests/bot_process.py's ``spawn_bot``: the production ``HexBot``), and the encounter is
@@ -44,7 +44,9 @@ def big_scenario(ships: int) -> str:
     ]
     for i in range(ships):
         col, row = 2 + (i % 48) * 2, 2 + (i // 48) * 2
-        side = "red" if col < 50 else "blue"
+        # the fleets face each other across the board's middle; a fleet too small to reach it alternates
+        # sides, so that both sides are there and the encounter does not end as it starts
+        side = "red" if (col < 50 if ships > 24 else i % 2 == 0) else "blue"
         lines.append(
             f'[[units]]\nid = "s{i}"\nside = "{side}"\nat = "{col:02d}{row:02d}"\nfacing = "N"\n'
             "maneuverability = 2\nengines = 2\narmor = 5\nstructure = 3\ncabin = 2\ncargo = 1\n"
@@ -190,7 +192,9 @@ async def main(ships: int, in_process: bool) -> None:
                     exported = await measure(
                         case, (director, roller), (channel, elsewhere), ships, settle, child
                     )
-                assert exported is not None and exported.attachments, "the export gave no file"
+                assert exported is not None and exported.attachments, (
+                    f"the export gave no file: {exported and exported.content}"
+                )
                 upload = (exported.attachments[0].filename, exported.attachments[0].read())
                 await measure(
                     ("import", "encounter import"),
