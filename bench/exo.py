@@ -1,7 +1,7 @@
 """Benchmark: one exo round (all five phases, many shots) for 100 ships, resolved through ``resolve_phase``.
 
 Run: ``.venv/bin/python bench/exo.py [--rounds N]``. Prints JSON lines with p50/p95 milliseconds per round.
-Target (issue 3): under 20 ms per round on the 2-core CI machine.
+Target: under 20 ms per round on the 2-core CI machine.
 """
 
 from __future__ import annotations

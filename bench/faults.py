@@ -1,4 +1,4 @@
-"""A load test with faults (issue 20): 50 exo duels played for 5 minutes through the local Discord
+"""A load test with faults: 50 exo duels played for 5 minutes through the local Discord
 (tests/fakediscord) while Discord refuses the bot's requests at random (429 with and without Via, global or not;
 500, 502, 503, 504) and drops its gateway (RECONNECT, INVALID_SESSION). A seeded RNG decides the faults (printed, and
 ``--seed`` replays the same sequence); the players click their DM panels and Submit, clicking again when nothing

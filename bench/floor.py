@@ -1,4 +1,4 @@
-"""The acknowledgement floor (issue 20): what a burst of simultaneous interactions costs before any game logic.
+"""The acknowledgement floor: what a burst of simultaneous interactions costs before any game logic.
 
 The production bot (in its own process, as ``bench/e2e.py`` runs it) gets ``--burst`` ``/help`` commands from as
 many people at the same instant, ``--waves`` times: ``/help`` reads nothing from the database and answers with one

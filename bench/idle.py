@@ -1,4 +1,4 @@
-"""Idle encounters benchmark (issue 20): the bot's start-up and memory with many open encounters in the database.
+"""Idle encounters benchmark: the bot's start-up and memory with many open encounters in the database.
 
 One exo duel is played through the local Discord by the real bot (in its own process) until its first phase is
 open: status posted, both panels sent, the step announced. The bot stops, and the encounter's rows are copied

@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python bench/mech.py [--mechs 16] [--turns 40]``. Prints one JSON line with p50/p95 milliseconds
 for the resolution step (movement, fire, physical attacks, heat: MECH-4), wall and CPU time, and for the whole
 turn as the bot runs it (the initiative step, 16 declarations each validated and locked, then the resolution).
-Target (issue): a turn with 16 mechs resolves in ≤ 20 ms.
+Target: a turn with 16 mechs resolves in ≤ 20 ms.
 
 Also measured: the board the channel gets after such a turn (public view, the turn's events: firing lines,
 heat gauges, damage dolls), its first render in the process and then p50/p95, and the declaration panel of the

@@ -1,4 +1,4 @@
-"""Board renderer benchmark (issue 4): fast path vs a naive full redraw, measured side by side.
+"""Board renderer benchmark: fast path vs a naive full redraw, measured side by side.
 
 Prints one JSON line per case, ``{"board": "40x30", "units": 50, "naive": false, "p50_ms": …, "p95_ms": …,
 "png_kb": …}``, for 20×15/10, 40×30/50 and 80×60/200 units, then the naive rows (static layer rebuilt every time,

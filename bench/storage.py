@@ -1,4 +1,4 @@
-"""Storage benchmark (issue 5): prints one JSON line per figure.
+"""Storage benchmark: prints one JSON line per figure.
 
 * ``submit_order``: latency of one durable order (one fsync'd transaction), p50/p95 ms;
 * ``append_batch``: a phase resolution of 10/100/1000 events in one transaction, events/s and p50 ms;
