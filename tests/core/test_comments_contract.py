@@ -43,7 +43,7 @@ def test_the_scan_covers_code_locales_docs_and_build_files() -> None:
     for expected in (
         "Makefile",
         "README.md",
-        "bot/client.py",
+        "bot/process/client.py",
         "data/locales/es/problems.toml",
         "data/locales/en/problems.toml",
         "docs/scenarios.md",
