@@ -223,8 +223,8 @@ class Dice:
                 if not _is_die(value, sides):
                     # the scenario's fault, not the engine's: its dice list has a face this roll's die lacks
                     raise GameError(
-                        f"scripted die #{self._next_scripted + 1} is {value!r}, but this roll "
-                        f"({count}d{sides}, {purpose}) has faces 1..{sides}: fix the scenario's dice list",
+                        f"scripted die #{self._next_scripted + 1} is {value!r}, outside 1..{sides} of this roll "
+                        f"({count}d{sides}, {purpose}): fix the scenario's dice list",
                         code="dice.script_face",
                         rule=rule,
                         params={"n": self._next_scripted + 1, "value": value, "sides": sides},
