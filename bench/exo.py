@@ -16,8 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules.engine import resolve_phase
+from rules.exo.model import Ship
 from rules.exo.orders import FireOrder, ShipOrders
-from rules.exo.ship import Ship
 from rules.registry import get_ruleset
 from rules.ruleset import Order
 from rules.scenario import load_scenario

@@ -25,10 +25,9 @@ from dataclasses import dataclass, field
 from PIL import Image
 
 from data.i18n import has, phase_text, t
-from render import colors as C
-from render.board_palette import board_palette
+from render import colours as C
 from render.canvas import Canvas, text_width
-from render.colors import RGB
+from render.colours import RGB, board_palette
 from render.counters import (
     ACTING,
     MARKS,
@@ -43,13 +42,13 @@ from render.counters import (
 from render.fog import view_for
 from render.geometry import compass, hex_polygon
 from render.layout import Layout, plan
+from render.legend import LegendItem, legend, legend_height
 from render.options import BoardSnapshot, RenderOptions
-from render.overlays import ghost_vector, highlight_ring, line_width, preview_path
-from render.panel import LegendItem, header, legend, legend_height, panel, panel_need
 from render.phase import phase_title
 from render.png import encode_palette_png
 from render.rulesets import Overlay, overlays_for
 from render.scene import Scene, View
+from render.shapes import ghost_vector, highlight_ring, line_width, preview_path
 from render.shots import (
     Badge,
     Box,
@@ -64,6 +63,7 @@ from render.shots import (
     plan_shots,
     spent_symbol,
 )
+from render.side_panel import header, panel, panel_need
 from render.static_layer import (
     LABEL_MIN_SIZE,
     StaticLayer,

@@ -13,9 +13,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.colors import RGB
+from render.colours import RGB, Palette, TextInks
 from render.fonts import font
-from render.palette import Palette, TextInks
 
 Point = tuple[float, float]
 MARGIN = 16.0  # px: wider than any line the renderer draws

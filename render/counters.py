@@ -13,11 +13,12 @@ from functools import lru_cache
 from PIL import Image
 
 from render.canvas import Canvas, apply_lut, text_width
-from render.colors import (
+from render.colours import (
     BAR_BAD,
     BAR_BG,
     BAR_GOOD,
     BAR_MID,
+    CLEAR,
     HIDDEN_TAG,
     HIT,
     MARKER,
@@ -25,10 +26,10 @@ from render.colors import (
     RGB,
     WHITE,
     WRECK,
+    Palette,
     text_on,
 )
 from render.geometry import Point, compass, hex_polygon
-from render.palette import CLEAR, Palette
 
 COUNTER_RATIO = 0.62  # disc radius / hex size
 MIN_RADIUS = 5.0

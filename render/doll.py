@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render.colors import RGB, mix
+from render.colours import RGB, mix
 from render.fonts import font
 
 CELL = 104  # px: one grid step

@@ -10,7 +10,7 @@ from rules.state import EncounterState
 MIN_WIDTH = 1024  # narrower images are unreadable once Discord scales them down on a phone
 MAX_WIDTH = 4096  # keeps every image far below the 10 MiB upload limit
 #: colour schemes: the standard one (the scenario's side colours on its own board) and a high-contrast one (sides
-#: far apart for every colour vision, on a dark neutral board whose terrain is toned down: render/colors.py)
+#: far apart for every colour vision, on a dark neutral board whose terrain is toned down: render/colours.py)
 STANDARD = "standard"
 CONTRAST = "contrast"
 SCHEMES = (STANDARD, CONTRAST)

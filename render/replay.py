@@ -24,9 +24,9 @@ from typing import Literal
 from PIL import Image, ImageDraw
 
 from data.i18n import t
-from render import colors as C
+from render import colours as C
 from render.board import interest_hexes, render_board
-from render.colors import RGB
+from render.colours import RGB
 from render.fonts import font
 from render.layout import HEADER_H
 from render.options import BoardSnapshot, RenderOptions

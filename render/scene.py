@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from render.colors import MISS, RGB, Theme
+from render.colours import MISS, RGB, Theme
 from render.counters import radius_for
 from render.geometry import Point
 from render.options import BoardSnapshot

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from render.canvas import Canvas, text_width
-from render.colors import HIT, MISS, RGB, SPENT, WHITE
+from render.colours import HIT, MISS, RGB, SPENT, WHITE
 from render.geometry import Point, angle_of, compass, dashes, toward
 
 Box = tuple[float, float, float, float]
@@ -240,7 +240,7 @@ def draw_badge(cv: Canvas, badge: Badge) -> None:
     cv.text((x, y), badge.text, size=badge.font, bold=True, fill=WHITE, anchor="mm", bg=HIT)
 
 
-# --- legend symbols (render.panel.Symbol: canvas, centre, hex size, outline) --------------------------------
+# --- legend symbols (render.legend.Symbol: canvas, centre, hex size, outline) --------------------------------
 
 
 def hit_symbol(cv: Canvas, at: Point, size: float, outline: RGB) -> None:

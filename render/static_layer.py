@@ -18,11 +18,10 @@ from functools import lru_cache
 from PIL import Image
 
 from render.canvas import Canvas
-from render.colors import RGB, Theme, label_color, terrain_in
+from render.colours import RGB, Palette, Theme, label_color, terrain_in
 from render.fonts import font
 from render.geometry import hex_polygon
 from render.layout import Layout
-from render.palette import Palette
 from rules.hexgrid import Hex
 from rules.state import Board
 

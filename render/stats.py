@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from render.colors import RGB
+from render.colours import RGB
 
 
 @dataclass(frozen=True, slots=True)

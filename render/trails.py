@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from data.i18n import t
-from render import colors as C
+from render import colours as C
 from render.canvas import Canvas
 from render.geometry import Point
-from render.overlays import trail
-from render.panel import LegendItem
+from render.legend import LegendItem
 from render.scene import Scene, View
+from render.shapes import trail
 from rules.events import UnitMoved
 from rules.hexgrid import Hex
 

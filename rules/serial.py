@@ -51,7 +51,7 @@ def serializable(cls: type[T] | None = None, /, *, ns: str | None = None) -> Any
 
 
 def tag_for(cls: type[Any], ns: str | None = None) -> str:
-    """``exo.Ship`` for ``rules.exo.ship.Ship``; the bare name for a shared engine class."""
+    """``exo.Ship`` for ``rules.exo.model.Ship``; the bare name for a shared engine class."""
     if ns is None:
         parts = cls.__module__.split(".")
         ns = parts[1] if len(parts) >= 3 and parts[0] == "rules" else ""

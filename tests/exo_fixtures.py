@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any
 
 from rules.events import Event
-from rules.exo.ship import Ship
+from rules.exo.model import Ship
 from rules.registry import get_ruleset
 from rules.ruleset import DiceFactory, RoundSpec, SimStep
 from rules.scenario import load_scenario

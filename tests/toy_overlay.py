@@ -8,8 +8,8 @@ a magenta hex outlined in green. Colours no other part of the picture uses, so a
 from __future__ import annotations
 
 from render.canvas import Canvas
-from render.colors import RGB, Theme
-from render.panel import LegendItem
+from render.colours import RGB, Theme
+from render.legend import LegendItem
 from render.rulesets import Overlay, Scene
 
 HALO: RGB = (255, 0, 255)

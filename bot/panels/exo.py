@@ -38,9 +38,9 @@ from bot.panels.model import (
 )
 from bot.panels.picks import Together, pack, together, unpack
 from rules.exo.crew import STATIONS, Crew, roster, station_one
+from rules.exo.model import Ship
 from rules.exo.preview import legal_targets, project_orders
 from rules.exo.repairs import SKILL_FOR, repair_work
-from rules.exo.ship import Ship
 from rules.exo.state import CREW_STEP, ext_of
 from rules.exo.tables import tables
 from rules.state import EncounterState

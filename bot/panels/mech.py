@@ -1,13 +1,13 @@
 """The mech declaration panel (RULES.md §3.1 MECH-1.1 … MECH-2.2): one declarer at a time, by initiative.
 
 A move is one pick: the destination menu lists the hexes the unit can end in, each by the cheapest path the rules
-find (``rules.mech.query.destinations``) and labelled with the mode it needs (walk/run/jump; a vehicle or an air
+find (``rules.mech.queries.destinations``) and labelled with the mode it needs (walk/run/jump; a vehicle or an air
 unit cruise/flank, MECH-5) and its MP; standing still, and turning (or standing up) in place, are on it too. When
 more are reachable than a menu holds, the six directions come first, then the picked direction's hexes, nearest
 first (the placeholder says when a direction's list is cut). Once a hex is picked, a facing menu offers the end
 facings the MP left allow, each with the whole movement's MP. Then the torso twist, and weapons and targets and a
 physical attack among what is legal from the end hex, facing and twist, each labelled with the number it needs on
-2d6 (``rules.mech.query``). A projected heat line says what the declaration does to next turn (MECH-3.2). The
+2d6 (``rules.mech.queries``). A projected heat line says what the declaration does to next turn (MECH-3.2). The
 declaration still lists the path hex by hex: the engine resolves it so.
 
 Nothing here decides legality: every destination, facing, shot and attack is offered only if the ruleset's own
@@ -51,7 +51,7 @@ from rules.hexgrid import Hex, HexSide, hexes_within, side_toward
 from rules.mech.geometry import weapon_in_arc
 from rules.mech.model import Mech
 from rules.mech.orders import CRUISE, FLANK, JUMP, RUN, STAND, WALK, FireEntry, MechOrder, parse_order
-from rules.mech.query import (
+from rules.mech.queries import (
     Destination,
     cost_of_path,
     destinations,

@@ -39,8 +39,8 @@ import importlib
 from collections.abc import Iterable, Mapping, Sequence
 
 from render.canvas import Canvas
-from render.colors import RGB, Theme
-from render.panel import LegendItem
+from render.colours import RGB, Theme
+from render.legend import LegendItem
 from render.scene import Scene, View
 from render.stats import DollCell, StatBar
 from rules.events import ShotResolved

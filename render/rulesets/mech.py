@@ -11,12 +11,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from data.i18n import t
-from render import colors as C
+from render import colours as C
 from render.canvas import Canvas, text_width
-from render.colors import RGB, Theme
+from render.colours import RGB, Theme
 from render.counters import bar_colour
 from render.geometry import Point
-from render.panel import LegendItem
+from render.legend import LegendItem
 from render.rulesets import Overlay, Scene, StatBar, View
 from render.static_layer import hex_fill
 from render.trails import draw_trails, trail_hexes, trail_legend

@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from data.i18n import t
-from render import colors as C
+from render import colours as C
 from render.canvas import Canvas
-from render.colors import MARKER, RGB
+from render.colours import MARKER, RGB
 from render.geometry import Point
-from render.overlays import star
-from render.panel import LegendItem
+from render.legend import LegendItem
 from render.rulesets import Overlay, Scene, View
+from render.shapes import star
 from render.static_layer import hex_fill
 from rules.hexgrid import Hex
 from rules.night.sight import lit_hexes

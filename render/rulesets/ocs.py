@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from data.i18n import t
-from render import colors as C
+from render import colours as C
 from render.canvas import Canvas, text_width
-from render.colors import RGB
+from render.colours import RGB
 from render.geometry import Point, arrow_head, toward
-from render.panel import LegendItem
+from render.legend import LegendItem
 from render.rulesets import Overlay, Scene, StatBar, View
 from render.trails import draw_trails, trail_hexes, trail_legend
 from rules.hexgrid import Hex

@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from data.i18n import t
 from render.canvas import Canvas
-from render.colors import HIT, RGB, WHITE, Theme
+from render.colours import HIT, RGB, WHITE, Theme
 from render.geometry import Point
-from render.panel import LegendItem
+from render.legend import LegendItem
 from render.rulesets import Overlay, Scene, StatBar, View
 from render.trails import draw_trails, trail_hexes, trail_legend
 from rules.hexgrid import Hex

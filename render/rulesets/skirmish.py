@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from data.i18n import t
-from render import colors as C
+from render import colours as C
 from render.canvas import Canvas
-from render.colors import MARKER, RGB
+from render.colours import MARKER, RGB
 from render.geometry import Point
-from render.panel import LegendItem, Symbol
+from render.legend import LegendItem, Symbol
 from render.rulesets import Overlay, Scene, StatBar, View
 from render.static_layer import hex_fill
 from render.trails import draw_trails, trail_hexes, trail_legend

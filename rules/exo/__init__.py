@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from rules.exo.model import Ship, SpaceObject
 from rules.exo.preview import arcs, legal_targets, manta, project_orders
 from rules.exo.ruleset import ExoRuleset
-from rules.exo.ship import Ship, SpaceObject
 from rules.exo.weapons import Weapon, parse_weapon
 
 __all__ = [

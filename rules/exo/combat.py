@@ -11,8 +11,8 @@ from rules.exo.arcs import bears
 from rules.exo.crew import Crew, resolve_crew_ref
 from rules.exo.events import FireDeclared, HitScored, ShotSpent
 from rules.exo.legality import shooter_rank, turret_gunners
+from rules.exo.model import Ship
 from rules.exo.rolls import reasons, roll_event
-from rules.exo.ship import Ship
 from rules.exo.state import ExoState, PendingHit
 from rules.exo.tables import tables
 from rules.state import EncounterState

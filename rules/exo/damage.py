@@ -8,7 +8,7 @@ from rules.dice import Dice
 from rules.events import Event, GameOver, Note, RollMade, UnitDestroyed
 from rules.exo.crew import BOARDING, Crew
 from rules.exo.events import CrewCasualty, DamageApplied, SystemHit
-from rules.exo.ship import Ship, SpaceObject
+from rules.exo.model import Ship, SpaceObject
 from rules.exo.state import ExoState, PendingHit
 from rules.exo.tables import tables
 from rules.state import EncounterState, Unit

@@ -29,7 +29,7 @@ from rules.exo.combat import split_damage
 from rules.exo.crew import BOARDING, find_crew
 from rules.exo.damage import damage_ship, winner_check
 from rules.exo.events import CollisionRuled, HitScored, ShipBoarded, ShipsDocked
-from rules.exo.ship import Ship, SpaceObject
+from rules.exo.model import Ship, SpaceObject
 from rules.exo.state import ExoState, PendingHit, ext_of
 from rules.exo.tables import tables
 from rules.hexgrid import Hex

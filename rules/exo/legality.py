@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rules.errors import IllegalOrderError
 from rules.exo.crew import Crew, find_crew, may_try, resolve_crew_ref, roster, station_one
+from rules.exo.model import Ship
 from rules.exo.movement import ACCELERATE, is_one_change
 from rules.exo.orders import CrewRolls, FireOrder, ShipOrders
-from rules.exo.ship import Ship
 from rules.exo.tables import tables
 from rules.exo.turrets import turret_handler, turret_indexes
 from rules.state import EncounterState

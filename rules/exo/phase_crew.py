@@ -10,9 +10,9 @@ from rules.events import Event
 from rules.exo.crew import resolve_crew_ref
 from rules.exo.events import MantaSet
 from rules.exo.legality import check_crew_rolls
+from rules.exo.model import Ship
 from rules.exo.orders import CrewRolls
 from rules.exo.rolls import effect_event, reasons, station_roll
-from rules.exo.ship import Ship
 from rules.exo.state import ORDERS_STEP, CrewEffects, ext_of
 from rules.exo.tables import tables
 from rules.ruleset import Order

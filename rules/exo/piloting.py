@@ -7,10 +7,10 @@ import dataclasses
 from rules.dice import Dice
 from rules.events import Event, Note, RollMade, UnitMoved
 from rules.exo.events import CollisionFlagged, ManeuverExecuted, PilotingResolved, Yawed
+from rules.exo.model import Ship, SpaceObject
 from rules.exo.movement import TURN_LEFT, TURN_RIGHT, change_options, execute_orders, inertial_move
 from rules.exo.orders import EMPTY_MOVES
 from rules.exo.rolls import reasons, station_roll
-from rules.exo.ship import Ship, SpaceObject
 from rules.exo.state import ExoState, PilotOutcome
 from rules.exo.tables import tables
 from rules.hexgrid import Hex, line_traces

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rules.exo.arcs import SECTIONS, coverage, sections
 from rules.exo.crew import find_crew
+from rules.exo.model import Ship
 from rules.exo.movement import execute_orders, inertial_move
-from rules.exo.ship import Ship
 from rules.exo.tables import tables
 from rules.exo.turrets import GUNNER, turret_handler
 from rules.hexgrid import Hex, hexes_within

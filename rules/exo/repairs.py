@@ -9,9 +9,9 @@ from rules.dice import Dice, Quality
 from rules.events import Event
 from rules.exo.crew import BOARDING, Crew, find_crew, may_try, resolve_crew_ref
 from rules.exo.events import RepairResolved, StationChanged
+from rules.exo.model import Ship
 from rules.exo.orders import RepairOrder
 from rules.exo.rolls import roll_event
-from rules.exo.ship import Ship
 from rules.exo.state import ExoState
 from rules.exo.turrets import GUNNER, turret_takeover
 from rules.state import EncounterState, Unit

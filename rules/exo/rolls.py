@@ -6,7 +6,7 @@ from rules.dice import Dice, SombraRoll
 from rules.events import Event, RollMade
 from rules.exo.crew import Crew, roster
 from rules.exo.events import CrewEffect
-from rules.exo.ship import Ship
+from rules.exo.model import Ship
 from rules.exo.tables import tables
 
 Modifiers = tuple[tuple[str, int], ...]

@@ -22,6 +22,7 @@ from rules.exo.crew import find_crew, resolve_crew_ref
 from rules.exo.damage import resolve_damage
 from rules.exo.events import BroadsideSideRolled, OrdersLocked
 from rules.exo.legality import check_crew_rolls, check_moves, check_ship_orders
+from rules.exo.model import Ship, SpaceObject
 from rules.exo.orders import (
     EMPTY_MOVES,
     CrewRolls,
@@ -38,7 +39,6 @@ from rules.exo.preview import arcs, reachable, weapon_reach
 from rules.exo.repairs import repair_work, resolve_repairs
 from rules.exo.rulings import RULINGS
 from rules.exo.scenario_io import SHIP_KEYS, build_exo_unit
-from rules.exo.ship import Ship, SpaceObject
 from rules.exo.state import CREW_STEP, ORDERS_STEP, ExoState, ext_of
 from rules.exo.turrets import turret_handler
 from rules.exo.weapons import PORT, STARBOARD, Mount, parse_weapon

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from rules.errors import InvalidOrderError
 from rules.exo.crew import SKILLS, STATIONS, Crew, npc_crew
-from rules.exo.ship import Ship, SpaceObject, cruise_vector
+from rules.exo.model import Ship, SpaceObject, cruise_vector
 from rules.exo.tables import tables
 from rules.exo.turrets import assign_turrets
 from rules.exo.weapons import Weapon, parse_weapon

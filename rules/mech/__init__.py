@@ -6,7 +6,7 @@ from __future__ import annotations
 from rules.mech.damage import apply_damage
 from rules.mech.model import Mech, MechWeapon
 from rules.mech.orders import MechOrder, parse_order
-from rules.mech.query import (
+from rules.mech.queries import (
     cost_of_path,
     declaration_problem,
     end_facings,

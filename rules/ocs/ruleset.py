@@ -17,7 +17,7 @@ from rules.dice import Dice
 from rules.errors import IllegalOrderError
 from rules.events import DirectorOverride, Event, UnitDestroyed
 from rules.hexgrid import Hex
-from rules.ocs import flow, scenario_io, sim
+from rules.ocs import resolution, scenario_io, sim
 from rules.ocs.events import (
     OcsActionRatings,
     OcsArChosen,
@@ -98,10 +98,10 @@ class OcsRuleset(Ruleset):
         return super().phase_label(state, phase)
 
     def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
-        return flow.resolve(state, orders, dice)
+        return resolution.resolve(state, orders, dice)
 
     def awaiting(self, state: EncounterState) -> tuple[str, ...]:
-        return flow.awaiting(state)
+        return resolution.awaiting(state)
 
     def turn_of_play(self, before: EncounterState, events: tuple[Event, ...]) -> str | None:
         """OCS-2..OCS-7: a combat, from its opening through its Action Ratings, its roll and its losses and
@@ -126,7 +126,7 @@ class OcsRuleset(Ruleset):
     def auto_resolves(self, state: EncounterState) -> bool:
         """True only when a resolution is due without anyone's answer (a combat ready to roll); an idle
         encounter waits for the director."""
-        return flow.auto_resolves(state)
+        return resolution.auto_resolves(state)
 
     # --- the director's hand -----------------------------------------------------------------------------
     def check_placement(self, state: EncounterState, unit: Unit, to: Hex) -> None:

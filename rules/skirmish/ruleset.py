@@ -26,7 +26,7 @@ from rules.ruleset import (
     Ruleset,
     SimStep,
 )
-from rules.skirmish import arcs, flow, scenario_io, sim
+from rules.skirmish import arcs, resolution, scenario_io, sim
 from rules.skirmish.activation import ACTIVATION, DRAW, ext_of, fresh_round, waiting_characters
 from rules.skirmish.events import SkActivationEnded, SkApSpent
 from rules.skirmish.geometry import FIRE, blocks_move, can_see, step_cost
@@ -87,13 +87,13 @@ class SkirmishRuleset(Ruleset):
         return parse_action(state, unit_id, raw)
 
     def validate_order(self, state: EncounterState, actor: str, order: Order) -> None:
-        flow.check_turn(state, actor, order)
+        resolution.check_turn(state, actor, order)
         if not isinstance(order, SkReaction):
             action_cost(state, state.unit_as(actor, Character), order)
 
     def resolve(self, state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> PhaseResult:
         """A chit draw (``draw`` phase, no orders), one action, or one answer to an overwatch question."""
-        return flow.resolve(state, orders, dice)
+        return resolution.resolve(state, orders, dice)
 
     def check_placement(self, state: EncounterState, unit: Unit, to: Hex) -> None:
         """SK-2.4: one character a hex (SK-2.5: a hex half held by characters astride counts as held), never on an

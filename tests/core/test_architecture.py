@@ -126,7 +126,7 @@ def test_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
     names = [n for _, n in imports_of(bad_file)]
     assert names == ["asyncio", "discord"]
     bad_file.write_text(
-        "from rules import exo\nfrom rules.exo.ship import Ship\nif state.ruleset == 'skirmish':\n    getattr(u, 'vector')\n",
+        "from rules import exo\nfrom rules.exo.model import Ship\nif state.ruleset == 'skirmish':\n    getattr(u, 'vector')\n",
         encoding="utf-8",
     )
     ids = {"exo", "skirmish"}

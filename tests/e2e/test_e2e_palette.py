@@ -9,7 +9,7 @@ from typing import Any
 
 from render import BoardSnapshot, RenderOptions
 from render.board import trace_board
-from render.colors import CONTRAST_SIDES, side_colors
+from render.colours import CONTRAST_SIDES, side_colors
 from rules.state import EncounterState
 from tests.e2e_helpers import Table, room
 from tests.fakediscord import Message, Person

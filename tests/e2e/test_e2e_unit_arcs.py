@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from render.board import arc_colour
-from render.colors import ARC_MIX, ARC_MIX_ALL, PAPER, SPACE, mix
+from render.colours import ARC_MIX, ARC_MIX_ALL, PAPER, SPACE, mix
 from tests.e2e_helpers import duel_table, open_duel, room
 
 pytestmark = pytest.mark.slow

@@ -33,9 +33,9 @@ from rules.exo.events import (
     StationChanged,
     Yawed,
 )
+from rules.exo.model import Ship, SpaceObject, cruise_vector
 from rules.exo.movement import execute_orders, inertial_move
 from rules.exo.orders import PilotChange, RepairOrder, ShipOrders
-from rules.exo.ship import Ship, SpaceObject, cruise_vector
 from rules.exo.state import ExoState
 from rules.exo.weapons import Mount, parse_weapon
 from rules.hexgrid import Hex, rotate

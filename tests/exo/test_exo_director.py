@@ -23,7 +23,7 @@ from rules.exo.events import (
     ShipBoarded,
     ShipsDocked,
 )
-from rules.exo.ship import Ship
+from rules.exo.model import Ship
 from rules.exo.state import ext_of
 from rules.hexgrid import Hex
 from rules.ruleset import DiceFactory

@@ -10,7 +10,7 @@ import pytest
 from rules.errors import IllegalOrderError
 from rules.exo import legal_targets
 from rules.exo.events import StationChanged
-from rules.exo.ship import Ship
+from rules.exo.model import Ship
 from rules.serial import from_json, to_json
 from rules.state import EncounterState
 from tests.exo_fixtures import events_of, load, of_type, play, ship, ship_toml, volley

@@ -13,8 +13,8 @@ from bot.panels import exo as exo_panel
 from bot.panels.draft import Draft
 from bot.panels.model import Button, PanelModel
 from rules.errors import IllegalOrderError
+from rules.exo.model import Ship
 from rules.exo.repairs import repair_work
-from rules.exo.ship import Ship
 from rules.state import EncounterState
 from tests.exo_fixtures import EXO, at_phase_5, damaged
 

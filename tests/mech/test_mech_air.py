@@ -16,7 +16,7 @@ from render import BoardSnapshot, RenderOptions, render_board
 from rules.errors import IllegalOrderError
 from rules.hexgrid import Hex
 from rules.mech.legality import check_declaration
-from rules.mech.query import cost_of_path, fire_options
+from rules.mech.queries import cost_of_path, fire_options
 from rules.state import EncounterState
 from tests.mech_fixtures import MECH, build, mech, of_type, play_turn, step, unit, with_unit
 

@@ -10,7 +10,7 @@ from bot.panels import accepted, press
 from bot.panels import mech as panel
 from bot.panels.draft import encode_draft
 from bot.panels.model import Button, Option, PanelModel, Select
-from rules.mech.query import mp_by_mode, physical_options
+from rules.mech.queries import mp_by_mode, physical_options
 from rules.mech.tables import tables
 from rules.state import EncounterState
 from tests.mech_fixtures import MECH, build, step, unit, with_unit

@@ -17,7 +17,7 @@ from bot.panels.model import Button, Select
 from rules.errors import IllegalOrderError
 from rules.mech.legality import check_declaration
 from rules.mech.orders import MechOrder
-from rules.mech.query import cost_of_path, end_facings
+from rules.mech.queries import cost_of_path, end_facings
 from rules.mech.state import DECLARE
 from rules.pbw.queries import destinations, move_options
 from rules.registry import get_ruleset, ruleset_for

@@ -4,7 +4,7 @@ radius), a '?' counter with its gunflash for a unit seen only by its flash, noth
 from __future__ import annotations
 
 from render import BoardSnapshot, RenderOptions, render_board
-from render import colors as C
+from render import colours as C
 from render.board import viewport_for
 from render.static_layer import hex_fill
 from rules.night.sight import lit_hexes

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from data import SCENARIO_DIR
-from render import colors as C
+from render import colours as C
 from render.vision import VISIONS, closest_pair, delta_e, difference
 from rules.scenario import load_scenario
 

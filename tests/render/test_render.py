@@ -11,10 +11,9 @@ from PIL import Image
 from render import BoardSnapshot, RenderOptions, render_board, render_order_preview
 from render import static_layer as static
 from render.board import viewport_for
-from render.colors import PREVIEW, SIDE_DEFAULTS, side_colors
+from render.colours import PREVIEW, SIDE_DEFAULTS, Palette, palette_colours, side_colors
 from render.counters import radius_for
 from render.files import step_stem, write_step_images
-from render.palette import Palette, palette_colours
 from rules.events import ShotResolved, UnitMoved
 from rules.hexgrid import Hex
 from rules.ruleset import SimStep

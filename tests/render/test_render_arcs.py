@@ -14,7 +14,7 @@ from PIL import Image
 
 from render import ArcPicture, BoardSnapshot, RenderOptions, render_arcs
 from render.board import BoardTrace, arc_colour
-from render.colors import ARC_MIX, ARC_MIX_ALL, SPACE, WHITE, mix
+from render.colours import ARC_MIX, ARC_MIX_ALL, SPACE, WHITE, mix
 from render.viewport import Viewport
 from rules.exo.arcs import SFD, SFI, SPD, SPI, sections
 from rules.exo.weapons import parse_weapon

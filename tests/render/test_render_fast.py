@@ -12,11 +12,11 @@ from PIL import Image, ImageChops
 from render import BoardSnapshot, RenderOptions, render_board
 from render import static_layer as static
 from render.board import render_board_uncached, viewport_for
-from render.colors import NEUTRAL, SIDE_DEFAULTS, SPACE
+from render.colours import NEUTRAL, SIDE_DEFAULTS, SPACE
 from render.counters import _counter_sprite, radius_for  # pyright: ignore[reportPrivateUsage]
 from render.geometry import compass, dashes
-from render.panel import _row_sprite  # pyright: ignore[reportPrivateUsage]
 from render.png import encode_palette_png
+from render.side_panel import _row_sprite  # pyright: ignore[reportPrivateUsage]
 from rules.events import ShotResolved
 from tests.render_fixtures import H, Ship, decode, exo_state, probe_box, share_of
 

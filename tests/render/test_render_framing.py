@@ -12,8 +12,8 @@ from PIL import Image
 
 from render import BoardSnapshot, RenderOptions, render_board
 from render.board import interest_hexes, trace_board, viewport_for
-from render.colors import HIT, MISS, SIDE_DEFAULTS, SPACE, label_color
-from render.panel import LegendItem, legend_height
+from render.colours import HIT, MISS, SIDE_DEFAULTS, SPACE, label_color
+from render.legend import LegendItem, legend_height
 from render.shots import ShotMark
 from render.static_layer import hex_fill
 from render.viewport import hex_box

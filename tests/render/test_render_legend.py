@@ -10,9 +10,9 @@ from PIL import Image
 from data import SCENARIO_DIR
 from data.i18n import catalog
 from render import BoardSnapshot, RenderOptions, render_board
-from render import colors as C
-from render.panel import PREVIEW_WIDTH, key_lines_for, stat_key
+from render import colours as C
 from render.rulesets.pbw import OVERLAY
+from render.side_panel import PREVIEW_WIDTH, key_lines_for, stat_key
 from rules.pbw.model import Character
 from rules.scenario import load_scenario
 from rules.state import EncounterState, replace_unit

@@ -12,7 +12,7 @@ import pytest
 from data import SCENARIO_DIR
 from render import BoardSnapshot, RenderOptions, render_board
 from render.board import trace_board, viewport_for
-from render.colors import LIT_MIX, MARKER, PAPER, SIDE_DEFAULTS, mix
+from render.colours import LIT_MIX, MARKER, PAPER, SIDE_DEFAULTS, mix
 from render.layout import LEGEND_H
 from render.rulesets import board_signature, overlays_for
 from render.rulesets import exo as exo_overlay

@@ -12,7 +12,7 @@ from PIL import Image
 
 from render import BoardSnapshot, RenderOptions, render_replay
 from render.board import interest_hexes, viewport_for
-from render.colors import NEUTRAL
+from render.colours import NEUTRAL
 from render.replay import FRAME_MS, LAST_FRAME_MS, ReplayTooLargeError
 from rules.events import ShotResolved, UnitMoved
 from rules.registry import ruleset_for

@@ -11,7 +11,7 @@ from PIL import Image
 from bot.rulesets.sheets.mech import record_sheet
 from render import BoardSnapshot, RenderOptions, render_board
 from render.board import BoardTrace, trace_board, viewport_for
-from render.colors import HIT, theme_for
+from render.colours import HIT, theme_for
 from render.counters import ACTING
 from render.rulesets.mech import HILL, hill_shade
 from render.rulesets.mech import OVERLAY as MECH_OVERLAY

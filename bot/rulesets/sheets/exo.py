@@ -17,7 +17,7 @@ from bot.rulesets.sheets import (
 )
 from rules.exo.arcs import SECTIONS, coverage
 from rules.exo.crew import ACTIVE, STATION_SKILL, Crew
-from rules.exo.ship import Ship, SpaceObject
+from rules.exo.model import Ship, SpaceObject
 from rules.exo.turrets import turret_handler
 from rules.state import EncounterState
 

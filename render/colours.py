@@ -1,14 +1,19 @@
-"""Colours: two themes (space for unbounded boards, paper for maps), side colours, terrain and marker fills.
+"""Colours: two themes (space for unbounded boards, paper for maps), side colours, terrain and marker fills, and
+the fixed PNG palette that holds them.
 
-Every flat colour the renderer paints comes from here, so the fixed PNG palette (``render.palette``) can hold
-each of them exactly and pixel probes in tests can ask for a side's colour at a hex centre.
+Every flat colour the renderer paints comes from here, so the fixed PNG palette (``Palette``, built per board by
+``board_palette``) can hold each of them exactly and pixel probes in tests can ask for a side's colour at a hex
+centre. The fast path draws straight onto a palette image with these indexes (static layer, pieces, text
+sprites), so no RGB frame is ever mapped onto the palette and every listed colour comes out exactly.
 """
 
 from __future__ import annotations
 
+import math
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from PIL import ImageColor
 
@@ -252,3 +257,151 @@ def unique(colours: Iterable[RGB]) -> list[RGB]:
 def label_color(fill: RGB) -> RGB:
     """CCRR label colour for a hex fill: a quieter shade that still reads on it."""
     return mix(fill, BLACK, 0.42) if luminance(fill) > 0.5 else mix(fill, WHITE, 0.42)
+
+
+# --- the fixed PNG palette: every flat colour exactly, plus a few anti-aliasing steps between text and background
+
+MAX_COLOURS = 256
+CLEAR = 255  # never a colour: sprites drawn with indexes use it for "nothing here" (their paste mask)
+SEPARATION = 3.0  # entries closer than this are near-duplicates: the first one listed wins
+AA_STEPS = (0.25, 0.5, 0.75)
+
+# Indexes for (25 %, 50 %, 75 %, 100 %) of a text colour over its background, and whether they blend at all.
+TextInks = tuple[tuple[int, int, int, int], bool]
+
+
+def palette_colours(flat: Sequence[RGB], text_pairs: Iterable[tuple[RGB, RGB]]) -> tuple[RGB, ...]:
+    """Flat colours first (kept exactly), then anti-aliasing steps and a grey ramp while room is left.
+
+    At most 255 entries: index ``CLEAR`` stays free for sprite transparency.
+    """
+    chosen: list[RGB] = []
+
+    def add(c: RGB) -> None:
+        if len(chosen) < CLEAR and all(math.dist(c, o) >= SEPARATION for o in chosen):
+            chosen.append(c)
+
+    for c in flat:
+        add(c)
+    for fg, bg in text_pairs:
+        for step in AA_STEPS:
+            add(mix(bg, fg, step))
+    for g in range(0, 256, 12):
+        add((g, g, g))
+    return tuple(chosen)
+
+
+class Palette:
+    """Colour → index for drawing on a mode "P" image; a colour not listed gets its nearest entry."""
+
+    __slots__ = ("_index", "_inks", "colours", "plte")
+
+    def __init__(self, colours: tuple[RGB, ...]) -> None:
+        if not 0 < len(colours) <= CLEAR:
+            raise ValueError(
+                f"a palette holds 1-{CLEAR} colours (index {CLEAR} is kept clear), got {len(colours)}"
+            )
+        self.colours = colours
+        self._index: dict[RGB, int] = {}
+        for i, c in enumerate(colours):
+            self._index.setdefault(c, i)
+        self._inks: dict[tuple[RGB, RGB | None], TextInks] = {}
+        # The PNG PLTE chunk body, padded to 256 black entries like ``palette_image``.
+        self.plte = bytes(v for c in colours for v in c).ljust(3 * MAX_COLOURS, b"\0")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Palette) and other.colours == self.colours
+
+    def __hash__(self) -> int:
+        return hash(self.colours)
+
+    def index(self, colour: RGB) -> int:
+        found = self._index.get(colour)
+        if found is None:
+            found = min(range(len(self.colours)), key=lambda i: math.dist(self.colours[i], colour))
+            self._index[colour] = found
+        return found
+
+    def text_inks(self, fg: RGB, bg: RGB | None) -> TextInks:
+        key = (fg, bg)
+        inks = self._inks.get(key)
+        if inks is None:
+            full = self.index(fg)
+            if bg is None:
+                inks = ((full, full, full, full), False)
+            else:
+                a, b, c = (self.index(mix(bg, fg, s)) for s in AA_STEPS)
+                inks = ((a, b, c, full), True)
+            self._inks[key] = inks
+        return inks
+
+
+# --- one board's palette: fixed before anything is drawn so pieces can be drawn with its indexes. It depends only
+# on the theme, the side colours and the hex fills in view, so it is built once per board and viewer set. Every
+# colour a step may paint is listed up front: hexes tinted by fog, flares and fire (FOG-1, NGT-2, NGT-3) with their
+# labels, trails and vectors (side colours lightened), neutral objects, markers and bars.
+
+TINTS = ((FOG_MIX, None), (LIT_MIX, MARKER["flare"]), (FIRE_MIX, MARKER["fire"]))
+
+
+def tints(theme: Theme, fill: RGB) -> tuple[RGB, ...]:
+    """The colours ``fill`` may turn into this step: unseen (fog), lit (flare) and burning (fire)."""
+    return tuple(mix(fill, overlay or theme.fog, t) for t, overlay in TINTS)
+
+
+@lru_cache(maxsize=64)
+def board_palette(
+    theme: Theme, sides: tuple[RGB, ...], fills: tuple[RGB, ...], extra: tuple[RGB, ...] = ()
+) -> Palette:
+    """``extra``: colours the state's overlays paint besides these (``Overlay.palette``), kept exact too."""
+    flat: list[RGB] = [
+        theme.background,
+        theme.hex_fill,
+        theme.grid,
+        theme.panel,
+        theme.panel_text,
+        theme.panel_dim,
+        theme.outline,
+        WHITE,
+        BLACK,
+    ]
+    for c in sides:
+        flat.extend((c, mix(c, WHITE, 0.4), text_on(c)))
+    flat.extend(fills)
+    flat.extend(label_color(f) for f in fills)
+    flat.extend(
+        (
+            HIT,
+            MISS,
+            mix(MISS, WHITE, 0.4),
+            SPENT,
+            HIGHLIGHT,
+            PREVIEW,
+            WRECK,
+            HIDDEN_TAG,
+            BAR_BG,
+            BAR_GOOD,
+            BAR_MID,
+            BAR_BAD,
+        )
+    )
+    # stat chips: every bar colour a shade darker, an overlay's own bar colours (``extra``) too
+    flat.extend(chip_fill(c) for c in (BAR_GOOD, BAR_MID, BAR_BAD, *extra))
+    flat.extend(MARKER.values())
+    for c in NEUTRAL.values():
+        flat.extend((c, mix(c, WHITE, 0.4), text_on(c)))
+    tinted = [t for f in fills for t in tints(theme, f)]
+    flat.extend(tinted)
+    flat.extend(label_color(t) for t in tinted)
+    flat.extend(extra)
+    pairs: list[tuple[RGB, RGB]] = [(theme.panel_text, theme.panel), (theme.panel_dim, theme.panel)]
+    pairs.extend((text_on(c), c) for c in sides)
+    pairs.extend((label_color(f), f) for f in fills)
+    pairs.extend((c, theme.panel) for c in sides)
+    pairs.extend(((WHITE, HIT), (WHITE, WRECK), (WHITE, MARKER["concealed"])))
+    pairs.extend((text_on(c), c) for c in NEUTRAL.values())
+    pairs.extend(((HIT, theme.panel), (HIDDEN_TAG, theme.panel)))
+    pairs.extend((WHITE, chip_fill(c)) for c in (BAR_GOOD, BAR_MID, BAR_BAD))
+    pairs.append((WHITE, BAR_BG))
+    pairs.extend((label_color(t), t) for t in tinted)
+    return Palette(palette_colours(unique(flat), pairs))

@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 
 from render.canvas import Canvas
-from render.colors import HIGHLIGHT, HIT, MISS, PREVIEW, RGB, SPENT, WHITE
+from render.colours import HIGHLIGHT, HIT, MISS, PREVIEW, RGB, SPENT, WHITE
 from render.geometry import Point, arrow_head, compass, dashes, hex_polygon, toward
 
 
