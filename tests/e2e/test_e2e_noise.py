@@ -879,6 +879,17 @@ def dms_created(t: Table, person: Person) -> int:
 #: the director's own view per step (mech-night 5, skirmish-night 6 a round)
 DMS_PER_ROUND = {"exo": 2, "mech": 2, "mech-night": 6, "pbw": 3, "pbw-street": 6, "skirmish": 6}
 DIRECTOR_DMS_PER_ROUND = {"exo": 0, "mech": 0, "mech-night": 5, "pbw": 0, "skirmish": 0, "skirmish-night": 6}
+#: the most ephemeral messages a round may make for Bea (DMs closed, one ``/orders`` each step she is awaited), per
+#: ruleset (scenario id: its own figure): one message for her units that may act now. Measured with a panel
+#: message per unit: exo-ambush 2, exo-patrol 2, pbw-brawl 8, pbw-street 12, skirmish-corridor 6, skirmish-night 3
+CLOSED_DMS_EPHEMERALS_PER_ROUND = {
+    "exo": 1,
+    "mech": 2,
+    "pbw": 5,
+    "pbw-street": 6,
+    "skirmish": 4,
+    "skirmish-night": 2,
+}
 #: an ocs turn goes on only through the director's own procedure (driven by the combat test above), never by
 #: ``/director resolve`` alone
 DIRECTOR_RUN = {"ocs"}
@@ -890,8 +901,8 @@ async def test_every_bundled_scenario_sends_each_player_and_the_director_at_most
 ) -> None:
     """The private side of the noise: each bundled scenario with Ana holding the first side's units (DMs open)
     and Bea the others (DMs closed, playing on ``/orders`` each step she is awaited), two rounds resolved by the
-    director. Per round: channel messages, Ana's DMs, the director's DMs and Bea's ephemeral answers; Ana's and
-    the director's DMs stay within their targets (printed for the record: ``-s``)."""
+    director. Per round: channel messages, Ana's DMs, the director's DMs and Bea's ephemeral answers; each stays
+    within its target (printed for the record: ``-s``)."""
     ruleset = next(r for sid, _, r in bundled_scenarios() if sid == scenario)
     async with room(tmp_path) as t:
         t.bea.close_dms()
@@ -940,3 +951,5 @@ async def test_every_bundled_scenario_sends_each_player_and_the_director_at_most
         assert max(r[1] for r in rounds.values()) <= DMS_PER_ROUND[key], (scenario, rounds)
         key = scenario if scenario in DIRECTOR_DMS_PER_ROUND else ruleset
         assert max(r[2] for r in rounds.values()) <= DIRECTOR_DMS_PER_ROUND[key], (scenario, rounds)
+        key = scenario if scenario in CLOSED_DMS_EPHEMERALS_PER_ROUND else ruleset
+        assert max(r[3] for r in rounds.values()) <= CLOSED_DMS_EPHEMERALS_PER_ROUND[key], (scenario, rounds)
