@@ -8,10 +8,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.names import shown_name
+from bot.permissions import Actor
 from bot.seating import and_list
 from bot.service.base import Reading, ServiceBase
 from bot.service.panel_click import acts_now
 from data.i18n import t
+
+#: units one message's picker switches between at most (a row of buttons)
+PICKER_MAX = 5
 
 #: the answer to ``/orders`` while the encounter does not run, by its status
 _NOT_RUNNING = {
@@ -27,6 +31,15 @@ class OrdersReply:
 
     acting: tuple[str, ...]
     waiting: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """One button of a panel message's unit picker: the unit, its name, and whether its order is in."""
+
+    unit_id: str
+    name: str
+    submitted: bool
 
 
 def split_units(service: ServiceBase, reading: Reading, units: Sequence[str]) -> OrdersReply:
@@ -49,3 +62,17 @@ def waiting_line(reading: Reading, reply: OrdersReply, locale: str) -> str | Non
     names = and_list([shown_name(reading.state.units[u].name) for u in reply.waiting], locale)
     key = "orders.waiting" if reply.acting else "orders.none_now"
     return t(key, locale, names=names, n=len(reply.waiting))
+
+
+async def picks_for(service: ServiceBase, reading: Reading, actor: Actor) -> tuple[Pick, ...]:
+    """The units one panel message switches between for ``actor``: those of theirs that may act now, when there
+    are two to :data:`PICKER_MAX` (more, or the director's procedure among them: a panel message each). The
+    list is read from the encounter, never from a request, so a forged picker names no unit of someone else."""
+    units = await service.panel_units(reading.meta.id, actor)
+    acting = split_units(service, reading, units).acting
+    if not 2 <= len(acting) <= PICKER_MAX or any(u not in reading.state.units for u in acting):
+        return ()
+    given = {
+        o.unit_id for o in await service.storage.orders_of(reading.meta.id, reading.phase_no, actor.user_id)
+    }
+    return tuple(Pick(u, reading.state.units[u].name, u in given) for u in acting)

@@ -15,6 +15,7 @@ import discord
 from discord import ui
 
 from bot.names import escape_markdown, shown_name
+from bot.orders_reply import Pick
 from bot.panels.draft import CUSTOM_ID_LIMIT, encode_draft
 from bot.panels.model import Button, Control, Option, PanelModel, Select, Style
 from data.i18n import phase_text, t
@@ -31,7 +32,10 @@ STYLES: dict[Style, discord.ButtonStyle] = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
+#: the action of a unit picker's button: the message shows that unit's panel instead (its guards as any click's)
+PICK = "pick"
 # Discord's limits
+ROWS, ROW_WIDTH = 5, 5  # component rows in a message; a select fills a row, a button takes one place
 BUTTON_LABEL, OPTION_LABEL, PLACEHOLDER = 80, 100, 150
 TITLE, DESCRIPTION, FIELD_NAME, FIELD_VALUE, FOOTER = 256, 4096, 256, 1024, 2048
 
@@ -178,3 +182,58 @@ def option_labels(options: tuple[Option, ...], locale: str) -> tuple[str, ...]:
     if len(_LABELS) > LABELS_KEPT:
         _LABELS.popitem(last=False)
     return labels
+
+
+def with_picker(
+    components: list[ui.Button[Any] | ui.Select[Any]],
+    picks: tuple[Pick, ...],
+    shown: str,
+    *,
+    encounter_id: int,
+    phase_no: int,
+) -> list[ui.Button[Any] | ui.Select[Any]] | None:
+    """The panel's ``components`` with a button per unit of ``picks`` (the one ``shown`` marked, each unit whose
+    order is in ticked): on a first row of their own, the panel's laid out a row lower than Discord would put
+    them alone; when the panel takes every row, at the end of its row of buttons if they fit there. None when
+    they fit nowhere (the panel then goes without the picker)."""
+    buttons: list[ui.Button[Any] | ui.Select[Any]] = []
+    for pick in picks:
+        label = f"{shown_name(pick.name)} ✅" if pick.submitted else shown_name(pick.name)
+        ref = ControlRef(encounter_id, phase_no, pick.unit_id, PICK)
+        style = discord.ButtonStyle.primary if pick.unit_id == shown else discord.ButtonStyle.secondary
+        buttons.append(ui.Button(label=label[:BUTTON_LABEL], style=style, custom_id=ref.custom_id))
+    rows = _layout(components)
+    if not rows or max(rows) + 1 < ROWS:
+        for button in buttons:
+            button.row = 0
+        for component, row in zip(components, rows, strict=True):
+            component.row = row + 1
+        return buttons + components
+    if max(_layout(components + buttons)) >= ROWS:
+        return None
+    return components + buttons
+
+
+def _layout(components: list[ui.Button[Any] | ui.Select[Any]]) -> list[int]:
+    """The row Discord's automatic layout gives each component: the first with room for it."""
+    widths = [0] * ROWS
+    rows: list[int] = []
+    for component in components:
+        width = ROW_WIDTH if isinstance(component, ui.Select) else 1
+        row = next((r for r in range(ROWS) if widths[r] + width <= ROW_WIDTH), ROWS)
+        if row < ROWS:
+            widths[row] += width
+        rows.append(row)
+    return rows
+
+
+def has_picker(message: discord.Message | None) -> bool:
+    """Whether a panel message carries a unit picker (its clicks show it again, kept up to date)."""
+    if message is None:
+        return False
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            ref = ControlRef.parse(getattr(child, "custom_id", None))
+            if ref is not None and ref.action == PICK:
+                return True
+    return False

@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.orders_reply import Pick, picks_for
 from bot.panels.model import Button, Select
 from bot.service import Reading
 from bot.service.panel_click import ClickRefused, LoadedPanel, Opened, PanelRequest, open_panel
 from cogs.common import actor_of, bot_of, channel_language
-from cogs.panel.components import ControlRef
+from cogs.panel.components import PICK, ControlRef, has_picker
 from cogs.panel.load import stored_draft
 from data.i18n import t
 from rules.order_modes import policy_for_mode
@@ -33,19 +34,22 @@ class Clicked:
     #: the panel's own edit is the whole acknowledgement (a Submit that changes nothing, such as a kept
     #: intention): no private message of its own
     quiet: bool = False
+    picks: tuple[Pick, ...] = ()  # a message for several units: the units its picker switches between
 
 
 async def click(interaction: discord.Interaction, ref: ControlRef, values: tuple[str, ...] | None) -> Clicked:
     """The click on control ``ref`` (``values``: a select's choice); raises a ``GameError`` to refuse it. The
     service's guards decide whether the click may touch the unit (bot/service/panel_click.py)."""
     bot = bot_of(interaction)
+    actor = actor_of(interaction)
     request = PanelRequest(
         ref.encounter_id,
         ref.unit_id,
-        actor_of(interaction),
+        actor,
         guild_id=interaction.guild_id,
         phase_no=ref.phase_no,
-        stored=stored_draft(interaction.message),
+        # a pick shows another unit: the draft the message carries is the one of the unit shown until now
+        stored=None if ref.action == PICK else stored_draft(interaction.message),
         click=True,
     )
     opened = await open_panel(bot.service, request, clicks=bot.clicks, membership=bot.membership)
@@ -54,14 +58,20 @@ async def click(interaction: discord.Interaction, ref: ControlRef, values: tuple
             # someone who left the server plays no more there: their units go to the director
             await hand_to_director(bot, opened.reading, interaction.user.id)
         raise opened.error
+    picks = await picks_for(bot.service, opened.reading, actor) if has_picker(interaction.message) else ()
     model = opened.panel.model
-    control = model.control(ref.action)
-    if control is None or not control.enabled:  # not offered any more: show the panel as it is now
-        return Clicked(opened.panel)
+    control = None if ref.action == PICK else model.control(ref.action)
+    if control is None or not control.enabled:  # a pick, or not offered any more: show the panel as it is now
+        return Clicked(opened.panel, picks=picks)
     panel = opened.panel.pressed(ref.action, (values or ()) if isinstance(control, Select) else None)
     if isinstance(control, Button) and control.submits:
-        return await submit(interaction, replace(opened, panel=panel), quiet=control.quiet)
-    return Clicked(panel)
+        clicked = await submit(interaction, replace(opened, panel=panel), quiet=control.quiet)
+        if not picks:
+            return clicked
+        # the picker ticks the unit whose order just went in
+        ticked = tuple(replace(p, submitted=True) if p.unit_id == ref.unit_id else p for p in picks)
+        return replace(clicked, picks=ticked)
+    return Clicked(panel, picks=picks)
 
 
 async def hand_to_director(bot: HexBotCore, reading: Reading, user_id: int) -> None:

@@ -19,10 +19,11 @@ from discord import ui
 from bot.imaging import Superseded, previews_backed_up
 from bot.logs import trace_id
 from bot.names import shown_name
+from bot.orders_reply import Pick
 from bot.results import Refused
 from bot.storage import StorageError
 from cogs.common import bot_of, lang
-from cogs.panel.components import TEMPLATE, ControlRef, panel_components, panel_embed
+from cogs.panel.components import TEMPLATE, ControlRef, panel_components, panel_embed, with_picker
 from cogs.panel.flow import click
 from cogs.panel.load import LoadedPanel
 from cogs.panel.preview import PREVIEW_NAME, preview_file
@@ -76,11 +77,18 @@ class PanelItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
         await _show(interaction, shown)
 
 
-def panel_view(panel: LoadedPanel, locale: str) -> ui.View:
+def panel_view(panel: LoadedPanel, locale: str, picks: tuple[Pick, ...] = ()) -> ui.View:
+    """The panel's controls; with ``picks``, under a picker that switches the message to another of the
+    player's units acting now (when the panel leaves it a row)."""
     view = ui.View(timeout=None)
     components = panel_components(
         panel.model, locale, encounter_id=panel.encounter_id, phase_no=panel.phase_no
     )
+    if picks:
+        picked = with_picker(
+            components, picks, panel.model.unit_id, encounter_id=panel.encounter_id, phase_no=panel.phase_no
+        )
+        components = picked if picked is not None else components
     for component in components:
         view.add_item(PanelItem(component) if ControlRef.parse(component.custom_id) else component)
     # nothing to listen for: every control is a PanelItem, dispatched by its custom id whatever the message. A
@@ -90,14 +98,17 @@ def panel_view(panel: LoadedPanel, locale: str) -> ui.View:
     return view
 
 
-async def panel_message(panel: LoadedPanel, locale: str, coalesce: int | None = None) -> dict[str, Any]:
+async def panel_message(
+    panel: LoadedPanel, locale: str, coalesce: int | None = None, picks: tuple[Pick, ...] = ()
+) -> dict[str, Any]:
     """Keyword arguments for send/edit: embed, view and ``files`` (the private preview image, when there is one).
-    ``coalesce``: the id of the panel message being edited (see :func:`preview_file`)."""
+    ``coalesce``: the id of the panel message being edited (see :func:`preview_file`); ``picks``: the units
+    the message switches between (:func:`panel_view`)."""
     embed = panel_embed(panel.model, locale, submitted=panel.submitted, deadline=panel.deadline)
     preview = await preview_file(panel, locale, None if coalesce is None else ("panel", coalesce))
     if preview is not None:
         embed.set_image(url=f"attachment://{PREVIEW_NAME}")
-    return {"embed": embed, "view": panel_view(panel, locale), "files": [preview] if preview else []}
+    return {"embed": embed, "view": panel_view(panel, locale, picks), "files": [preview] if preview else []}
 
 
 def _unshown(answer: asyncio.Future[Shown | None]) -> None:
@@ -140,9 +151,13 @@ async def _answer(
         text = (
             "" if clicked.quiet else t(clicked.acknowledged, locale, unit=shown_name(panel.model.unit_name))
         )
-        return Shown({"embed": embed, "view": panel_view(panel, locale)}, text)
+        edit: dict[str, Any] = {"embed": embed, "view": panel_view(panel, locale, clicked.picks)}
+        if clicked.picks:  # a message for several units says it in its own text: no private message more
+            edit["content"] = text or None
+            return Shown(edit)
+        return Shown(edit, text)
     try:
-        edit = await panel_message(panel, locale, None if message is None else message.id)
+        edit = await panel_message(panel, locale, None if message is None else message.id, clicked.picks)
     except Superseded:
         return None
     edit["attachments"] = edit.pop("files")
