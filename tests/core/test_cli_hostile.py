@@ -172,4 +172,4 @@ def test_dice_1_a_scripted_die_with_a_face_the_roll_lacks_is_the_files_problem_n
     code, err = run(["sim", "--lang", lang, str(path)])
     assert code == 2, err
     assert_located(path, err)
-    assert ("d6" in err and "7" in err), err
+    assert "d6" in err and "7" in err, err
