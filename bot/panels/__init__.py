@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from bot.panels.draft import Draft
 from bot.panels.memo import per_state
@@ -66,6 +67,54 @@ class PanelPlugin(ABC):
         """Summaries posted with a step's public account (ocs: every figure of a combat, OCS-7). ``events`` are
         the step's public events, ``state`` the state after it."""
         return ()
+
+
+class BuildPanel(Protocol):
+    def __call__(self, state: EncounterState, unit_id: str, *, draft: Draft, owing: bool) -> PanelModel: ...
+
+
+class ModulePanel(PanelPlugin):
+    """A panel made of its module's functions, the shape of every bundled panel (their tests call the functions
+    directly): ``PANEL = ModulePanel(build_panel, apply, raw_order, draft_from_raw, preview)``, plus the optional
+    hooks it has."""
+
+    __slots__ = ("_apply", "_build", "_cards", "_from_raw", "_preview", "_raw", "_status")
+
+    def __init__(
+        self,
+        build_panel: BuildPanel,
+        apply: Callable[[PanelModel, str, tuple[str, ...] | None], Draft],
+        raw_order: Callable[[PanelModel], Any],
+        draft_from_raw: Callable[[EncounterState, str, Any], Draft],
+        preview: Callable[[EncounterState, PanelModel], Preview | None],
+        *,
+        status_lines: Callable[[EncounterState], tuple[Text, ...]] | None = None,
+        step_cards: Callable[[EncounterState, tuple[Event, ...]], tuple[Card, ...]] | None = None,
+    ) -> None:
+        self._build, self._apply, self._raw = build_panel, apply, raw_order
+        self._from_raw, self._preview = draft_from_raw, preview
+        self._status, self._cards = status_lines, step_cards
+
+    def build_panel(self, state: EncounterState, unit_id: str, *, draft: Draft, owing: bool) -> PanelModel:
+        return self._build(state, unit_id, draft=draft, owing=owing)
+
+    def apply(self, model: PanelModel, action: str, values: tuple[str, ...] | None) -> Draft:
+        return self._apply(model, action, values)
+
+    def raw_order(self, model: PanelModel) -> Any:
+        return self._raw(model)
+
+    def draft_from_raw(self, state: EncounterState, unit_id: str, raw: Any) -> Draft:
+        return self._from_raw(state, unit_id, raw)
+
+    def preview(self, state: EncounterState, model: PanelModel) -> Preview | None:
+        return self._preview(state, model)
+
+    def status_lines(self, state: EncounterState) -> tuple[Text, ...]:
+        return () if self._status is None else self._status(state)
+
+    def step_cards(self, state: EncounterState, events: tuple[Event, ...]) -> tuple[Card, ...]:
+        return () if self._cards is None else self._cards(state, events)
 
 
 def status_lines(plugin: PanelPlugin, state: EncounterState) -> tuple[Text, ...]:

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from bot.panels import PanelPlugin, accepted
+from bot.panels import ModulePanel, accepted
 from bot.panels.draft import Draft
 from bot.panels.memo import per_state
 from bot.panels.model import (
@@ -610,25 +610,4 @@ def _repair_code(crew: list[Crew], entry: object) -> str:
     return f"r{i}.{code}"
 
 
-class ExoPanelPlugin(PanelPlugin):
-    """The exo panel as the registry finds it: the module's functions above, which its tests call directly."""
-
-    __slots__ = ()
-
-    def build_panel(self, state: EncounterState, unit_id: str, *, draft: Draft, owing: bool) -> PanelModel:
-        return build_panel(state, unit_id, draft=draft, owing=owing)
-
-    def apply(self, model: PanelModel, action: str, values: tuple[str, ...] | None) -> Draft:
-        return apply(model, action, values)
-
-    def raw_order(self, model: PanelModel) -> Any:
-        return raw_order(model)
-
-    def draft_from_raw(self, state: EncounterState, unit_id: str, raw: Any) -> Draft:
-        return draft_from_raw(state, unit_id, raw)
-
-    def preview(self, state: EncounterState, model: PanelModel) -> Preview | None:
-        return preview(state, model)
-
-
-PANEL = ExoPanelPlugin()
+PANEL = ModulePanel(build_panel, apply, raw_order, draft_from_raw, preview)

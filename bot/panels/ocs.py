@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, cast
 
-from bot.panels import PanelPlugin, accepted
+from bot.panels import ModulePanel, accepted
 from bot.panels.draft import Draft, most_that_fit
 from bot.panels.model import (
     MAX_OPTIONS,
@@ -727,31 +727,6 @@ def _stats(unit: OcsUnit) -> tuple[Stat, ...]:
     )
 
 
-class OcsPanelPlugin(PanelPlugin):
-    """The ocs panel as the registry finds it: the module's functions above, which its tests call directly."""
-
-    __slots__ = ()
-
-    def build_panel(self, state: EncounterState, unit_id: str, *, draft: Draft, owing: bool) -> PanelModel:
-        return build_panel(state, unit_id, draft=draft, owing=owing)
-
-    def apply(self, model: PanelModel, action: str, values: tuple[str, ...] | None) -> Draft:
-        return apply(model, action, values)
-
-    def raw_order(self, model: PanelModel) -> Any:
-        return raw_order(model)
-
-    def draft_from_raw(self, state: EncounterState, unit_id: str, raw: Any) -> Draft:
-        return draft_from_raw(state, unit_id, raw)
-
-    def preview(self, state: EncounterState, model: PanelModel) -> Preview | None:
-        return preview(state, model)
-
-    def status_lines(self, state: EncounterState) -> tuple[Text, ...]:
-        return status_lines(state)
-
-    def step_cards(self, state: EncounterState, events: tuple[Event, ...]) -> tuple[Card, ...]:
-        return step_cards(state, events)
-
-
-PANEL = OcsPanelPlugin()
+PANEL = ModulePanel(
+    build_panel, apply, raw_order, draft_from_raw, preview, status_lines=status_lines, step_cards=step_cards
+)

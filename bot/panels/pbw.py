@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from bot.panels import PanelPlugin, accepted
+from bot.panels import ModulePanel, accepted
 from bot.panels.draft import Draft, fits
 from bot.panels.memo import per_state
 from bot.panels.model import (
@@ -986,25 +986,4 @@ def _code_of(state: EncounterState, raw: Any, start: Hex) -> tuple[str, Hex]:
     return CODE[kind], start
 
 
-class PbwPanelPlugin(PanelPlugin):
-    """The pbw panel as the registry finds it: the module's functions above, which its tests call directly."""
-
-    __slots__ = ()
-
-    def build_panel(self, state: EncounterState, unit_id: str, *, draft: Draft, owing: bool) -> PanelModel:
-        return build_panel(state, unit_id, draft=draft, owing=owing)
-
-    def apply(self, model: PanelModel, action: str, values: tuple[str, ...] | None) -> Draft:
-        return apply(model, action, values)
-
-    def raw_order(self, model: PanelModel) -> Any:
-        return raw_order(model)
-
-    def draft_from_raw(self, state: EncounterState, unit_id: str, raw: Any) -> Draft:
-        return draft_from_raw(state, unit_id, raw)
-
-    def preview(self, state: EncounterState, model: PanelModel) -> Preview | None:
-        return preview(state, model)
-
-
-PANEL = PbwPanelPlugin()
+PANEL = ModulePanel(build_panel, apply, raw_order, draft_from_raw, preview)

@@ -17,36 +17,7 @@ from bot.service import EncounterService, Reading
 from bot.storage import Encounter, MessageRef
 from tests import toy_ruleset  # noqa: F401  (registers toy-sim)
 from tests.bot_fixtures import Clock
-
-TOY = """
-ruleset = "toy-sim"
-name = "Toy duel"
-seed = 3
-
-[board]
-width = 10
-height = 10
-
-[[sides]]
-id = "red"
-name = "Red"
-
-[[sides]]
-id = "blue"
-name = "Blue"
-
-[[units]]
-id = "a"
-side = "red"
-name = "Alfa"
-at = "0202"
-
-[[units]]
-id = "b"
-side = "blue"
-name = "Bravo"
-at = "0505"
-"""
+from tests.toy_service_fixtures import TOY
 
 GUILD, CHANNEL = 10, 20
 DIRECTOR, ANA, BEA = 1, 2, 3
