@@ -41,8 +41,20 @@ from rules.state import EncounterState
 from tests import toy_ruleset  # noqa: F401  (registers the toy rulesets and their panel)
 from tests.toy_ruleset import TOY
 
-#: steps played per bundled scenario: enough for the longer games to reach damage, repairs and their end
-STEPS = {"exo-duel": 45, "exo-patrol": 70, "skirmish-corridor": 60}
+#: steps played per bundled scenario: enough for the longer games to reach damage, repairs and their end; the
+#: games whose every step offers hundreds of destinations (night skirmish, the mechs, ocs) reach shots, damage
+#: and night checks within fewer, and each of their steps costs seconds
+STEPS = {
+    "exo-duel": 45,
+    "exo-patrol": 70,
+    "skirmish-corridor": 60,
+    "skirmish-night": 16,
+    "mech-night": 20,
+    "mech-duel": 24,
+    "mech-mixed": 24,
+    "mech-air": 24,
+    "ocs-gazala": 20,
+}
 #: every bundled scenario (``data/scenarios/<id>-*.toml``, night ones included) of every ruleset of the registry
 #: that plays in Discord, and the toy rulesets
 GAMES = {
