@@ -9,6 +9,7 @@ from typing import Any
 
 from rules.engine import resolve_phase
 from rules.events import Event
+from rules.mech.events import DamageDealt, WeaponFired
 from rules.mech.model import Mech
 from rules.mech.state import DECLARE, INITIATIVE, RESOLVE, ROLLS_PER_WEAPON
 from rules.registry import get_ruleset
@@ -140,3 +141,24 @@ def play_turn(
 
 def of_type(events: Sequence[Event], name: str) -> list[Any]:
     return [e for e in events if type(e).__name__ == name]
+
+
+def laser_at_locust(hit: bool, *, damage: int = 0) -> tuple[WeaponFired | DamageDealt, ...]:
+    """Atlas's medium laser at Locust three hexes off (MECH-2.1), and the damage it dealt if any (MECH-2.3)."""
+    shot = WeaponFired(
+        rule="MECH-2.1",
+        unit="atlas",
+        weapon=1,
+        weapon_type="medium_laser",
+        target="locust",
+        target_number=8,
+        roll=9,
+        total=9,
+        hit=hit,
+        distance=3,
+    )
+    if not damage:
+        return (shot,)
+    return shot, DamageDealt(
+        rule="MECH-2.3", unit="locust", by="atlas", location="ct", amount=damage, armor=1, structure=5
+    )

@@ -6,10 +6,9 @@ from __future__ import annotations
 from bot.alt_text import LIMIT, arcs_alt, board_alt, preview_alt
 from rules.events import ShotResolved, UnitMoved
 from rules.hexgrid import Hex
-from rules.mech.events import DamageDealt, WeaponFired
 from rules.scenario import load_scenario
 from rules.state import EncounterState
-from tests.mech_fixtures import build, unit
+from tests.mech_fixtures import build, laser_at_locust, unit
 from tests.paths import ROOT
 
 
@@ -64,21 +63,7 @@ def test_an_opening_board_places_every_unit_it_shows() -> None:
 def test_mech_2_1_a_rulesets_own_attack_is_told_through_its_overlay() -> None:
     """MECH-2.1/2.3: a mech's WeaponFired is no common ShotResolved; the mech overlay's shots hook tells the hit."""
     state = build(unit("atlas", "red", "0405", "SE"), unit("locust", "blue", "0408", "N"))
-    fired = WeaponFired(
-        rule="MECH-2.1",
-        unit="atlas",
-        weapon=1,
-        weapon_type="medium_laser",
-        target="locust",
-        target_number=8,
-        roll=9,
-        total=9,
-        hit=True,
-        distance=3,
-    )
-    dealt = DamageDealt(
-        rule="MECH-2.3", unit="locust", by="atlas", location="ct", amount=5, armor=1, structure=5
-    )
+    fired, dealt = laser_at_locust(True, damage=5)
     text = board_alt(state, (fired, dealt), viewer="public", locale="en")
     names = {u.id: u.name for u in state.units.values()}
     assert f"Hit: {names['locust']} by {names['atlas']}" in text, text

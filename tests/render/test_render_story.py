@@ -17,12 +17,11 @@ from render.rulesets.mech import HILL, hill_shade
 from render.rulesets.mech import OVERLAY as MECH_OVERLAY
 from rules.engine import resolve_phase
 from rules.events import UnitMoved
-from rules.mech.events import DamageDealt, WeaponFired
 from rules.registry import ruleset_for
 from rules.ruleset import DiceFactory
 from rules.scenario import load_scenario
 from rules.state import EncounterState
-from tests.mech_fixtures import build, step, unit, with_unit
+from tests.mech_fixtures import build, laser_at_locust, step, unit, with_unit
 from tests.ocs_fixtures import TWO_COMBATS, board, director
 from tests.paths import ROOT
 from tests.render_fixtures import H, decode, share_of
@@ -48,24 +47,7 @@ def _duel(**kw: object) -> EncounterState:
     return build(unit("atlas", "red", "0405", "SE"), unit("locust", "blue", "0408", "N"), **kw)  # type: ignore[arg-type]
 
 
-def _fired(hit: bool, *, damage: int = 0) -> tuple[WeaponFired | DamageDealt, ...]:
-    shot = WeaponFired(
-        rule="MECH-2.1",
-        unit="atlas",
-        weapon=1,
-        weapon_type="medium_laser",
-        target="locust",
-        target_number=8,
-        roll=9,
-        total=9,
-        hit=hit,
-        distance=3,
-    )
-    if not damage:
-        return (shot,)
-    return shot, DamageDealt(
-        rule="MECH-2.3", unit="locust", by="atlas", location="ct", amount=damage, armor=1, structure=5
-    )
+_fired = laser_at_locust
 
 
 def test_mech_2_1_a_level_2_hex_is_shaded_and_numbered() -> None:
