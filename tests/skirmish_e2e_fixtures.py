@@ -55,3 +55,21 @@ async def press(person: Person, panel: Message, unit: str, action: str) -> Messa
     cid = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:{action}"))
     handle = await person.click(panel, cid)
     return (await handle.wait_for_replies(1, timeout=60))[0]
+
+
+async def a_destination(t: Table, person: Person, panel: Message, unit: str, moves: list[str]) -> str:
+    """A hex the Move menu offers: with more hexes in reach than a menu holds, a direction is picked first and
+    its hexes listed (the panel's draft carries the direction)."""
+    if not moves[0].startswith("way "):
+        return moves[0]
+    cid, _ = select_of(panel, unit, "move")
+    await (await person.select(panel, cid, [moves[0]])).acknowledged()
+    way = moves[0].removeprefix("way ")
+
+    def listed() -> bool:
+        found = draft_in(panel)
+        return found is not None and found[1].text("way") == way
+
+    await t.fd.wait_for(listed, what="the direction's hexes")
+    _, moves = select_of(panel, unit, "move")
+    return next(m for m in moves if not m.startswith("way "))

@@ -16,8 +16,8 @@ from render import BoardSnapshot
 from render.board import viewport_for
 from render.counters import ACTING, radius_for
 from rules.registry import ruleset_for
-from tests.e2e_helpers import draft_in, panel_for_phase, room, wait_turn_after
-from tests.skirmish_e2e_fixtures import choose, open_corridor, press, select_of
+from tests.e2e_helpers import panel_for_phase, room, wait_turn_after
+from tests.skirmish_e2e_fixtures import a_destination, choose, open_corridor, press, select_of
 
 pytestmark = pytest.mark.slow
 
@@ -41,19 +41,9 @@ async def test_sk_1_1_the_channel_board_rings_the_character_whose_activation_run
         unit = ruleset_for(seen.state).awaiting(seen.state)[0]  # a character of the drawn chit (SK-1.1)
         person = t.ana if seen.state.units[unit].side == "rfp" else t.bea
         panel = await panel_for_phase(t.fd, person, unit, seen.phase_no)
-        cid, moves = select_of(panel, unit, "move")
-        if moves[0].startswith("way "):  # more hexes in reach than a menu holds: a direction first
-            await (await person.select(panel, cid, [moves[0]])).acknowledged()
-            way = moves[0].removeprefix("way ")
-
-            def listed() -> bool:
-                found = draft_in(panel)
-                return found is not None and found[1].text("way") == way
-
-            await t.fd.wait_for(listed, what="the direction's hexes")
-            _, moves = select_of(panel, unit, "move")
-            moves = [m for m in moves if not m.startswith("way ")]
-        await choose(t, person, panel, unit, "move", moves[0])
+        _, moves = select_of(panel, unit, "move")
+        hex_ = await a_destination(t, person, panel, unit, moves)
+        await choose(t, person, panel, unit, "move", hex_)
         await press(person, panel, unit, "submit")
         await wait_turn_after(t, enc, seen.phase_no)
         await t.bot.settle()

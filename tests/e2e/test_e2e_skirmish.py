@@ -18,9 +18,9 @@ import pytest
 from data.i18n import t as t_
 from rules.registry import get_ruleset
 from rules.skirmish.model import Character
-from tests.e2e_helpers import Table, draft_in, forge, panel_for_phase, retargeted, room, wait_turn_after
+from tests.e2e_helpers import Table, forge, panel_for_phase, retargeted, room, wait_turn_after
 from tests.fakediscord import Channel, Message, Person
-from tests.skirmish_e2e_fixtures import choose, open_corridor, press, select_of
+from tests.skirmish_e2e_fixtures import a_destination, choose, open_corridor, press, select_of
 
 pytestmark = pytest.mark.slow
 
@@ -133,19 +133,7 @@ async def play_one(
     if ch.side == "tyr" and not watching and "overwatch ask" in others:
         await choose(t, person, panel, unit, "other", "overwatch ask")
     elif ch.side == "rfp" and key not in moved and moves:
-        if moves[0].startswith("way "):  # more hexes in reach than a menu holds: a direction first
-            cid, _ = select_of(panel, unit, "move")
-            await (await person.select(panel, cid, [moves[0]])).acknowledged()
-            way = moves[0].removeprefix("way ")
-
-            def listed() -> bool:
-                found = draft_in(panel)
-                return found is not None and found[1].text("way") == way
-
-            await t.fd.wait_for(listed, what="the direction's hexes")
-            _, moves = select_of(panel, unit, "move")
-            moves = [m for m in moves if not m.startswith("way ")]
-        await choose(t, person, panel, unit, "move", moves[0])
+        await choose(t, person, panel, unit, "move", await a_destination(t, person, panel, unit, moves))
         moved.add(key)
         assert panel.attachments, "a private preview of the intended move"
     elif ch.side == "rfp" and key not in shot and shots:
