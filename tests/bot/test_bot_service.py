@@ -18,7 +18,7 @@ from bot.service import EncounterService
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.events import DirectorOverride, UnitMoved
 from rules.hexgrid import Hex
-from tests import toy_ruleset  # noqa: F401  (registers toy-sim)
+from tests import toy_ruleset  # noqa: F401  # pyright: ignore[reportUnusedImport]  (registers toy-sim)
 from tests.toy_service_fixtures import ANA, BEA, CHANNEL, DIRECTOR, EVE, GUILD, TOY
 
 
