@@ -279,16 +279,6 @@ class ServiceBase:
             return False
         return await self.is_director(reading.meta, actor, reading.parts)
 
-    async def player_unit(
-        self, encounter_id: int, user_id: int, unit_id: str
-    ) -> tuple[Encounter, EncounterState, int]:
-        """Load for a player acting on ``unit_id``; refuses when the unit is not theirs (ids are never trusted)."""
-        reading = await self.read(encounter_id)
-        meta, state, phase_no = reading.meta, reading.state, reading.phase_no
-        if not await self.may_use_panel(reading, unit_id, Actor(user_id)):
-            raise refuse("unit.not_yours", "That is not one of your units.")
-        return meta, state, phase_no
-
     def deadline_times(self, minutes: float) -> tuple[datetime, datetime]:
         """(due, remind at) of a deadline ``minutes`` from now: the players still missing are reminded by DM
         once, :data:`REMIND_AT` of the way there."""

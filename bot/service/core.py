@@ -51,7 +51,7 @@ from bot.results import (
 )
 from bot.service.base import MAX_AUTO_STEPS, Reading, ServiceBase, orderable, utc_now
 from bot.service.director import DirectorActions
-from bot.service.panel_click import Opened, not_yours, stale
+from bot.service.panel_click import Opened, PanelRequest, let_in, not_awaited
 from bot.service.records import RecordActions, parse_export
 from bot.service.replay import rule_events
 from bot.service.seating import SeatingActions
@@ -472,30 +472,22 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
         actor: Actor | None = None,
     ) -> SubmitResult:
         """Parse, validate and store one order (durable when this returns); ``all_in`` says whether it was the last.
-        A panel's Submit goes through :meth:`submit_opened`, whose guards ran when the click was let in."""
+        The order passes the same guards as a panel's click (bot/service/panel_click.py), from the encounter's own
+        server; a panel's Submit goes through :meth:`submit_opened`, whose guards ran when the click was let in."""
         reading = (
             reading
             if reading is not None and reading.meta.id == encounter_id
             else await self.read(encounter_id)
         )
-        meta, state, current = reading.meta, reading.state, reading.phase_no
-        ruleset = ruleset_for(state)
-        if unit_id == DIRECTOR and policy_for(ruleset, state).director_orders:
-            # director mode: the procedure's own orders (ocs: open a combat, move a unit)
-            await self.require_director(meta, actor or Actor(user_id))
-        elif not await self.may_use_panel(reading, unit_id, actor or Actor(user_id)):
-            raise not_yours()
-        self._require_running(meta)
-        if phase_no is not None and phase_no != current:
-            raise stale()
-        if state.over:
-            raise refuse("encounter.ended", "This encounter has ended.")
-        if unit_id != DIRECTOR and unit_id not in self.owing(state) and not ruleset.may_act(state, unit_id):
-            raise refuse(
-                "unit.not_awaiting",
-                f"{state.units[unit_id].name} takes no orders now.",
-                unit=state.units[unit_id].name,
-            )
+        request = PanelRequest(
+            encounter_id, unit_id, actor or Actor(user_id), guild_id=reading.meta.guild_id, phase_no=phase_no
+        )
+        refused = await let_in(self, reading, request)
+        if refused is not None:
+            raise refused.error
+        waits = not_awaited(self, reading, unit_id)
+        if waits is not None:
+            raise waits
         return await self._store_order(reading, user_id, unit_id, raw)
 
     async def submit_opened(self, opened: Opened, raw: Any) -> SubmitResult:
@@ -534,8 +526,12 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
 
     async def my_order(self, encounter_id: int, user_id: int, unit_id: str) -> Any | None:
         """The raw order this player gave for this unit in the current phase (theirs only), or None."""
-        _, _, phase_no = await self.player_unit(encounter_id, user_id, unit_id)
-        for pending in await self.storage.orders_of(encounter_id, phase_no, user_id):
+        reading = await self.read(encounter_id)
+        request = PanelRequest(encounter_id, unit_id, Actor(user_id), guild_id=reading.meta.guild_id)
+        refused = await let_in(self, reading, request)
+        if refused is not None:
+            raise refused.error
+        for pending in await self.storage.orders_of(encounter_id, reading.phase_no, user_id):
             if pending.unit_id == unit_id:
                 return pending.order.get("raw")
         return None

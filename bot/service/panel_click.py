@@ -14,6 +14,9 @@ The guards run in this order, each only where it applies, and the first that ref
 5. the phase (a panel built for a phase): a panel of a phase that is over does nothing;
 6. the turn (a click on a control): a panel that waits takes no orders.
 
+:func:`open_panel` runs them for a panel; an order given without a panel (:meth:`EncounterService.submit`) passes
+the same :func:`let_in` and :func:`not_awaited`, as a click from the encounter's own server.
+
 A director's command on "the current phase" goes through the phase gate instead (bot/phase_gate.py): it names no
 phase of its own, a panel does (in its custom id).
 """
@@ -139,6 +142,21 @@ async def open_panel(
         return ClickRefused(refuse("click.too_fast", "Too fast: wait a second and click again."))
     if reading is None or reading.meta.id != request.encounter_id:
         reading = await service.read(request.encounter_id)
+    refused = await let_in(service, reading, request, membership=membership)
+    if refused is not None:
+        return refused
+    panel = await _load(service, reading, user, request.unit_id, request.stored)
+    if request.click and (waits := not_awaited(service, reading, request.unit_id, panel.model)) is not None:
+        return ClickRefused(waits, reading)
+    return Opened(panel, reading, user)
+
+
+async def let_in(
+    service: ServiceBase, reading: Reading, request: PanelRequest, *, membership: Membership | None = None
+) -> ClickRefused | None:
+    """The server, the part and membership, the holder and the phase (guards 2 to 5) on ``reading``, which must
+    be of the request's encounter: the first refusal, or None when the request may touch the unit."""
+    user = request.actor.user_id
     meta = reading.meta
     if request.guild_id is not None and meta.guild_id != request.guild_id:
         return ClickRefused(gone(), reading)
@@ -154,11 +172,23 @@ async def open_panel(
     if request.phase_no is not None and request.phase_no != reading.phase_no:
         log.info("stale panel user=%s encounter=%s phase=%s", user, request.encounter_id, request.phase_no)
         return ClickRefused(stale(), reading)
-    panel = await _load(service, reading, user, request.unit_id, request.stored)
-    if request.click and panel.model.waiting:
-        refused = refuse("unit.not_awaiting", "This unit takes no orders now.", unit=panel.model.unit_name)
-        return ClickRefused(refused, reading)
-    return Opened(panel, reading, user)
+    return None
+
+
+def not_awaited(
+    service: ServiceBase, reading: Reading, unit_id: str, model: PanelModel | None = None
+) -> Refused | None:
+    """The turn (guard 6): a refusal unless ``unit_id`` may give an order now. On a panel (``model``) its
+    plug-in has the last word, since it was built knowing whether the unit acts now and may still have nothing
+    to offer (a mech off the board); an order given without a panel is checked against :func:`acts_now`."""
+    if model is not None:
+        waiting, name = model.waiting, model.unit_name
+    else:
+        unit = reading.state.units.get(unit_id)
+        waiting, name = not acts_now(service, reading, unit_id), unit.name if unit is not None else unit_id
+    if not waiting:
+        return None
+    return refuse("unit.not_awaiting", "This unit takes no orders now.", unit=name)
 
 
 async def _load(

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.orders_reply import Pick, picks_for
+from bot.panels.draft import Draft, decode_draft
 from bot.panels.model import Button, Select
 from bot.service import Reading
 from bot.service.panel_click import ClickRefused, LoadedPanel, Opened, PanelRequest, open_panel
 from cogs.common import actor_of, bot_of, channel_language
 from cogs.panel.components import PICK, ControlRef, has_picker
-from cogs.panel.load import stored_draft
 from data.i18n import t
 from rules.order_modes import policy_for_mode
 
@@ -112,3 +112,16 @@ async def submit(interaction: discord.Interaction, opened: Opened, *, quiet: boo
     policy = policy_for_mode(result.mode)
     key = policy.acknowledged(amended=result.amended, reviewed=result.reviewed)
     return Clicked(replace(panel, submitted=True), key, policy.submitted_footer, quiet)
+
+
+def stored_draft(message: discord.Message | None) -> tuple[int, Draft] | None:
+    """The draft a panel message carries (its disabled ``hexd:draft:`` button), with the phase it is for."""
+    if message is None:
+        return None
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            cid = getattr(child, "custom_id", None)
+            found = decode_draft(cid) if isinstance(cid, str) else None
+            if found is not None:
+                return found
+    return None

@@ -21,11 +21,11 @@ from bot.logs import trace_id
 from bot.names import shown_name
 from bot.orders_reply import Pick
 from bot.results import Refused
+from bot.service.panel_click import LoadedPanel
 from bot.storage import StorageError
 from cogs.common import bot_of, lang
 from cogs.panel.components import TEMPLATE, ControlRef, panel_components, panel_embed, with_picker
 from cogs.panel.flow import click
-from cogs.panel.load import LoadedPanel
 from cogs.panel.preview import PREVIEW_NAME, preview_file
 from data.i18n import t
 from rules.errors import GameError

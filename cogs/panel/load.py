@@ -1,18 +1,15 @@
-"""A unit's panel for a user, from storage (built by the service, bot/service/panel_click.py), and the draft a panel
-message carries."""
+"""A unit's panel for a user, from storage (built by the service, bot/service/panel_click.py)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import discord
-
-from bot.panels.draft import Draft, decode_draft
+from bot.panels.draft import Draft
 from bot.permissions import Actor
 from bot.service import Reading
 from bot.service.panel_click import ClickRefused, LoadedPanel, PanelRequest, open_panel
 
-__all__ = ["LoadedPanel", "load_panel", "stored_draft"]
+__all__ = ["LoadedPanel", "load_panel"]
 
 if TYPE_CHECKING:
     from bot.process.client import HexBotCore
@@ -37,16 +34,3 @@ async def load_panel(
     if isinstance(opened, ClickRefused):
         raise opened.error
     return opened.panel
-
-
-def stored_draft(message: discord.Message | None) -> tuple[int, Draft] | None:
-    """The draft a panel message carries (its disabled ``hexd:draft:`` button), with the phase it is for."""
-    if message is None:
-        return None
-    for row in message.components:
-        for child in getattr(row, "children", ()):
-            cid = getattr(child, "custom_id", None)
-            found = decode_draft(cid) if isinstance(cid, str) else None
-            if found is not None:
-                return found
-    return None

@@ -8,8 +8,8 @@ import discord
 
 from bot.alt_text import preview_alt
 from bot.imaging import preview_png
+from bot.service.panel_click import LoadedPanel
 from cogs.common import png_file
-from cogs.panel.load import LoadedPanel
 
 PREVIEW_NAME = "preview.png"
 

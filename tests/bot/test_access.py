@@ -63,7 +63,7 @@ async def test_an_import_seats_nobody_but_the_importer_and_keeps_nothing_the_fil
     assert dict(imported.seats)[ANA] == "halcon"
     assert await service.my_units(imported.encounter_id, ANA) == []
     with pytest.raises(Refused):  # Ana plays only once she joins here
-        await service.player_unit(imported.encounter_id, ANA, "halcon")
+        await service.my_order(imported.encounter_id, ANA, "halcon")
     joined = await service.join(imported.encounter_id, ANA, unit="halcon")
     assert [unit for unit, _, _ in joined.units] == ["halcon"]
 

@@ -18,7 +18,7 @@ from bot.service import EncounterService
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.events import DirectorOverride, UnitMoved
 from rules.hexgrid import Hex
-from tests import toy_ruleset  # noqa: F401  (registers toy-sim)
+from tests import toy_ruleset  # noqa: F401  # pyright: ignore[reportUnusedImport]  (registers toy-sim)
 from tests.toy_service_fixtures import ANA, BEA, CHANNEL, DIRECTOR, EVE, GUILD, TOY
 
 
@@ -214,7 +214,7 @@ async def test_cohost_becomes_a_director(service: EncounterService) -> None:
     await service.set_status(enc, Actor(EVE), "paused")
     with pytest.raises(Refused) as err:
         await service.submit(enc, ANA, "a", "move 0203")
-    assert err.value.code == "encounter.paused"
+    assert err.value.code == "unit.not_awaiting"  # a paused encounter's panels wait
     await service.set_status(enc, Actor(EVE), "running")
 
 

@@ -1,7 +1,6 @@
 """Suggestions and refusals answer only those who may ask, end to end through the real discord.py client and
 the local Discord: a director's options suggest nothing to anyone else, a unit the asker cannot see is suggested
-for exactly as a unit that does not exist (FOG-1), and a refusal in a DM never tells whether an encounter id is in
-use in some other server."""
+for exactly as a unit that does not exist (FOG-1)."""
 
 from __future__ import annotations
 
@@ -12,11 +11,7 @@ import pytest
 from data import SCENARIO_DIR
 from tests.e2e_helpers import (
     Table,
-    button_id,
     create_from_file,
-    current_panel_dm,
-    encounter_of,
-    forge,
     open_duel,
 )
 
@@ -69,27 +64,3 @@ async def test_fog_1_a_hidden_mech_is_suggested_for_as_a_unit_that_does_not_exis
     # the director sees the Griffin, and its locations (MECH-2.3)
     assert "ct" in await suggested(t, t.director, "director damage", "location", {"unit": "griffin"})
     assert "griffin" in await suggested(t, t.director, "director move", "unit", {})
-
-
-async def test_a_dm_refusal_does_not_tell_whether_an_encounter_is_in_use_in_another_server(
-    table: Table,
-) -> None:
-    t = table
-    enc = await open_duel(t)
-    phase_no = (await encounter_of(t)).phase_no
-    # an encounter in a server Ana is not in, and an id no encounter has
-    elsewhere = await t.bot.service.create(
-        t.guild_id + 1, t.channel.id + 1, t.director.id, ruleset="exo", scenario="exo-duel"
-    )
-    nowhere = elsewhere.encounter_id + 1000
-    answers: list[str] = []
-    for other in (elsewhere.encounter_id, nowhere):
-        panel = await current_panel_dm(t, t.ana, "halcon", phase_no)
-        own = button_id(panel, "halcon", "submit")
-        forged = forge(panel, own, own.replace(f"hexd:enc:{enc}:", f"hexd:enc:{other}:", 1))
-        handle = await t.ana.click(panel, forged)
-        answers.append((await handle.wait_for_replies(1, timeout=60))[0].content)
-        forge(panel, forged, own)  # the panel as it was, for the next try
-    assert answers[0] == answers[1] and "no longer exists" in answers[0], answers
-    stored = await t.bot.service.storage.submitted_units(elsewhere.encounter_id, 1)
-    assert stored == []

@@ -4,7 +4,7 @@ A director and two players play the bundled exo duel in a channel: slash command
 a player with closed DMs on ephemeral ``/orders``, board images in the channel after every phase, a director
 override undone, the bot restarted mid-phase with an acknowledged order intact, and a winner announced. Then the
 privacy and permission checks: nothing in the channel reveals an order before resolution, every ``/director``
-command refuses a player, a forged custom id cannot act for another player's unit; and the Spanish locale.
+command refuses a player; and the Spanish locale. (Forged custom ids: tests/e2e/test_e2e_forged_ids.py.)
 """
 
 from __future__ import annotations
@@ -28,12 +28,10 @@ from tests.e2e_helpers import (
     encounter_of,
     everything_public,
     fill_and_submit,
-    forge,
     open_duel,
     orders_panel,
     play_phase,
     public_board,
-    retargeted,
     start_bot,
     step_of,
     wait_phase_after,
@@ -176,44 +174,6 @@ async def test_every_director_command_refuses_a_player(table: Table) -> None:
         assert "Only the encounter's directors" in reply.content, f"{name}: {reply.content}"
     _, state, _ = await t.bot.service.load((await encounter_of(t)).id)
     assert state.units["halcon"].at is not None and state.units["halcon"].at.label != "0101"
-
-
-async def test_a_forged_custom_id_cannot_order_for_another_players_unit(table: Table) -> None:
-    t = table
-    enc = await open_duel(t)
-    panel = await orders_panel(t, t.bea)  # Bea's own ephemeral panel for Pirata
-    own = button_id(panel, "pirata", "submit")
-    forged = forge(panel, own, retargeted(own, "halcon"))  # a modified client sends Ana's unit
-    handle = await t.bea.click(panel, forged)
-    refusal = (await handle.wait_for_replies(1))[0]
-    assert refusal.ephemeral and "no es tuya" in refusal.content  # Bea reads Spanish
-    assert await t.bot.service.storage.submitted_units(enc, (await encounter_of(t)).phase_no) == []
-
-
-async def test_a_panel_from_a_phase_that_is_over_is_refused(table: Table) -> None:
-    """The hardening bug: in round 2, Submit on the round-1 DM panel answered "received" and stored an empty
-    order for round 2 (the panel was rebuilt with the current phase number). Every control carries the phase it
-    was made for, and a click on a panel whose phase is over is refused privately; nothing is stored."""
-    t = table
-    enc = await open_duel(t)
-    first = (await t.bot.service.status(enc)).phase_no
-    old = await current_panel_dm(t, t.ana, "halcon", first)
-    assert step_of(old) == "orders"
-    await play_phase(t, enc, ana_moves="D")
-    await wait_phase_after(t, enc, first)
-    for _ in range(3000):  # polling the database until a phase waits for orders again, not timing anything
-        now = await t.bot.service.status(enc)
-        if now.missing:
-            break
-        await asyncio.sleep(0.02)
-    assert now.phase_no > first and "halcon" in {m.unit for m in now.missing}
-    shown = draft_in(old)
-    for action in ("submit", "clear"):
-        handle = await t.ana.click(old, button_id(old, "halcon", action))
-        refusal = (await handle.wait_for_replies(1))[0]
-        assert refusal.ephemeral and "belongs to a phase that is over" in refusal.content, refusal.content
-    assert await t.bot.service.storage.submitted_units(enc, now.phase_no) == []
-    assert draft_in(old) == shown, "the stale panel was not redrawn for the new phase"
 
 
 async def test_spanish_players_read_spanish_and_commands_are_localized(table: Table) -> None:

@@ -275,7 +275,7 @@ async def test_director_answers_for_an_absent_player(service: EncounterService) 
     assert combat.stage == "ar_attacker" and OCS.awaiting(seen.state) == ("b1",)
     with pytest.raises(Refused) as err:
         await service.submit(enc, BEA, DIRECTOR, {"ar": "b2", "combat": 1}, actor=Actor(BEA))
-    assert err.value.code == "director.only"
+    assert err.value.code == "unit.not_yours"
     await director_gives(service, enc, [("task", "q1"), ("ar", "b2")])
     seen = await service.read(enc)
     (combat,) = ext_of(seen.state).combats
