@@ -14,7 +14,7 @@ from typing import Any
 from bot.bounded import Bounded
 from bot.opening import Openings
 from bot.permissions import Actor, holder_of, is_director, player_of, stand_ins, units_of
-from bot.results import Missing, refuse
+from bot.results import Missing, Refused, refuse
 from bot.storage import Deadline, Encounter, EncounterNotFoundError, GuildSettings, Participant, Storage
 from rules.engine import visibility
 from rules.order_modes import OrderPolicy, policy_for
@@ -36,6 +36,15 @@ REMIND_AT = 0.75
 MUTED = "muted_reminders"
 DEADLINE_TTL = 30.0
 MAX_AUTO_STEPS = 12  # phases without orders resolved (or undone) in a row before we stop: a safety net
+
+
+def not_running(status: str) -> Refused:
+    """Why no unit takes orders in an encounter that is not running (``status``: ended, paused, open)."""
+    if status == "ended":
+        return refuse("encounter.ended", "This encounter has ended.")
+    if status == "paused":
+        return refuse("encounter.paused", "The director has paused this encounter.")
+    return refuse("encounter.not_started", "The encounter has not started yet.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,12 +194,8 @@ class ServiceBase:
 
     @staticmethod
     def _require_running(meta: Encounter) -> None:
-        if meta.status == "ended":
-            raise refuse("encounter.ended", "This encounter has ended.")
-        if meta.status == "paused":
-            raise refuse("encounter.paused", "The director has paused this encounter.")
         if meta.status != "running":
-            raise refuse("encounter.not_started", "The encounter has not started yet.")
+            raise not_running(meta.status)
 
     @staticmethod
     def is_public(state: EncounterState, unit_id: str) -> bool:

@@ -36,7 +36,7 @@ from bot.panels.draft import Draft
 from bot.panels.model import PanelModel
 from bot.permissions import Actor
 from bot.results import Refused, refuse
-from bot.service.base import Reading, ServiceBase
+from bot.service.base import Reading, ServiceBase, not_running
 from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR
 from rules.state import EncounterState
@@ -188,6 +188,10 @@ def not_awaited(
         waiting, name = not acts_now(service, reading, unit_id), unit.name if unit is not None else unit_id
     if not waiting:
         return None
+    if (
+        reading.state.over or reading.meta.status != "running"
+    ):  # the whole table waits: say why, not "not you"
+        return not_running("ended" if reading.state.over else reading.meta.status)
     return refuse("unit.not_awaiting", "This unit takes no orders now.", unit=name)
 
 

@@ -214,7 +214,7 @@ async def test_cohost_becomes_a_director(service: EncounterService) -> None:
     await service.set_status(enc, Actor(EVE), "paused")
     with pytest.raises(Refused) as err:
         await service.submit(enc, ANA, "a", "move 0203")
-    assert err.value.code == "unit.not_awaiting"  # a paused encounter's panels wait
+    assert err.value.code == "encounter.paused"
     await service.set_status(enc, Actor(EVE), "running")
 
 

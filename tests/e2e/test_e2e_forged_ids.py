@@ -105,10 +105,11 @@ async def phase_that_is_over(t: Table, enc: int) -> tuple[Message, str]:
 
 
 async def unit_not_awaited(t: Table, enc: int) -> tuple[Message, str]:
-    """6. the turn: Ana's Submit while the director has paused the duel (no unit owes an order)."""
+    """6. the turn: Ana's Submit while the director has paused the duel (no unit owes an order; the answer says
+    why the whole table waits)."""
     panel = await _ana_panel(t, enc)
     await t.bot.service.set_status(enc, Actor(t.director.id), "paused")
-    return await _reply(t.ana, panel, button_id(panel, "halcon", "submit")), "Halcón takes no orders now."
+    return await _reply(t.ana, panel, button_id(panel, "halcon", "submit")), "The director has paused this encounter."
 
 
 async def click_limit(t: Table, enc: int) -> tuple[Message, str]:
