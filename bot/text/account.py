@@ -3,7 +3,9 @@
 Templates live in the locale catalogs under ``event.<tag>``, the event's serial tag (``event.mech.WeaponFired``
 for a plug-in's event, ``event.UnitMoved`` for a shared one: two plug-ins may name an event class alike);
 fields that name units are shown by unit name, hexes by their ``CCRR`` label. An event type without a template
-still prints (type, rule and fields), so a new event is never silently dropped from the account.
+still prints (type, rule and fields), so a new event is never silently dropped from the account. A plug-in adds
+the words its own events need (exo's crew by station, mech's shots by weapon) through its hook in
+``bot/rulesets/text/<id>.py``; this module knows only the conventions every plug-in shares.
 """
 
 from __future__ import annotations
@@ -51,14 +53,12 @@ def value_text(key: str, value: str, locale: str | None, plugin: str = "") -> st
 def plugins_of(event: Event) -> tuple[str, ...]:
     """The plug-ins an event's words may come from: its own (the namespace of its tag), or, for a shared roll or
     note a plug-in filled, the namespace of its key (``exo.hit``)."""
-    key = (
-        event.get("purpose_key")
-        if isinstance(event, RollMade)
-        else event.key
-        if isinstance(event, Note)
-        else ""
-    )
-    owner = str(key).split(".", 1)[0] if isinstance(key, str) and "." in key else ""
+    key: object = ""
+    if isinstance(event, RollMade):
+        key = event.get("purpose_key")
+    elif isinstance(event, Note):
+        key = event.key
+    owner = key.split(".", 1)[0] if isinstance(key, str) and "." in key else ""
     return tuple(dict.fromkeys(p for p in (plugin_of(event), owner) if p))
 
 
@@ -243,12 +243,12 @@ def roll_modifiers_text(
 ) -> str:
     """``, +3 (alcance medio) +2 (arma) = 18``: each modifier with its reason, then the total; "" for none.
     A reason ``<key>:<arg>`` reads its argument as ``value`` and as the plug-ins' ``texts`` spell it."""
-    texts = tuple(texts)
+    hooks = tuple(texts)
     parts: list[str] = []
     for reason, value in modifiers:
         key, _, arg = reason.partition(":")
         params: dict[str, Any] = {"name": arg, "value": arg}
-        for text in texts:
+        for text in hooks:
             params.update(text.modifier_params(arg, locale))
         label = t(f"rolls.mod.{key}", locale, **params)
         parts.append(f"{value:+d} ({label})" if label else f"{value:+d}")
