@@ -12,7 +12,7 @@ from data.i18n import has, t
 #: event fields that name a crew member: an NPC crew member is named by its station ("gunner", "pilot-2") and
 #: is shown by the station's name in the reader's language ("artillero", "piloto 2")
 CREW_FIELDS = ("crew", "lead")
-#: event fields that hold written manoeuvres ("DA", EXO-3): an empty one reads as "nothing" in the reader's
+#: event fields that hold written manoeuvres ("DA", EXO-4.1): an empty one reads as "nothing" in the reader's
 #: language
 ORDER_FIELDS = ("written", "executed")
 _NPC_NAME = re.compile(r"^([a-z_]+?)(?:-(\d+))?$")
