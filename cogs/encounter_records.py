@@ -57,6 +57,21 @@ def imported_text(imported: Imported, name: str, locale: str) -> str:
     return clip(text)
 
 
+async def _display_names(bot: HexBotCore, user_ids: set[int]) -> dict[int, str]:
+    """The names Discord shows of ``user_ids`` (the log names who undid a step by name, never by id); one it
+    cannot find (an account since deleted) is left out, and the log says "the director"."""
+    names: dict[int, str] = {}
+    for user_id in sorted(user_ids):
+        user = bot.get_user(user_id)
+        if user is None:
+            try:
+                user = await bot.fetch_user(user_id)
+            except discord.HTTPException:
+                continue
+        names[user_id] = user.display_name
+    return names
+
+
 class EncounterRecords(commands.Cog):
     """The read-back commands of ``/encounter``: discord.py collects a cog's commands from its bases too, so
     the group's cog (cogs/encounter.py) takes them in by deriving from this one; it is never added on its own."""
@@ -109,7 +124,9 @@ class EncounterRecords(commands.Cog):
         service = self.bot.service
         _, state, _ = await service.load(meta.id)
         locale = lang(interaction)
-        lines = trace_lines(await service.trace(meta.id, round), state, locale)
+        trace = await service.trace(meta.id, round)
+        people = await _display_names(self.bot, {s.undone_by for s in trace if s.undone_by is not None})
+        lines = trace_lines(trace, state, locale, people)
         text = "\n".join(lines) or t("encounter.log_empty", locale)
         if len(text) <= min(ACCOUNT_INLINE_LIMIT, 1900):
             await interaction.followup.send(text, ephemeral=True)

@@ -8,6 +8,8 @@ A ruleset (or layer) is a plug-in: a folder in each layer of the program, named 
 - the render overlay, ``render/rulesets/<id>.py`` (what the board draws under and over the counters, the legend,
   the side panel's stat bars);
 - the record sheet ``/unit info`` shows, ``bot/rulesets/sheets/<id>.py`` (pure, no Discord: a unit's figures as text);
+- what the account adds to its events' lines, ``bot/rulesets/text/<id>.py`` (optional: without it, the shared
+  conventions show every field);
 - the locale strings, ``data/locales/<lang>/<id>.toml``.
 
 Nothing here imports those modules up front: they are imported by name on first use, so ``rules/`` stays pure
@@ -43,11 +45,13 @@ class Plugin:
     in_discord: bool = True
     #: the record sheet (``/unit info``); "" shows only what every unit has (hex, facing)
     sheet: str = ""
+    #: what the account adds to the lines of its events (an absent module adds nothing)
+    text: str = ""
 
 
 def ruleset(rid: str, *, in_discord: bool = True) -> Plugin:
     """A ruleset laid out by convention: ``rules/<id>/``, ``bot/panels/<id>.py``, ``render/rulesets/<id>.py``,
-    ``bot/rulesets/sheets/<id>.py``.
+    ``bot/rulesets/sheets/<id>.py``, ``bot/rulesets/text/<id>.py``.
     ``in_discord=False``: the engine plays in ``hexdirector sim``/``validate`` but has no panel yet, so the bot
     does not offer it."""
     return Plugin(
@@ -58,11 +62,13 @@ def ruleset(rid: str, *, in_discord: bool = True) -> Plugin:
         f"render.rulesets.{rid}",
         in_discord=in_discord,
         sheet=f"bot.rulesets.sheets.{rid}",
+        text=f"bot.rulesets.text.{rid}",
     )
 
 
 def layer(lid: str, *, applies_to: tuple[str, ...]) -> Plugin:
-    """A layer laid out by convention: ``rules/<id>/``, ``render/rulesets/<id>.py`` and ``bot/rulesets/sheets/<id>.py``."""
+    """A layer laid out by convention: ``rules/<id>/``, ``render/rulesets/<id>.py``, ``bot/rulesets/sheets/<id>.py``
+    and ``bot/rulesets/text/<id>.py``."""
     return Plugin(
         lid,
         "layer",
@@ -71,6 +77,7 @@ def layer(lid: str, *, applies_to: tuple[str, ...]) -> Plugin:
         f"render.rulesets.{lid}",
         applies_to,
         sheet=f"bot.rulesets.sheets.{lid}",
+        text=f"bot.rulesets.text.{lid}",
     )
 
 
@@ -184,7 +191,7 @@ def ruleset_for(state: EncounterState) -> Ruleset:
     return compose(state.ruleset, state.layers)
 
 
-def plugin_module(pid: str, part: Literal["panel", "overlay", "sheet"]) -> str:
-    """The module name of a plug-in's panel, overlay or record sheet ("" when it has none)."""
+def plugin_module(pid: str, part: Literal["panel", "overlay", "sheet", "text"]) -> str:
+    """The module name of a plug-in's panel, overlay, record sheet or account text ("" when it has none)."""
     p = plugin(pid)
-    return {"panel": p.panel, "overlay": p.overlay, "sheet": p.sheet}[part]
+    return {"panel": p.panel, "overlay": p.overlay, "sheet": p.sheet, "text": p.text}[part]

@@ -3,8 +3,8 @@
 Every panel module is pure (no Discord) and exposes ``PANEL``, an instance of a :class:`PanelPlugin` subclass.
 The generic model they build is in :mod:`bot.panels.model`, the draft and its custom-id codec in
 :mod:`bot.panels.draft`; the Discord layer (``cogs/panel/``) draws any panel without knowing its ruleset.
-A panel module and the ruleset's record sheet (``bot/rulesets/sheets/<id>.py``) are the only places of the bot that import
-its engine (``rules.<id>``).
+A panel module, the ruleset's record sheet (``bot/rulesets/sheets/<id>.py``) and its account words
+(``bot/rulesets/text/<id>.py``) are the only places of the bot that import its engine (``rules.<id>``).
 """
 
 from __future__ import annotations

@@ -149,7 +149,7 @@ class DirectorActions(ServiceBase):
                 # (DICE-1); a private override undone leaves the commitment alone (FOG-1)
                 await self.storage.note_settings(encounter_id, **{EPOCH_SETTING: epoch_of(meta.settings) + 1})
             try:
-                restored = await self.storage.undo(encounter_id)
+                restored = await self.storage.undo(encounter_id, by=actor.user_id)
             except NothingToUndoError:
                 raise refuse("undo.nothing", "There is nothing to undo.") from None
             except EncounterEndedError:  # ended since the check
@@ -160,7 +160,7 @@ class DirectorActions(ServiceBase):
                 if self.owing(state) or state.over:
                     break
                 try:
-                    await self.storage.undo(encounter_id)
+                    await self.storage.undo(encounter_id, by=actor.user_id)
                 except NothingToUndoError:
                     break
             meta, state, phase_no = await self.load(encounter_id)

@@ -313,6 +313,8 @@ class TraceStep:
     undone_at: datetime | None = None
     #: the step's sealed dice, when it may be revealed to all (DICE-1): the log repeats the account's reveal
     seal: Seal | None = None
+    #: who undid it (a user id; None: an undo recorded before it kept who, or a step not undone)
+    undone_by: int | None = None
 
 
 def public_trace(
@@ -321,7 +323,7 @@ def public_trace(
     """The log with its undone steps where they happened, each marked (an undo leaves a trace, DESIGN §4):
     kept and undone steps are judged by the same rule (:func:`public_step_events`), so an undone step names
     nothing the public could not see, and one with nothing public leaves no line."""
-    parts: list[tuple[HistoryStep, EncounterState | None, datetime | None]] = []
+    parts: list[tuple[HistoryStep, EncounterState | None, StoredEvent | None]] = []
     before: EncounterState | None = None
     for step in chain:
         parts.append((step, before, None))
@@ -329,9 +331,9 @@ def public_trace(
         before = after if isinstance(after, EncounterState) else before
     for gone in undone:
         start = from_json(gone.before_json)
-        parts.append((gone.step, start if isinstance(start, EncounterState) else None, gone.undo.created_at))
+        parts.append((gone.step, start if isinstance(start, EncounterState) else None, gone.undo))
     out: list[TraceStep] = []
-    for step, start, undone_at in parts:
+    for step, start, undo in parts:
         after = from_json(step.state)
         if not isinstance(after, EncounterState):
             continue
@@ -341,8 +343,12 @@ def public_trace(
             groups.setdefault((rnd, phase), []).append((row.seq, event))
         seals = (seal_from(row.payload) for row in step.events if row.type == SEAL_EVENT)
         seal = next((s for s in seals if s is not None and s.public), None)
+        undone_at = undo.created_at if undo is not None else None
+        by = undo.payload.get("by") if undo is not None else None
+        undone_by = by if isinstance(by, int) and not isinstance(by, bool) else None
         for (rnd, phase), events in groups.items():
-            out.append(TraceStep(events[0][0], rnd, phase, tuple(e for _, e in events), undone_at, seal))
+            shown_events = tuple(e for _, e in events)
+            out.append(TraceStep(events[0][0], rnd, phase, shown_events, undone_at, seal, undone_by))
     return sorted(out, key=lambda s: s.seq)
 
 

@@ -284,9 +284,13 @@ class Storage(abc.ABC):
         Raises ``StalePhaseError``."""
 
     @abc.abstractmethod
-    async def undo(self, encounter_id: int, *, expected_phase_no: int | None = None) -> int:
+    async def undo(
+        self, encounter_id: int, *, expected_phase_no: int | None = None, by: int | None = None
+    ) -> int:
         """Restore the snapshot before the current one and append ``Undone``; returns the restored phase.
-        Nothing is deleted. Raises ``NothingToUndoError`` (and ``StalePhaseError`` when guarded)."""
+        ``by``: who undid it (a user id), kept in the ``Undone`` event so the log can say who (an undo recorded
+        without it reads as the director's). Nothing is deleted. Raises ``NothingToUndoError`` (and
+        ``StalePhaseError`` when guarded)."""
 
     @abc.abstractmethod
     async def can_undo(self, encounter_id: int) -> bool:

@@ -3,7 +3,9 @@
 Templates live in the locale catalogs under ``event.<tag>``, the event's serial tag (``event.mech.WeaponFired``
 for a plug-in's event, ``event.UnitMoved`` for a shared one: two plug-ins may name an event class alike);
 fields that name units are shown by unit name, hexes by their ``CCRR`` label. An event type without a template
-still prints (type, rule and fields), so a new event is never silently dropped from the account.
+still prints (type, rule and fields), so a new event is never silently dropped from the account. A plug-in adds
+the words its own events need (exo's crew by station, mech's shots by weapon) through its hook in
+``bot/rulesets/text/<id>.py``; this module knows only the conventions every plug-in shares.
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from __future__ import annotations
 import enum
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from bot.names import shown_name
+from bot.rulesets.text import EventFields, EventText, texts_for
 from data.i18n import has, t, term_key
 from rules.events import UNIT_FIELDS, DirectorOverride, Event, Note, RollMade, ShotResolved
 from rules.hexgrid import Hex, HexSide
@@ -34,21 +37,6 @@ def _plain(value: Any, names: Mapping[str, str]) -> Any:
     return value
 
 
-#: event fields that name a crew member: an NPC crew member is named by its station ("gunner", "pilot-2") and
-#: is shown by the station's name in the reader's language ("artillero", "piloto 2")
-CREW_FIELDS = ("crew", "lead")
-_NPC_NAME = re.compile(r"^([a-z_]+?)(?:-(\d+))?$")
-
-
-def crew_name(name: str, locale: str | None) -> str:
-    """A crew member's name for a reader: NPC crew (named after their station) get the station's local name."""
-    m = _NPC_NAME.match(name)
-    if m is None or not has(f"term.{m.group(1)}", "en"):
-        return name
-    station = t(f"term.{m.group(1)}", locale)
-    return f"{station} {m.group(2)}" if m.group(2) else station
-
-
 def value_text(key: str, value: str, locale: str | None, plugin: str = "") -> str | None:
     """A keyword value in the reader's language: ``value.<field>.<value>`` first, then the term, ``plugin``'s
     own (``<plugin>.term.<value>``) before the shared ``term.<value>``."""
@@ -60,6 +48,18 @@ def value_text(key: str, value: str, locale: str | None, plugin: str = "") -> st
     if has(term, "en"):
         return t(term, locale)
     return None
+
+
+def plugins_of(event: Event) -> tuple[str, ...]:
+    """The plug-ins an event's words may come from: its own (the namespace of its tag), or, for a shared roll or
+    note a plug-in filled, the namespace of its key (``exo.hit``)."""
+    key: object = ""
+    if isinstance(event, RollMade):
+        key = event.get("purpose_key")
+    elif isinstance(event, Note):
+        key = event.key
+    owner = key.split(".", 1)[0] if isinstance(key, str) and "." in key else ""
+    return tuple(dict.fromkeys(p for p in (plugin_of(event), owner) if p))
 
 
 def event_key(event: Event) -> str:
@@ -90,9 +90,6 @@ def display_value(key: str, value: object, locale: str | None) -> str:
     return str(value)
 
 
-#: event fields that hold written manoeuvres ("DA"): an empty one reads as "nothing" in the reader's language
-ORDER_FIELDS = ("written", "executed")
-
 #: event fields that hold a list of unit ids (ocs combats name their attackers and defenders): shown by name
 UNIT_LIST_FIELDS = ("units", "attackers", "defenders")
 SIDE_FIELDS = (
@@ -102,15 +99,26 @@ SIDE_FIELDS = (
 
 
 def template_params(
-    event: Event, names: Mapping[str, str], locale: str | None, sides: Mapping[str, str] | None = None
+    event: Event,
+    names: Mapping[str, str],
+    locale: str | None,
+    sides: Mapping[str, str] | None = None,
+    *,
+    plugins: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The parameters of ``event``'s template: each field as shown (units and sides by name, hexes by label,
-    keywords in the reader's words), then what the event's kind adds (a roll's dice, a shot's outcome)."""
+    keywords in the reader's words), then what the event's kind adds (a roll's dice, a shot's outcome), then
+    what the event's own plug-in and ``plugins`` (the game's ruleset and layers) add (bot/rulesets/text)."""
     params: dict[str, Any] = {}
     plugin = plugin_of(event)  # a word two plug-ins mean differently reads as this event's plug-in means it
-    for key, value in _fields(event, params, locale):
+    texts = texts_for((*plugins_of(event), *plugins))
+    fields = _fields(event, params, locale)
+    for key, value in fields:
         _field_params(params, key, value, names, sides or {}, locale, plugin)
-    _kind_params(event, params, locale)
+    _kind_params(event, params, locale, texts)
+    raw = dict(fields)
+    for text in texts:
+        params.update(text.event_params(EventFields(event, raw, dict(params), names, locale)))
     _keyword_texts(params, locale, plugin)
     return params
 
@@ -148,13 +156,6 @@ def _field_params(
         # unit ids are never shown: a list of units reads as their names
         units = cast(tuple[object, ...], value)
         params[key] = ", ".join(names.get(u, u) if isinstance(u, str) else str(u) for u in units)
-    elif isinstance(value, tuple) and value and all(_is_shot(v) for v in value):  # type: ignore[misc]
-        # (number, weapon type, target) triples read as "weapon → target" by name (a declaration's shots)
-        shots = cast(tuple[tuple[int, str, str], ...], value)
-        params[f"{key}_text"] = ", ".join(
-            f"{value_text(key, kind, locale, plugin) or f'#{n}'} → {names.get(uid, uid)}"
-            for n, kind, uid in shots
-        )
     elif isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):  # type: ignore[misc]
         # a list of keywords (hit locations) reads in the reader's language
         words = cast(tuple[str, ...], value)
@@ -163,9 +164,11 @@ def _field_params(
         params[f"{key}_side"] = t(f"hexside.{HexSide(value).name}", locale)
 
 
-def _kind_params(event: Event, params: dict[str, Any], locale: str | None) -> None:
-    """What the event's kind adds: a direction's side (HEX-2), a shot's outcome, crew and written manoeuvres
-    by their reader's names, a roll's dice and quality, an override's stat."""
+def _kind_params(
+    event: Event, params: dict[str, Any], locale: str | None, texts: tuple[EventText, ...] = ()
+) -> None:
+    """What the event's kind adds: a direction's side (HEX-2), a shot's outcome, a roll's dice and quality, an
+    override's stat."""
     direction = params.get("direction")
     if isinstance(direction, str) and has(f"hexside.{direction}", "en"):
         params["direction_side"] = t(f"hexside.{direction}", locale)  # HEX-2: SO, NO in Spanish
@@ -173,28 +176,16 @@ def _kind_params(event: Event, params: dict[str, Any], locale: str | None) -> No
         params["hit_text"] = t(
             "shot.spent" if event.spent else "shot.hit" if event.hit else "shot.miss", locale
         )
-    _crew_and_orders(params, locale)
     if isinstance(event, RollMade):
         params["dice_text"] = ", ".join(str(d) for d in event.dice)
         params["total"] = event.get("total", sum(event.dice))
-        _roll_params(event, params, locale)
+        _roll_params(event, params, locale, texts)
     _quality(event, params, locale)
     if isinstance(event, DirectorOverride) and isinstance(params.get("stat"), str):
         stat = str(params["stat"])
         params["stat_text"] = t(f"stat.{stat}", locale) if has(f"stat.{stat}", "en") else stat
         if "value" in params:
             params["value_text"] = display_value(stat, params["value"], locale)
-
-
-def _crew_and_orders(params: dict[str, Any], locale: str | None) -> None:
-    for key in CREW_FIELDS:
-        value = params.get(key)
-        if isinstance(value, str) and value:
-            params[key] = crew_name(value, locale)
-    for key in ORDER_FIELDS:
-        value = params.get(key)
-        if isinstance(value, str):
-            params[f"{key}_shown"] = value or t("value.nothing", locale)
 
 
 def _quality(event: Event, params: dict[str, Any], locale: str | None) -> None:
@@ -217,16 +208,6 @@ def _keyword_texts(params: dict[str, Any], locale: str | None, plugin: str = "")
     for key in [k for k in params if k.endswith("_text")]:
         # an event logged before its "<x>_named" text (names instead of ids) existed reads with "<x>_text"
         params.setdefault(key.removesuffix("_text") + "_named", params[key])
-    if "fire_named" in params:
-        # a declaration with no shot, or logged before its shots were named, reads as it did ("—", "#1→Raven")
-        params.setdefault("shots_text", params["fire_named"])
-
-
-def _is_shot(value: object) -> bool:
-    if not (isinstance(value, tuple) and len(value) == 3):  # type: ignore[arg-type]
-        return False
-    n, kind, uid = cast(tuple[object, object, object], value)
-    return isinstance(n, int) and isinstance(kind, str) and isinstance(uid, str)
 
 
 def modifiers_text(event: Event, pairs: tuple[Any, ...], locale: str | None) -> str:
@@ -257,17 +238,26 @@ def dice_sum_text(sides: int, dice: tuple[int, ...]) -> str:
     return f"{head} = {sum(dice)}" if len(dice) > 1 else head
 
 
-def roll_modifiers_text(modifiers: Iterable[tuple[str, int]], total: int, locale: str | None) -> str:
-    """``, +3 (alcance medio) +2 (arma) = 18``: each modifier with its reason, then the total; "" for none."""
+def roll_modifiers_text(
+    modifiers: Iterable[tuple[str, int]], total: int, locale: str | None, texts: Iterable[EventText] = ()
+) -> str:
+    """``, +3 (alcance medio) +2 (arma) = 18``: each modifier with its reason, then the total; "" for none.
+    A reason ``<key>:<arg>`` reads its argument as ``value`` and as the plug-ins' ``texts`` spell it."""
+    hooks = tuple(texts)
     parts: list[str] = []
     for reason, value in modifiers:
         key, _, arg = reason.partition(":")
-        label = t(f"rolls.mod.{key}", locale, name=crew_name(arg, locale), value=arg)
+        params: dict[str, Any] = {"name": arg, "value": arg}
+        for text in hooks:
+            params.update(text.modifier_params(arg, locale))
+        label = t(f"rolls.mod.{key}", locale, **params)
         parts.append(f"{value:+d} ({label})" if label else f"{value:+d}")
     return f", {' '.join(parts)} = {total}" if parts else ""
 
 
-def _roll_params(event: RollMade, params: dict[str, Any], locale: str | None) -> None:
+def _roll_params(
+    event: RollMade, params: dict[str, Any], locale: str | None, texts: tuple[EventText, ...]
+) -> None:
     """What a structured roll line needs (DICE-1/2): purpose, dice, modifiers with reasons, target, direction."""
     if not event.get("purpose_key"):
         return
@@ -282,7 +272,7 @@ def _roll_params(event: RollMade, params: dict[str, Any], locale: str | None) ->
             dice_key, locale, **{**params, "first": event.dice[0], "second": event.dice[-1]}
         )
     raw = cast(tuple[tuple[str, int], ...], event.get("modifiers", ()))
-    params["mods_text"] = roll_modifiers_text(raw, int(params["total"]), locale)
+    params["mods_text"] = roll_modifiers_text(raw, int(params["total"]), locale, texts)
     need = event.get("need")
     if need:
         target = event.get("target_number", event.get("skill"))
@@ -309,17 +299,24 @@ def _names(
     return names, sides
 
 
+def _playing(state: EncounterState | None) -> tuple[str, ...]:
+    """The plug-ins playing ``state``: its ruleset, then its layers."""
+    return () if state is None else (state.ruleset, *state.layers)
+
+
 def describe(
     event: Event, state: EncounterState | None = None, locale: str | None = None, *, markdown: bool = True
 ) -> str:
     """One line of the account. ``markdown`` (the default: every caller but the command line posts it on
     Discord): names people typed, of units, sides and crew, escaped so they never read as markup."""
     names, sides = _names(state, locale, markdown)
-    params = template_params(event, names, locale, sides)
+    plugins = _playing(state)
+    params = template_params(event, names, locale, sides, plugins=plugins)
     if markdown:
-        for key in CREW_FIELDS:
-            if isinstance(params.get(key), str):
-                params[key] = shown_name(params[key])
+        for text in texts_for((*plugins_of(event), *plugins)):
+            for key in text.typed_fields:
+                if isinstance(params.get(key), str):
+                    params[key] = shown_name(params[key])
     key = event_key(event)
     if isinstance(event, RollMade):
         if event.get("purpose_key"):
@@ -357,7 +354,8 @@ def roll_purpose(event: RollMade, state: EncounterState | None, locale: str | No
     if not key:
         return event.purpose
     names, sides = _names(state, locale, True)
-    return t(f"rolls.purpose.{key}", locale, **template_params(event, names, locale, sides))
+    params = template_params(event, names, locale, sides, plugins=_playing(state))
+    return t(f"rolls.purpose.{key}", locale, **params)
 
 
 def account(

@@ -149,11 +149,27 @@ def check_declaration(state: EncounterState, order: MechOrder) -> PathCost | Non
 def _check_movement(
     state: EncounterState, unit: Mech, order: MechOrder, seen: dict[str, Placement]
 ) -> PathCost | None:
+    """MECH-1.2: the declared movement, checked by what it asks in turn: may the unit move at all, in this
+    mode, along this path, through these hexes, for these movement points. None: it stays where it is."""
     assert unit.at is not None
+    if not _moves(state, unit, order):
+        return None
+    available = mp_available(unit)
+    _check_mode(unit, order, available)
+    cost = _checked_path(state, unit, order, unit.at)
+    _check_hexes_free(state, unit, order, cost, seen)
+    _check_mp(unit, order, cost, available[order.mode])
+    return cost
+
+
+def _moves(state: EncounterState, unit: Mech, order: MechOrder) -> bool:
+    """Whether the order moves the unit (False: it stays, as a shut-down mech, MECH-3.2, an out-of-control
+    fighter, MECH-5, or a unit standing still must); its mode is one its kind has (MECH-1.2) and only a mech
+    twists its torso (MECH-1.3)."""
     if unit.shutdown:
         if order.mode != STAND or order.path or order.fire or order.physical or order.twist:
             raise _illegal(unit, "is shut down: it can neither move nor fire", "mech.shutdown", "MECH-3.2")
-        return None
+        return False
     if order.twist and not unit.is_mech:
         raise _illegal(unit, "a vehicle has no torso to twist", "mech.twist_vehicle", "MECH-1.3")
     if unit.is_fighter and unit.out_of_control:
@@ -164,7 +180,7 @@ def _check_movement(
                 "mech.out_of_control",
                 "MECH-5",
             )
-        return None
+        return False
     if unit.is_fighter and order.mode == STAND:
         raise _illegal(unit, "a fighter flies at least one hex", "mech.fighter_still", "MECH-5")
     if order.mode not in modes_for(unit):
@@ -178,7 +194,6 @@ def _check_movement(
             modes=allowed,
             mode=order.mode,
         )
-    available = mp_available(unit)
     if order.mode == STAND:
         if order.path or (order.facing is not None and order.facing != unit.facing):
             raise _illegal(
@@ -187,7 +202,13 @@ def _check_movement(
                 "mech.stand_move",
                 "MECH-1.2",
             )
-        return None
+        return False
+    return True
+
+
+def _check_mode(unit: Mech, order: MechOrder, available: dict[str, int]) -> None:
+    """The unit can move in the declared mode now: no destroyed leg (MECH-2.3), jump jets to jump and not prone
+    (a prone unit stands up in its hex instead of moving, MECH-1.2), a jump enters a hex (MECH-1.2)."""
     if unit.immobile:
         raise _illegal(unit, "a destroyed leg leaves it immobile", "mech.immobile", "MECH-2.3")
     if order.mode not in available:
@@ -203,10 +224,14 @@ def _check_movement(
         )
     if order.mode == JUMP and not order.path:
         raise _illegal(unit, "a jump enters at least one hex", "mech.jump_empty", "MECH-1.2")
+
+
+def _checked_path(state: EncounterState, unit: Mech, order: MechOrder, start: Hex) -> PathCost:
+    """The path's cost, each step one the terrain allows (MECH-1.2), never in reverse at run or max speed."""
     cost = path_cost(
         state.board, unit, order.mode, order.path, order.facing, per_turn=turn_surcharge(state, unit)
     )
-    problem = step_problem(state.board, unit, order.mode, cost, unit.at)
+    problem = step_problem(state.board, unit, order.mode, cost, start)
     if problem is not None:
         raise problem
     if order.mode in FAST_MODES and cost.reverse:
@@ -219,6 +244,14 @@ def _check_movement(
             hex=back,
             mode=order.mode,
         )
+    return cost
+
+
+def _check_hexes_free(
+    state: EncounterState, unit: Mech, order: MechOrder, cost: PathCost, seen: dict[str, Placement]
+) -> None:
+    """MECH-1.2, as the declarer sees the board: a walk or run passes through no enemy unit's hex (a jump flies
+    over) and no move ends in a hex a unit holds."""
     occupied: dict[Hex, Mech] = {}
     for uid, place in seen.items():
         other = state.units[uid]
@@ -245,7 +278,10 @@ def _check_movement(
             hex=cost.end.label,
             other=occupied[cost.end].name,
         )
-    mp = available[order.mode]
+
+
+def _check_mp(unit: Mech, order: MechOrder, cost: PathCost, mp: int) -> None:
+    """The path costs no more than the mode's movement points (MECH-1.2), fewer for a hot mech (MECH-3.2)."""
     if cost.total > mp:
         penalty = mp_penalty(unit.heat) if unit.is_mech else 0
         note = f" (heat {unit.heat}: −{penalty} MP, MECH-3.2)" if penalty else ""
@@ -260,7 +296,6 @@ def _check_movement(
             heat=unit.heat,
             penalty=penalty,
         )
-    return cost
 
 
 def check_shot(

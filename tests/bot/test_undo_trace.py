@@ -3,6 +3,9 @@ as undone with when, judged for the public as every other step (FOG-1), on the c
 
 from __future__ import annotations
 
+import dataclasses
+from datetime import UTC
+
 from bot.log_text import trace_lines
 from bot.permissions import Actor
 from bot.service import EncounterService
@@ -51,6 +54,26 @@ async def test_the_log_keeps_an_undone_step_marked_before_the_step_that_replaced
     assert all(
         e.to != Hex.parse("0203") for _, _, e in await service.history(enc) if isinstance(e, UnitMoved)
     )
+
+
+async def test_the_log_says_who_undid_a_step_by_name_and_when(service: EncounterService) -> None:
+    """The ``Undone`` event keeps the director's user id; the log names them as the people reading it know
+    them (a display name, escaped: never an id), and an undo by someone it cannot name reads as the
+    director's, as an undo recorded before who was kept does."""
+    enc = await _undone_once(service, TOY)
+    trace = await service.trace(enc)
+    undone = [s for s in trace if s.undone_at is not None]
+    assert undone and all(s.undone_by == DIRECTOR for s in undone)
+    _, state, _ = await service.load(enc)
+    assert undone[0].undone_at is not None
+    at = undone[0].undone_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+    named = trace_lines(trace, state, "es", {DIRECTOR: "Dora_la_exploradora"})
+    assert f"↩️ deshecho por Dora\\_la\\_exploradora ({at} UTC)" in "\n".join(named)
+    english = "\n".join(trace_lines(trace, state, "en", {DIRECTOR: "Dora"}))
+    assert f"↩️ undone by Dora ({at} UTC)" in english and "<@" not in english
+    assert f"deshecho por el director ({at} UTC)" in "\n".join(trace_lines(trace, state, "es"))
+    old = [dataclasses.replace(s, undone_by=None) for s in trace]
+    assert trace_lines(old, state, "en", {DIRECTOR: "Dora"}) == trace_lines(trace, state, "en")
 
 
 async def test_fog_1_an_undone_step_names_no_unit_the_public_could_not_see(service: EncounterService) -> None:

@@ -189,11 +189,12 @@ def _imports(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("rid", [p.id for p in PLUGINS])
 def test_no_module_outside_a_plugins_own_folders_imports_it(rid: str) -> None:
-    """A ruleset's code lives in rules/<id>/, bot/panels/<id>.py, render/rulesets/<id>.py and bot/rulesets/sheets/<id>.py;
+    """A ruleset's code lives in rules/<id>/, bot/panels/<id>.py, render/rulesets/<id>.py, bot/rulesets/sheets/<id>.py
+    and bot/rulesets/text/<id>.py;
     everything else in the program reaches it through the registry (benchmarks, like tests, may build a ruleset's
     units)."""
     p = plugin(rid)
-    own = {p.engine, p.panel, p.overlay, p.sheet}
+    own = {p.engine, p.panel, p.overlay, p.sheet, p.text}
     bad: list[str] = []
     for folder in ("bot", "cogs", "render", "rules", "data"):
         for path in sorted((ROOT / folder).rglob("*.py")):

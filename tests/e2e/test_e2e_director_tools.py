@@ -6,6 +6,7 @@ that changes nothing is refused before it is recorded (so the next undo never re
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -105,3 +106,29 @@ async def test_an_override_that_changes_nothing_is_not_recorded_and_undo_takes_b
     undone = await answer(t, t.director, "director undo", {})
     assert undone.content.startswith("🎬 Undone: ") and "0404" in undone.content, undone.content
     assert (await t.bot.service.read(enc)).state.units["pz21"].at != placed.state.units["pz21"].at
+
+
+async def test_the_log_keeps_an_undone_step_saying_who_undid_it_and_when(desert: Table) -> None:
+    """``/director undo`` tells the channel what it undid; afterwards ``/encounter log`` keeps the undone step,
+    struck through under a header naming the director by name (never an id) and the time of the undo."""
+    t = desert
+    enc = await started(t, "ocs-gazala", "ocs", ((t.ana, "pz21"), (t.bea, "rtr7")))
+    moved = await answer(t, t.director, "director move", {"unit": "pz21", "hex": "0404"})
+    assert not moved.ephemeral, moved.content
+    undone = await answer(t, t.director, "director undo", {})
+    assert undone.content.startswith("🎬 Undone: ") and "0404" in undone.content, undone.content
+    (undo,) = await t.bot.service.storage.events(enc, types=("Undone",))
+    assert undo.payload["by"] == t.director.id
+    at = undo.created_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+
+    log = await answer(t, t.ana, "encounter log", {})
+    assert log.ephemeral
+    text = log.content if not log.attachments else log.attachments[0].read().decode()
+    header = next(line for line in text.splitlines() if "↩️" in line)
+    shown = (
+        t.director.user.global_name or t.director.name
+    )  # what Discord shows of her, as discord.py reads it
+    assert f"undone by {shown} ({at} UTC)" in header, header
+    assert str(t.director.id) not in text
+    struck = text.splitlines()[text.splitlines().index(header) + 1]
+    assert struck.startswith("~~") and "0404" in struck, text

@@ -12,13 +12,13 @@ import pytest
 
 import rules.mech.events as mech_events
 from bot.process.cli import main as cli_main
-from bot.text.account import describe
+from bot.text.account import describe, template_params
 from data import SCENARIO_DIR
 from data.i18n import catalog, has, t
 from rules.engine import visibility
 from rules.events import Event, Note
-from rules.mech.events import InitiativeTie
-from rules.mech.tables import tables
+from rules.mech.events import InitiativeTie, LocationDestroyed
+from rules.mech.tables import MECH_LOCATIONS, VEHICLE_LOCATIONS, tables
 from rules.mech.tohit import Modifier
 from rules.registry import ruleset_for
 from rules.ruleset import PUBLIC
@@ -61,12 +61,20 @@ def test_every_mech_event_has_a_template_in_both_languages() -> None:
             assert f"event.mech.{c.__name__}" in catalog(lang), (lang, c.__name__)
 
 
+#: an event whose line reads what mech's text hook adds (bot/rulesets/text/mech.py): one of it, filled
+HOOKED: dict[str, Event] = {
+    "LocationDestroyed": LocationDestroyed(rule="MECH-2.3", unit="u", location="lt", with_location="la")
+}
+
+
 def test_templates_name_only_fields_their_events_have() -> None:
     for name, cls in inspect.getmembers(mech_events, inspect.isclass):
         if not issubclass(cls, Event) or issubclass(cls, Note) or cls.__module__ != mech_events.__name__:
             continue
         fields = {f.name for f in dataclasses.fields(cls)}
         allowed = fields | {f"{f}_name" for f in fields} | {f"{f}_text" for f in fields}
+        if name in HOOKED:
+            allowed |= set(template_params(HOOKED[name], {}, "en", plugins=("mech",)))
         for lang in LANGS:
             template = catalog(lang)[f"event.mech.{name}"]
             used = {
@@ -141,6 +149,40 @@ def test_every_modifier_reason_reads_in_both_languages() -> None:
             assert f"mech.modifier.{code}" in catalog(lang), (lang, code)
     mod = Modifier("range_medium", 3, (("distance", 5),))
     assert t(f"mech.modifier.{mod.code}", "es", **dict(mod.params)) == "distancia media (5 hexágonos)"
+
+
+def _destroyed(location: str, with_location: str = "") -> LocationDestroyed:
+    return LocationDestroyed(rule="MECH-2.3", unit="hunter", location=location, with_location=with_location)
+
+
+def test_mech_2_3_a_destroyed_head_reads_feminine_in_spanish() -> None:
+    """ "la cabeza destruido" read wrong: the participle agrees with the location."""
+    assert describe(_destroyed("head"), None, "es") == "[MECH-2.3] hunter: cabeza destruida"
+    assert describe(_destroyed("head"), None, "en") == "[MECH-2.3] hunter: head destroyed"
+
+
+def test_mech_2_3_a_destroyed_arm_leg_and_torso_agree_in_spanish() -> None:
+    assert describe(_destroyed("ra"), None, "es") == "[MECH-2.3] hunter: brazo derecho destruido"
+    assert describe(_destroyed("ll"), None, "es") == "[MECH-2.3] hunter: pierna izquierda destruida"
+    assert describe(_destroyed("ct"), None, "es") == "[MECH-2.3] hunter: torso central destruido"
+    assert describe(_destroyed("rear"), None, "es") == "[MECH-2.3] hunter: trasera destruida"
+    # a side torso takes its arm with it, named once, not glued after the participle
+    torso = _destroyed("lt", "la")
+    assert (
+        describe(torso, None, "es")
+        == "[MECH-2.3] hunter: torso izquierdo destruido, y con él el brazo izquierdo"
+    )
+    assert describe(torso, None, "en") == "[MECH-2.3] hunter: left torso destroyed, and the left arm with it"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_mech_2_3_every_location_has_its_destroyed_phrase(lang: str) -> None:
+    for location in (*MECH_LOCATIONS, *VEHICLE_LOCATIONS):
+        assert f"mech.location_destroyed.{location}" in catalog(lang), (lang, location)
+    # a location the catalogs do not know still reads as words
+    assert describe(_destroyed("wing"), None, lang).endswith(
+        ("localización wing destruida", "location wing destroyed")
+    )
 
 
 def test_a_declaration_reads_in_spanish() -> None:

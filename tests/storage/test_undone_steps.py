@@ -27,3 +27,17 @@ async def test_undone_steps_are_kept_with_their_events_and_the_state_before(stor
     assert json.loads(first.before_json) == {"phase": 2}  # the override started from the resolution's state
     assert (second.step.state, json.loads(second.before_json)) == ({"phase": 2}, START)
     assert first.undo.type == second.undo.type == "Undone" and first.undo.seq < second.undo.seq
+
+
+async def test_an_undo_keeps_who_undid_it_and_one_recorded_without_reads_as_before(storage: Storage) -> None:
+    """``/encounter log`` names who undid a step: the ``Undone`` event keeps their user id; an undo recorded
+    without one (as every undo once was) carries no ``by`` and still lists its step."""
+    encounter_id = await new_encounter(storage)
+    await storage.commit_resolution(encounter_id, 1, [("UnitMoved", {"event": {"n": 1}})], {"phase": 2})
+    await storage.undo(encounter_id, by=ALICE)
+    await storage.commit_resolution(encounter_id, 1, [("UnitMoved", {"event": {"n": 2}})], {"phase": 2})
+    await storage.undo(encounter_id)
+    first, second = await storage.undone_steps(encounter_id)
+    assert first.undo.payload["by"] == ALICE
+    assert "by" not in second.undo.payload
+    assert second.undo.payload["undone_snapshot_seq"] > first.undo.payload["undone_snapshot_seq"]

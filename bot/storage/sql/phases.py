@@ -199,7 +199,9 @@ class Phases(SqlCore):
             raise EncounterNotFoundError(encounter_id)
         return row["parent_seq"] is not None
 
-    async def undo(self, encounter_id: int, *, expected_phase_no: int | None = None) -> int:
+    async def undo(
+        self, encounter_id: int, *, expected_phase_no: int | None = None, by: int | None = None
+    ) -> int:
         now = timestamp(self._clock())
         async with self._write(encounter_id) as db:
             head = await self._live_head(db, encounter_id)
@@ -218,12 +220,14 @@ class Phases(SqlCore):
             )
             phase_no: int = restored["phase_no"]
             opened_seq: int = restored["opened_seq"]
-            undone = {
+            undone: dict[str, int] = {
                 "undone_snapshot_seq": head.snapshot_seq,
                 "restored_snapshot_seq": parent_seq,
                 "from_phase_no": head.phase_no,
                 "to_phase_no": phase_no,
             }
+            if by is not None:
+                undone["by"] = by
             seq = await self._append(db, encounter_id, head, [(UNDONE, dumps(undone))], phase_no, now)
             # a new snapshot row, a copy of the restored one: nothing is deleted and the newest row stays current;
             # its parent is the restored one's parent, so a second undo walks further back
