@@ -16,6 +16,7 @@ import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.http import INTERNAL_API_VERSION, Route
 
 from bot.click_limit import ClickLimiter
 from bot.heavy import HeavyLimiter, Window
@@ -23,7 +24,7 @@ from bot.imaging import warm_up
 from bot.logs import setup_logging, trace_id
 from bot.membership import Membership
 from bot.names import shown_name
-from bot.process.config import Config
+from bot.process.config import Config, rest_base
 from bot.results import OverrideDone, Resolution, StatusView, StepReport, UndoDone, refuse
 from bot.scheduler import DeadlineScheduler
 from bot.service import EncounterService, Reading
@@ -434,12 +435,21 @@ class HexBot(HexBotCore, commands.AutoShardedBot):
         return 2 + int.from_bytes(digest, "big")  # 58 bits: a BIGINT, never 0 (unsent) or 1 (unsharded)
 
 
+def use_discord_api(config: Config) -> None:
+    """Send discord.py's REST requests (interaction answers included) to ``HEXD_DISCORD_API`` when it is set: a
+    rate-limit proxy shared by every process of the bot keeps their sum within the token's global limit, which
+    no process can see alone. The gateway connection does not go through it. Unset: Discord itself."""
+    if config.discord_api:
+        Route.BASE = rest_base(config.discord_api, INTERNAL_API_VERSION)
+
+
 async def serve(
     bot: HexBotCore, token: str, stop: asyncio.Event, *, failures: list[BaseException] | None = None
 ) -> int:
     """Log in and run ``bot`` until ``stop`` is set or the client fails; close it; return the exit code.
     ``run_bot`` wires it to SIGINT/SIGTERM; the end-to-end tests run it against the local Discord. The client's
     failure, if any, is appended to ``failures`` (an unreachable Discord is retried by the caller)."""
+    use_discord_api(bot.config)
     runner = asyncio.create_task(bot.start(token))
     waiter = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)

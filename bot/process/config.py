@@ -6,6 +6,7 @@ The token is read here and nowhere else; ``Config.__repr__`` masks it so it neve
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,11 +29,15 @@ class Config:
     #: every step's dice sealed before it resolves and revealed after (DICE-1); HEXD_SEAL_DICE=0 turns it
     #: off, so a table replays a scenario's own seeded dice
     seal_dice: bool = True
+    #: where discord.py sends its REST requests (``HEXD_DISCORD_API``): a rate-limit proxy shared by every process
+    #: of the bot, since Discord's global limit is the token's, not one process's; None: Discord itself
+    discord_api: str | None = None
 
     def __repr__(self) -> str:
         return (
             f"Config(token=<{len(self.token)} chars hidden>, database_url={_mask_url(self.database_url)!r}, "
-            f"dev_guild={self.dev_guild}, log_level={self.log_level!r})"
+            f"dev_guild={self.dev_guild}, log_level={self.log_level!r}, "
+            f"discord_api={_mask_url(self.discord_api) if self.discord_api else None!r})"
         )
 
 
@@ -65,6 +70,12 @@ def load_config(env: dict[str, str] | None = None, dotenv: Path | None = Path(".
     guild = merged.get("HEXD_GUILD", "").strip()
     if guild and not guild.isdigit():
         raise ConfigError(f"hexdirector: HEXD_GUILD must be a guild id (digits), got {guild!r}.")
+    discord_api = merged.get("HEXD_DISCORD_API", "").strip().rstrip("/")
+    if discord_api and not re.fullmatch(r"https?://[^/\s]+(/\S*)?", discord_api):
+        raise ConfigError(
+            "hexdirector: HEXD_DISCORD_API must be the address of the REST rate-limit proxy, such as "
+            f"http://127.0.0.1:8080 (got {_mask_url(discord_api)!r})."
+        )
     shard_ids = merged.get("SHARD_IDS", "").strip()
     shard_count = merged.get("SHARD_COUNT", "").strip()
     return Config(
@@ -76,7 +87,16 @@ def load_config(env: dict[str, str] | None = None, dotenv: Path | None = Path(".
         shard_ids=tuple(int(x) for x in shard_ids.split(",") if x.strip().isdigit()) or None,
         director_role=merged.get("HEXD_DIRECTOR_ROLE") or None,
         seal_dice=merged.get("HEXD_SEAL_DICE", "").strip() not in ("0", "no", "off", "false"),
+        discord_api=discord_api or None,
     )
+
+
+def rest_base(discord_api: str, api_version: int) -> str:
+    """discord.py's REST base for ``HEXD_DISCORD_API``: a proxy forwards paths unchanged, so the base is the
+    proxy's address followed by Discord's ``/api/vN`` (kept when the setting already ends with one)."""
+    if re.search(r"/api/v\d+$", discord_api):
+        return discord_api
+    return f"{discord_api}/api/v{api_version}"
 
 
 def _mask_url(url: str) -> str:

@@ -189,6 +189,20 @@ async def test_storage_bench_measures_postgresql(tmp_path: Path) -> None:
     assert {"bench": "backend", "storage": "PostgresStorage"} in printed
 
 
+async def test_shards_bench_measures_both_processes(tmp_path: Path) -> None:
+    """``bench/shards.py`` (two shard processes, every order by DM) on a throwaway PostgreSQL database; skipped,
+    saying why, when no server answers (HEXDIRECTOR_TEST_POSTGRES_URL)."""
+    keys = {"encounters", "ack_p99_ms", "board_p95_ms", "requests_per_s", "acks", "failures"} | {
+        f"shard{shard}_{key}"
+        for shard in (0, 1)
+        for key in ("cpu_pct", "workers_cpu_pct", "answered", "dm_interactions", "rss_mb")
+    }
+    async with database_url("postgresql", tmp_path) as url:
+        args = ["--database", url, "--encounters", "2", "--minutes", "0.1"]
+        done = await asyncio.to_thread(run_script, "shards", args)
+    check_figures("shards", done, {"dm_shard": keys})
+
+
 @pytest.mark.parametrize("script", IMPORTED_ONLY)
 def test_slow_bench_script_imports(script: str) -> None:
     module = importlib.import_module(f"bench.{script}")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.process.cli import main
-from bot.process.config import ConfigError, load_config
+from bot.process.config import ConfigError, load_config, rest_base
 
 
 def test_run_without_a_token_exits_with_a_clear_message(
@@ -38,6 +38,28 @@ def test_config_defaults_to_sqlite() -> None:
 def test_bad_dev_guild_is_refused() -> None:
     with pytest.raises(ConfigError, match="HEXD_GUILD"):
         load_config({"DISCORD_TOKEN": "t", "HEXD_GUILD": "abc"}, None)
+
+
+def test_hexd_discord_api_unset_leaves_discord_itself() -> None:
+    assert load_config({"DISCORD_TOKEN": "t"}, None).discord_api is None
+    assert load_config({"DISCORD_TOKEN": "t", "HEXD_DISCORD_API": "  "}, None).discord_api is None
+
+
+def test_hexd_discord_api_names_the_proxy_and_the_rest_base_follows_it() -> None:
+    cfg = load_config({"DISCORD_TOKEN": "abc.def", "HEXD_DISCORD_API": "http://127.0.0.1:8080/"}, None)
+    assert cfg.discord_api == "http://127.0.0.1:8080"
+    assert rest_base(cfg.discord_api, 10) == "http://127.0.0.1:8080/api/v10"
+    # a proxy forwards paths unchanged: an address that already names the API version is kept as it is
+    assert rest_base("http://proxy:8080/api/v10", 10) == "http://proxy:8080/api/v10"
+    shown = repr(
+        load_config({"DISCORD_TOKEN": "abc.def", "HEXD_DISCORD_API": "http://op:s3cret@proxy:8080"}, None)
+    )
+    assert "abc.def" not in shown and "s3cret" not in shown and "op:***@proxy:8080" in shown
+
+
+def test_a_hexd_discord_api_that_is_no_web_address_is_refused() -> None:
+    with pytest.raises(ConfigError, match="HEXD_DISCORD_API"):
+        load_config({"DISCORD_TOKEN": "t", "HEXD_DISCORD_API": "127.0.0.1:8080"}, None)
 
 
 def test_no_subcommand_prints_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,6 +9,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from discord.http import Route
 
 from bot.process.client import HexBot, serve
 from bot.process.config import Config
@@ -57,6 +58,40 @@ async def test_sharded_hexbot_logs_in_answers_and_stops_like_run_bot(
             code = await asyncio.wait_for(served, timeout=30)
         assert code == 0
         assert bot.is_closed()
+
+
+async def test_hexd_discord_api_sends_every_rest_request_through_the_proxy_address(tmp_path: Path) -> None:
+    """``HEXD_DISCORD_API`` (a rate-limit proxy shared by the bot's processes) takes every REST request: login,
+    the gateway's address, command sync, interaction answers. discord.py's own base is made unreachable first, so
+    the bot logs in and answers only if all of them go to the configured address."""
+    async with FakeDiscord() as fd:
+        guild = fd.create_guild("Wargames")
+        channel = guild.create_text_channel("duel")
+        dora = fd.create_user("dora")
+        guild.add_member(dora.user)
+        fd.point_discord_py_here()  # the gateway; restored with the REST base when the local Discord closes
+        Route.BASE = "http://127.0.0.1:9/api/v10"  # nothing listens there
+        config = Config(
+            token=fd.bot_token,
+            database_url=f"sqlite:///{tmp_path / 'bot.sqlite3'}",
+            dev_guild=guild.id,
+            log_level="WARNING",
+            discord_api=fd.base_url,
+        )
+        bot = HexBot(config)
+        stop = asyncio.Event()
+        served = asyncio.create_task(serve(bot, config.token, stop))
+        try:
+            await asyncio.wait_for(_ready(bot, served), timeout=20)
+            base = Route.BASE
+            assert base.startswith(fd.base_url) and base.endswith("/api/v10")
+            handle = await dora.run_command(channel, "roll", {"expression": "2d6+1"})
+            reply = await handle.final_response(timeout=20)
+            assert "2d6+1" in reply.content or reply.embeds
+        finally:
+            stop.set()
+            code = await asyncio.wait_for(served, timeout=30)
+        assert code == 0
 
 
 async def _ready(bot: HexBot, served: asyncio.Task[int]) -> None:

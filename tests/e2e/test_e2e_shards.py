@@ -50,10 +50,10 @@ def new_duel(fd: FakeDiscord, shard: int) -> Duel:
     guild = fd.create_guild(f"Shard {shard}", shard=shard)
     assert fd.shard_of(guild) == shard
     channel = guild.create_text_channel("duel")
-    people = [fd.create_user(f"{name}{shard}") for name in ("dora", "ana", "bea")]
-    for person in people:
+    dora, ana, bea = (fd.create_user(f"{name}{shard}") for name in ("dora", "ana", "bea"))
+    for person in (dora, ana, bea):
         guild.add_member(person.user)
-    return Duel(shard, guild.id, channel, *people)
+    return Duel(shard, guild.id, channel, dora, ana, bea)
 
 
 def newest_phase(d: Duel) -> int:
@@ -260,3 +260,96 @@ async def check_everything_once(
             phases = [found[0] for m in panels_for(person.dms(), unit) if (found := draft_in(m)) is not None]
             assert len(phases) == len(set(phases)), f"{person.name}'s panels sent twice: {phases}"
     assert fd.world.client_failure is None
+
+
+async def give_by_dm(fd: FakeDiscord, d: Duel, who: Person, phase_no: int) -> None:
+    """``who`` gives the order of phase ``phase_no`` on their DM panel (the click reaches the shard-0 process)."""
+    unit = "halcon" if who is d.ana else "pirata"
+    panel = await panel_for_phase(fd, who, unit, phase_no)
+    ack = await fill_and_submit(fd, who, panel, unit, fire=0)
+    assert ack.ephemeral
+    d.acked.append((phase_no, unit))
+
+
+def dm_interactions_by_shard(fd: FakeDiscord) -> Counter[int]:
+    """How many interactions from outside any guild (DM panel clicks) each shard's sessions were given."""
+    return Counter(
+        session.shard[0]
+        for session in fd.gateway.sessions.values()
+        for frame in session.history
+        if frame["t"] == "INTERACTION_CREATE" and not frame["d"].get("guild_id")
+    )
+
+
+def boards_in(d: Duel) -> int:
+    return sum(len(m.attachments) for m in d.channel.messages() if not m.deleted)
+
+
+def seen_by_people(d: Duel) -> list[tuple[int, int]]:
+    """Every message the duel's people can see: the channel's and each player's DMs (channel, message id)."""
+    return [
+        (m.channel.id, m.id) for m in [*d.channel.messages(), *d.ana.dms(), *d.bea.dms()] if not m.deleted
+    ]
+
+
+async def test_dm_clicks_of_a_shard_1_guild_go_to_the_shard_0_process_which_stores_resolves_and_posts_once(
+    tmp_path: Path,
+) -> None:
+    """Discord gives every DM interaction to shard 0, whatever guild the encounter is in. The encounter here is
+    in a guild of shard 1 (process B); both players order on their DM panels, so every click reaches process A
+    (shard 0). A answers it and stores the order, and the click that completes the phase resolves it in A,
+    which posts the board in B's guild channel itself (fetching the channel by REST): the posts are claimed in
+    the shared database, so they go out once whichever process sends them. The first phase is played while B is
+    stopped, so nothing but A can have answered, resolved or posted; B then starts again, resumes the running
+    encounter and posts nothing A already posted; the next phase is played with both up."""
+    async with database_url("postgresql", tmp_path) as db, FakeDiscord(shards=SHARDS) as fd:
+        d = new_duel(fd, 1)
+        bots = [
+            BotProcess(
+                bot_env(fd, db, shard_count=SHARDS, shard_ids=(i,), log_level="WARNING"), name=f"shard-{i}"
+            )
+            for i in range(SHARDS)
+        ]
+        a, b = bots
+        await asyncio.gather(*(bot.start() for bot in bots))
+        storage = await open_storage(db)
+        service = EncounterService(storage)
+        try:
+            await storage.set_guild_settings(d.guild_id, default_deadline_minutes=60)
+            await open_duel(fd, service, d)  # commands in the guild's channel: B's
+            await b.stop()
+
+            phase_no, owing = await missing(service, d)
+            assert set(owing) == {d.ana, d.bea}
+            boards_before = boards_in(d)
+            await give_by_dm(fd, d, d.ana, phase_no)
+            assert "halcon" in await storage.submitted_units(d.enc, phase_no), "stored by A, B is down"
+            await give_by_dm(fd, d, d.bea, phase_no)
+            await until_next_phase(fd, service, d, phase_no)
+            # A posts the step's board in shard 1's guild (B is down)
+            await fd.wait_for(lambda: boards_in(d) > boards_before, what="the step's board", timeout=30)
+
+            # B starts again and resumes every running encounter: what A posted is recorded, nothing goes twice
+            seen = seen_by_people(d)
+            await b.start()
+            await b.wait_resumed()
+            assert seen_by_people(d) == seen
+
+            # both up: the clicks still go to A only
+            await play_by_dm(fd, service, d)
+            assert dm_interactions_by_shard(fd)[1] == 0
+            assert dm_interactions_by_shard(fd)[0] >= len(d.acked) == 4
+        finally:
+            stopped = await asyncio.gather(a.stop(), b.stop())
+            try:
+                await check_everything_once(storage, [d], fd, [])
+            finally:
+                await storage.close()
+        assert all(cpu is not None for cpu in stopped), [bot.lines for bot in bots]
+
+
+async def play_by_dm(fd: FakeDiscord, service: EncounterService, d: Duel) -> None:
+    phase_no, owing = await missing(service, d)
+    for who in owing:
+        await give_by_dm(fd, d, who, phase_no)
+    await until_next_phase(fd, service, d, phase_no)

@@ -205,6 +205,23 @@ async def test_the_global_limit_is_per_token_and_interaction_answers_are_exempt(
     assert (await raw(world, "GET", "/users/@me")).status == 200
 
 
+async def test_the_global_limit_is_counted_for_the_token_across_connections(
+    world: World, clock: Clock
+) -> None:
+    """Two bot processes with one token (two connections of their own) share Discord's global limit: 30 requests
+    from each in one second make 60, and the 51st of them is refused, whichever process sends it."""
+    async with aiohttp.ClientSession() as second:
+        headers = {"Authorization": f"Bot {world.fd.bot_token}"}
+        statuses: list[int] = []
+        for _ in range(30):
+            for session in (world.http, second):
+                async with session.get(f"{world.fd.base_url}/api/v10/users/@me", headers=headers) as answer:
+                    await answer.read()
+                    statuses.append(answer.status)
+    assert statuses[:50] == [200] * 50 and statuses[50:] == [429] * 10
+    assert world.fd.rate_limits is not None and world.fd.rate_limits.refused == {"global": 10}
+
+
 async def test_invalid_requests_count_401_and_403_answers_too(world: World, clock: Clock) -> None:
     before = world.fd.invalid_requests
     async with world.http.get(

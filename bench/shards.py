@@ -1,0 +1,183 @@
+"""What DM clicks cost the process that runs shard 0: bench/pace.py's tables, played at human pace by two bot
+processes (``SHARD_COUNT=2``, ``SHARD_IDS=0`` and ``1``) on one PostgreSQL, half of the tables in a guild of each
+shard.
+
+Discord gives every DM interaction to shard 0, whatever guild its encounter is in, and every order here is given
+on a DM panel (as bench/pace.py's players do): the shard-0 process answers every panel click of every table, and
+resolves (and draws and posts the board of) every step a Submit completes, while each guild's own process answers
+only the commands given in its channels (``/encounter …``, the director's ``/director resolve``).
+
+Prints one JSON line, ``{"figure": "dm_shard", "encounters": N, …}``: for each process (``shard0``, ``shard1``) its
+CPU % (``…_cpu_pct``, its main process; ``…_workers_cpu_pct``, its render workers), the interactions it answered
+(``…_answered``) and those of them that came from a DM (``…_dm_interactions``, counted on the local Discord's
+gateway sessions), its resident memory; and the whole run's ``ack_p99_ms``, ``board_p95_ms`` and requests per
+second, as bench/pace.py reports them for one process.
+
+Needs a PostgreSQL server, the tests' (HEXDIRECTOR_TEST_POSTGRES_URL): a throwaway database is made there and
+dropped afterwards (``--database URL`` uses an empty database as it is); without one, it prints a ``skipped`` line
+and exits 0.
+
+Run: ``.venv/bin/python bench/shards.py --encounters 20 --minutes 1 [--compress 20]``.
+This is a measurement, not a test: the figures depend on the machine and its load at the time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.e2e import pct
+from bench.pace import Run, Table, children_of, proc_cpu_s, route_class, rss_mb, seat, watch_boards
+from tests.bot_process import BotProcess, spawn_bot
+from tests.fakediscord import FakeDiscord
+from tests.storage_fixtures import database_url
+
+SHARDS = 2
+
+
+def dm_interactions(fd: FakeDiscord, shard: int) -> int:
+    """Interactions from outside any guild (DM panel clicks) the local Discord gave to ``shard``'s sessions."""
+    return sum(
+        1
+        for session in fd.gateway.sessions.values()
+        if session.shard[0] == shard
+        for frame in session.history
+        if frame["t"] == "INTERACTION_CREATE" and not frame["d"].get("guild_id")
+    )
+
+
+async def play(db: str, encounters: int, minutes: float, compress: float, seed: int) -> dict[str, object]:
+    with tempfile.TemporaryDirectory() as tmp:
+        async with FakeDiscord(shards=SHARDS) as fd:
+            fd.world.poll_interval = 1.0  # every wait here is on the local Discord's own state (bench/e2e.py)
+            guilds = [fd.create_guild(f"Shard {shard}", shard=shard) for shard in range(SHARDS)]
+            tables: list[Table] = []
+            for i in range(encounters):
+                guild = guilds[i % SHARDS]
+                people = [fd.create_user(f"{role}{i}") for role in ("dir", "ana", "bea")]
+                for p in people:
+                    guild.add_member(p.user)
+                tables.append(Table(guild.create_text_channel(f"table-{i}"), people[0], people[1:], i))
+            answers = [Path(tmp) / f"answers-{shard}.json" for shard in range(SHARDS)]
+            bots: list[BotProcess] = list(
+                await asyncio.gather(
+                    *(
+                        spawn_bot(
+                            fd,
+                            db,
+                            name=f"shard-{shard}",
+                            shard_count=SHARDS,
+                            shard_ids=(shard,),
+                            extra={"HEXD_BENCH_ANSWERS": str(answers[shard])},
+                        )
+                        for shard in range(SHARDS)
+                    )
+                )
+            )
+            pids = [bot.proc.pid for bot in bots if bot.proc is not None]
+            began = time.perf_counter()
+            run = Run(fd, compress, began + minutes * 60, random.Random(seed))
+            logged = len(fd.requests)
+            cpu0 = [proc_cpu_s(pid) for pid in pids]
+            workers0 = [{w: proc_cpu_s(w) for w in children_of(pid)} for pid in pids]
+            dm0 = [dm_interactions(fd, shard) for shard in range(SHARDS)]
+            ramp = minutes * 60 / 4
+            try:
+                tasks = [asyncio.create_task(seat(run, t, run.rng.uniform(0, ramp))) for t in tables]
+                tasks += [asyncio.create_task(watch_boards(run, t)) for t in tables]
+                done, pending = await asyncio.wait(tasks, timeout=minutes * 60 + 60)
+                for task in pending:
+                    task.cancel()
+                for task in done:
+                    if task.exception() is not None:
+                        run.failed(f"crash: {task.exception()!r}"[:120])
+                wall = time.perf_counter() - began
+                cpu = [proc_cpu_s(pid) - before for pid, before in zip(pids, cpu0, strict=True)]
+                workers = [
+                    sum(proc_cpu_s(w) - before.get(w, 0.0) for w in children_of(pid))
+                    for pid, before in zip(pids, workers0, strict=True)
+                ]
+                rss = [rss_mb(pid) for pid in pids]
+                served = fd.requests[logged:]
+                dms = [dm_interactions(fd, shard) - dm0[shard] for shard in range(SHARDS)]
+            finally:
+                await asyncio.gather(*(bot.stop() for bot in bots))
+            clicked = {iid for iid, _, _ in run.tm.started}
+            answered = [
+                len(clicked & {int(k) for k in json.loads(path.read_text())}) if path.exists() else 0
+                for path in answers
+            ]
+            figure: dict[str, object] = {
+                "figure": "dm_shard",
+                "encounters": encounters,
+                **{
+                    f"shard{shard}_{key}": value
+                    for shard in range(SHARDS)
+                    for key, value in (
+                        ("cpu_pct", round(100 * cpu[shard] / wall, 1)),
+                        ("workers_cpu_pct", round(100 * workers[shard] / wall, 1)),
+                        ("answered", answered[shard]),
+                        ("dm_interactions", dms[shard]),
+                        ("rss_mb", rss[shard]),
+                    )
+                },
+                "ack_p99_ms": pct(run.tm.ack, 0.99) if run.tm.ack else None,
+                "board_p95_ms": pct(run.boards, 0.95) if run.boards else None,
+                "requests_per_s": round(len(served) / wall, 1),
+                "limited_requests_per_s": round(
+                    sum(1 for r in served if route_class(r.method, r.path) != "interaction") / wall, 1
+                ),
+                "compress": compress,
+                "minutes": minutes,
+                "wall_s": round(wall, 1),
+                "acks": len(run.tm.ack),
+                "boards": len(run.boards),
+                "sessions": run.sessions,
+                "director_resolves": run.resolves,
+                "failures": run.failures,
+            }
+            print(json.dumps(figure), flush=True)
+            return figure
+
+
+async def with_database(encounters: int, minutes: float, compress: float, seed: int) -> None:
+    """A throwaway database on the test PostgreSQL server for the run, dropped afterwards (a ``skipped`` line
+    when no server answers there)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            async with database_url("postgresql", Path(tmp)) as url:
+                await play(url, encounters, minutes, compress, seed)
+        except pytest.skip.Exception as why:
+            print(json.dumps({"figure": "dm_shard", "skipped": str(why)}), flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument(
+        "--encounters", type=int, default=4, help="tables in play, half in each shard's guild"
+    )
+    parser.add_argument("--minutes", type=float, default=0.5, help="wall minutes the run plays")
+    parser.add_argument("--compress", type=float, default=20.0, help="think times divided by this factor")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database", default="", help="an empty PostgreSQL database to use as it is")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.ERROR)
+    if args.database:
+        asyncio.run(play(args.database, args.encounters, args.minutes, args.compress, args.seed))
+        return
+    asyncio.run(with_database(args.encounters, args.minutes, args.compress, args.seed))
+
+
+if __name__ == "__main__":
+    main()
