@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from bot.storage import Participant
+from bot.storage import Participant, Storage
 from bot.storage.export import SPECTATOR_PREFIX
 from rules.registry import ruleset_for
 from rules.state import EncounterState
@@ -166,3 +166,11 @@ def watch_cleanup(settings: Mapping[str, Any], user_id: int) -> dict[str, None]:
     """The settings changes that end ``user_id``'s watching: their request and every answer to it."""
     own = watch_key(user_id)
     return {k: None for k in settings if k == own or k.startswith(own + _ANSWER)}
+
+
+async def end_watch(storage: Storage, encounter_id: int, user_id: int) -> None:
+    """``user_id`` took a seat (a unit, a co-director's chair): whatever they watched ends, so leaving the seat
+    later never brings back a view they asked for before they read their own."""
+    meta = await storage.get_encounter(encounter_id)
+    if changes := watch_cleanup(meta.settings, user_id):
+        await storage.update_settings(encounter_id, **changes)

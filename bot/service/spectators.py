@@ -24,6 +24,7 @@ from bot.spectators import (
     Watch,
     answer_key,
     delay_of,
+    end_watch,
     hidden_sides,
     seated,
     standing,
@@ -145,9 +146,7 @@ class SpectatorActions(ServiceBase):
 
     async def stop_watching(self, encounter_id: int, user_id: int) -> None:
         """A spectator took a seat: they stop watching (they would read another side's view as well as theirs)."""
-        meta = await self.storage.get_encounter(encounter_id)
-        if changes := watch_cleanup(meta.settings, user_id):
-            await self.storage.update_settings(encounter_id, **changes)
+        await end_watch(self.storage, encounter_id, user_id)
 
     async def set_spectator_delay(self, encounter_id: int, actor: Actor, rounds: int) -> None:
         """The director's delay for the full view, in rounds; 0 forbids it (its spectators get nothing more)."""

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from bot.permissions import Actor
+from bot.results import Refused
+from bot.service import EncounterService
 from bot.spectators import (
     DELAY,
     DELAYED,
@@ -20,8 +25,10 @@ from bot.spectators import (
     watch_setting,
 )
 from bot.storage import Participant
+from tests.night_fixtures import RAID
+from tests.toy_service_fixtures import CHANNEL, GUILD, TOY
 
-DIRECTOR, ANA, ABEL, BEA, CARO, DANI = 1, 10, 11, 20, 30, 40
+DIRECTOR, ANA, ABEL, BEA, CARO, DANI, EVE = 1, 10, 11, 20, 30, 40, 50
 PEOPLE = (
     Participant(1, ANA, "player", "rfp", "scout"),
     Participant(1, ABEL, "player", "rfp", "shade"),
@@ -83,3 +90,77 @@ def test_ending_a_watch_removes_the_request_and_every_answer_and_nothing_else() 
         "locale_30": "es",
     }
     assert watch_cleanup(settings, CARO) == {watch_key(CARO): None, answer_key(CARO, ANA): None}
+
+
+# --- the service's guards (bot/service/spectators.py) ---------------------------------------------------------
+
+
+async def test_an_encounter_that_hides_nothing_makes_a_spectator_at_once_and_a_seat_is_refused(
+    service: EncounterService,
+) -> None:
+    created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="toy-sim", toml_text=TOY)
+    enc = created.encounter_id
+    await service.join(enc, ANA)
+    offer = await service.offer_watch(enc, EVE)
+    assert offer.sides == () and offer.delay == 0
+    assert (watch := watch_of((await service.storage.get_encounter(enc)).settings, EVE)) is not None
+    assert watch.view == OPEN
+    for seated in (ANA, DIRECTOR):
+        with pytest.raises(Refused) as refused:
+            await service.offer_watch(enc, seated)
+        assert refused.value.code == "spectator.seated"
+    await service.unwatch(enc, EVE)
+    with pytest.raises(Refused) as again:
+        await service.unwatch(enc, EVE)
+    assert again.value.code == "spectator.not_watching"
+
+
+async def test_ngt_9_only_the_sides_players_answer_and_a_seat_ends_the_watch(
+    service: EncounterService,
+) -> None:
+    created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="skirmish", toml_text=RAID)
+    enc = created.encounter_id
+    await service.join(enc, ANA, side="rfp")
+    offer = await service.offer_watch(enc, EVE)
+    assert (
+        offer.sides == ("rfp", "tyr")
+        and watch_of((await service.storage.get_encounter(enc)).settings, EVE) is None
+    )
+    watch = await service.ask_side(enc, EVE, "rfp")
+    assert watch.approvers == (ANA,)
+    # a side nobody plays: its director answers
+    assert (await service.ask_side(enc, CARO, "tyr")).approvers == (DIRECTOR,)
+    for forger in (BEA, DIRECTOR):  # an id in a button is never trusted
+        with pytest.raises(Refused) as refused:
+            await service.answer_watch(enc, forger, EVE, "rfp", True)
+        assert refused.value.code == "spectator.not_yours"
+    with pytest.raises(Refused) as wrong_side:
+        await service.answer_watch(enc, ANA, EVE, "tyr", True)
+    assert wrong_side.value.code == "spectator.no_request"
+    done = await service.answer_watch(enc, ANA, EVE, "rfp", True)
+    assert done.standing == "approved" and done.decided
+    meta = await service.storage.get_encounter(enc)
+    assert side_spectators(meta.settings, await service.storage.participants(enc), DIRECTOR, "rfp") == {EVE}
+    # the director gives Eve a unit: her watch ends, and leaving the unit later brings it not back
+    await service.assign(enc, Actor(DIRECTOR), "ghost", EVE)
+    assert watch_of((await service.storage.get_encounter(enc)).settings, EVE) is None
+    await service.leave(enc, EVE)
+    meta = await service.storage.get_encounter(enc)
+    assert side_spectators(meta.settings, await service.storage.participants(enc), DIRECTOR, "rfp") == set()
+
+
+async def test_the_delayed_view_is_the_directors_to_allow(service: EncounterService) -> None:
+    created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="skirmish", toml_text=RAID)
+    enc = created.encounter_id
+    with pytest.raises(Refused) as forbidden:
+        await service.watch_delayed(enc, EVE)
+    assert forbidden.value.code == "spectator.no_delay"
+    with pytest.raises(Refused) as not_director:
+        await service.set_spectator_delay(enc, Actor(ANA), 1)
+    assert not_director.value.code == "director.only"
+    await service.set_spectator_delay(enc, Actor(DIRECTOR), 2)
+    assert await service.watch_delayed(enc, EVE) == 2
+    assert (await service.offer_watch(enc, CARO)).delay == 2
+    await service.set_spectator_delay(enc, Actor(DIRECTOR), 0)
+    meta = await service.storage.get_encounter(enc)
+    assert delayed_spectators(meta.settings, [], DIRECTOR) == [], "0 stops what was allowed"
