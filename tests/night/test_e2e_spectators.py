@@ -10,9 +10,10 @@ once round 2 has ended, and nothing newer; none of them is ever named in the cha
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,9 +22,17 @@ from bot.text.account import describe
 from rules.registry import ruleset_for
 from rules.serial import from_json
 from rules.state import EncounterState
-from tests.e2e_helpers import Table, draft_in, everything_public, panel_for_phase, room, wait_turn_after
+from tests.e2e_helpers import (
+    E2E_BACKENDS,
+    Table,
+    draft_in,
+    everything_public,
+    panel_for_phase,
+    room,
+    wait_turn_after,
+)
 from tests.fakediscord import Message, Person
-from tests.leak_fixtures import readable
+from tests.leak_fixtures import blank, director_act, readable, surfaces
 from tests.night_fixtures import RFP, open_raid, select_of
 
 pytestmark = pytest.mark.slow
@@ -236,3 +245,53 @@ async def test_ngt_9_a_delayed_spectator_reads_round_r_minus_n_once_and_nothing_
     assert len(fay.dms()) == 1
     public = everything_public(t.channel)
     assert str(fay.id) not in public and "fay" not in public
+
+
+async def spectator_world(
+    tmp_path: Path, backend: str, act: Callable[[Table], Any] | None
+) -> tuple[dict[str, str], str]:
+    """What Carol, RFP's approved spectator, can read of the night raid where the director did ``act`` (None:
+    nothing) to a Tyranos unit RFP cannot see, then lit a flare everyone sees; and Eve's DMs (pending for
+    Tyranos, who sees the unit)."""
+    async with room(tmp_path, channel_name="night", backend=backend) as t:
+        carol, eve = member(t, "carol"), member(t, "eve")
+        await open_raid(t)
+        await t.bot.settle()
+        await watch(t, carol, "side:rfp")
+        await answer(t.ana, await request_dm(t, t.ana, carol), yes=True)
+        await carol.wait_for_dm(lambda m: "RFP" in m.content, timeout=30)
+        await watch(t, eve, "side:tyr")
+        await request_dm(t, t.bea, eve)
+        if act is not None:
+            await act(t)
+            await t.bot.settle()
+        said = await (
+            await t.director.run_command(t.channel, "director ruling", {"kind": "flare", "details": "0305"})
+        ).final_response(timeout=60)
+        assert not said.ephemeral, said.content
+        return await surfaces(t, carol, ("ghost", "raider"), ("", "g")), blank(
+            [readable(m) for m in eve.dms()]
+        )
+
+
+@pytest.fixture(params=E2E_BACKENDS)
+async def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+async def test_ngt_9_a_side_spectator_learns_nothing_of_what_that_side_cannot_see(
+    tmp_path: Path, backend: str
+) -> None:
+    """The leak matrix, differential, for a spectator: two worlds differ only in the director moving Ghost (hidden
+    from RFP) by hand; everything RFP's spectator reads is byte for byte the same in both, and the flare both
+    worlds light reaches her (she reads what RFP reads). Eve, still pending for Tyranos (who sees Ghost), reads
+    nothing in either world: not even a DM arriving when the step resolves."""
+    (tmp_path / "base").mkdir()
+    (tmp_path / "acted").mkdir()
+    base, eve_base = await spectator_world(tmp_path / "base", backend, None)
+    moved = director_act("director move", {"unit": "ghost", "hex": "1203"})
+    seen, eve_seen = await spectator_world(tmp_path / "acted", backend, moved)
+    leaks = [surface for surface in base if seen[surface] != base[surface]]
+    assert not leaks, "RFP's spectator could tell Ghost moved through: " + "; ".join(leaks)
+    assert '"board.png"' in base["DMs"], "the flare's board reached RFP's spectator"
+    assert eve_base == eve_seen == "[]"
