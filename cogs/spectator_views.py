@@ -42,7 +42,7 @@ async def send_delayed(bot: HexBotCore, meta: Encounter, people: Sequence[Partic
     view = await bot.service.round_view(meta.id, shown)
     if view is None:
         return
-    state, events = view
+    state, events, step = view.state, view.events, view.step
     for user in spectators:
         key = f"{user}:{shown}"
         if not await announcer.claim(meta.id, DELAYED_REF, key):
@@ -50,7 +50,9 @@ async def send_delayed(bot: HexBotCore, meta: Encounter, people: Sequence[Partic
         locale = await announcer.user_lang(meta, user)
         scheme = await private_scheme(bot.service.storage, user)
         header = t("spectator.delayed_title", locale, name=shown_name(meta.name), round=shown)
-        png = await board_png(state, events, viewer=DIRECTOR, locale=locale, title=meta.name, scheme=scheme)
+        png = await board_png(
+            state, events, viewer=DIRECTOR, locale=locale, title=meta.name, step=step, scheme=scheme
+        )
         account = "\n".join(describe(e, state, locale) for e in events)
         embed = discord.Embed(title=clip(header, 256), colour=discord.Colour.dark_grey())
         files: list[discord.File] = []
@@ -60,7 +62,7 @@ async def send_delayed(bot: HexBotCore, meta: Encounter, people: Sequence[Partic
             embed.description = t("channel.account_in_file", locale, count=len(events))
             files.append(discord.File(io.BytesIO(account.encode("utf-8")), filename=f"round{shown:02d}.txt"))
         if png is not None:
-            alt = board_alt(state, events, viewer=DIRECTOR, locale=locale)
+            alt = board_alt(state, events, viewer=DIRECTOR, locale=locale, step=step)
             files.append(discord.File(io.BytesIO(png), filename="board.png", description=alt))
             embed.set_image(url="attachment://board.png")
         sent = await announcer.dm(user, None, embed=embed, files=files)

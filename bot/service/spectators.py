@@ -61,6 +61,16 @@ class Answered:
     decided: bool
 
 
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    """A round as the director saw it once it was over: the board after it, its events, and its last step (the
+    round and the phase it resolved, as a board's subtitle names them)."""
+
+    state: EncounterState
+    events: tuple[Event, ...]
+    step: tuple[int, str]
+
+
 class SpectatorActions(ServiceBase):
     async def offer_watch(self, encounter_id: int, user_id: int) -> WatchOffer:
         """The choices of ``/encounter watch``; an encounter that hides nothing makes them a spectator at once."""
@@ -156,9 +166,7 @@ class SpectatorActions(ServiceBase):
             raise refuse("spectator.bad_delay", f"The delay is 0 to {MAX_DELAY} rounds.", limit=MAX_DELAY)
         await self.storage.update_settings(encounter_id, **{DELAY: rounds or None})
 
-    async def round_view(
-        self, encounter_id: int, round_no: int
-    ) -> tuple[EncounterState, tuple[Event, ...]] | None:
+    async def round_view(self, encounter_id: int, round_no: int) -> RoundView | None:
         """The board after round ``round_no`` and every event of that round, as the director saw them, rebuilt
         from the stored steps leading to now (None: the log has no such round)."""
         chain = await self.storage.snapshot_chain(encounter_id)
@@ -175,16 +183,16 @@ class SpectatorActions(ServiceBase):
             )
 
 
-def _round_of(chain: list[HistoryStep], round_no: int) -> tuple[EncounterState, tuple[Event, ...]] | None:
-    """The last state of the steps played in ``round_no`` (a step belongs to the round it started in) and their
-    events."""
+def _round_of(chain: list[HistoryStep], round_no: int) -> RoundView | None:
+    """The last state of the steps played in ``round_no`` (a step belongs to the round it started in), their
+    events, and the phase the last of them resolved."""
     decoded = [from_json(step.state) for step in chain]
     states = [s if isinstance(s, EncounterState) else None for s in decoded]
-    last: EncounterState | None = None
+    found: RoundView | None = None
     events: list[Event] = []
     for (start, end), step in zip(pairwise(states), chain[1:], strict=True):
         if start is None or end is None or start.round != round_no:
             continue
-        last = end
         events.extend(rule_events(step.events))
-    return None if last is None else (last, tuple(events))
+        found = RoundView(end, tuple(events), (round_no, start.phase))
+    return found

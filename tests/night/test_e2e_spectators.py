@@ -222,6 +222,10 @@ async def test_ngt_9_a_delayed_spectator_reads_round_r_minus_n_once_and_nothing_
     (view,) = fay.dms()
     embed = view.embeds[0]
     assert "round 1" in embed["title"] and "director" in embed["title"]
+    alt = view.attachments[-1].description or ""
+    assert alt.startswith("Director view. Round 1 ·"), (
+        "the picture is named as round 1's, for a screen reader too"
+    )
     # its account is round 1's, every line of it, and not one line of round 2's
     chain = await t.bot.service.storage.snapshot_chain(enc)
     steps: list[tuple[EncounterState, list[str]]] = []
