@@ -4,7 +4,9 @@ The night raid (tests/night_fixtures.py): Ana plays RFP, Bea Tyranos, Dora direc
 Ana approves; Dan asks for RFP's and Ana refuses; Eve asks for Tyranos's and Bea never answers; Fay watches the
 director's view one round late. Then they play. Carol reads exactly what Ana's side reads after the approval, and
 nothing once she stops watching; Dan and Eve read nothing at all (not even a step's arrival); Fay reads round 1
-once round 2 has ended, and nothing newer; none of them is ever named in the channel (the status included).
+once round 2 has ended, and nothing newer; none of them is ever named in the channel (the status included). The
+answer buttons outlive a restart, and a forged one is refused. Differential: a hidden move of a unit RFP cannot see
+leaves everything RFP's spectator reads byte for byte the same (SQLite and PostgreSQL).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from tests.e2e_helpers import (
     everything_public,
     panel_for_phase,
     room,
+    start_bot,
     wait_turn_after,
 )
 from tests.fakediscord import Message, Person
@@ -151,6 +154,9 @@ async def test_ngt_9_a_side_spectator_reads_what_that_side_reads_and_a_refused_o
     forged["custom_id"] = bea_yes
     assert not carol.dms(), "a forged approval approved nothing"
 
+    # the buttons outlive the bot: answered after a restart
+    await t.bot.close()
+    t.bot = await start_bot(t.fd, t.db, t.guild_id)
     ana_before = len(boards(t.ana))
     await answer(t.ana, to_carol, yes=True)
     await answer(t.ana, to_dan, yes=False)
