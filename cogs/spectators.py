@@ -185,13 +185,13 @@ class WatchPickItem(ui.DynamicItem[ui.Item[Any]], template=PICK_TEMPLATE):
                 return
             if not choice.startswith(SIDE):
                 raise refuse("spectator.no_side", "There is no side view to watch by that name.")
-            watch = await service.ask_side(meta.id, interaction.user.id, choice.removeprefix(SIDE))
+            side = choice.removeprefix(SIDE)
+            watch = await service.ask_side(meta.id, interaction.user.id, side)
             offer = await service.offer_watch_sides(meta.id)
         except (GameError, StorageError) as exc:
             await interaction.response.send_message(error_text(in_their_words(exc), locale), ephemeral=True)
             return
-        assert watch.side is not None
-        name = side_name(offer, watch.side, locale)
+        name = side_name(offer, side, locale)
         await interaction.response.edit_message(content=t("spectator.asking", locale, side=name), view=None)
         reached = await ask_approvers(bot, meta, watch, offer)
         key = "spectator.asked" if reached else "spectator.asked_unreached"
