@@ -20,11 +20,13 @@ from bot.results import HeldRolls, OverrideDone, StepReport
 from bot.service import Reading
 from bot.service.base import MUTED
 from bot.side_news import news_for, private_title
+from bot.spectators import side_spectators
 from bot.storage import Deadline, Encounter, MessageRef
 from bot.text.account import describe, roll_purpose
 from cogs.common import ACCOUNT_INLINE_LIMIT, clip
 from cogs.panel.items import panel_message
 from cogs.panel.load import load_panel
+from cogs.spectator_views import send_delayed
 from data.i18n import language_of, t
 from rules.events import RollMade
 from rules.registry import ruleset_for
@@ -129,7 +131,8 @@ class DirectMessages:
     ) -> None:
         """NGT-9 (any ruleset or layer whose ``private_views`` names sides): each of those sides' players gets
         the board as their side sees it and the account their side may read, by DM, when it can see something
-        changed (``bot.side_news``; closed DMs: nothing); the director and co-directors get the full board."""
+        changed (``bot.side_news``; closed DMs: nothing); the director and co-directors get the full board. A side's
+        approved spectators read what its players read; at a round's end the delayed spectators get theirs."""
         state = step.state
         try:
             sides = ruleset_for(state).private_views(state)
@@ -151,6 +154,7 @@ class DirectMessages:
                     and p.user_id not in directors
                     and _side_of(p.side, p.unit, state) == side
                 }
+                | side_spectators(meta.settings, people, meta.created_by, side)  # never a pending one
             )
             viewers.extend((user, side) for user in users)
         for user, viewer in viewers:
@@ -184,6 +188,8 @@ class DirectMessages:
                 )
             else:
                 await self.dm(user, None, embed=embed, files=_files(uploads))
+        if not override and before is None and state.round > step.round:  # a round ended
+            await send_delayed(self.bot, meta, people, step.round)
 
     async def send_held(self, meta: Encounter, held: HeldRolls) -> None:
         """'Director reviews rolls': the director sees the rolls before they are applied (never the channel)."""

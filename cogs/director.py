@@ -38,6 +38,7 @@ from cogs.director_choices import (
     switch_autocomplete,
     terrain_autocomplete,
 )
+from cogs.spectators import SpectatorDelay
 from data.i18n import t
 from rules.errors import GameError
 from rules.hexgrid import Hex, HexSide
@@ -58,6 +59,7 @@ Change = Callable[
 
 
 class DirectorCog(
+    SpectatorDelay,
     commands.GroupCog,
     group_name=tr("director", "cmd.director.name"),
     group_description=tr("Director tools for this channel's encounter", "cmd.director.desc"),

@@ -38,6 +38,8 @@ from cogs.encounter_records import VIEW_CHOICES, EncounterRecords
 from cogs.help import tutorial_embed
 from cogs.idle import IdleResolveItem, notify_idle
 from cogs.seating import SeatItem, hand_over, send_seating
+from cogs.spectators import ITEMS as WATCH_ITEMS
+from cogs.spectators import Watching
 from cogs.status_post import status_lines_of
 from data.i18n import language_of, t
 from rules.registry import discord_ruleset_ids
@@ -56,6 +58,7 @@ RULESET_CHOICES = [
 
 class EncounterCog(
     EncounterRecords,
+    Watching,
     commands.GroupCog,
     group_name=tr("encounter", "cmd.encounter.name"),
     group_description=tr("Run an encounter in this channel", "cmd.encounter.desc"),
@@ -378,11 +381,11 @@ class EncounterCog(
 
 
 async def setup(bot: HexBotCore) -> None:
-    bot.add_dynamic_items(SeatItem, IdleResolveItem)
+    bot.add_dynamic_items(SeatItem, IdleResolveItem, *WATCH_ITEMS)
     bot.idle_notifier = functools.partial(notify_idle, bot)
     await bot.add_cog(EncounterCog(bot))
 
 
 async def teardown(bot: HexBotCore) -> None:
-    bot.remove_dynamic_items(SeatItem, IdleResolveItem)
+    bot.remove_dynamic_items(SeatItem, IdleResolveItem, *WATCH_ITEMS)
     bot.idle_notifier = None

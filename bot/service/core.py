@@ -55,6 +55,7 @@ from bot.service.panel_click import Opened, PanelRequest, let_in, not_awaited
 from bot.service.records import RecordActions, parse_export
 from bot.service.replay import rule_events
 from bot.service.seating import SeatingActions
+from bot.service.spectators import SpectatorActions
 from bot.storage import (
     AlreadyResolved,
     ChannelBusyError,
@@ -138,7 +139,7 @@ def _bundled_text(scenario_id: str) -> str:
     return (SCENARIO_DIR / f"{scenario_id}.toml").read_text(encoding="utf-8")
 
 
-class EncounterService(DirectorActions, RecordActions, SeatingActions):
+class EncounterService(DirectorActions, RecordActions, SeatingActions, SpectatorActions):
     """Encounters end to end: create, join, start, orders, resolution; director tools, records and the seating
     of units nobody plays come from the mixins (bot/service/director.py, bot/service/records.py,
     bot/service/seating.py)."""
@@ -340,6 +341,7 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions):
             seated.append(u)
         if not seated:
             raise refuse("unit.taken", f"{chosen[0].name} is already taken.", unit=chosen[0].name)
+        await self.stop_watching(encounter_id, user_id)  # a seat of one's own ends any spectator's view
         first = seated[0].side
         return Seated(
             encounter_id,

@@ -13,6 +13,7 @@ from bot.permissions import Actor
 from bot.results import Joined, OverrideDone, UndoDone, refuse
 from bot.service.base import MAX_AUTO_STEPS, ServiceBase, orderable
 from bot.service.records import undone_public
+from bot.spectators import end_watch
 from bot.storage import EncounterEndedError, NothingToUndoError, StalePhaseError
 from bot.storage.base import UNDONE
 from rules.events import Event
@@ -221,6 +222,7 @@ class DirectorActions(ServiceBase):
             raise refuse("unit.unknown", f"There is no unit called {unit_id!r}.", unit=unit_id[:40])
         u = state.units[unit_id]
         await self.storage.add_participant(encounter_id, user_id, "player", u.side, u.id, reassign=True)
+        await end_watch(self.storage, encounter_id, user_id)  # a seat ends a spectator's view
         return Joined(
             encounter_id, user_id, u.id, u.name, u.side, state.side(u.side).name, state.side(u.side).names
         )
@@ -236,6 +238,7 @@ class DirectorActions(ServiceBase):
         meta = await self.storage.get_encounter(encounter_id)
         await self.require_director(meta, actor)
         await self.storage.add_participant(encounter_id, user_id, "codirector")
+        await end_watch(self.storage, encounter_id, user_id)
 
     async def set_review_rolls(
         self, encounter_id: int, actor: Actor, on: bool, *, expected_phase_no: int | None = None

@@ -30,6 +30,9 @@ EXPORT_FORMAT: Final = "hexdirector-encounter"
 EXPORT_VERSION: Final = 1
 #: the encounter setting never exported: the key its sealed dice come from (``bot/dice_seal.py``)
 SECRET_SETTING: Final = "dice_key"
+#: the settings keys of a spectator's request and its answers (bot/spectators.py): given at one table for its own
+#: channel, so an encounter carried elsewhere starts with no spectator (dropped on export and on import)
+SPECTATOR_PREFIX: Final = "watch_"
 
 _R = TypeVar("_R")
 
@@ -152,7 +155,13 @@ def export_document(rows: ExportRows) -> JsonDict:
 
 
 def _exported_settings(settings: JsonDict) -> JsonDict:
-    return {key: value for key, value in settings.items() if key != SECRET_SETTING}
+    return {key: value for key, value in settings.items() if key != SECRET_SETTING and not _spectators(key)}
+
+
+def _spectators(key: str) -> bool:
+    return (
+        key.startswith(SPECTATOR_PREFIX) and key[len(SPECTATOR_PREFIX) : len(SPECTATOR_PREFIX) + 1].isdigit()
+    )
 
 
 # --- validation ---------------------------------------------------------------------------------------------
@@ -295,7 +304,7 @@ def import_rows(data: Mapping[str, Any]) -> ImportRows:
         name=meta.name,
         created_by=meta.created_by,
         status=meta.status,
-        settings=dumps(meta.settings),
+        settings=dumps({k: v for k, v in meta.settings.items() if not _spectators(k)}),
         phase_no=meta.phase_no,
         snapshot_seq=meta.snapshot_seq,
         opened_seq=meta.opened_seq,
