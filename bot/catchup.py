@@ -121,7 +121,7 @@ def build(
         shown = seen_events(step.before, step.after, step.events, viewer)
         _step_damage(step.after, shown, viewer, hits, damaged, marks)
         destroyed.update(e.unit for e in shown if isinstance(e, UnitDestroyed))
-        director.extend(e for e in shown if _concerns(e, step, viewer))
+        director.extend(e for e in shown if _concerns(e, viewer))
     then_sees = view_for(since, viewer).units
     now_sees = view_for(now, viewer).units
     both = then_sees & now_sees
@@ -201,12 +201,10 @@ def _step_damage(
         )
 
 
-def _concerns(event: Event, step: Step, viewer: str) -> bool:
-    """A director's change to one of the viewer's own units (the director knows their own hand)."""
-    if not isinstance(event, DirectorOverride) or viewer == DIRECTOR or not event.unit:
-        return False
-    unit = step.after.units.get(event.unit) or step.before.units.get(event.unit)
-    return unit is not None and unit.side == viewer
+def _concerns(event: Event, viewer: str) -> bool:
+    """A director's change the viewer may read (``seen_events`` let it through: every unit it names was seen
+    before and after); the director knows their own hand."""
+    return isinstance(event, DirectorOverride) and viewer != DIRECTOR
 
 
 # --- reading it from storage ------------------------------------------------------------------------------------
@@ -287,8 +285,8 @@ def _name(state: EncounterState, uid: str, locale: str) -> str:
 
 
 def items(catchup: CatchUp, locale: str) -> list[str]:
-    """Every line of news, the ones about the reader's own units first: what the director did to them, the
-    damage they took, then what they dealt, what moved, came into sight or went out of it."""
+    """Every line of news, the ones about the reader's own units first: what the director did (to their units
+    first), the damage they took, then what they dealt, what moved, came into sight or went out of it."""
     c, now, viewer = catchup, catchup.state, catchup.viewer
 
     def name(uid: str) -> str:
@@ -298,10 +296,13 @@ def items(catchup: CatchUp, locale: str) -> list[str]:
         unit = now.units.get(uid) or c.since.units.get(uid)
         return "" if unit is None else unit.side
 
+    # the director's hand on the reader's own units first
+    overrides = sorted(
+        (e for e in c.director if isinstance(e, DirectorOverride)), key=lambda e: side_of(e.unit) != viewer
+    )
     out = [
         t("catchup.director", locale, line=describe(e, now if e.unit in now.units else c.since, locale))
-        for e in c.director
-        if isinstance(e, DirectorOverride)
+        for e in overrides
     ]
     taken = [h for h in c.hits if side_of(h.target) == viewer]
     out += [

@@ -108,13 +108,18 @@ def test_a_unit_that_came_out_of_the_dark_is_newly_seen_where_it_stands_ngt2() -
     assert "Dune came into view at 0406" in text and "1209" not in text
 
 
-def test_a_director_action_on_the_readers_own_unit_is_named_and_one_on_a_hidden_unit_is_not_fog1() -> None:
+def test_the_directors_hand_on_units_the_reader_saw_is_named_own_units_first_and_on_a_hidden_unit_not_fog1() -> (
+    None
+):
     start = scene()
+    seen = DirectorOverride(rule="DIR", action="damage", unit="bruno", args=(("amount", 1),))
     mine = DirectorOverride(rule="DIR", action="damage", unit="alba", args=(("amount", 1),))
-    theirs = DirectorOverride(rule="DIR", action="damage", unit="bex", args=(("amount", 1),))
-    found = build(start, [Step(start, start, (mine, theirs))], "a")
-    assert found.director == (mine,)
-    assert news.items(found, "en")[0].startswith("Director: ")
+    hidden = DirectorOverride(rule="DIR", action="damage", unit="bex", args=(("amount", 1),))
+    found = build(start, [Step(start, start, (seen, mine, hidden))], "a")
+    assert found.director == (seen, mine)
+    listed = news.items(found, "en")
+    assert listed[0].startswith("Director: ") and "Alba" in listed[0], listed
+    assert "Bruno" in listed[1], listed
     assert "Bex" not in "\n".join(news.lines(found, "en"))
 
 

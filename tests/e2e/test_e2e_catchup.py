@@ -1,0 +1,92 @@
+"""``/encounter catchup`` end to end through the real discord.py client against the local Discord: a player who
+gave an order and then was away while the director resolved two rounds and then damaged their ship reads, privately and in their own language,
+what moved and what was hit since, with a board ghosting where units were and its alt text (FOG-1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.phase_gate import CONFIRM_WITHIN_MS
+from tests.e2e_helpers import Table, open_duel, play_phase, wait_phase_after
+from tests.fakediscord import Message, Person
+
+pytestmark = pytest.mark.slow
+
+
+async def ask(t: Table, person: Person, command: str) -> Message:
+    reply = await (await person.run_command(t.channel, command)).final_response(timeout=120)
+    await t.bot.settle()
+    return reply
+
+
+def public(t: Table) -> list[int]:
+    """The channel's messages everyone reads (an ephemeral answer is in the channel's history, for one reader)."""
+    return [m.id for m in t.channel.history if m.visible_to is None]
+
+
+def text_of(message: Message) -> str:
+    embeds: list[dict[str, Any]] = message.embeds
+    return "\n".join(f"{e.get('title', '')}\n{e.get('description', '')}" for e in embeds)
+
+
+async def away_for_two_rounds(t: Table) -> int:
+    """Both players give their orders for the first phase, then are away: the director resolves every phase
+    (the players' stand-in orders) until two more rounds have begun, then damages Halcón (Ana's) by hand."""
+    enc = await open_duel(t)
+    first = await t.bot.service.read(enc)
+    await play_phase(t, enc, ana_moves="DA", bea_moves="DA")
+    await wait_phase_after(t, enc, first.phase_no)
+    await t.bot.settle()
+    while (seen := await t.bot.service.read(enc)).state.round < first.state.round + 2 and not seen.state.over:
+        t.fd.advance_clock(CONFIRM_WITHIN_MS + 1)  # the phase has been in front of the director a while
+        await ask(t, t.director, "director resolve")
+        await wait_phase_after(t, enc, seen.phase_no)
+    damaged = await (
+        await t.director.run_command(t.channel, "director damage", {"unit": "halcon", "amount": "2"})
+    ).final_response(timeout=60)
+    assert "refused" not in damaged.content.lower(), damaged.content
+    await t.bot.settle()
+    return enc
+
+
+async def test_a_player_away_for_two_rounds_gets_a_private_catch_up_in_their_language_fog1(
+    table: Table,
+) -> None:
+    t = table
+    await away_for_two_rounds(t)
+    channel_before = public(t)
+    bea_before = [m.id for m in t.bea.dms()] + [m.id for m in t.bea.ephemeral_messages()]
+    mine = await ask(t, t.ana, "encounter catchup")
+    assert mine.ephemeral and mine.visible_to == t.ana.id
+    text = text_of(mine)
+    assert "While you were away" in text and "Since your last order" in text, text
+    assert "Halcón moved" in text and "Pirata moved" in text, text
+    assert "Director: " in text and "Halcón" in text.split("Director: ")[1], text
+    assert "⏰" not in text or "<t:" in text
+    (picture,) = mine.attachments
+    assert picture.filename.endswith(".png") and picture.description
+    assert picture.description.startswith("Catch-up board"), picture.description
+    # nobody else receives anything: not the channel, not the other player
+    assert public(t) == channel_before
+    assert [m.id for m in t.bea.dms()] + [m.id for m in t.bea.ephemeral_messages()] == bea_before
+    hers = await ask(t, t.bea, "encounter catchup")  # Bea reads Spanish
+    assert hers.ephemeral and hers.visible_to == t.bea.id
+    theirs = text_of(hers)
+    assert "Mientras no estabas" in theirs and "Desde tu última orden" in theirs, theirs
+    assert "Pirata se movió" in theirs and "Director: " in theirs, theirs
+    assert (hers.attachments[0].description or "").startswith("Tablero de resumen")
+
+
+async def test_someone_with_no_unit_is_refused_privately_and_told_how_to_join(table: Table) -> None:
+    t = table
+    await open_duel(t)
+    await t.bot.settle()
+    stranger = t.fd.create_user("eve", locale="en-US")
+    t.fd.world.guilds[t.guild_id].add_member(stranger.user)
+    channel_before = public(t)
+    refused = await ask(t, stranger, "encounter catchup")
+    assert refused.ephemeral and refused.visible_to == stranger.id
+    assert "/encounter join" in refused.content, refused.content
+    assert public(t) == channel_before
