@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from bot.alt_text import board_alt, clip
@@ -24,7 +24,7 @@ from bot.permissions import Actor
 from bot.results import refuse
 from bot.service.base import ServiceBase
 from bot.service.replay import rule_events
-from bot.storage.base import ORDER_ACCEPTED, Encounter, HistoryStep, UndoneStep
+from bot.storage.base import ORDER_ACCEPTED, PHASE_RESOLVED, Encounter, HistoryStep, UndoneStep
 from bot.text.account import describe, unit_name
 from data.i18n import t
 from render.fog import view_for
@@ -32,6 +32,7 @@ from render.options import BoardSnapshot
 from render.phase import phase_title
 from rules.events import DirectorOverride, Event, Note, RollMade, ShotResolved, UnitDestroyed, UnitMoved
 from rules.hexgrid import Hex
+from rules.registry import ruleset_for
 from rules.ruleset import DIRECTOR
 from rules.seen import seen_events
 from rules.serial import from_json
@@ -68,6 +69,7 @@ class CatchUp:
     since: EncounterState
     state: EncounterState
     acted: bool  # False: the reader never gave an order, so the catch-up runs from the start
+    told: bool = False  # it runs from a catch-up the reader was shown after their last order
     moved: tuple[tuple[str, Hex, Hex], ...] = ()
     hits: tuple[Hit, ...] = ()
     damaged: tuple[str, ...] = ()  # hurt by a ruleset's own events, with no firing line
@@ -231,19 +233,72 @@ async def viewers_of(service: ServiceBase, meta: Encounter, actor: Actor) -> lis
     raise refuse("catchup.not_playing", "You have no unit here, so there is nothing to catch up on.")
 
 
-async def catch_up(service: ServiceBase, encounter_id: int, user_id: int, viewer: str) -> CatchUp:
+async def last_act(service: ServiceBase, encounter_id: int, user_id: int) -> int:
+    """The log number of the last order ``user_id`` gave in the encounter (0: none yet)."""
+    orders = await service.storage.events(encounter_id, types=(ORDER_ACCEPTED,))
+    return max((e.seq for e in orders if e.payload.get("user_id") == user_id), default=0)
+
+
+async def catch_up(
+    service: ServiceBase, encounter_id: int, user_id: int, viewer: str, *, after: int = 0
+) -> CatchUp:
     """``viewer``'s catch-up for ``user_id``: since the last order that person gave (their last act), or the
-    start when they never gave one."""
+    start when they never gave one; ``after``: a later point they were already told of (a catch-up shown)."""
     storage = service.storage
-    orders = await storage.events(encounter_id, types=(ORDER_ACCEPTED,))
-    since_seq = max((e.seq for e in orders if e.payload.get("user_id") == user_id), default=0)
+    acted = await last_act(service, encounter_id, user_id)
+    since_seq = max(acted, after)
     chain = await storage.snapshot_chain(encounter_id)
     undone = [u for u in await storage.undone_steps(encounter_id) if u.undo.seq > since_seq]
     reading = await service.read(encounter_id)
     deadline = await storage.deadline_of(encounter_id)
     due = deadline.due_at if deadline is not None and deadline.phase_no == reading.phase_no else None
     # every state after the reader's last act is decoded: off the event loop
-    return await asyncio.to_thread(_assemble, chain, since_seq, undone, viewer, due)
+    found = await asyncio.to_thread(_assemble, chain, since_seq, undone, viewer, due)
+    return replace(found, acted=acted > 0 and acted >= after, told=after > acted)
+
+
+#: the settings note (bookkeeping, no event) of how far a person's last catch-up went: their next panel does not
+#: repeat it
+SHOWN = "catchup_shown_{user}"
+#: the most items a panel's catch-up lists: the panel is for giving an order
+PANEL_ITEMS = 4
+
+
+async def note_shown(service: ServiceBase, encounter_id: int, user_id: int) -> None:
+    """``user_id`` has been shown what happened up to now."""
+    last = await service.storage.last_seq(encounter_id)
+    await service.storage.note_settings(encounter_id, **{SHOWN.format(user=user_id): last})
+
+
+async def panel_news(service: ServiceBase, encounter_id: int, user_id: int, unit_id: str, locale: str) -> str:
+    """The catch-up a panel for ``unit_id`` opens with ("": none); the caller notes it shown
+    (:func:`note_shown`) once the panel reached the player (closed DMs: the next panel carries it).
+
+    Only for someone who sat out at least a whole round since their last order and their last catch-up: a player
+    who acts every round followed it in the channel's posts (exo: every round's panel would only repeat the
+    account just posted), so their panel adds nothing. Nor for a side that gets its own board and account by DM
+    after every step (NGT-9): those private messages told it already; ``/encounter catchup`` still sums them up."""
+    reading = await service.read(encounter_id)
+    state = reading.state
+    unit = state.units.get(unit_id)
+    if unit is None:
+        return ""
+    try:
+        private = unit.side in ruleset_for(state).private_views(state)
+    except KeyError:
+        private = False
+    if private:
+        return ""
+    storage = service.storage
+    shown = (await storage.get_encounter(encounter_id)).settings.get(SHOWN.format(user=user_id))
+    told = shown if isinstance(shown, int) else 0
+    since = max(told, await last_act(service, encounter_id, user_id))
+    if len(await storage.events(encounter_id, since_seq=since, types=(PHASE_RESOLVED,))) < 2:
+        return ""  # the cheap test first: two rounds on are two steps on at least
+    found = await catch_up(service, encounter_id, user_id, unit.side, after=told)
+    if found.empty or found.state.round < found.since.round + 2:
+        return ""
+    return "\n".join(lines(replace(found, deadline=None), locale, limit=PANEL_ITEMS))
 
 
 def _state(text: str) -> EncounterState:
@@ -332,7 +387,13 @@ def lines(catchup: CatchUp, locale: str, *, limit: int = MAX_ITEMS) -> list[str]
     """The catch-up as a reader gets it: since when, at most ``limit`` items (the rest counted), the deadline."""
     since = catchup.since
     when = phase_title(since, since.round, since.phase, locale)
-    head = t("catchup.since", locale, when=when) if catchup.acted else t("catchup.since_start", locale)
+    head = (
+        t("catchup.since_told", locale, when=when)
+        if catchup.told
+        else t("catchup.since", locale, when=when)
+        if catchup.acted
+        else t("catchup.since_start", locale)
+    )
     news = items(catchup, locale)
     body = [f"• {line}" for line in news[:limit]]
     if len(news) > limit:

@@ -60,3 +60,4 @@ class EncounterCatchUp(commands.Cog):
                 embed.set_image(url=f"attachment://{name}")
             embeds.append(embed)
         await interaction.followup.send(embeds=embeds, files=files, ephemeral=True)
+        await news.note_shown(service, meta.id, interaction.user.id)  # the next panel does not repeat it

@@ -23,7 +23,14 @@ from bot.orders_reply import Pick
 from bot.results import Refused
 from bot.storage import StorageError
 from cogs.common import bot_of, lang
-from cogs.panel.components import TEMPLATE, ControlRef, panel_components, panel_embed, with_picker
+from cogs.panel.components import (
+    FIELD_VALUE,
+    TEMPLATE,
+    ControlRef,
+    panel_components,
+    panel_embed,
+    with_picker,
+)
 from cogs.panel.flow import click
 from cogs.panel.load import LoadedPanel
 from cogs.panel.preview import PREVIEW_NAME, preview_file
@@ -31,6 +38,9 @@ from data.i18n import t
 from rules.errors import GameError
 
 log = logging.getLogger(__name__)
+
+#: Discord's limit on the characters of all of a message's embeds
+EMBED_TOTAL = 6000
 
 
 class PanelItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
@@ -99,12 +109,21 @@ def panel_view(panel: LoadedPanel, locale: str, picks: tuple[Pick, ...] = ()) ->
 
 
 async def panel_message(
-    panel: LoadedPanel, locale: str, coalesce: int | None = None, picks: tuple[Pick, ...] = ()
+    panel: LoadedPanel,
+    locale: str,
+    coalesce: int | None = None,
+    picks: tuple[Pick, ...] = (),
+    news: str = "",
 ) -> dict[str, Any]:
     """Keyword arguments for send/edit: embed, view and ``files`` (the private preview image, when there is one).
     ``coalesce``: the id of the panel message being edited (see :func:`preview_file`); ``picks``: the units
-    the message switches between (:func:`panel_view`)."""
+    the message switches between (:func:`panel_view`); ``news``: the catch-up the panel opens with
+    (``bot.catchup.panel_news``), its first field."""
     embed = panel_embed(panel.model, locale, submitted=panel.submitted, deadline=panel.deadline)
+    if news:
+        embed.insert_field_at(0, name=t("catchup.panel", locale), value=news[:FIELD_VALUE], inline=False)
+        if len(embed) > EMBED_TOTAL:  # the panel's own contents first: the catch-up gives way
+            embed.remove_field(0)
     preview = await preview_file(panel, locale, None if coalesce is None else ("panel", coalesce))
     if preview is not None:
         embed.set_image(url=f"attachment://{PREVIEW_NAME}")

@@ -9,7 +9,14 @@ from typing import Any
 import pytest
 
 from bot.phase_gate import CONFIRM_WITHIN_MS
-from tests.e2e_helpers import Table, open_duel, play_phase, wait_phase_after
+from tests.e2e_helpers import (
+    Table,
+    current_panel_dm,
+    open_duel,
+    orders_panel,
+    play_phase,
+    wait_phase_after,
+)
 from tests.fakediscord import Message, Person
 
 pytestmark = pytest.mark.slow
@@ -31,6 +38,23 @@ def text_of(message: Message) -> str:
     return "\n".join(f"{e.get('title', '')}\n{e.get('description', '')}" for e in embeds)
 
 
+def catch_up_field(message: Message) -> str:
+    """The catch-up a panel opens with ("": none): its first field, under its heading in either language."""
+    for embed in message.embeds:
+        for field in embed.get("fields", []):
+            if field.get("name") in ("While you were away", "Mientras no estabas"):
+                return str(field.get("value", ""))
+    return ""
+
+
+async def resolve_until_round(t: Table, enc: int, round_no: int) -> None:
+    """The director resolves every phase (the players' stand-in orders) until round ``round_no`` begins."""
+    while (seen := await t.bot.service.read(enc)).state.round < round_no and not seen.state.over:
+        t.fd.advance_clock(CONFIRM_WITHIN_MS + 1)  # the phase has been in front of the director a while
+        await ask(t, t.director, "director resolve")
+        await wait_phase_after(t, enc, seen.phase_no)
+
+
 async def away_for_two_rounds(t: Table) -> int:
     """Both players give their orders for the first phase, then are away: the director resolves every phase
     (the players' stand-in orders) until two more rounds have begun, then damages Halcón (Ana's) by hand."""
@@ -39,10 +63,7 @@ async def away_for_two_rounds(t: Table) -> int:
     await play_phase(t, enc, ana_moves="DA", bea_moves="DA")
     await wait_phase_after(t, enc, first.phase_no)
     await t.bot.settle()
-    while (seen := await t.bot.service.read(enc)).state.round < first.state.round + 2 and not seen.state.over:
-        t.fd.advance_clock(CONFIRM_WITHIN_MS + 1)  # the phase has been in front of the director a while
-        await ask(t, t.director, "director resolve")
-        await wait_phase_after(t, enc, seen.phase_no)
+    await resolve_until_round(t, enc, first.state.round + 2)
     damaged = await (
         await t.director.run_command(t.channel, "director damage", {"unit": "halcon", "amount": "2"})
     ).final_response(timeout=60)
@@ -90,3 +111,28 @@ async def test_someone_with_no_unit_is_refused_privately_and_told_how_to_join(ta
     assert refused.ephemeral and refused.visible_to == stranger.id
     assert "/encounter join" in refused.content, refused.content
     assert public(t) == channel_before
+
+
+async def test_the_next_panel_opens_with_the_catch_up_only_after_a_whole_round_away_and_only_once(
+    table: Table,
+) -> None:
+    """A player who acted last round followed it in the channel: their panel adds nothing (exo: every round's
+    panel would repeat the account just posted). One who sat a whole round out gets it on the panel that
+    reaches them, by DM (Ana) or on /orders (Bea, DMs closed, in Spanish), once."""
+    t = table
+    enc = await open_duel(t)
+    first = await t.bot.service.read(enc)
+    await play_phase(t, enc, ana_moves="DA", bea_moves="DA")
+    await wait_phase_after(t, enc, first.phase_no)
+    await resolve_until_round(t, enc, first.state.round + 1)
+    await t.bot.settle()
+    seen = await t.bot.service.read(enc)
+    assert catch_up_field(await current_panel_dm(t, t.ana, "halcon", seen.phase_no)) == ""
+    await resolve_until_round(t, enc, first.state.round + 2)
+    await t.bot.settle()
+    seen = await t.bot.service.read(enc)
+    news = catch_up_field(await current_panel_dm(t, t.ana, "halcon", seen.phase_no))
+    assert news.startswith("Since your last order") and "Pirata moved" in news, news
+    hers = catch_up_field(await orders_panel(t, t.bea))
+    assert hers.startswith("Desde tu última orden") and "Halcón se movió" in hers, hers
+    assert catch_up_field(await orders_panel(t, t.bea)) == "", "shown once: the next panel does not repeat it"
