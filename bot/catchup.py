@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from bot.alt_text import board_alt, clip
+from bot.imaging import board_png
 from bot.names import shown_name
 from bot.permissions import Actor
 from bot.results import refuse
@@ -270,9 +272,22 @@ async def note_shown(service: ServiceBase, encounter_id: int, user_id: int) -> N
     await service.storage.note_settings(encounter_id, **{SHOWN.format(user=user_id): last})
 
 
-async def panel_news(service: ServiceBase, encounter_id: int, user_id: int, unit_id: str, locale: str) -> str:
-    """The catch-up a panel for ``unit_id`` opens with ("": none); the caller notes it shown
+@dataclass(frozen=True, slots=True)
+class PanelNews:
+    """What a panel opens with: the catch-up's lines, and its picture (None: it could not be drawn) with its alt
+    text."""
+
+    text: str
+    picture: bytes | None
+    alt: str
+
+
+async def panel_news(
+    service: ServiceBase, encounter_id: int, user_id: int, unit_id: str, locale: str, scheme: str = "standard"
+) -> PanelNews | None:
+    """The catch-up a panel for ``unit_id`` opens with (None: none); the caller notes it shown
     (:func:`note_shown`) once the panel reached the player (closed DMs: the next panel carries it).
+    ``scheme``: the reader's colour scheme for its picture.
 
     Only for someone who sat out at least a whole round since their last order and their last catch-up: a player
     who acts every round followed it in the channel's posts (exo: every round's panel would only repeat the
@@ -282,23 +297,33 @@ async def panel_news(service: ServiceBase, encounter_id: int, user_id: int, unit
     state = reading.state
     unit = state.units.get(unit_id)
     if unit is None:
-        return ""
+        return None
     try:
         private = unit.side in ruleset_for(state).private_views(state)
     except KeyError:
         private = False
     if private:
-        return ""
+        return None
     storage = service.storage
     shown = (await storage.get_encounter(encounter_id)).settings.get(SHOWN.format(user=user_id))
     told = shown if isinstance(shown, int) else 0
     since = max(told, await last_act(service, encounter_id, user_id))
     if len(await storage.events(encounter_id, since_seq=since, types=(PHASE_RESOLVED,))) < 2:
-        return ""  # the cheap test first: two rounds on are two steps on at least
+        return None  # the cheap test first: two rounds on are two steps on at least
     found = await catch_up(service, encounter_id, user_id, unit.side, after=told)
     if found.empty or found.state.round < found.since.round + 2:
-        return ""
-    return "\n".join(lines(replace(found, deadline=None), locale, limit=PANEL_ITEMS))
+        return None
+    text = "\n".join(lines(replace(found, deadline=None), locale, limit=PANEL_ITEMS))
+    png = await board_png(
+        found.state,
+        found.marks,
+        viewer=unit.side,
+        locale=locale,
+        title=reading.meta.name,
+        scheme=scheme,
+        ghosts=found.ghosts,
+    )
+    return PanelNews(text, png, alt(found, locale))
 
 
 def _state(text: str) -> EncounterState:
@@ -339,6 +364,14 @@ def _name(state: EncounterState, uid: str, locale: str) -> str:
     return uid if unit is None else unit_name(unit, locale, markdown=True)
 
 
+_RULE_ID = re.compile(r"^\[[^\]]*\]\s*")
+
+
+def _unruled(line: str) -> str:
+    """An account line without its leading rule id: the catch-up names the director in its own words."""
+    return _RULE_ID.sub("", line, count=1)
+
+
 def items(catchup: CatchUp, locale: str) -> list[str]:
     """Every line of news, the ones about the reader's own units first: what the director did (to their units
     first), the damage they took, then what they dealt, what moved, came into sight or went out of it."""
@@ -356,7 +389,11 @@ def items(catchup: CatchUp, locale: str) -> list[str]:
         (e for e in c.director if isinstance(e, DirectorOverride)), key=lambda e: side_of(e.unit) != viewer
     )
     out = [
-        t("catchup.director", locale, line=describe(e, now if e.unit in now.units else c.since, locale))
+        t(
+            "catchup.director",
+            locale,
+            line=_unruled(describe(e, now if e.unit in now.units else c.since, locale)),
+        )
         for e in overrides
     ]
     taken = [h for h in c.hits if side_of(h.target) == viewer]

@@ -90,7 +90,7 @@ class DirectMessages:
         try:
             locale = await self.user_lang(reading.meta, user_id)
             panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, reading=reading)
-            news = await panel_news(self.bot.service, meta.id, user_id, unit_id, locale)
+            news = await panel_news(self.bot.service, meta.id, user_id, unit_id, locale, panel.scheme)
             kwargs = await panel_message(panel, locale, news=news)
             dm = await self.dm_channel(user_id)
             if before is not None and before.message_id and await self._edit_panel(dm, before, kwargs):
@@ -100,7 +100,7 @@ class DirectMessages:
                 sent = Sent(message.channel.id, message.id)
         except discord.Forbidden:
             return None
-        if news:
+        if news is not None:
             await note_shown(self.bot.service, meta.id, user_id)
         return sent
 

@@ -62,7 +62,7 @@ class OrdersCog(commands.Cog):
         picks = await picks_for(self.bot.service, reading, actor_of(interaction))
         # the first message opens with what changed since this player last acted, when they were away
         news = await panel_news(
-            self.bot.service, meta.id, interaction.user.id, panels[0].model.unit_id, locale
+            self.bot.service, meta.id, interaction.user.id, panels[0].model.unit_id, locale, panels[0].scheme
         )
         if picks and all(_fits_picker(p, picks, locale) for p in panels):
             # one message for the units acting now: a picker on its first row switches which one it shows,
@@ -73,17 +73,17 @@ class OrdersCog(commands.Cog):
             if line:
                 kwargs["content"] = line
             await interaction.followup.send(ephemeral=True, **kwargs)
-            if news:
+            if news is not None:
                 await note_shown(self.bot.service, meta.id, interaction.user.id)
             return
         # a panel whose controls take every row keeps a message of its own, as does each of more units than a
         # picker holds (a director's unplayed units): each click edits its own message
         for n, panel in enumerate(panels):
-            kwargs = await panel_message(panel, locale, news=news if n == 0 else "")
+            kwargs = await panel_message(panel, locale, news=news if n == 0 else None)
             if n == 0 and line:
                 kwargs["content"] = line
             await interaction.followup.send(ephemeral=True, **kwargs)
-            if n == 0 and news:
+            if n == 0 and news is not None:
                 await note_shown(self.bot.service, meta.id, interaction.user.id)
 
 

@@ -16,13 +16,14 @@ from typing import Any
 import discord
 from discord import ui
 
+from bot.catchup import PanelNews
 from bot.imaging import Superseded, previews_backed_up
 from bot.logs import trace_id
 from bot.names import shown_name
 from bot.orders_reply import Pick
 from bot.results import Refused
 from bot.storage import StorageError
-from cogs.common import bot_of, lang
+from cogs.common import bot_of, lang, png_file
 from cogs.panel.components import (
     FIELD_VALUE,
     TEMPLATE,
@@ -41,6 +42,8 @@ log = logging.getLogger(__name__)
 
 #: Discord's limit on the characters of all of a message's embeds
 EMBED_TOTAL = 6000
+#: the file name of the catch-up's picture on a panel
+CATCHUP_NAME = "catchup.png"
 
 
 class PanelItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
@@ -113,21 +116,28 @@ async def panel_message(
     locale: str,
     coalesce: int | None = None,
     picks: tuple[Pick, ...] = (),
-    news: str = "",
+    news: PanelNews | None = None,
 ) -> dict[str, Any]:
     """Keyword arguments for send/edit: embed, view and ``files`` (the private preview image, when there is one).
     ``coalesce``: the id of the panel message being edited (see :func:`preview_file`); ``picks``: the units
     the message switches between (:func:`panel_view`); ``news``: the catch-up the panel opens with
-    (``bot.catchup.panel_news``), its first field."""
+    (``bot.catchup.panel_news``): its first field, and its picture beside the preview (in its place when the
+    panel has none)."""
     embed = panel_embed(panel.model, locale, submitted=panel.submitted, deadline=panel.deadline)
-    if news:
-        embed.insert_field_at(0, name=t("catchup.panel", locale), value=news[:FIELD_VALUE], inline=False)
+    files: list[discord.File] = []
+    if news is not None:
+        embed.insert_field_at(0, name=t("catchup.panel", locale), value=news.text[:FIELD_VALUE], inline=False)
         if len(embed) > EMBED_TOTAL:  # the panel's own contents first: the catch-up gives way
             embed.remove_field(0)
+        if news.picture is not None:
+            files.append(png_file(news.picture, CATCHUP_NAME, description=news.alt))
     preview = await preview_file(panel, locale, None if coalesce is None else ("panel", coalesce))
     if preview is not None:
         embed.set_image(url=f"attachment://{PREVIEW_NAME}")
-    return {"embed": embed, "view": panel_view(panel, locale, picks), "files": [preview] if preview else []}
+        files.insert(0, preview)
+    elif files:
+        embed.set_image(url=f"attachment://{CATCHUP_NAME}")
+    return {"embed": embed, "view": panel_view(panel, locale, picks), "files": files}
 
 
 def _unshown(answer: asyncio.Future[Shown | None]) -> None:
