@@ -126,9 +126,7 @@ async def panel_message(
     embed = panel_embed(panel.model, locale, submitted=panel.submitted, deadline=panel.deadline)
     files: list[discord.File] = []
     if news is not None:
-        embed.insert_field_at(0, name=t("catchup.panel", locale), value=news.text[:FIELD_VALUE], inline=False)
-        if len(embed) > EMBED_TOTAL:  # the panel's own contents first: the catch-up gives way
-            embed.remove_field(0)
+        with_news(embed, news.text, locale)
         if news.picture is not None:
             files.append(png_file(news.picture, CATCHUP_NAME, description=news.alt))
     preview = await preview_file(panel, locale, None if coalesce is None else ("panel", coalesce))
@@ -138,6 +136,14 @@ async def panel_message(
     elif files:
         embed.set_image(url=f"attachment://{CATCHUP_NAME}")
     return {"embed": embed, "view": panel_view(panel, locale, picks), "files": files}
+
+
+def with_news(embed: discord.Embed, text: str, locale: str) -> None:
+    """The catch-up as the embed's first field, unless the embed would then pass Discord's limit on all of a
+    message's embeds: the panel's own contents come first, and the catch-up gives way."""
+    embed.insert_field_at(0, name=t("catchup.panel", locale), value=text[:FIELD_VALUE], inline=False)
+    if len(embed) > EMBED_TOTAL:
+        embed.remove_field(0)
 
 
 def _unshown(answer: asyncio.Future[Shown | None]) -> None:

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 
 from bot.phase_gate import CONFIRM_WITHIN_MS
+from cogs.panel.items import with_news
 from tests.e2e_helpers import (
     Table,
     current_panel_dm,
@@ -139,3 +141,17 @@ async def test_the_next_panel_opens_with_the_catch_up_only_after_a_whole_round_a
     hers = catch_up_field(await orders_panel(t, t.bea))
     assert hers.startswith("Desde tu última orden") and "Halcón se movió" in hers, hers
     assert catch_up_field(await orders_panel(t, t.bea)) == "", "shown once: the next panel does not repeat it"
+
+
+def test_a_panels_catch_up_is_its_first_field_and_gives_way_to_the_panel_within_discords_limits() -> None:
+    """Discord refuses a message whose embeds hold more than 6,000 characters: the catch-up is dropped before
+    the panel's own lines are."""
+    roomy = discord.Embed(title="Halcón", description="orders")
+    with_news(roomy, "Since your last order:\n• Pirata moved 0904 → 0906", "en")
+    assert roomy.fields[0].name == "While you were away" and "Pirata" in (roomy.fields[0].value or "")
+    full = discord.Embed(title="Halcón", description="x" * 4096)
+    for n in range(2):
+        full.add_field(name=f"field {n}", value="y" * 900)
+    with_news(full, "• " + "z" * 1000, "es")
+    assert len(full) <= 6000 and all(f.name != "Mientras no estabas" for f in full.fields)
+    assert full.description == "x" * 4096
