@@ -32,16 +32,27 @@ from data.i18n import t
 from render.fog import view_for
 from render.options import BoardSnapshot
 from render.phase import phase_title
-from rules.events import DirectorOverride, Event, Note, RollMade, ShotResolved, UnitDestroyed, UnitMoved
+from rules.events import (
+    DirectorOverride,
+    Event,
+    Note,
+    PhaseStarted,
+    RollMade,
+    ShotResolved,
+    UnitDestroyed,
+    UnitMoved,
+)
 from rules.hexgrid import Hex
 from rules.registry import ruleset_for
-from rules.ruleset import DIRECTOR
-from rules.seen import seen_events
+from rules.ruleset import DIRECTOR, Visibility
+from rules.seen import seen_between, seen_events
 from rules.serial import from_json
 from rules.state import EncounterState
 
 #: the most items a catch-up lists before it counts the rest: a phone's screen, not a log
 MAX_ITEMS = 6
+#: events that alone make no news of a step: its moves show from where units stood and stand now
+QUIET = (UnitMoved, RollMade, PhaseStarted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,13 +132,30 @@ def build(
     destroyed: set[str] = set()
     director: list[Event] = []
     marks: list[Event] = []
+    sights: dict[int, Visibility] = {}
+
+    def sight(state: EncounterState) -> Visibility:
+        # each state's sight once (at night it is most of the work); every state lives as long as ``steps``
+        vis = sights.get(id(state))
+        if vis is None:
+            vis = sights[id(state)] = view_for(state, viewer)
+        return vis
+
     for step in steps:
-        shown = seen_events(step.before, step.after, step.events, viewer)
-        _step_damage(step.after, shown, viewer, hits, damaged, marks)
+        if all(isinstance(e, QUIET) for e in step.events):
+            continue  # moves show from where units stood and stand; rolls alone hurt nobody
+        shown = (
+            tuple(step.events)
+            if viewer == DIRECTOR
+            else seen_between(
+                step.before, step.after, step.events, sight(step.before).units, sight(step.after).units
+            )
+        )
+        _step_damage(step.after, shown, sight(step.after), hits, damaged, marks)
         destroyed.update(e.unit for e in shown if isinstance(e, UnitDestroyed))
         director.extend(e for e in shown if _concerns(e, viewer))
-    then_sees = view_for(since, viewer).units
-    now_sees = view_for(now, viewer).units
+    then_sees = sight(since).units
+    now_sees = sight(now).units
     both = then_sees & now_sees
     for uid in sorted(both):
         old, new = since.units.get(uid), now.units.get(uid)
@@ -175,7 +203,7 @@ def build(
 def _step_damage(
     after: EncounterState,
     shown: tuple[Event, ...],
-    viewer: str,
+    vis: Visibility,
     hits: dict[tuple[str, str], int],
     damaged: set[str],
     marks: list[Event],
@@ -185,7 +213,7 @@ def _step_damage(
     from render.rulesets import overlays_for
     from render.scene import View
 
-    view = View.of(BoardSnapshot(after, shown), view_for(after, viewer))
+    view = View.of(BoardSnapshot(after, shown), vis)
     overlays = overlays_for(after)
     shots = [*view.shots, *(s for o in overlays for s in o.shots(view))]
     for s in shots:
