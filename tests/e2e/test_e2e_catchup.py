@@ -155,3 +155,23 @@ def test_a_panels_catch_up_is_its_first_field_and_gives_way_to_the_panel_within_
     with_news(full, "• " + "z" * 1000, "es")
     assert len(full) <= 6000 and all(f.name != "Mientras no estabas" for f in full.fields)
     assert full.description == "x" * 4096
+
+
+async def test_a_step_the_director_undid_is_counted_for_the_side_that_saw_it(table: Table) -> None:
+    """The director damages Halcón and takes it back: Ana, who saw the step, reads that a step was undone, and
+    no longer that her ship took damage (the undone step is off the chain)."""
+    t = table
+    enc = await open_duel(t)
+    first = await t.bot.service.read(enc)
+    await play_phase(t, enc, ana_moves="DA", bea_moves="DA")
+    await wait_phase_after(t, enc, first.phase_no)
+    damaged = await (
+        await t.director.run_command(t.channel, "director damage", {"unit": "halcon", "amount": "2"})
+    ).final_response(timeout=60)
+    assert "refused" not in damaged.content.lower(), damaged.content
+    await t.bot.settle()
+    t.fd.advance_clock(CONFIRM_WITHIN_MS + 1)
+    await ask(t, t.director, "director undo")
+    text = text_of(await ask(t, t.ana, "encounter catchup"))
+    assert "Steps the director undid: 1" in text, text
+    assert "takes 2 damage" not in text, text
