@@ -249,10 +249,11 @@ def _board(
     title: str,
     step: tuple[int, str] | None = None,
     scheme: str = "standard",
+    ghosts: tuple[tuple[str, Hex], ...] = (),
 ) -> bytes:
     from render import BoardSnapshot, RenderOptions, render_board
 
-    snapshot = BoardSnapshot(state, tuple(events), title=title, step=step)
+    snapshot = BoardSnapshot(state, tuple(events), title=title, step=step, ghosts=ghosts)
     return render_board(snapshot, viewer=viewer, options=RenderOptions(locale=locale, scheme=scheme))
 
 
@@ -290,11 +291,15 @@ async def board_png(
     title: str = "",
     step: tuple[int, str] | None = None,
     scheme: str = "standard",
+    ghosts: tuple[tuple[str, Hex], ...] = (),
 ) -> bytes | None:
     """``step``: the (round, phase) just resolved, named in the subtitle (else the state's current phase);
-    ``scheme``: the colour scheme (render/options.py SCHEMES: the reader's or the server's, bot/palettes.py)."""
+    ``scheme``: the colour scheme (render/options.py SCHEMES: the reader's or the server's, bot/palettes.py);
+    ``ghosts``: (unit, hex) where units stood before, drawn as outlines (a catch-up's picture)."""
     try:
-        return await _run(_board, state, tuple(events), viewer, locale, title, step, scheme, priority=BOARD)
+        return await _run(
+            _board, state, tuple(events), viewer, locale, title, step, scheme, ghosts, priority=BOARD
+        )
     except Exception:
         log.exception("board render failed trace=%s encounter=%s", trace_id(), state.name)
         return None

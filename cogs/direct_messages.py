@@ -12,6 +12,7 @@ import discord
 
 from bot.alt_text import Upload, board_alt
 from bot.bounded import Bounded
+from bot.catchup import note_shown, panel_news
 from bot.director_view import show_view
 from bot.names import shown_name
 from bot.outbox import Sent
@@ -91,14 +92,19 @@ class DirectMessages:
         try:
             locale = await self.user_lang(reading.meta, user_id)
             panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, reading=reading)
-            kwargs = await panel_message(panel, locale)
+            news = await panel_news(self.bot.service, meta.id, user_id, unit_id, locale, panel.scheme)
+            kwargs = await panel_message(panel, locale, news=news)
             dm = await self.dm_channel(user_id)
             if before is not None and before.message_id and await self._edit_panel(dm, before, kwargs):
-                return Sent(before.channel_id, before.message_id)
-            sent = await dm.send(**kwargs)
+                sent = Sent(before.channel_id, before.message_id)
+            else:
+                message = await dm.send(**kwargs)
+                sent = Sent(message.channel.id, message.id)
         except discord.Forbidden:
             return None
-        return Sent(sent.channel.id, sent.id)
+        if news is not None:
+            await note_shown(self.bot.service, meta.id, user_id)
+        return sent
 
     async def _edit_panel(self, dm: discord.DMChannel, before: MessageRef, kwargs: dict[str, object]) -> bool:
         """Edit the panel DM ``before`` into the one ``kwargs`` lays out; False when it is not in this DM (the

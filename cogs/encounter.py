@@ -1,6 +1,6 @@
 """``/encounter new|join|leave|start|status|reminders|replay|end`` (DESIGN §4); ``board|log|export|verify|import``,
-commands that read the encounter back, are in cogs/encounter_records.py, and what the commands offer while typing
-in cogs/encounter_choices.py."""
+commands that read the encounter back, are in cogs/encounter_records.py, ``catchup`` in cogs/encounter_catchup.py,
+and what the commands offer while typing in cogs/encounter_choices.py."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from cogs.common import (
     reply,
 )
 from cogs.director_phase import resolve_now_button
+from cogs.encounter_catchup import EncounterCatchUp
 from cogs.encounter_choices import free_unit_autocomplete, scenario_autocomplete, side_autocomplete
 from cogs.encounter_records import VIEW_CHOICES, EncounterRecords
 from cogs.help import tutorial_embed
@@ -59,6 +60,7 @@ RULESET_CHOICES = [
 class EncounterCog(
     EncounterRecords,
     Watching,
+    EncounterCatchUp,
     commands.GroupCog,
     group_name=tr("encounter", "cmd.encounter.name"),
     group_description=tr("Run an encounter in this channel", "cmd.encounter.desc"),

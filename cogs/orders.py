@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.catchup import note_shown, panel_news
 from bot.orders_reply import Pick, picks_for, split_units, waiting_line
 from bot.process.client import HexBotCore
 from bot.results import refuse
@@ -59,23 +60,31 @@ class OrdersCog(commands.Cog):
             for unit in reply.acting[:MAX_PANELS]
         ]
         picks = await picks_for(self.bot.service, reading, actor_of(interaction))
+        # the first message opens with what changed since this player last acted, when they were away
+        news = await panel_news(
+            self.bot.service, meta.id, interaction.user.id, panels[0].model.unit_id, locale, panels[0].scheme
+        )
         if picks and all(_fits_picker(p, picks, locale) for p in panels):
             # one message for the units acting now: a picker on its first row switches which one it shows,
             # the first whose order is not in yet
             given = {p.unit_id for p in picks if p.submitted}
             first = next((p for p in panels if p.model.unit_id not in given), panels[0])
-            kwargs = await panel_message(first, locale, picks=picks)
+            kwargs = await panel_message(first, locale, picks=picks, news=news)
             if line:
                 kwargs["content"] = line
             await interaction.followup.send(ephemeral=True, **kwargs)
+            if news is not None:
+                await note_shown(self.bot.service, meta.id, interaction.user.id)
             return
         # a panel whose controls take every row keeps a message of its own, as does each of more units than a
         # picker holds (a director's unplayed units): each click edits its own message
         for n, panel in enumerate(panels):
-            kwargs = await panel_message(panel, locale)
+            kwargs = await panel_message(panel, locale, news=news if n == 0 else None)
             if n == 0 and line:
                 kwargs["content"] = line
             await interaction.followup.send(ephemeral=True, **kwargs)
+            if n == 0 and news is not None:
+                await note_shown(self.bot.service, meta.id, interaction.user.id)
 
 
 def _fits_picker(panel: LoadedPanel, picks: tuple[Pick, ...], locale: str) -> bool:

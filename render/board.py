@@ -41,6 +41,7 @@ from render.counters import (
 )
 from render.fog import view_for
 from render.geometry import compass, hex_polygon
+from render.ghosts import draw_ghosts, ghost_hexes, ghost_legend
 from render.layout import Layout, plan
 from render.legend import LegendItem, legend, legend_height
 from render.options import BoardSnapshot, RenderOptions
@@ -353,6 +354,7 @@ def _paint_board(
             highlight_ring(cv, vp.center(h), vp.size)
     for overlay in scene.overlays:
         overlay.under(cv, scene)
+    draw_ghosts(cv, scene)
     marks = _plan_shots(scene)
     for mark in marks:
         draw_shot(cv, mark, vp.size, head=False)
@@ -592,6 +594,7 @@ def _interest(
     hexes: list[Hex] = list(extra)
     hexes.extend(u.at for u in (*view.seen, *view.concealed) if u.at is not None)
     hexes.extend(m.at for m in view.markers if m.kind == CONCEALED)
+    hexes.extend(ghost_hexes(view))
     for overlay in overlays:
         hexes.extend(overlay.frame(view))
     if preview is not None:
@@ -858,6 +861,7 @@ def _legend_items(
         items.append(LegendItem(t("render.legend.miss", locale), "glyph", C.MISS, glyph=miss_symbol))
     if any(s.spent for s in scene.shots):
         items.append(LegendItem(t("render.legend.spent", locale), "glyph", C.SPENT, glyph=spent_symbol))
+    items.extend(ghost_legend(scene))
     if preview is not None:
         items.append(LegendItem(t("render.legend.path", locale), "dash", C.PREVIEW))
     return items

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.events import Event
+from rules.hexgrid import Hex
 from rules.state import EncounterState
 
 MIN_WIDTH = 1024  # narrower images are unreadable once Discord scales them down on a phone
@@ -26,6 +27,8 @@ class BoardSnapshot:
     #: (round, phase) the picture shows, when it is the step just resolved rather than the state's current phase
     #: (the channel board after phase 2 shows "Fase 2", as its account does: one phase number)
     step: tuple[int, str] | None = None
+    #: (unit id, hex it stood on before): a catch-up's picture ghosts where units were (render/ghosts.py)
+    ghosts: tuple[tuple[str, Hex], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -13,6 +13,7 @@ from render.options import BoardSnapshot
 from render.stats import DollCell, StatBar
 from render.viewport import Viewport
 from rules.events import Event, ShotResolved, UnitMoved
+from rules.hexgrid import Hex
 from rules.ruleset import Visibility
 from rules.state import EncounterState, Marker, Unit
 
@@ -33,6 +34,8 @@ class View:
     shots: tuple[ShotResolved, ...]  # between units the viewer sees
     #: every event of the step about units the viewer sees (an overlay's own: ocs step losses)
     events: tuple[Event, ...] = ()
+    #: units the viewer sees and the hex each stood on before (a catch-up's picture)
+    ghosts: tuple[tuple[Unit, Hex], ...] = ()
 
     @classmethod
     def of(cls, snapshot: BoardSnapshot, vis: Visibility) -> View:
@@ -52,6 +55,9 @@ class View:
             ),
             events=tuple(
                 e for e in snapshot.events if all(vis.sees(u) for u in e.involved() if u in state.units)
+            ),
+            ghosts=tuple(
+                (state.units[uid], h) for uid, h in snapshot.ghosts if uid in state.units and vis.sees(uid)
             ),
         )
 

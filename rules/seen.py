@@ -24,11 +24,27 @@ def seen_events(
     ``"director"``) may read, as the ruleset words them for that viewer."""
     if viewer == DIRECTOR:
         return tuple(events)
+    return seen_between(
+        before,
+        after,
+        events,
+        visibility(ruleset_for(before), before, viewer).units,
+        visibility(ruleset_for(after), after, viewer).units,
+    )
+
+
+def seen_between(
+    before: EncounterState,
+    after: EncounterState,
+    events: Sequence[Event],
+    sees_before: frozenset[str],
+    sees_after: frozenset[str],
+) -> tuple[Event, ...]:
+    """:func:`seen_events` for a viewer whose sight of each state is already known (``sees_before``, ``sees_after``:
+    the units they see in each), so a reader of many steps works out each state's sight once."""
     ruleset = ruleset_for(after)
     known_before, known_after = frozenset(before.units), frozenset(after.units)
-    unseen = (known_before - visibility(ruleset_for(before), before, viewer).units) | (
-        known_after - visibility(ruleset, after, viewer).units
-    )
+    unseen = (known_before - sees_before) | (known_after - sees_after)
     known = known_before | known_after
     seen = known - unseen
     shown = (ruleset.public_event(e, seen, known) for e in events)

@@ -54,6 +54,7 @@ async def surfaces(
     out["/encounter board mine"] = await ask(person, t, "encounter board", {"view": "mine"})
     out["/encounter board public"] = await ask(person, t, "encounter board", {"view": "public"})
     out["/encounter log"] = await ask(person, t, "encounter log")
+    out["/encounter catchup"] = await ask(person, t, "encounter catchup")
     out["/encounter replay mine"] = await ask(person, t, "encounter replay", {"view": "mine"})
     out["/encounter replay public"] = await ask(person, t, "encounter replay", {"view": "public"})
     out["/orders"] = await ask(person, t, "orders")

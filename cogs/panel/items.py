@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord import ui
 
+from bot.catchup import PanelNews
 from bot.imaging import Superseded, previews_backed_up
 from bot.logs import trace_id
 from bot.names import shown_name
@@ -23,14 +24,26 @@ from bot.orders_reply import Pick
 from bot.results import Refused
 from bot.service.panel_click import LoadedPanel
 from bot.storage import StorageError
-from cogs.common import bot_of, lang
-from cogs.panel.components import TEMPLATE, ControlRef, panel_components, panel_embed, with_picker
+from cogs.common import bot_of, lang, png_file
+from cogs.panel.components import (
+    FIELD_VALUE,
+    TEMPLATE,
+    ControlRef,
+    panel_components,
+    panel_embed,
+    with_picker,
+)
 from cogs.panel.flow import click
 from cogs.panel.preview import PREVIEW_NAME, preview_file
 from data.i18n import t
 from rules.errors import GameError
 
 log = logging.getLogger(__name__)
+
+#: Discord's limit on the characters of all of a message's embeds
+EMBED_TOTAL = 6000
+#: the file name of the catch-up's picture on a panel
+CATCHUP_NAME = "catchup.png"
 
 
 class PanelItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
@@ -99,16 +112,38 @@ def panel_view(panel: LoadedPanel, locale: str, picks: tuple[Pick, ...] = ()) ->
 
 
 async def panel_message(
-    panel: LoadedPanel, locale: str, coalesce: int | None = None, picks: tuple[Pick, ...] = ()
+    panel: LoadedPanel,
+    locale: str,
+    coalesce: int | None = None,
+    picks: tuple[Pick, ...] = (),
+    news: PanelNews | None = None,
 ) -> dict[str, Any]:
     """Keyword arguments for send/edit: embed, view and ``files`` (the private preview image, when there is one).
     ``coalesce``: the id of the panel message being edited (see :func:`preview_file`); ``picks``: the units
-    the message switches between (:func:`panel_view`)."""
+    the message switches between (:func:`panel_view`); ``news``: the catch-up the panel opens with
+    (``bot.catchup.panel_news``): its first field, and its picture beside the preview (in its place when the
+    panel has none)."""
     embed = panel_embed(panel.model, locale, submitted=panel.submitted, deadline=panel.deadline)
+    files: list[discord.File] = []
+    if news is not None:
+        with_news(embed, news.text, locale)
+        if news.picture is not None:
+            files.append(png_file(news.picture, CATCHUP_NAME, description=news.alt))
     preview = await preview_file(panel, locale, None if coalesce is None else ("panel", coalesce))
     if preview is not None:
         embed.set_image(url=f"attachment://{PREVIEW_NAME}")
-    return {"embed": embed, "view": panel_view(panel, locale, picks), "files": [preview] if preview else []}
+        files.insert(0, preview)
+    elif files:
+        embed.set_image(url=f"attachment://{CATCHUP_NAME}")
+    return {"embed": embed, "view": panel_view(panel, locale, picks), "files": files}
+
+
+def with_news(embed: discord.Embed, text: str, locale: str) -> None:
+    """The catch-up as the embed's first field, unless the embed would then pass Discord's limit on all of a
+    message's embeds: the panel's own contents come first, and the catch-up gives way."""
+    embed.insert_field_at(0, name=t("catchup.panel", locale), value=text[:FIELD_VALUE], inline=False)
+    if len(embed) > EMBED_TOTAL:
+        embed.remove_field(0)
 
 
 def _unshown(answer: asyncio.Future[Shown | None]) -> None:
