@@ -109,7 +109,9 @@ async def unit_not_awaited(t: Table, enc: int) -> tuple[Message, str]:
     why the whole table waits)."""
     panel = await _ana_panel(t, enc)
     await t.bot.service.set_status(enc, Actor(t.director.id), "paused")
-    return await _reply(t.ana, panel, button_id(panel, "halcon", "submit")), "The director has paused this encounter."
+    return await _reply(
+        t.ana, panel, button_id(panel, "halcon", "submit")
+    ), "The director has paused this encounter."
 
 
 async def click_limit(t: Table, enc: int) -> tuple[Message, str]:
