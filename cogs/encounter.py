@@ -1,5 +1,5 @@
 """``/encounter new|join|leave|start|status|reminders|replay|end`` (DESIGN §4); ``board|log|export|verify|import``,
-commands that read the encounter back, are in cogs/encounter_records.py, ``catchup`` in cogs/encounter_catchup.py,
+commands that read the encounter back, are in cogs/encounter_records.py, ``catchup`` in cogs/encounter_catchup.py, ``watch|unwatch`` in cogs/spectators.py,
 and what the commands offer while typing in cogs/encounter_choices.py."""
 
 from __future__ import annotations
