@@ -16,6 +16,9 @@ from rules.serial import serializable
 
 # Field names that name units; used to decide who may see an event (FOG-1).
 UNIT_FIELDS = ("unit", "shooter", "target", "actor", "attacker", "defender", "other")
+#: fields naming the unit that caused an event about another (a mech's damage ``by``, a push ``by``): the event
+#: is still about its ``unit``, so a reader who cannot see the cause reads the event without it (FOG-1)
+CAUSE_FIELDS = ("by",)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -7,6 +7,7 @@ reads its own part of a scenario file (unit stats, orders in ``[[rounds]]``) and
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.dice import Dice
 from rules.errors import IllegalOrderError
-from rules.events import Event, Note, ShotResolved, UnitMoved
+from rules.events import CAUSE_FIELDS, Event, Note, ShotResolved, UnitMoved
 from rules.hexgrid import Hex
 from rules.placement import off_board
 from rules.serial import serializable
@@ -407,7 +408,7 @@ class Ruleset(ABC):
         becomes "a shot from the dark" (NGT-9); anything else naming an unseen unit is dropped (None)."""
         hidden = [u for u in event.involved() if u in known and u not in seen]
         if not hidden:
-            return event
+            return _without_hidden_cause(event, seen, known)
         if isinstance(event, ShotResolved) and hidden == [event.shooter] and not event.spent:
             return Note(
                 rule=event.rule,
@@ -495,3 +496,14 @@ class DiceFactory:
 def weapon_words(text: str) -> str:
     """A weapon's name as :meth:`Ruleset.arc_weapon` compares it: lower case, without spaces, ``_`` or ``-``."""
     return re.sub(r"[\s_-]+", "", text).lower()
+
+
+def _without_hidden_cause(event: Event, seen: frozenset[str], known: frozenset[str]) -> Event:
+    """``event`` with its cause (:data:`CAUSE_FIELDS`) blanked when that unit is one the reader cannot see: the
+    damage a seen unit took is read, who dealt it is not (FOG-1)."""
+    hidden = {
+        name: ""
+        for name in CAUSE_FIELDS
+        if isinstance(cause := getattr(event, name, None), str) and cause in known and cause not in seen
+    }
+    return dataclasses.replace(event, **hidden) if hidden else event

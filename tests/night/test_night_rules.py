@@ -11,6 +11,7 @@ from rules.engine import resolve_phase, visibility
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.events import Event, Note, RollMade, ShotResolved
 from rules.hexgrid import HexSide, hexes_within
+from rules.mech.events import DamageDealt
 from rules.night import light, rout, stray
 from rules.night.events import (
     NightJitterFire,
@@ -22,6 +23,7 @@ from rules.night.events import (
 from rules.night.layer import RULINGS
 from rules.night.sight import lit_hexes
 from rules.night.state import night_of
+from rules.registry import compose
 from rules.ruleset import DiceFactory, MoveIntent
 from rules.state import EncounterState, Marker
 from tests.night_fixtures import (
@@ -469,6 +471,16 @@ def test_ngt9_a_shot_from_an_unseen_unit_reads_as_a_shot_from_the_dark() -> None
     assert isinstance(dark, Note) and dark.key == "shot_from_dark" and dark.involved() == ("u",)
     assert NIGHT_SKIRMISH.public_event(shot, frozenset({"h", "u"}), known) == shot
     assert NIGHT_SKIRMISH.public_event(shot, frozenset(), known) is None
+
+
+def test_fog1_damage_to_a_seen_unit_from_an_unseen_one_is_read_without_its_cause() -> None:
+    """A mech damaged from the dark: the side reads the damage its own mech took, never which unit dealt it."""
+    night_mech = compose("mech", ("night",))
+    hit = DamageDealt(rule="MECH-2.3", unit="u", by="h", location="la", amount=5, armor=3, structure=4)
+    known = frozenset({"h", "u"})
+    assert night_mech.public_event(hit, frozenset({"u"}), known) == replace(hit, by="")
+    assert night_mech.public_event(hit, frozenset({"h", "u"}), known) == hit
+    assert night_mech.public_event(hit, frozenset({"h"}), known) is None
 
 
 def test_ngt5_seed_example_after_straying_onto_a_friend_it_moves_on_without_straying_this_round() -> None:
