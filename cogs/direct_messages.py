@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 
@@ -14,7 +14,8 @@ from bot.alt_text import Upload, board_alt
 from bot.bounded import Bounded
 from bot.director_view import show_view
 from bot.names import shown_name
-from bot.outbox import Sent
+from bot.orders_reply import Pick
+from bot.outbox import APART, Sent
 from bot.palettes import private_scheme
 from bot.results import HeldRolls, OverrideDone, StepReport
 from bot.service import Reading
@@ -23,7 +24,7 @@ from bot.side_news import news_for, private_title
 from bot.storage import Deadline, Encounter, MessageRef
 from bot.text.account import describe, roll_purpose
 from cogs.common import ACCOUNT_INLINE_LIMIT, clip
-from cogs.panel.items import panel_message
+from cogs.panel.items import fits_picker, panel_message
 from cogs.panel.load import load_panel
 from data.i18n import language_of, t
 from rules.events import RollMade
@@ -98,6 +99,36 @@ class DirectMessages:
             return None
         return Sent(sent.channel.id, sent.id)
 
+    async def send_panels(
+        self,
+        meta: Encounter,
+        reading: Reading,
+        user_id: int,
+        picks: tuple[Pick, ...],
+        before: MessageRef | None,
+    ) -> Sent | Literal["apart"] | None:
+        """One panel message for the player's units of ``picks``, showing the first whose order is not in, under
+        the unit picker (as ``/orders`` answers); edited into ``before`` when that is in this DM (None: the DMs
+        are closed; :data:`APART`: a panel leaves the picker no row, so each unit gets its own)."""
+        try:
+            locale = await self.user_lang(reading.meta, user_id)
+            panels = [
+                await load_panel(self.bot, meta.id, user_id, p.unit_id, None, None, reading=reading)
+                for p in picks
+            ]
+            if not all(fits_picker(panel, picks, locale) for panel in panels):
+                return APART
+            given = {p.unit_id for p in picks if p.submitted}
+            first = next((p for p in panels if p.model.unit_id not in given), panels[0])
+            kwargs = await panel_message(first, locale, picks=picks)
+            dm = await self.dm_channel(user_id)
+            if before is not None and before.message_id and await self._edit_panel(dm, before, kwargs):
+                return Sent(before.channel_id, before.message_id)
+            sent = await dm.send(**kwargs)
+        except discord.Forbidden:
+            return None
+        return Sent(sent.channel.id, sent.id)
+
     async def _edit_panel(self, dm: discord.DMChannel, before: MessageRef, kwargs: dict[str, object]) -> bool:
         """Edit the panel DM ``before`` into the one ``kwargs`` lays out; False when it is not in this DM (the
         unit changed hands) or cannot be edited (deleted, DMs closed since)."""
@@ -106,6 +137,7 @@ class DirectMessages:
         try:
             edit = dict(kwargs)
             edit["attachments"] = edit.pop("files", [])
+            edit.setdefault("content", None)  # a unit picker's message says its last Submit in its text
             edit["allowed_mentions"] = discord.AllowedMentions.none()
             await dm.get_partial_message(before.message_id).edit(**edit)  # type: ignore[arg-type]
         except discord.HTTPException:

@@ -14,12 +14,14 @@ import weakref
 from typing import TYPE_CHECKING, Protocol
 
 from bot.bounded import Bounded
+from bot.orders_reply import picks_for
 from bot.outbox.claims import Claims
 from bot.outbox.queue import Job, PostQueue, StepPost
 from bot.outbox.records import LAST_POST, POST, status_phase, status_ref
 from bot.outbox.retries import Retries
-from bot.outbox.sender import ChannelUnavailable, Sender
-from bot.results import Resolution, StepReport
+from bot.outbox.sender import APART, ChannelUnavailable, Sender
+from bot.permissions import Actor
+from bot.results import Resolution, StatusView, StepReport
 from bot.service import Reading
 from bot.storage import Encounter
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
@@ -240,10 +242,8 @@ class Outbox:
             await self.open_phase(encounter_id)
             return
         await self.sender.refresh_status(encounter_id, status=status)  # a refused edit
-        meta = await self.meta(encounter_id)
-        for missing in status.missing:  # panels are recorded: only the ones never sent go out
-            if missing.user_id is not None:
-                await self.send_panel(meta, missing.user_id, missing.unit)
+        # panels are recorded: only the ones never sent go out
+        await self._send_panels(await self._service.read(encounter_id), status)
 
     async def resume_all(self) -> int:
         """Resume every running encounter (one queue each, so their posts keep their order). Each resume is queued
@@ -309,9 +309,7 @@ class Outbox:
         reading = await self._service.read(encounter_id)
         status = await self._service.status(encounter_id, reading=reading)
         await self.sender.refresh_status(encounter_id, status=status)
-        for missing in status.missing:
-            if missing.user_id is not None:
-                await self.send_panel(reading.meta, missing.user_id, missing.unit, reading=reading)
+        await self._send_panels(reading, status)
         if (
             policy_of(status.ruleset).director_orders
             and status.status == "running"
@@ -321,11 +319,69 @@ class Outbox:
             # a director-run mode (ocs): the director's procedure panel for this step, by DM
             await self.send_panel(reading.meta, reading.meta.created_by, DIRECTOR, reading=reading)
 
+    async def _send_panels(self, reading: Reading, status: StatusView) -> None:
+        """The panels of the units missing from the open phase: one message per player for their units that may
+        act now (a unit picker switches between them), else, where the picker has no room or one unit acts, a
+        message per unit."""
+        by_user: dict[int, list[str]] = {}
+        for missing in status.missing:
+            if missing.user_id is not None:
+                by_user.setdefault(missing.user_id, []).append(missing.unit)
+        for user_id, units in by_user.items():
+            covered = await self.send_panels(reading, user_id)
+            for unit in units:
+                if unit not in covered:
+                    await self.send_panel(reading.meta, user_id, unit, reading=reading)
+
+    async def send_panels(self, reading: Reading, user_id: int) -> tuple[str, ...]:
+        """DM one panel message for the player's units that may act now, once per player and phase; the units it
+        stands for (none when they get a message each: one unit acts, or a panel leaves no room for the picker).
+
+        The message is claimed under the player's key, then recorded under it and under each of its units' keys:
+        the player's key says the message went out (a restart sends it again only while that is not recorded),
+        the units' keys let the next step edit it in place (:meth:`send_panel`). A unit handed to the player
+        during the phase has that key given back (cogs/seating.py), so the message with it goes out anew."""
+        meta = reading.meta
+        picks = await picks_for(self._service, reading, Actor(user_id))
+        if not picks:
+            return ()
+        units = tuple(p.unit_id for p in picks)
+        key = player_key(reading.phase_no, user_id)
+        if not await self.claims.claim(meta.id, "panel", key):
+            return units  # sent already, or being sent now (here or by another process)
+        storage = self._service.storage
+        try:
+            before = None
+            for pick in picks:  # the message one of these units had in the step just before is edited
+                before = await storage.get_message_ref(
+                    meta.id, "panel", f"{reading.phase_no - 1}:{pick.unit_id}"
+                )
+                if before is not None:
+                    break
+            sent = await self.sender.send_panels(meta, reading, user_id, picks, before)
+        except Exception:
+            await self.claims.release(meta.id, "panel", key)
+            raise
+        if sent == APART:
+            await self.claims.release(meta.id, "panel", key)
+            return ()
+        if sent is None:
+            await self.claims.release(meta.id, "panel", key)  # sent once the player opens their DMs
+            await self._dms_closed(meta, user_id)
+            return units
+        # the player's key first: once it is recorded the message is never sent again, whatever came after
+        await self.claims.record(meta.id, "panel", key, sent.channel_id, sent.message_id)
+        for unit in units:
+            await self.claims.record(
+                meta.id, "panel", f"{reading.phase_no}:{unit}", sent.channel_id, sent.message_id
+            )
+        return units
+
     async def send_panel(
         self, meta: Encounter, user_id: int, unit_id: str, *, reading: Reading | None = None
     ) -> bool:
         """DM the unit's panel for the current phase once; on closed DMs tell the channel (mention only, once per
-        unit and encounter: the status names who is missing from then on). False when the DMs are closed.
+        player and encounter: the status names who is missing from then on). False when the DMs are closed.
 
         When the unit's panel of the step just before went to the same player (the unit acts again at once: a
         skirmish activation's next action, any one-at-a-time step that follows the unit's own), that panel is
@@ -345,14 +401,14 @@ class Outbox:
             raise
         if sent is None:
             await self.claims.release(meta.id, "panel", key)  # sent once the player opens their DMs
-            await self._dms_closed(meta, user_id, unit_id)
+            await self._dms_closed(meta, user_id)
             return False
         await self.claims.record(meta.id, "panel", key, sent.channel_id, sent.message_id)
         return True
 
-    async def _dms_closed(self, meta: Encounter, user_id: int, unit_id: str) -> None:
-        """The channel is told once per unit that the player's DMs are closed."""
-        key = f"unit:{unit_id}:{user_id}"
+    async def _dms_closed(self, meta: Encounter, user_id: int) -> None:
+        """The channel is told once per player that their DMs are closed (however many units they play)."""
+        key = f"player:{user_id}"
         if not await self.claims.claim(meta.id, "dm_closed", key):
             return
         try:
@@ -400,6 +456,11 @@ class Outbox:
             self.retries.later(encounter_id)
 
 
+def player_key(phase_no: int, user_id: int) -> str:
+    """The key of the one panel message a player gets for their units acting in phase ``phase_no``."""
+    return f"{phase_no}:player:{user_id}"
+
+
 def policy_of(ruleset_id: str, state: EncounterState | None = None) -> OrderPolicy:
     """How the encounter's ruleset collects orders (rules/order_modes.py), in the step ``state`` is at when given;
     an encounter whose ruleset is no longer installed is shown as a simultaneous one (its status still lists who
@@ -419,5 +480,6 @@ __all__ = [
     "ChannelUnavailable",
     "Host",
     "Outbox",
+    "player_key",
     "policy_of",
 ]
