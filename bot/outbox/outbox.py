@@ -19,11 +19,11 @@ from bot.outbox.claims import Claims
 from bot.outbox.queue import Job, PostQueue, StepPost
 from bot.outbox.records import LAST_POST, POST, status_phase, status_ref
 from bot.outbox.retries import Retries
-from bot.outbox.sender import APART, ChannelUnavailable, Sender
+from bot.outbox.sender import APART, ChannelUnavailable, Sender, Sent
 from bot.permissions import Actor
 from bot.results import Resolution, StatusView, StepReport
 from bot.service import Reading
-from bot.storage import Encounter
+from bot.storage import Encounter, MessageRef
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
 from rules.registry import get_ruleset, ruleset_for
 from rules.ruleset import DIRECTOR, OrderMode
@@ -349,15 +349,8 @@ class Outbox:
         key = player_key(reading.phase_no, user_id)
         if not await self.claims.claim(meta.id, "panel", key):
             return units  # sent already, or being sent now (here or by another process)
-        storage = self._service.storage
         try:
-            before = None
-            for pick in picks:  # the message one of these units had in the step just before is edited
-                before = await storage.get_message_ref(
-                    meta.id, "panel", f"{reading.phase_no - 1}:{pick.unit_id}"
-                )
-                if before is not None:
-                    break
+            before = await self._before(meta.id, reading.phase_no, user_id, units)
             sent = await self.sender.send_panels(meta, reading, user_id, picks, before)
         except Exception:
             await self.claims.release(meta.id, "panel", key)
@@ -375,6 +368,7 @@ class Outbox:
             await self.claims.record(
                 meta.id, "panel", f"{reading.phase_no}:{unit}", sent.channel_id, sent.message_id
             )
+        await self._newest(meta.id, reading.phase_no, user_id, sent)
         return units
 
     async def send_panel(
@@ -383,18 +377,18 @@ class Outbox:
         """DM the unit's panel for the current phase once; on closed DMs tell the channel (mention only, once per
         player and encounter: the status names who is missing from then on). False when the DMs are closed.
 
-        When the unit's panel of the step just before went to the same player (the unit acts again at once: a
-        skirmish activation's next action, any one-at-a-time step that follows the unit's own), that panel is
-        edited into this one rather than a new DM sent; its controls then carry the new phase, so a click made for
+        When the player had a panel in the step just before (the unit acts again at once: a skirmish activation's
+        next action; another of their units acts right after: mech declarations, pbw segments, the next activation
+        of their side), that panel is edited into this one rather than a new DM sent: they are at the table, the
+        message they just used shows what is asked now. Its controls then carry the new phase, so a click made for
         the old one is refused. A new turn after others acted gets a new DM, which notifies the player."""
-        storage = self._service.storage
         if reading is None or reading.meta.id != meta.id:
             reading = await self._service.read(meta.id)
         key = f"{reading.phase_no}:{unit_id}"
         if not await self.claims.claim(meta.id, "panel", key):
             return True  # sent already, or being sent now (here or by another process)
         try:
-            before = await storage.get_message_ref(meta.id, "panel", f"{reading.phase_no - 1}:{unit_id}")
+            before = await self._before(meta.id, reading.phase_no, user_id, (unit_id,))
             sent = await self.sender.send_panel(meta, reading, user_id, unit_id, before)
         except Exception:
             await self.claims.release(meta.id, "panel", key)
@@ -404,7 +398,28 @@ class Outbox:
             await self._dms_closed(meta, user_id)
             return False
         await self.claims.record(meta.id, "panel", key, sent.channel_id, sent.message_id)
+        await self._newest(meta.id, reading.phase_no, user_id, sent)
         return True
+
+    async def _before(
+        self, encounter_id: int, phase_no: int, user_id: int, units: tuple[str, ...]
+    ) -> MessageRef | None:
+        """The panel message to edit into the one of step ``phase_no``: the one of these units in the step just
+        before, else the player's newest of that step (the sender edits it only when it is in their DM)."""
+        storage = self._service.storage
+        for unit in units:
+            ref = await storage.get_message_ref(encounter_id, "panel", f"{phase_no - 1}:{unit}")
+            if ref is not None:
+                return ref
+        return await storage.get_message_ref(encounter_id, "panel", newest_key(phase_no - 1, user_id))
+
+    async def _newest(self, encounter_id: int, phase_no: int, user_id: int, sent: Sent) -> None:
+        """The player's newest panel message of the step: the next step edits it when it is theirs too. Only a
+        pointer (the units' and the player's keys say what went out), so it is written without a claim."""
+        key = newest_key(phase_no, user_id)
+        await self._service.storage.set_message_ref(
+            encounter_id, "panel", key, sent.channel_id, sent.message_id
+        )
 
     async def _dms_closed(self, meta: Encounter, user_id: int) -> None:
         """The channel is told once per player that their DMs are closed (however many units they play)."""
@@ -459,6 +474,11 @@ class Outbox:
 def player_key(phase_no: int, user_id: int) -> str:
     """The key of the one panel message a player gets for their units acting in phase ``phase_no``."""
     return f"{phase_no}:player:{user_id}"
+
+
+def newest_key(phase_no: int, user_id: int) -> str:
+    """The key that points at the player's newest panel message of phase ``phase_no``."""
+    return f"{phase_no}:to:{user_id}"
 
 
 def policy_of(ruleset_id: str, state: EncounterState | None = None) -> OrderPolicy:

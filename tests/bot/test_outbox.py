@@ -98,6 +98,7 @@ class FakeSender:
             return None
         sent = self._send("panel")
         self.panels.append((user_id, unit_id))
+        self.befores.append(before.message_id if before is not None else None)
         return sent
 
     async def send_panels(
@@ -322,6 +323,32 @@ async def resolve_both(service: EncounterService, outbox: Outbox, enc: int) -> N
     result = await service.resolve(enc, expected_phase_no=last.phase_no, on_step=outbox.step_done)
     await outbox.after_resolution(result)
     await outbox.queue.drain()
+
+
+async def test_another_unit_of_the_player_acting_right_after_edits_their_panel_of_the_step_just_before(
+    service: EncounterService,
+) -> None:
+    """A step that follows one where the player had a panel (another of their units acts at once: mech
+    declarations, pbw segments) edits that panel rather than sending a new DM; a step after one where they had
+    none (others acted) is a new DM, which notifies them."""
+    enc = await both_units_anas(service)
+    sender = FakeSender()
+    outbox = outbox_of(service, sender)
+    meta = await service.storage.get_encounter(enc)
+    assert await outbox.send_panel(meta, ANA, "a")  # only Alfa's panel in this step
+    await service.submit(enc, ANA, "a", "move 0203")
+    last = await service.submit(enc, ANA, "b", "move 0504")
+    await service.resolve(enc, expected_phase_no=last.phase_no)
+    assert await outbox.send_panel(meta, ANA, "b")  # Bravo's in the next
+    assert sender.befores == [None, sender.next_id - 1], "Alfa's message, edited into Bravo's panel"
+    await service.submit(enc, ANA, "a", "move 0204")
+    last = await service.submit(enc, ANA, "b", "move 0505")
+    await service.resolve(enc, expected_phase_no=last.phase_no)
+    await service.submit(enc, ANA, "a", "move 0205")
+    last = await service.submit(enc, ANA, "b", "move 0506")
+    await service.resolve(enc, expected_phase_no=last.phase_no)
+    assert await outbox.send_panel(meta, ANA, "a")  # a step with no panel of hers came between
+    assert sender.befores[-1] is None
 
 
 async def test_a_crash_between_the_players_claim_and_the_send_resumes_to_exactly_one_message(

@@ -872,16 +872,17 @@ def dms_created(t: Table, person: Person) -> int:
 
 #: the most DMs a round may send one player (Ana: every unit of the first side, DMs open) and the director, per
 #: ruleset (scenario id: its own figure), two rounds resolved by the director as in the test above: one panel
-#: message per step for the units of hers that may act then (a unit picker switches between them), and at night
-#: each side's own board per step it sees something change and the director's own view per step (mech-night 5,
-#: skirmish-night 6 a round). Measured with a panel message per awaited unit: exo-ambush 2 (Ana's two ships),
-#: pbw-brawl 3, pbw-street 6 (three characters, two declarations each), skirmish-corridor 6, skirmish-night 6
+#: message per step for the units of hers that may act then (a unit picker switches between them), edited into
+#: the next step's when that asks her again at once; at night each side's own board per step it sees something
+#: change and the director's own view per step (mech-night 5, skirmish-night 6 a round). Measured with a panel
+#: message per awaited unit: exo-ambush 2 (Ana's two ships), mech-duel 2, pbw-brawl 3, pbw-street 6 (three
+#: characters, two declarations each), skirmish-corridor 6, skirmish-night 6
 DMS_PER_ROUND = {
     "exo": 1,
     "mech": 2,
     "mech-night": 6,
     "pbw": 2,
-    "pbw-street": 4,
+    "pbw-street": 3,
     "skirmish": 3,
     "skirmish-night": 5,
 }
