@@ -8,8 +8,19 @@ from pathlib import Path
 
 import pytest
 
+from bot.outbox import player_key
 from bot.phase_gate import CONFIRM_WITHIN_MS
-from tests.e2e_helpers import Table, button_id, draft_in, forge, retargeted, room, wait_phase_after
+from tests.e2e_helpers import (
+    E2E_BACKENDS,
+    Table,
+    button_id,
+    draft_in,
+    forge,
+    retargeted,
+    room,
+    start_bot,
+    wait_phase_after,
+)
 from tests.fakediscord import Message, Person
 
 pytestmark = pytest.mark.slow
@@ -178,6 +189,37 @@ async def test_exo_1_a_player_with_two_ships_gets_one_dm_per_phase_and_submits_b
         # a new turn after the other side's: a new DM (it notifies her), one for both ships again
         assert not any(label.endswith("✅") for label in picker(again).values()) and not again.content
         assert len(dms_from_the_bot(t, t.ana)) == 2, "one DM for both ships per phase"
+
+
+@pytest.mark.parametrize("backend", E2E_BACKENDS)
+async def test_a_restart_after_a_crash_sends_a_players_one_message_once(tmp_path: Path, backend: str) -> None:
+    """The bot dies while sending Ana's one message for her two ships: after the message was recorded under her
+    key but before under her ships', the restarted bot sends nothing (neither the message nor a panel per ship);
+    after she was claimed but before anything went out (nothing recorded), it sends exactly one message, and a
+    second restart nothing more."""
+    async with room(tmp_path, backend=backend) as t:
+        enc = await exo_ambush_two_ships(t, t.ana)
+        await t.bot.settle()
+        phase = (await t.bot.service.read(enc)).phase_no
+        assert len(dms_from_the_bot(t, t.ana)) == 1
+
+        async def forget(key: str) -> None:  # what the dead process never recorded
+            assert await t.bot.service.storage.delete_message_ref(enc, "panel", key)
+
+        async def restart() -> int:
+            await t.bot.close()
+            t.bot = await start_bot(t.fd, t.db, t.guild_id)
+            await t.bot.settle()
+            return len(dms_from_the_bot(t, t.ana))
+
+        for ship in SHIPS:
+            await forget(f"{phase}:{ship}")
+        assert await restart() == 1, "recorded under her key: never sent again, whole or per ship"
+        await forget(player_key(phase, t.ana.id))
+        assert await restart() == 2, "claimed, never sent: sent once"
+        newest = t.ana.dms()[-1]
+        assert set(picker(newest)) == set(SHIPS) and (d := draft_in(newest)) is not None and d[0] == phase
+        assert await restart() == 2
 
 
 async def test_a_player_with_several_units_and_closed_dms_is_named_once_in_the_channel(
