@@ -18,6 +18,7 @@ from bot.orders_reply import Pick
 from bot.outbox import APART, Sent
 from bot.palettes import private_scheme
 from bot.results import HeldRolls, OverrideDone, StepReport
+from bot.seating import and_list
 from bot.service import Reading
 from bot.service.base import MUTED
 from bot.side_news import news_for, private_title
@@ -242,7 +243,8 @@ class DirectMessages:
 
     async def remind(self, due: Deadline) -> None:
         """The deadline of ``due``'s phase is near: each player still missing gets one DM, unless they muted
-        reminders for this encounter. The DM names their own unit (they may see it even when it is hidden)."""
+        reminders for this encounter, however many of their units are missing. The DM names their own units (they
+        may see them even when hidden)."""
         service = self.bot.service
         meta = await service.storage.get_encounter(due.encounter_id)  # fresh: the muted list may have changed
         reading = await service.read(due.encounter_id)
@@ -251,20 +253,25 @@ class DirectMessages:
         status = await service.status(due.encounter_id, reading=reading)
         when = discord.utils.format_dt(due.due_at, "R")
         muted = {int(u) for u in meta.settings.get(MUTED, [])}
+        names: dict[int, list[str]] = {}  # each player still missing: their missing units' names
         for missing in status.missing:
             if missing.user_id is None or missing.user_id in muted:
                 continue
             unit = reading.state.units.get(missing.unit)
-            locale = await self.user_lang(meta, missing.user_id)
+            names.setdefault(missing.user_id, []).append(
+                shown_name(unit.name) if unit is not None else missing.unit
+            )
+        for user_id, units in names.items():
+            locale = await self.user_lang(meta, user_id)
             text = t(
                 "channel.reminder",
                 locale,
                 name=shown_name(meta.name),
-                unit=shown_name(unit.name) if unit is not None else missing.unit,
+                unit=and_list(units, locale),
                 when=when,
                 channel=f"<#{meta.channel_id}>",
             )
-            await self.dm(missing.user_id, clip(text))
+            await self.dm(user_id, clip(text))
 
 
 def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str | None:

@@ -4,18 +4,21 @@ Submit."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.outbox import player_key
 from bot.phase_gate import CONFIRM_WITHIN_MS
+from bot.service.base import utc_now
 from tests.e2e_helpers import (
     E2E_BACKENDS,
     Table,
     button_id,
     draft_in,
     forge,
+    phase_seen,
     retargeted,
     room,
     start_bot,
@@ -189,6 +192,23 @@ async def test_exo_1_a_player_with_two_ships_gets_one_dm_per_phase_and_submits_b
         # a new turn after the other side's: a new DM (it notifies her), one for both ships again
         assert not any(label.endswith("✅") for label in picker(again).values()) and not again.content
         assert len(dms_from_the_bot(t, t.ana)) == 2, "one DM for both ships per phase"
+
+
+async def test_a_player_missing_two_ships_gets_one_reminder_naming_both(tmp_path: Path) -> None:
+    """The deadline is near and both of Ana's ships still owe orders: one reminder DM names both, not one per
+    ship."""
+    async with room(tmp_path) as t:
+        enc = await exo_ambush_two_ships(t, t.ana)
+        await phase_seen(t)
+        await (await t.director.run_command(t.channel, "director deadline", {"minutes": 10})).final_response()
+        await t.bot.settle()
+        assert t.bot.scheduler is not None
+        t.bot.service.clock = lambda: utc_now() + timedelta(minutes=8)  # 80 % of the way: reminder time
+        assert await t.bot.scheduler.remind() == 1
+        await t.bot.settle()
+        reminders = [m.content for m in t.ana.dms() if m.content.startswith("⏰")]
+        names = [(await t.bot.service.read(enc)).state.units[u].name for u in SHIPS]
+        assert len(reminders) == 1 and all(n in reminders[0] for n in names), reminders
 
 
 @pytest.mark.parametrize("backend", E2E_BACKENDS)
