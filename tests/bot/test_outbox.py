@@ -98,8 +98,7 @@ class FakeSender:
             return None
         sent = self._send("panel")
         self.panels.append((user_id, unit_id))
-        self.befores.append(before.message_id if before is not None else None)
-        return sent
+        return self._edited(sent, before)
 
     async def send_panels(
         self,
@@ -115,8 +114,12 @@ class FakeSender:
             return APART
         sent = self._send("panel")
         self.grouped.append((user_id, tuple(p.unit_id for p in picks)))
+        return self._edited(sent, before)
+
+    def _edited(self, sent: Sent, before: MessageRef | None) -> Sent:
+        """The message a panel went to: ``before`` when it was to be edited (a DM is always editable here)."""
         self.befores.append(before.message_id if before is not None else None)
-        return sent
+        return sent if before is None else Sent(before.channel_id, before.message_id)
 
     async def send_dms_closed(self, meta: Encounter, user_id: int) -> Sent | None:
         sent = self._send("notice")
@@ -392,6 +395,22 @@ async def test_units_whose_panel_leaves_no_row_for_the_picker_get_a_message_each
     await outbox.open_phase(enc)
     await outbox.open_phase(enc)
     assert sender.grouped == [] and sorted(sender.panels) == [(ANA, "a"), (ANA, "b")]
+
+
+async def test_a_message_of_the_step_before_is_edited_into_one_panel_of_the_next_only(
+    service: EncounterService,
+) -> None:
+    """Ana's one message for both units, then a step where each unit gets its own (no room for the picker): the
+    first is that message edited, the second a new one (edited too, it would take the first one's place)."""
+    enc = await both_units_anas(service)
+    sender = FakeSender()
+    outbox = outbox_of(service, sender)
+    await outbox.open_phase(enc)
+    grouped = sender.next_id
+    sender.apart = True
+    await resolve_both(service, outbox, enc)
+    assert sorted(sender.panels) == [(ANA, "a"), (ANA, "b")]
+    assert sender.befores == [None, grouped, None], sender.befores
 
 
 async def test_closed_dms_name_a_player_with_several_units_once(service: EncounterService) -> None:
