@@ -75,8 +75,8 @@ class Sender(Protocol):
     async def send_panel(
         self, meta: Encounter, reading: Reading, user_id: int, unit_id: str, before: MessageRef | None
     ) -> Sent | None:
-        """The unit's panel by DM, edited into ``before`` (its panel of the step just before) when that is in the
-        same DM; None when the player's DMs are closed."""
+        """The unit's panel by DM, edited into ``before`` (the player's panel message of the step just before)
+        when that is in the same DM; None when the player's DMs are closed."""
         ...
 
     async def send_panels(
