@@ -17,7 +17,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 
@@ -26,6 +26,7 @@ from bot.dice_seal import reveal_line
 from bot.imaging import board_png
 from bot.logs import trace_id
 from bot.names import shown_name
+from bot.orders_reply import Pick
 from bot.outbox import ANNOUNCED, ChannelUnavailable, Job, Outbox, Sent, StepPost
 from bot.palettes import public_scheme
 from bot.panels import panel_for, step_cards
@@ -146,6 +147,16 @@ class Announcer:
         self, meta: Encounter, reading: Reading, user_id: int, unit_id: str, before: MessageRef | None
     ) -> Sent | None:
         return await self.dms.send_panel(meta, reading, user_id, unit_id, before)
+
+    async def send_panels(
+        self,
+        meta: Encounter,
+        reading: Reading,
+        user_id: int,
+        picks: tuple[Pick, ...],
+        before: MessageRef | None,
+    ) -> Sent | Literal["apart"] | None:
+        return await self.dms.send_panels(meta, reading, user_id, picks, before)
 
     # --- the status (cogs/status_post.py) -------------------------------------------------------------------
     def status_text(self, status: StatusView, locale: str, acting: str = "") -> str:

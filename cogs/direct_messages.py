@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
@@ -15,9 +15,11 @@ from bot.bounded import Bounded
 from bot.catchup import note_shown, panel_news
 from bot.director_view import show_view
 from bot.names import shown_name
-from bot.outbox import Sent
+from bot.orders_reply import Pick
+from bot.outbox import APART, Sent
 from bot.palettes import private_scheme
 from bot.results import HeldRolls, OverrideDone, StepReport
+from bot.seating import and_list
 from bot.service import Reading
 from bot.service.base import MUTED
 from bot.side_news import news_for, private_title
@@ -25,7 +27,7 @@ from bot.spectators import side_spectators
 from bot.storage import Deadline, Encounter, MessageRef
 from bot.text.account import describe, roll_purpose
 from cogs.common import ACCOUNT_INLINE_LIMIT, clip
-from cogs.panel.items import panel_message
+from cogs.panel.items import fits_picker, panel_message
 from cogs.panel.load import load_panel
 from cogs.spectator_views import send_delayed
 from data.i18n import language_of, t
@@ -94,17 +96,52 @@ class DirectMessages:
             panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, reading=reading)
             news = await panel_news(self.bot.service, meta.id, user_id, unit_id, locale, panel.scheme)
             kwargs = await panel_message(panel, locale, news=news)
-            dm = await self.dm_channel(user_id)
-            if before is not None and before.message_id and await self._edit_panel(dm, before, kwargs):
-                sent = Sent(before.channel_id, before.message_id)
-            else:
-                message = await dm.send(**kwargs)
-                sent = Sent(message.channel.id, message.id)
+            sent = await self._edit_or_send(user_id, before, kwargs)
         except discord.Forbidden:
             return None
         if news is not None:
             await note_shown(self.bot.service, meta.id, user_id)
         return sent
+
+    async def send_panels(
+        self,
+        meta: Encounter,
+        reading: Reading,
+        user_id: int,
+        picks: tuple[Pick, ...],
+        before: MessageRef | None,
+    ) -> Sent | Literal["apart"] | None:
+        """One panel message for the player's units of ``picks``, showing the first whose order is not in, under
+        the unit picker (as ``/orders`` answers); edited into ``before`` when that is in this DM (None: the DMs
+        are closed; :data:`APART`: a panel leaves the picker no row, so each unit gets its own)."""
+        try:
+            locale = await self.user_lang(reading.meta, user_id)
+            panels = [
+                await load_panel(self.bot, meta.id, user_id, p.unit_id, None, None, reading=reading)
+                for p in picks
+            ]
+            if not all(fits_picker(panel, picks, locale) for panel in panels):
+                return APART
+            given = {p.unit_id for p in picks if p.submitted}
+            first = next((p for p in panels if p.model.unit_id not in given), panels[0])
+            news = await panel_news(
+                self.bot.service, meta.id, user_id, first.model.unit_id, locale, first.scheme
+            )
+            kwargs = await panel_message(first, locale, picks=picks, news=news)
+            sent = await self._edit_or_send(user_id, before, kwargs)
+        except discord.Forbidden:
+            return None
+        if news is not None:
+            await note_shown(self.bot.service, meta.id, user_id)
+        return sent
+
+    async def _edit_or_send(self, user_id: int, before: MessageRef | None, kwargs: dict[str, Any]) -> Sent:
+        """The panel laid out by ``kwargs`` in the player's DM: edited into ``before`` when that can be, else sent."""
+        dm = await self.dm_channel(user_id)
+        if before is not None and before.message_id and await self._edit_panel(dm, before, kwargs):
+            return Sent(before.channel_id, before.message_id)
+        message = await dm.send(**kwargs)
+        return Sent(message.channel.id, message.id)
 
     async def _edit_panel(self, dm: discord.DMChannel, before: MessageRef, kwargs: dict[str, object]) -> bool:
         """Edit the panel DM ``before`` into the one ``kwargs`` lays out; False when it is not in this DM (the
@@ -114,6 +151,7 @@ class DirectMessages:
         try:
             edit = dict(kwargs)
             edit["attachments"] = edit.pop("files", [])
+            edit.setdefault("content", None)  # a unit picker's message says its last Submit in its text
             edit["allowed_mentions"] = discord.AllowedMentions.none()
             await dm.get_partial_message(before.message_id).edit(**edit)  # type: ignore[arg-type]
         except discord.HTTPException:
@@ -222,7 +260,8 @@ class DirectMessages:
 
     async def remind(self, due: Deadline) -> None:
         """The deadline of ``due``'s phase is near: each player still missing gets one DM, unless they muted
-        reminders for this encounter. The DM names their own unit (they may see it even when it is hidden)."""
+        reminders for this encounter, however many of their units are missing. The DM names their own units (they
+        may see them even when hidden)."""
         service = self.bot.service
         meta = await service.storage.get_encounter(due.encounter_id)  # fresh: the muted list may have changed
         reading = await service.read(due.encounter_id)
@@ -231,20 +270,25 @@ class DirectMessages:
         status = await service.status(due.encounter_id, reading=reading)
         when = discord.utils.format_dt(due.due_at, "R")
         muted = {int(u) for u in meta.settings.get(MUTED, [])}
+        names: dict[int, list[str]] = {}  # each player still missing: their missing units' names
         for missing in status.missing:
             if missing.user_id is None or missing.user_id in muted:
                 continue
             unit = reading.state.units.get(missing.unit)
-            locale = await self.user_lang(meta, missing.user_id)
+            names.setdefault(missing.user_id, []).append(
+                shown_name(unit.name) if unit is not None else missing.unit
+            )
+        for user_id, units in names.items():
+            locale = await self.user_lang(meta, user_id)
             text = t(
                 "channel.reminder",
                 locale,
                 name=shown_name(meta.name),
-                unit=shown_name(unit.name) if unit is not None else missing.unit,
+                unit=and_list(units, locale),
                 when=when,
                 channel=f"<#{meta.channel_id}>",
             )
-            await self.dm(missing.user_id, clip(text))
+            await self.dm(user_id, clip(text))
 
 
 def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str | None:

@@ -10,14 +10,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.catchup import note_shown, panel_news
-from bot.orders_reply import Pick, picks_for, split_units, waiting_line
+from bot.orders_reply import picks_for, split_units, waiting_line
 from bot.process.client import HexBotCore
 from bot.results import refuse
 from bot.translator import tr
 from cogs.common import actor_of, encounter_here, lang, remember_locale
-from cogs.panel.components import panel_components, with_picker
-from cogs.panel.items import PanelItem, panel_message
-from cogs.panel.load import LoadedPanel, load_panel
+from cogs.panel.items import PanelItem, fits_picker, panel_message
+from cogs.panel.load import load_panel
 from data.i18n import t
 
 #: panels one ``/orders`` shows at most (a director's unplayed units acting at once beyond it wait for the next)
@@ -64,7 +63,7 @@ class OrdersCog(commands.Cog):
         news = await panel_news(
             self.bot.service, meta.id, interaction.user.id, panels[0].model.unit_id, locale, panels[0].scheme
         )
-        if picks and all(_fits_picker(p, picks, locale) for p in panels):
+        if picks and all(fits_picker(p, picks, locale) for p in panels):
             # one message for the units acting now: a picker on its first row switches which one it shows,
             # the first whose order is not in yet
             given = {p.unit_id for p in picks if p.submitted}
@@ -85,15 +84,6 @@ class OrdersCog(commands.Cog):
             await interaction.followup.send(ephemeral=True, **kwargs)
             if n == 0 and news is not None:
                 await note_shown(self.bot.service, meta.id, interaction.user.id)
-
-
-def _fits_picker(panel: LoadedPanel, picks: tuple[Pick, ...], locale: str) -> bool:
-    """Whether the panel leaves its message a row for the unit picker."""
-    components = panel_components(
-        panel.model, locale, encounter_id=panel.encounter_id, phase_no=panel.phase_no
-    )
-    placed = with_picker(components, picks, panel.model.unit_id, encounter_id=0, phase_no=0)
-    return placed is not None
 
 
 async def setup(bot: HexBotCore) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 from discord import ui
 
+from bot.outbox import player_key
 from bot.process.client import HexBotCore, error_text, in_their_words
 from bot.service.seating import SEAT_DIRECTOR, SEAT_PLAYER, SEAT_STAND_IN
 from bot.storage import Encounter, StorageError
@@ -101,9 +102,13 @@ async def hand_over(bot: HexBotCore, encounter_id: int, units: list[str]) -> Non
     if reading.meta.status != "running":
         return
     owing = set(bot.service.owing(reading.state))
+    status = await bot.service.status(encounter_id, reading=reading)
     for unit in units:
         if unit in owing:
             await announcer.release(encounter_id, "panel", f"{reading.phase_no}:{unit}")
+    # a player's one message for their units acting now lacks the unit handed to them: it goes out anew with it
+    for user_id in {m.user_id for m in status.missing if m.unit in units and m.user_id is not None}:
+        await announcer.release(encounter_id, "panel", player_key(reading.phase_no, user_id))
     await announcer.open_phase(encounter_id)
 
 

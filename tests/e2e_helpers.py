@@ -19,7 +19,7 @@ from bot.process.client import EXTENSIONS, HexBotCore
 from bot.process.config import Config
 from bot.storage import Encounter
 from rules.registry import ruleset_for
-from tests.fakediscord import Channel, FakeDiscord, Message, Person
+from tests.fakediscord import Channel, FakeDiscord, InteractionHandle, Message, Person
 from tests.storage_fixtures import database_url
 
 #: the databases the race, crash-resume and leak-matrix tests run the bot on: SQLite always, PostgreSQL too where a
@@ -93,7 +93,48 @@ async def panel_for_phase(fd: FakeDiscord, person: Person, unit: str, phase_no: 
                 return m
         return None
 
-    return await fd.wait_for(find, what=f"{person.name}'s {unit} panel for phase {phase_no}", timeout=60)
+    found = await fd.wait_for(find, what=f"{person.name}'s {unit} panel for phase {phase_no}", timeout=60)
+    return await showing(fd, person, found, unit)
+
+
+def shows(message: Message, unit: str) -> bool:
+    """Whether the panel message shows ``unit``'s controls (not only its button in a unit picker)."""
+    return any(f":unit:{unit}:" in cid and not cid.endswith(":pick") for cid in message.custom_ids())
+
+
+async def showing(fd: FakeDiscord, person: Person, message: Message, unit: str) -> Message:
+    """``message`` showing ``unit``: one message for several units acting at once shows one of them, and its
+    unit picker's button switches it to another (edited in place)."""
+    pick = next((cid for cid in message.custom_ids() if cid.endswith(f":unit:{unit}:pick")), None)
+    if pick is None or shows(message, unit):
+        return message
+    await (await person.click(message, pick)).acknowledged()
+    await fd.wait_for(lambda: shows(message, unit), what=f"the message to show {unit}", timeout=60)
+    return message
+
+
+def ticked(message: Message, unit: str) -> bool:
+    """Whether a unit picker's button for ``unit`` says its order is in (✅)."""
+    pick = message.custom_ids().get(
+        next((c for c in message.custom_ids() if c.endswith(f":unit:{unit}:pick")), "")
+    )
+    return pick is not None and str(pick.get("label", "")).endswith("✅")
+
+
+async def submitted(fd: FakeDiscord, panel: Message, unit: str, handle: InteractionHandle) -> Message:
+    """The answer to a Submit of ``unit`` on ``panel``: a private reply (a refusal, or the acknowledgement of a
+    panel for one unit), or, on a message for several units (a unit picker), the message itself once its text
+    says the order is in and its picker ticks the unit."""
+    if not any(c.endswith(":pick") for c in panel.custom_ids()):
+        return (await handle.wait_for_replies(1, timeout=60))[0]
+    before = panel.content if ticked(panel, unit) else None
+
+    def answered() -> Message | None:
+        if replies := handle.replies():
+            return replies[0]
+        return panel if ticked(panel, unit) and panel.content and panel.content != before else None
+
+    return await fd.wait_for(answered, what=f"the Submit of {unit} to be answered", timeout=60)
 
 
 def draft_in(message: Message) -> tuple[int, Draft] | None:
@@ -194,8 +235,7 @@ async def fill_and_submit(
 
             await fd.wait_for(taken, what="the panel to show the fire picked")
     handle = await person.click(panel, button_id(panel, unit, "submit"))
-    acks = await handle.wait_for_replies(1, timeout=60)
-    return acks[0]
+    return await submitted(fd, panel, unit, handle)
 
 
 @dataclass

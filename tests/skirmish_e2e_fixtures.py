@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.e2e_helpers import Table, draft_in
+from tests.e2e_helpers import Table, draft_in, submitted
 from tests.fakediscord import Message, Person
 
 RFP = ("veddio", "lana", "kira", "dax")
@@ -51,10 +51,11 @@ async def choose(t: Table, person: Person, panel: Message, unit: str, group: str
     await t.fd.wait_for(shown, what="the panel to show the chosen action")
 
 
-async def press(person: Person, panel: Message, unit: str, action: str) -> Message:
+async def press(t: Table, person: Person, panel: Message, unit: str, action: str) -> Message:
+    """Press a button of ``unit``'s that answers (a Submit, an end of activation): its answer."""
     cid = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:{action}"))
     handle = await person.click(panel, cid)
-    return (await handle.wait_for_replies(1, timeout=60))[0]
+    return await submitted(t.fd, panel, unit, handle)
 
 
 async def a_destination(t: Table, person: Person, panel: Message, unit: str, moves: list[str]) -> str:

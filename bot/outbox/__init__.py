@@ -15,14 +15,15 @@ into text, a panel into a message).
 """
 
 from bot.outbox.claims import CLAIM_STALE, Claims
-from bot.outbox.outbox import ANNOUNCED, NOTHING_POSTED, RESUME_AT_ONCE, Host, Outbox
+from bot.outbox.outbox import ANNOUNCED, NOTHING_POSTED, RESUME_AT_ONCE, Host, Outbox, player_key
 from bot.outbox.queue import Job, PostQueue, StepPost
 from bot.outbox.records import LAST_POST, POST, STATUS, STATUS_ON_POST, STATUS_OWN, status_kind, status_phase
 from bot.outbox.retries import RETRY_BACKOFF, Retries
-from bot.outbox.sender import ChannelUnavailable, Sender, Sent
+from bot.outbox.sender import APART, ChannelUnavailable, Sender, Sent
 
 __all__ = [
     "ANNOUNCED",
+    "APART",
     "CLAIM_STALE",
     "LAST_POST",
     "NOTHING_POSTED",
@@ -42,6 +43,7 @@ __all__ = [
     "Sender",
     "Sent",
     "StepPost",
+    "player_key",
     "status_kind",
     "status_phase",
 ]

@@ -14,14 +14,16 @@ import weakref
 from typing import TYPE_CHECKING, Protocol
 
 from bot.bounded import Bounded
+from bot.orders_reply import picks_for
 from bot.outbox.claims import Claims
 from bot.outbox.queue import Job, PostQueue, StepPost
 from bot.outbox.records import LAST_POST, POST, status_phase, status_ref
 from bot.outbox.retries import Retries
-from bot.outbox.sender import ChannelUnavailable, Sender
-from bot.results import Resolution, StepReport
+from bot.outbox.sender import APART, ChannelUnavailable, Sender, Sent
+from bot.permissions import Actor
+from bot.results import Resolution, StatusView, StepReport
 from bot.service import Reading
-from bot.storage import Encounter
+from bot.storage import Encounter, MessageRef
 from rules.order_modes import OrderPolicy, policy_for, policy_for_mode
 from rules.registry import get_ruleset, ruleset_for
 from rules.ruleset import DIRECTOR, OrderMode
@@ -240,10 +242,8 @@ class Outbox:
             await self.open_phase(encounter_id)
             return
         await self.sender.refresh_status(encounter_id, status=status)  # a refused edit
-        meta = await self.meta(encounter_id)
-        for missing in status.missing:  # panels are recorded: only the ones never sent go out
-            if missing.user_id is not None:
-                await self.send_panel(meta, missing.user_id, missing.unit)
+        # panels are recorded: only the ones never sent go out
+        await self._send_panels(await self._service.read(encounter_id), status, set())
 
     async def resume_all(self) -> int:
         """Resume every running encounter (one queue each, so their posts keep their order). Each resume is queued
@@ -309,9 +309,8 @@ class Outbox:
         reading = await self._service.read(encounter_id)
         status = await self._service.status(encounter_id, reading=reading)
         await self.sender.refresh_status(encounter_id, status=status)
-        for missing in status.missing:
-            if missing.user_id is not None:
-                await self.send_panel(reading.meta, missing.user_id, missing.unit, reading=reading)
+        used: set[int] = set()  # the panel messages sent or edited for this step: each shows one panel
+        await self._send_panels(reading, status, used)
         if (
             policy_of(status.ruleset).director_orders
             and status.status == "running"
@@ -319,40 +318,132 @@ class Outbox:
             and not reading.state.over
         ):
             # a director-run mode (ocs): the director's procedure panel for this step, by DM
-            await self.send_panel(reading.meta, reading.meta.created_by, DIRECTOR, reading=reading)
+            await self.send_panel(reading.meta, reading.meta.created_by, DIRECTOR, reading=reading, used=used)
+
+    async def _send_panels(self, reading: Reading, status: StatusView, used: set[int]) -> None:
+        """The panels of the units missing from the open phase: one message per player for their units that may
+        act now (a unit picker switches between them), else, where the picker has no room or one unit acts, a
+        message per unit."""
+        by_user: dict[int, list[str]] = {}
+        for missing in status.missing:
+            if missing.user_id is not None:
+                by_user.setdefault(missing.user_id, []).append(missing.unit)
+        for user_id, units in by_user.items():
+            covered = await self.send_panels(reading, user_id, used)
+            for unit in units:
+                if unit not in covered:
+                    await self.send_panel(reading.meta, user_id, unit, reading=reading, used=used)
+
+    async def send_panels(self, reading: Reading, user_id: int, used: set[int]) -> tuple[str, ...]:
+        """DM one panel message for the player's units that may act now, once per player and phase; the units it
+        stands for (none when they get a message each: one unit acts, or a panel leaves no room for the picker).
+
+        The message is claimed under the player's key, then recorded under it and under each of its units' keys:
+        the player's key says the message went out (a restart sends it again only while that is not recorded),
+        the units' keys let the next step edit it in place (:meth:`send_panel`). A unit handed to the player
+        during the phase has that key given back (cogs/seating.py), so the message with it goes out anew.
+        ``used``: the panel messages already sent or edited for this step (none is edited into a second panel)."""
+        meta = reading.meta
+        picks = await picks_for(self._service, reading, Actor(user_id))
+        if not picks:
+            return ()
+        units = tuple(p.unit_id for p in picks)
+        key = player_key(reading.phase_no, user_id)
+        if not await self.claims.claim(meta.id, "panel", key):
+            return units  # sent already, or being sent now (here or by another process)
+        try:
+            before = await self._before(meta.id, reading.phase_no, user_id, units, used)
+            sent = await self.sender.send_panels(meta, reading, user_id, picks, before)
+        except Exception:
+            await self.claims.release(meta.id, "panel", key)
+            raise
+        if sent == APART:
+            await self.claims.release(meta.id, "panel", key)
+            return ()
+        if sent is None:
+            await self.claims.release(meta.id, "panel", key)  # sent once the player opens their DMs
+            await self._dms_closed(meta, user_id)
+            return units
+        # the player's key first: once it is recorded the message is never sent again, whatever came after
+        await self.claims.record(meta.id, "panel", key, sent.channel_id, sent.message_id)
+        for unit in units:
+            await self.claims.record(
+                meta.id, "panel", f"{reading.phase_no}:{unit}", sent.channel_id, sent.message_id
+            )
+        await self._newest(meta.id, reading.phase_no, user_id, sent)
+        used.add(sent.message_id)
+        return units
 
     async def send_panel(
-        self, meta: Encounter, user_id: int, unit_id: str, *, reading: Reading | None = None
+        self,
+        meta: Encounter,
+        user_id: int,
+        unit_id: str,
+        *,
+        reading: Reading | None = None,
+        used: set[int] | None = None,
     ) -> bool:
         """DM the unit's panel for the current phase once; on closed DMs tell the channel (mention only, once per
-        unit and encounter: the status names who is missing from then on). False when the DMs are closed.
+        player and encounter: the status names who is missing from then on). False when the DMs are closed.
 
-        When the unit's panel of the step just before went to the same player (the unit acts again at once: a
-        skirmish activation's next action, any one-at-a-time step that follows the unit's own), that panel is
-        edited into this one rather than a new DM sent; its controls then carry the new phase, so a click made for
-        the old one is refused. A new turn after others acted gets a new DM, which notifies the player."""
-        storage = self._service.storage
+        When the player had a panel in the step just before (the unit acts again at once: a skirmish activation's
+        next action; another of their units acts right after: mech declarations, pbw segments, the next activation
+        of their side), that panel is edited into this one rather than a new DM sent: they are at the table, the
+        message they just used shows what is asked now. Its controls then carry the new phase, so a click made for
+        the old one is refused. A new turn after others acted gets a new DM, which notifies the player. A message
+        is edited into one panel per step: none of ``used`` (the step's panel messages so far), nor the player's
+        newest of this step, is taken again."""
         if reading is None or reading.meta.id != meta.id:
             reading = await self._service.read(meta.id)
         key = f"{reading.phase_no}:{unit_id}"
         if not await self.claims.claim(meta.id, "panel", key):
             return True  # sent already, or being sent now (here or by another process)
         try:
-            before = await storage.get_message_ref(meta.id, "panel", f"{reading.phase_no - 1}:{unit_id}")
+            before = await self._before(meta.id, reading.phase_no, user_id, (unit_id,), used or set())
             sent = await self.sender.send_panel(meta, reading, user_id, unit_id, before)
         except Exception:
             await self.claims.release(meta.id, "panel", key)
             raise
         if sent is None:
             await self.claims.release(meta.id, "panel", key)  # sent once the player opens their DMs
-            await self._dms_closed(meta, user_id, unit_id)
+            await self._dms_closed(meta, user_id)
             return False
         await self.claims.record(meta.id, "panel", key, sent.channel_id, sent.message_id)
+        await self._newest(meta.id, reading.phase_no, user_id, sent)
+        if used is not None:
+            used.add(sent.message_id)
         return True
 
-    async def _dms_closed(self, meta: Encounter, user_id: int, unit_id: str) -> None:
-        """The channel is told once per unit that the player's DMs are closed."""
-        key = f"unit:{unit_id}:{user_id}"
+    async def _before(
+        self, encounter_id: int, phase_no: int, user_id: int, units: tuple[str, ...], used: set[int]
+    ) -> MessageRef | None:
+        """The panel message to edit into the one of step ``phase_no``: the one of these units in the step just
+        before, else the player's newest of that step (the sender edits it only when it is in their DM); never a
+        message that already shows a panel of this step (``used``, or the player's newest of it: two units whose
+        message of the step before was one, each given a message of their own now, would take it in turn)."""
+        storage = self._service.storage
+        now = await storage.get_message_ref(encounter_id, "panel", newest_key(phase_no, user_id))
+        taken = set(used)
+        if now is not None:
+            taken.add(now.message_id)
+        keys = [f"{phase_no - 1}:{unit}" for unit in units] + [newest_key(phase_no - 1, user_id)]
+        for key in keys:
+            ref = await storage.get_message_ref(encounter_id, "panel", key)
+            if ref is not None and ref.message_id not in taken:
+                return ref
+        return None
+
+    async def _newest(self, encounter_id: int, phase_no: int, user_id: int, sent: Sent) -> None:
+        """The player's newest panel message of the step: the next step edits it when it is theirs too. Only a
+        pointer (the units' and the player's keys say what went out), so it is written without a claim."""
+        key = newest_key(phase_no, user_id)
+        await self._service.storage.set_message_ref(
+            encounter_id, "panel", key, sent.channel_id, sent.message_id
+        )
+
+    async def _dms_closed(self, meta: Encounter, user_id: int) -> None:
+        """The channel is told once per player that their DMs are closed (however many units they play)."""
+        key = f"player:{user_id}"
         if not await self.claims.claim(meta.id, "dm_closed", key):
             return
         try:
@@ -400,6 +491,16 @@ class Outbox:
             self.retries.later(encounter_id)
 
 
+def player_key(phase_no: int, user_id: int) -> str:
+    """The key of the one panel message a player gets for their units acting in phase ``phase_no``."""
+    return f"{phase_no}:player:{user_id}"
+
+
+def newest_key(phase_no: int, user_id: int) -> str:
+    """The key that points at the player's newest panel message of phase ``phase_no``."""
+    return f"{phase_no}:to:{user_id}"
+
+
 def policy_of(ruleset_id: str, state: EncounterState | None = None) -> OrderPolicy:
     """How the encounter's ruleset collects orders (rules/order_modes.py), in the step ``state`` is at when given;
     an encounter whose ruleset is no longer installed is shown as a simultaneous one (its status still lists who
@@ -419,5 +520,6 @@ __all__ = [
     "ChannelUnavailable",
     "Host",
     "Outbox",
+    "player_key",
     "policy_of",
 ]

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from bot.results import HeldRolls, StatusView, StepReport
 from bot.service import Reading
 from bot.storage import Encounter, MessageRef
+
+if TYPE_CHECKING:
+    from bot.orders_reply import Pick
+
+#: what :meth:`Sender.send_panels` answers when a unit's controls leave its message no row for the unit picker:
+#: the units then get a panel message each
+APART: Literal["apart"] = "apart"
 
 
 class ChannelUnavailable(Exception):
@@ -68,8 +75,21 @@ class Sender(Protocol):
     async def send_panel(
         self, meta: Encounter, reading: Reading, user_id: int, unit_id: str, before: MessageRef | None
     ) -> Sent | None:
-        """The unit's panel by DM, edited into ``before`` (its panel of the step just before) when that is in the
-        same DM; None when the player's DMs are closed."""
+        """The unit's panel by DM, edited into ``before`` (the player's panel message of the step just before)
+        when that is in the same DM; None when the player's DMs are closed."""
+        ...
+
+    async def send_panels(
+        self,
+        meta: Encounter,
+        reading: Reading,
+        user_id: int,
+        picks: tuple[Pick, ...],
+        before: MessageRef | None,
+    ) -> Sent | Literal["apart"] | None:
+        """One panel message by DM for the player's units of ``picks`` (a unit picker switches which one it
+        shows), edited into ``before`` when that is in the same DM; None when the DMs are closed, :data:`APART`
+        when a unit's panel leaves no room for the picker."""
         ...
 
     async def send_dms_closed(self, meta: Encounter, user_id: int) -> Sent | None:

@@ -111,6 +111,14 @@ def panel_view(panel: LoadedPanel, locale: str, picks: tuple[Pick, ...] = ()) ->
     return view
 
 
+def fits_picker(panel: LoadedPanel, picks: tuple[Pick, ...], locale: str) -> bool:
+    """Whether the panel leaves its message a row for the unit picker."""
+    components = panel_components(
+        panel.model, locale, encounter_id=panel.encounter_id, phase_no=panel.phase_no
+    )
+    return with_picker(components, picks, panel.model.unit_id, encounter_id=0, phase_no=0) is not None
+
+
 async def panel_message(
     panel: LoadedPanel,
     locale: str,

@@ -9,8 +9,10 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Literal
 
-from bot.outbox import ANNOUNCED, CLAIM_STALE, Claims, Outbox, Retries, Sent
+from bot.orders_reply import Pick
+from bot.outbox import ANNOUNCED, APART, CLAIM_STALE, Claims, Outbox, Retries, Sent, player_key
 from bot.permissions import Actor
 from bot.results import HeldRolls, StatusView, StepReport
 from bot.service import EncounterService, Reading
@@ -37,6 +39,12 @@ class FakeSender:
     refuse: int = 0
     steps: list[int] = field(default_factory=list[int])
     panels: list[tuple[int, str]] = field(default_factory=list[tuple[int, str]])
+    #: one message for several units: (player, units)
+    grouped: list[tuple[int, tuple[str, ...]]] = field(default_factory=list[tuple[int, tuple[str, ...]]])
+    apart: bool = False  # a panel leaves no row for the unit picker: a message per unit
+    befores: list[int | None] = field(
+        default_factory=list[int | None]
+    )  # the message each was to be edited into
     notices: list[int] = field(default_factory=list[int])
     statuses: list[int] = field(default_factory=list[int])
     ends: int = 0
@@ -90,7 +98,28 @@ class FakeSender:
             return None
         sent = self._send("panel")
         self.panels.append((user_id, unit_id))
-        return sent
+        return self._edited(sent, before)
+
+    async def send_panels(
+        self,
+        meta: Encounter,
+        reading: Reading,
+        user_id: int,
+        picks: tuple[Pick, ...],
+        before: MessageRef | None,
+    ) -> Sent | Literal["apart"] | None:
+        if user_id in self.closed_dms:
+            return None
+        if self.apart:
+            return APART
+        sent = self._send("panel")
+        self.grouped.append((user_id, tuple(p.unit_id for p in picks)))
+        return self._edited(sent, before)
+
+    def _edited(self, sent: Sent, before: MessageRef | None) -> Sent:
+        """The message a panel went to: ``before`` when it was to be edited (a DM is always editable here)."""
+        self.befores.append(before.message_id if before is not None else None)
+        return sent if before is None else Sent(before.channel_id, before.message_id)
 
     async def send_dms_closed(self, meta: Encounter, user_id: int) -> Sent | None:
         sent = self._send("notice")
@@ -255,11 +284,144 @@ async def test_closed_dms_give_one_channel_notice_and_the_panel_goes_out_once_th
     meta = await service.storage.get_encounter(enc)
     assert not await outbox.send_panel(meta, ANA, "a")
     assert not await outbox.send_panel(meta, ANA, "a")
-    assert sender.notices == [ANA], "one notice per unit and encounter"
+    assert sender.notices == [ANA], "one notice per player and encounter"
     sender.closed_dms.clear()
     assert await outbox.send_panel(meta, ANA, "a")
     assert await outbox.send_panel(meta, ANA, "a")
     assert sender.panels == [(ANA, "a")], "the panel goes out once"
+
+
+async def both_units_anas(service: EncounterService) -> int:
+    """The toy duel with Ana holding both units: both owe orders in each phase (simultaneous moves)."""
+    created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="toy-sim", toml_text=TOY)
+    await service.join(created.encounter_id, ANA, unit="a")
+    await service.join(created.encounter_id, ANA, unit="b")
+    await service.start(created.encounter_id, Actor(DIRECTOR))
+    return created.encounter_id
+
+
+async def test_a_players_units_acting_at_once_get_one_message_recorded_under_each_unit(
+    service: EncounterService,
+) -> None:
+    enc = await both_units_anas(service)
+    sender = FakeSender()
+    outbox = outbox_of(service, sender)
+    await outbox.open_phase(enc)
+    await outbox.open_phase(enc)
+    assert sender.grouped == [(ANA, ("a", "b"))] and sender.panels == [], "one message, once"
+    phase = (await service.read(enc)).phase_no
+    refs = [
+        await service.storage.get_message_ref(enc, "panel", k) for k in (player_key(phase, ANA), f"{phase}:a")
+    ]
+    assert all(r is not None for r in refs) and len({r.message_id for r in refs if r is not None}) == 1
+    # the next phase's message is the same one edited: the message its units had in the step just before
+    await resolve_both(service, outbox, enc)
+    assert [u for _, u in sender.grouped] == [("a", "b"), ("a", "b")]
+    assert sender.befores == [None, refs[0].message_id if refs[0] is not None else -1]
+
+
+async def resolve_both(service: EncounterService, outbox: Outbox, enc: int) -> None:
+    await service.submit(enc, ANA, "a", "move 0203")
+    last = await service.submit(enc, ANA, "b", "move 0504")
+    result = await service.resolve(enc, expected_phase_no=last.phase_no, on_step=outbox.step_done)
+    await outbox.after_resolution(result)
+    await outbox.queue.drain()
+
+
+async def test_another_unit_of_the_player_acting_right_after_edits_their_panel_of_the_step_just_before(
+    service: EncounterService,
+) -> None:
+    """A step that follows one where the player had a panel (another of their units acts at once: mech
+    declarations, pbw segments) edits that panel rather than sending a new DM; a step after one where they had
+    none (others acted) is a new DM, which notifies them."""
+    enc = await both_units_anas(service)
+    sender = FakeSender()
+    outbox = outbox_of(service, sender)
+    meta = await service.storage.get_encounter(enc)
+    assert await outbox.send_panel(meta, ANA, "a")  # only Alfa's panel in this step
+    await service.submit(enc, ANA, "a", "move 0203")
+    last = await service.submit(enc, ANA, "b", "move 0504")
+    await service.resolve(enc, expected_phase_no=last.phase_no)
+    assert await outbox.send_panel(meta, ANA, "b")  # Bravo's in the next
+    assert sender.befores == [None, sender.next_id - 1], "Alfa's message, edited into Bravo's panel"
+    await service.submit(enc, ANA, "a", "move 0204")
+    last = await service.submit(enc, ANA, "b", "move 0505")
+    await service.resolve(enc, expected_phase_no=last.phase_no)
+    await service.submit(enc, ANA, "a", "move 0205")
+    last = await service.submit(enc, ANA, "b", "move 0506")
+    await service.resolve(enc, expected_phase_no=last.phase_no)
+    assert await outbox.send_panel(meta, ANA, "a")  # a step with no panel of hers came between
+    assert sender.befores[-1] is None
+
+
+async def test_a_crash_between_the_players_claim_and_the_send_resumes_to_exactly_one_message(
+    service: EncounterService,
+) -> None:
+    """Processes sharing the database: the one that claimed the player's message died before sending it; the
+    restarted process (the same shards) sends it once, and a second resume sends nothing."""
+    enc = await both_units_anas(service)
+    phase = (await service.read(enc)).phase_no
+    died = Claims(lambda: service.storage, service.clock, lambda: 7, lambda: True, lambda _: None)
+    assert await died.claim(enc, "panel", player_key(phase, ANA))  # then the process dies mid-send
+    sender = FakeSender(shared=True)
+    restarted = outbox_of(service, sender, claimant=7)
+    await restarted.resume(enc)
+    await restarted.queue.drain()
+    assert sender.grouped == [(ANA, ("a", "b"))] and sender.panels == []
+    again = FakeSender(shared=True)
+    await outbox_of(service, again, claimant=7).resume(enc)
+    assert again.grouped == [] and again.panels == [], "recorded: never sent twice"
+
+
+async def test_a_crash_after_the_players_message_was_recorded_sends_no_unit_its_own(
+    service: EncounterService,
+) -> None:
+    """The player's key is recorded first: a process that died before recording the units' keys leaves a
+    message that is never sent again, neither whole nor per unit."""
+    enc = await both_units_anas(service)
+    phase = (await service.read(enc)).phase_no
+    await service.storage.set_message_ref(enc, "panel", player_key(phase, ANA), CHANNEL, 555)
+    sender = FakeSender()
+    await outbox_of(service, sender).resume(enc)
+    assert sender.grouped == [] and sender.panels == []
+
+
+async def test_units_whose_panel_leaves_no_row_for_the_picker_get_a_message_each(
+    service: EncounterService,
+) -> None:
+    enc = await both_units_anas(service)
+    sender = FakeSender(apart=True)
+    outbox = outbox_of(service, sender)
+    await outbox.open_phase(enc)
+    await outbox.open_phase(enc)
+    assert sender.grouped == [] and sorted(sender.panels) == [(ANA, "a"), (ANA, "b")]
+
+
+async def test_a_message_of_the_step_before_is_edited_into_one_panel_of_the_next_only(
+    service: EncounterService,
+) -> None:
+    """Ana's one message for both units, then a step where each unit gets its own (no room for the picker): the
+    first is that message edited, the second a new one (edited too, it would take the first one's place)."""
+    enc = await both_units_anas(service)
+    sender = FakeSender()
+    outbox = outbox_of(service, sender)
+    await outbox.open_phase(enc)
+    grouped = sender.next_id
+    sender.apart = True
+    await resolve_both(service, outbox, enc)
+    assert sorted(sender.panels) == [(ANA, "a"), (ANA, "b")]
+    assert sender.befores == [None, grouped, None], sender.befores
+
+
+async def test_closed_dms_name_a_player_with_several_units_once(service: EncounterService) -> None:
+    enc = await both_units_anas(service)
+    sender = FakeSender(closed_dms={ANA})
+    outbox = outbox_of(service, sender)
+    await outbox.open_phase(enc)
+    await outbox.open_phase(enc)
+    meta = await service.storage.get_encounter(enc)
+    assert not await outbox.send_panel(meta, ANA, "a")
+    assert sender.notices == [ANA], "the channel is told once per player, not once per unit"
 
 
 async def test_the_winner_is_announced_once(service: EncounterService) -> None:

@@ -44,7 +44,7 @@ async def test_sk_1_1_the_channel_board_rings_the_character_whose_activation_run
         _, moves = select_of(panel, unit, "move")
         hex_ = await a_destination(t, person, panel, unit, moves)
         await choose(t, person, panel, unit, "move", hex_)
-        await press(person, panel, unit, "submit")
+        await press(t, person, panel, unit, "submit")
         await wait_turn_after(t, enc, seen.phase_no)
         await t.bot.settle()
         state = (await t.bot.service.read(enc)).state

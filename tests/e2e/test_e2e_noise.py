@@ -48,6 +48,7 @@ from tests.e2e_helpers import (
     room,
     skirmish_moves,
     start_bot,
+    submitted,
     wait_phase_after,
     wait_turn_after,
 )
@@ -170,7 +171,7 @@ async def act(t: Table, person: Person, panel: Message, unit: str, group: str, v
         what="the panel to show the chosen action",
     )
     submit = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:submit"))
-    await (await person.click(panel, submit)).wait_for_replies(1, timeout=60)
+    await submitted(t.fd, panel, unit, await person.click(panel, submit))
 
 
 async def wait_step_after(t: Table, enc: int, phase_no: int) -> None:
@@ -241,7 +242,7 @@ async def test_sk_1_1_an_activation_is_one_message_edited_and_the_panel_is_edite
             continue
         else:
             end = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:end"))
-            await (await person.click(panel, end)).wait_for_replies(1, timeout=60)
+            await submitted(t.fd, panel, unit, await person.click(panel, end))
         actions += 1
         await wait_step_after(t, enc, seen.phase_no)
         await t.bot.settle()
@@ -297,7 +298,7 @@ async def test_sk_1_1_a_corridor_round_played_move_by_move_posts_one_message_per
             await act(t, person, panel, unit, "move", moves[0])
         else:
             end = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:end"))
-            await (await person.click(panel, end)).wait_for_replies(1, timeout=60)
+            await submitted(t.fd, panel, unit, await person.click(panel, end))
         await wait_step_after(t, enc, seen.phase_no)
         await t.bot.settle()
         per_round[state.round] = per_round.get(state.round, 0) + len(created(t.channel)) - count
@@ -354,11 +355,8 @@ async def test_sk_1_1_a_player_with_dms_closed_gets_one_ephemeral_per_orders(cor
             await act(t, person, panel, unit, "decide", "hold")
         else:
             end = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:end"))
-            handle = await person.click(panel, end)
-            if person is t.bea and len(hers) > 1:  # acknowledged in the message's own text
-                await handle.acknowledged()
-            else:
-                await handle.wait_for_replies(1, timeout=60)
+            # a message for several characters says it in its own text, one for a single one in a reply
+            await submitted(t.fd, panel, unit, await person.click(panel, end))
         await wait_step_after(t, enc, seen.phase_no)
         await t.bot.settle()
     print("ephemerals per /orders:", per_orders, "total to Bea:", len(t.bea.ephemeral_messages(t.channel)))
@@ -386,7 +384,7 @@ async def ana_moves(t: Table, enc: int) -> str:
             await t.bot.settle()
             return unit
         end = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:end"))
-        await (await person.click(panel, end)).wait_for_replies(1, timeout=60)
+        await submitted(t.fd, panel, unit, await person.click(panel, end))
         await wait_step_after(t, enc, seen.phase_no)
         await t.bot.settle()
     raise AssertionError("none of Ana's characters could move")
@@ -873,11 +871,21 @@ def dms_created(t: Table, person: Person) -> int:
 
 
 #: the most DMs a round may send one player (Ana: every unit of the first side, DMs open) and the director, per
-#: ruleset (scenario id: its own figure), two rounds resolved by the director as in the test above. Measured:
-#: a panel message per awaited unit and step (exo-ambush: Ana's two ships, one each a round; pbw-street: three
-#: characters, two declarations each), and at night each side's own board per step it sees something change and
-#: the director's own view per step (mech-night 5, skirmish-night 6 a round)
-DMS_PER_ROUND = {"exo": 2, "mech": 2, "mech-night": 6, "pbw": 3, "pbw-street": 6, "skirmish": 6}
+#: ruleset (scenario id: its own figure), two rounds resolved by the director as in the test above: one panel
+#: message per step for the units of hers that may act then (a unit picker switches between them), edited into
+#: the next step's when that asks her again at once; at night each side's own board per step it sees something
+#: change and the director's own view per step (mech-night 5, skirmish-night 6 a round). Measured with a panel
+#: message per awaited unit: exo-ambush 2 (Ana's two ships), mech-duel 2, pbw-brawl 3, pbw-street 6 (three
+#: characters, two declarations each), skirmish-corridor 6, skirmish-night 6
+DMS_PER_ROUND = {
+    "exo": 1,
+    "mech": 2,
+    "mech-night": 6,
+    "pbw": 2,
+    "pbw-street": 3,
+    "skirmish": 3,
+    "skirmish-night": 5,
+}
 DIRECTOR_DMS_PER_ROUND = {"exo": 0, "mech": 0, "mech-night": 5, "pbw": 0, "skirmish": 0, "skirmish-night": 6}
 #: the most ephemeral messages a round may make for Bea (DMs closed, one ``/orders`` each step she is awaited), per
 #: ruleset (scenario id: its own figure): one message for her units that may act now. Measured with a panel

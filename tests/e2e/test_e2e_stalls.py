@@ -23,6 +23,8 @@ from tests.e2e_helpers import (
     open_duel,
     panel_for_phase,
     room,
+    showing,
+    submitted,
     wait_phase_after,
     wait_turn_after,
 )
@@ -64,6 +66,7 @@ async def act_on_panel(t: Table, person: Person, panel: Message, unit: str) -> N
     """What a person does who just wants the game to go on: end the activation where that is offered (SK-1.1);
     else Submit as drafted (an empty declaration stands still, an empty exo order does nothing), first taking
     the first option of each menu when the panel needs a choice before Submit (an ocs loss, OCS-6)."""
+    panel = await showing(t.fd, person, panel, unit)
     ids = panel.custom_ids()
     end = next((c for c in ids if c.endswith(f":unit:{unit}:end") and not ids[c].get("disabled")), None)
     submit = next(c for c in ids if c.endswith(f":unit:{unit}:submit"))
@@ -75,7 +78,7 @@ async def act_on_panel(t: Table, person: Person, panel: Message, unit: str) -> N
                 await t.fd.wait_for(
                     lambda b=before: json.dumps(panel.components) != b, what="the choice taken"
                 )
-    await (await person.click(panel, end or submit)).wait_for_replies(1, timeout=60)
+    await submitted(t.fd, panel, unit, await person.click(panel, end or submit))
 
 
 # --- item 1: a side in one command; hidden units joined by their own side only ------------------------------

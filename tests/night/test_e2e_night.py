@@ -18,7 +18,15 @@ from render import BoardSnapshot, RenderOptions
 from render.board import viewport_for
 from rules.night.events import NightStraying
 from rules.registry import ruleset_for
-from tests.e2e_helpers import Table, draft_in, panel_for_phase, room, skirmish_moves, wait_turn_after
+from tests.e2e_helpers import (
+    Table,
+    draft_in,
+    panel_for_phase,
+    room,
+    skirmish_moves,
+    submitted,
+    wait_turn_after,
+)
 from tests.fakediscord import Channel, Message, Person
 from tests.night_fixtures import HIDDEN, RFP, decode, open_raid, select_of
 
@@ -56,8 +64,7 @@ async def act(t: Table, person: Person, panel: Message, unit: str, value: str | 
     else:
         action = "end"
     cid = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:{action}"))
-    handle = await person.click(panel, cid)
-    await handle.wait_for_replies(1, timeout=60)
+    await submitted(t.fd, panel, unit, await person.click(panel, cid))
 
 
 async def test_a_night_round_sends_each_side_its_own_board_and_a_unit_strays(table: Table) -> None:

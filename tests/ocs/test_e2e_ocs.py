@@ -25,7 +25,7 @@ import pytest
 from data.i18n import t as t_
 from rules.hexgrid import Hex
 from rules.ocs.model import OcsUnit, ext_of
-from tests.e2e_helpers import BotUnderTest, create_from_file, draft_in, panel_for_phase, start_bot
+from tests.e2e_helpers import BotUnderTest, create_from_file, draft_in, panel_for_phase, start_bot, submitted
 from tests.fakediscord import Channel, FakeDiscord, Message, Person
 from tests.ocs_fixtures import ALLIES, AXIS, TWO_COMBATS
 
@@ -104,11 +104,12 @@ async def choose(t: Table, person: Person, panel: Message, unit: str, action: st
 
 async def submit(t: Table, person: Person, panel: Message, unit: str) -> Message:
     cid = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:submit"))
-    handle = await person.click(panel, cid)
-    ack = (await handle.wait_for_replies(1, timeout=60))[0]
-    # the director's procedure (and a side's answer) is carried out when given: the order mode's words
     name = str(panel.embeds[0]["title"]).split(" · ")[0]  # the panel's title: "{unit} · {when}"
-    assert ack.ephemeral and ack.content == t_("orders.carried_out", "en", unit=name), ack.content
+    ack = await submitted(t.fd, panel, unit, await person.click(panel, cid))
+    # the director's procedure (and a side's answer) is carried out when given: the order mode's words (in the
+    # message's own text when it is one for several units)
+    assert ack.ephemeral or ack is panel
+    assert ack.content == t_("orders.carried_out", "en", unit=name), ack.content
     return ack
 
 
