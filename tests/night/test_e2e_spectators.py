@@ -32,6 +32,7 @@ from tests.e2e_helpers import (
     panel_for_phase,
     room,
     start_bot,
+    submitted,
     wait_turn_after,
 )
 from tests.fakediscord import Message, Person
@@ -90,7 +91,7 @@ async def act(t: Table, person: Person, panel: Message, unit: str, value: str | 
         await t.fd.wait_for(shown, what="the chosen move on the panel")
     action = "submit" if value is not None else "end"
     cid = next(c for c in panel.custom_ids() if c.endswith(f":unit:{unit}:{action}"))
-    await (await person.click(panel, cid)).wait_for_replies(1, timeout=60)
+    await submitted(t.fd, panel, unit, await person.click(panel, cid))
 
 
 async def play_until(t: Table, enc: int, done: int, moved: set[str]) -> None:
