@@ -95,7 +95,8 @@ def run_and_kill(
     pid = int(first[1])
     status: int | None = None  # the writer's, once the server says it is gone
     if rng.random() < 0.1:
-        time.sleep(rng.uniform(0.0, 0.15))  # kill during start-up: open, migration, encounter creation
+        # kill during start-up: open, migration, encounter creation (a forked writer is ready within ~10 ms)
+        time.sleep(rng.uniform(0.0, 0.02))
     else:
         lines = rng.randint(1, 12)  # READY plus a few acknowledgements
         for _ in range(lines):
