@@ -28,12 +28,14 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/pyright
 
-# lint (ruff, pyright) runs beside pytest: two cores, two jobs; either failing fails the target
+# lint (ruff, pyright) runs beside pytest; either failing fails the target. Lint takes about a minute and pytest
+# most of the run, so pytest's tests run in two worker processes (pytest-xdist) and have both cores once lint is
+# done; each module's tests stay in one worker (--dist loadscope), which builds its module fixtures once
 test: $(STAMP)
 	@$(MAKE) --no-print-directory -j2 lint pytest
 
 pytest: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist loadscope
 
 bench: $(STAMP)
 	for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

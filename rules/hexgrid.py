@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 from typing import Literal
 
 SQRT3 = math.sqrt(3.0)
@@ -387,9 +388,20 @@ def hexes_touched(a: Spot, b: Spot) -> list[Hex]:
     woods and cover counts, night sight). Candidates are the ε-traces between the spots' hexes and their
     neighbours (two rings for a midpoint): a touched hex is never farther from a traced one.
     """
+    return list(_touched(a, b))
+
+
+#: segments kept: a line of sight (HEX-3) is asked of the same segments again and again, night sight most (every
+#: hex within each unit's NVR, at every step of a game whose units move a few hexes at a time)
+TOUCHED_KEPT = 16384
+
+
+@lru_cache(maxsize=TOUCHED_KEPT)
+def _touched(a: Spot, b: Spot) -> tuple[Hex, ...]:
+    """:func:`hexes_touched` (pure geometry, cached)."""
     ends_a, ends_b = spot_hexes(a), spot_hexes(b)
     if a == b and isinstance(a, Hex):
-        return [a]
+        return (a,)
     traced = {h for x in ends_a for y in ends_b for trace in line_traces(x, y) for h in trace}
     rings = 1 if len(ends_a) == len(ends_b) == 1 else 2
     candidates = set(traced)
@@ -403,14 +415,14 @@ def hexes_touched(a: Spot, b: Spot) -> list[Hex]:
         x, y = _point4(h)
         return (x - ax) * dx + (y - ay) * dy, h.q, h.r
 
-    return sorted((h for h in candidates if segment_touches_hex(a, b, h)), key=along)
+    return tuple(sorted((h for h in candidates if segment_touches_hex(a, b, h)), key=along))
 
 
 def line_clear(a: Spot, b: Spot, blocked: Callable[[Hex], bool] | Container[Hex]) -> bool:
     """True when no blocking hex other than the spots' own hexes touches the segment a→b (exact, HEX-3)."""
     is_blocked = _predicate(blocked)
     own = {*spot_hexes(a), *spot_hexes(b)}
-    return not any(is_blocked(h) for h in hexes_touched(a, b) if h not in own)
+    return not any(is_blocked(h) for h in _touched(a, b) if h not in own)
 
 
 # --- bearings and facing (HEX-3) ---------------------------------------------------------------------------

@@ -6,6 +6,11 @@ Modes:
     Accept orders and resolve phases with a toy resolver, forever, from several tasks at once, printing ``ACK
     <phase> <unit> <seq> <value>`` after each committed order and ``RESOLVED <phase>`` after each committed
     resolution. The parent kills it. ``WRITERS`` tasks write at once.
+``writers``
+    A fork server for the crash test, the storage code imported once: for each line ``CRASH DB SEED WRITERS
+    ERRORS`` read from stdin, a forked child prints ``WRITER <pid>`` (whom to kill), then runs ``crash`` with its
+    errors written to the file ERRORS; once the child is gone the server prints ``GONE <pid> <status>`` (the
+    negative signal number for a killed child, as ``Popen.returncode``), after every line the child wrote.
 ``race DB ENCOUNTER``
     For each line ``GO <phase>`` read from stdin, read that phase's orders and try to resolve it, then print
     ``RESULT <phase> <Resolved|AlreadyResolved|InputsChanged|StalePhaseError>``.
@@ -17,8 +22,10 @@ consumed order's value}.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import sys
+import traceback
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -102,6 +109,29 @@ async def crash_loop(storage: Storage, encounter_id: int, rng: random.Random) ->
                 raise SystemExit(f"phase {phase_no} could not be resolved: {outcome}")
 
 
+def serve_writers() -> None:
+    """The ``writers`` mode. Forked from a process that has imported the storage code, a writer starts at opening
+    the database: a kill "during start-up" lands in the open, the migration or the encounter's creation rather
+    than in Python's imports, and hundreds of kills cost no imports."""
+    while line := sys.stdin.readline():
+        db, seed, writers, errors = line.split()[1:]
+        pid = os.fork()
+        if pid == 0:
+            code = 0
+            try:
+                os.dup2(os.open(errors, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 2)
+                emit(f"WRITER {os.getpid()}")
+                asyncio.run(crash_writer(db, int(seed), int(writers)))
+            except BaseException:
+                traceback.print_exc()
+                code = 1
+            finally:
+                sys.stderr.flush()
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        emit(f"GONE {pid} {os.waitstatus_to_exitcode(status)}")
+
+
 async def race_contender(db: str, encounter_id: int) -> None:
     storage = await open_storage(db)
     emit("READY")
@@ -116,6 +146,9 @@ async def race_contender(db: str, encounter_id: int) -> None:
 
 
 def main(argv: list[str]) -> None:
+    if argv[1:] == ["writers"]:
+        serve_writers()
+        return
     mode, db, number = argv[1], argv[2], int(argv[3])
     if mode == "crash":
         asyncio.run(crash_writer(db, number, int(argv[4])))

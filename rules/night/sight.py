@@ -8,6 +8,7 @@ Gunflashes it does not otherwise see are seen as concealed ('?'). A side sees wh
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 
 from rules.hexgrid import Hex, hexes_within
 from rules.night.state import NightState, night_of
@@ -87,10 +88,32 @@ def known_enemies(state: EncounterState, unit: Unit, lit: frozenset[Hex] | None 
     ]
 
 
+#: the last side views worked out, by the state's identity: a panel validates each order it may offer against
+#: one state, and each validation asks what the acting side sees (NGT-2), a line of sight per hex in range.
+#: States are immutable and each entry holds its state, so an identity is never reused while it is kept.
+VIEWS_KEPT = 64
+_views: OrderedDict[tuple[int, str, Visibility], tuple[EncounterState, Visibility]] = OrderedDict()
+
+
 def side_view(state: EncounterState, side: str, base: Visibility) -> Visibility:
     """NGT-2 for a whole side, within what the base ruleset already lets it see (``base``)."""
     if side == DIRECTOR:
         return base
+    key = (id(state), side, base)
+    kept = _views.get(key)
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    view = _side_view_now(state, side, base)
+    _views[key] = (state, view)
+    while len(_views) > VIEWS_KEPT:
+        try:  # the oldest first; another thread (a board drawn off the event loop) may have dropped it already
+            _views.popitem(last=False)
+        except KeyError:
+            break
+    return view
+
+
+def _side_view_now(state: EncounterState, side: str, base: Visibility) -> Visibility:
     lit = lit_hexes(state)
     mine = [u for u in state.units.values() if u.side == side and u.on_board]
     sights = {m.id: sight_hexes(state, m, lit) for m in mine}

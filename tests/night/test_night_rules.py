@@ -173,6 +173,28 @@ def test_ngt2_a_side_may_not_attack_what_it_cannot_see() -> None:
     assert target not in str(err.value).lower() and target not in str(err.value.params).lower()
 
 
+def test_ngt2_a_sides_view_is_worked_out_once_per_state_and_anew_for_a_state_where_a_unit_moved(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A panel validates each order it may offer against one state, each validation asking what the side sees:
+    the lines of sight are drawn once per state and side, and the next state gets its own view."""
+    looked: list[str] = []
+
+    def sees_hex(self: object, state: EncounterState, unit_id: str, target: object) -> bool:
+        looked.append(unit_id)
+        return True
+
+    monkeypatch.setattr(type(SKIRMISH), "sees_hex", sees_hex)
+    state = night_state(char("u", "a", "0505"), char("far", "b", "0508"), nvr=2)
+    first = visibility(NIGHT_SKIRMISH, state, "a")
+    drawn = len(looked)
+    assert drawn and "far" not in first.units
+    assert visibility(NIGHT_SKIRMISH, state, "a") is first and len(looked) == drawn
+    assert "far" in visibility(NIGHT_SKIRMISH, state, "b").units  # the other side's view is its own
+    closer = state.replace(units={**state.units, "far": replace(state.units["far"], at=H("0507"))})
+    assert "far" in visibility(NIGHT_SKIRMISH, closer, "a").units
+
+
 # --- NGT-3 illumination -------------------------------------------------------------------------------------
 
 

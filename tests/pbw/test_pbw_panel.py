@@ -37,6 +37,9 @@ from rules.scenario import load_scenario
 from rules.state import EncounterState
 from tests.pbw_fixtures import person, scenario_text
 
+#: a declarer's every offer is checked on every CHECK_EVERY-th step, and on any step where its panel offers an
+#: action not checked yet in that game: every action a game offers is checked at least once
+CHECK_EVERY = 3
 LONGEST_PHASE = 9_999_999
 MISSING_KEY = re.compile(r"\b(?:panel|stat|term|render)\.[a-z_]+(?:\.[a-z_]+)*\b")
 SCENARIOS = ("pbw-street", "pbw-brawl")
@@ -93,26 +96,40 @@ def completions(state: EncounterState, model: PanelModel) -> list[PanelModel]:
     return out
 
 
+def begun(state: EncounterState, unit_id: str) -> tuple[PanelModel, list[PanelModel]]:
+    """A unit's fresh panel, and the panels where each of its actions is picked: each enabled segment begun
+    (declaring), or the change begun (PBW-2)."""
+    model = fresh(state, unit_id)
+    if model.step == P.CHANGING:
+        return model, [press(P.PANEL, state, model, P.CHANGE)]
+    segments = [seg for seg in P.SEG if isinstance(b := model.control(seg), Button) and b.enabled]
+    return model, [press(P.PANEL, state, model, seg) for seg in segments]
+
+
+def offered(state: EncounterState, unit_id: str) -> set[tuple[str, str]]:
+    """The actions a unit's panel offers, by its step: what a game must have checked once."""
+    model, starts = begun(state, unit_id)
+    return {
+        (model.step, option.value)
+        for opened in starts
+        if isinstance(act := opened.control("act"), Select)
+        for option in act.options
+    }
+
+
 def check_offers(state: EncounterState, unit_id: str) -> int:
     """Each action of each segment (declaring) or of the change (PBW-2), with each of its completions."""
     checked = 0
-    model = fresh(state, unit_id)
+    model, starts = begun(state, unit_id)
     if model.step == P.CHANGING:
         must_accept(state, model, "Keep")
-        model = press(P.PANEL, state, model, P.CHANGE)
-        starts = [model]
     else:
         must_accept(state, model, "an untouched declaration (three skipped segments)")
-        starts = [
-            press(P.PANEL, state, model, seg)
-            for seg in P.SEG
-            if isinstance(b := model.control(seg), Button) and b.enabled
-        ]
-    for begun in starts:
-        act = begun.control("act")
+    for opened in starts:
+        act = opened.control("act")
         assert isinstance(act, Select) and act.options
         for option in act.options:
-            picked = press(P.PANEL, state, begun, "act", (option.value,))
+            picked = press(P.PANEL, state, opened, "act", (option.value,))
             done = completions(state, picked)
             assert done, f"{unit_id}: {option.value!r} offered in {state.phase} but cannot be completed"
             for finished in done:
@@ -181,7 +198,9 @@ def play(name: str, rng: random.Random, steps: int, *, offers: bool) -> int:
     state = start(name)
     assert panel_for("pbw") is P.PANEL  # the registry's plug-in (pbw is offered in Discord)
     checked = 0
-    for _ in range(steps):
+    seen: set[tuple[str, str]] = set()  # every action offered in the game
+    covered: set[tuple[str, str]] = set()  # every action checked with each of its completions
+    for step in range(steps):
         if state.over:
             break
         ruleset = ruleset_for(state)
@@ -193,7 +212,11 @@ def play(name: str, rng: random.Random, steps: int, *, offers: bool) -> int:
         orders: dict[str, Any] = {}
         for unit_id in due:
             if offers:
-                checked += check_offers(state, unit_id)
+                actions = offered(state, unit_id)
+                seen |= actions
+                if step % CHECK_EVERY == 0 or not actions <= covered:
+                    checked += check_offers(state, unit_id)
+                    covered |= actions
             walked = random_walk(state, unit_id, rng, rng.randrange(4, 14))
             raw = P.raw_order(walked) if walked.order is not None else P.raw_order(fresh(state, unit_id))
             order = accepted(state, unit_id, raw)
@@ -202,6 +225,7 @@ def play(name: str, rng: random.Random, steps: int, *, offers: bool) -> int:
             if ruleset.step_mode(state).value == "sequential_open":
                 break  # one declarer per step (PBW-1)
         state = resolve_phase(ruleset, state, orders).state
+    assert seen == covered, f"offered but never checked: {sorted(seen - covered)}"
     return checked
 
 

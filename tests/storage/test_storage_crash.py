@@ -15,7 +15,8 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,35 +53,68 @@ class Acknowledged:
             self.resolutions += 1
 
 
-def run_and_kill(db: str, seed: int, rng: random.Random, acked: Acknowledged, writers: int) -> None:
-    worker = subprocess.Popen(
-        [sys.executable, str(WORKER), "crash", str(db), str(seed), str(writers)],
+@contextmanager
+def writer_server() -> Iterator[subprocess.Popen[str]]:
+    """tests/storage_worker.py's fork server: each writer is a child of it, forked with the storage code
+    already imported, and killed by its pid."""
+    server = subprocess.Popen(
+        [sys.executable, str(WORKER), "writers"],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
         text=True,
         bufsize=1,
     )
-    assert worker.stdout is not None
+    try:
+        yield server
+    finally:
+        if server.stdin is not None:
+            server.stdin.close()  # the server ends at the end of its input
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # a failed check left a writer running: its server waits on it
+            server.kill()
+            server.wait()
+        if server.stdout is not None:
+            server.stdout.close()
+
+
+def run_and_kill(
+    server: subprocess.Popen[str],
+    db: str,
+    seed: int,
+    rng: random.Random,
+    acked: Acknowledged,
+    writers: int,
+    errors: Path,
+) -> None:
+    assert server.stdin is not None and server.stdout is not None
+    server.stdin.write(f"CRASH {db} {seed} {writers} {errors}\n")
+    server.stdin.flush()
+    first = server.stdout.readline().split()
+    assert first[:1] == ["WRITER"], first
+    pid = int(first[1])
+    status: int | None = None  # the writer's, once the server says it is gone
     if rng.random() < 0.1:
-        time.sleep(rng.uniform(0.0, 0.15))  # kill during start-up: open, migration, encounter creation
+        # kill during start-up: open, migration, encounter creation (a forked writer is ready within ~10 ms)
+        time.sleep(rng.uniform(0.0, 0.02))
     else:
         lines = rng.randint(1, 12)  # READY plus a few acknowledgements
         for _ in range(lines):
-            line = worker.stdout.readline()
-            if not line:
+            line = server.stdout.readline()
+            if not line or line.startswith("GONE "):
+                status = int(line.split()[2]) if line else None
                 break
             acked.read(line)
-        if rng.random() < 0.5:
+        if status is None and rng.random() < 0.5:
             time.sleep(rng.uniform(0.0, 0.004))  # land inside the next transaction
-    worker.send_signal(signal.SIGKILL)
-    worker.wait()
-    for line in worker.stdout:  # acknowledgements already written before the kill count too
-        acked.read(line)
-    stderr = worker.stderr.read() if worker.stderr else ""
-    worker.stdout.close()
-    if worker.stderr:
-        worker.stderr.close()
-    assert worker.returncode == -signal.SIGKILL, f"the writer failed by itself:\n{stderr}"
+    if status is None:
+        os.kill(pid, signal.SIGKILL)
+        for line in server.stdout:  # acknowledgements already written before the kill count too
+            if line.startswith(f"GONE {pid} "):
+                status = int(line.split()[2])
+                break
+            acked.read(line)
+    assert status == -signal.SIGKILL, f"the writer failed by itself:\n{errors.read_text()[-3000:]}"
 
 
 @dataclass
@@ -199,7 +233,7 @@ async def test_killed_sqlite_writer_loses_no_acknowledged_order_and_never_resolv
     db = str(tmp_path / "crash.db")
     # three writer tasks at once: SQLite commits their writes in shared batches (group commit), and an
     # acknowledgement must still mean "synced" when a kill lands inside one
-    state = await kill_loop(db, KILLS, lambda: as_awaitable(read_sqlite(db)), writers=3)
+    state = await kill_loop(db, KILLS, lambda: as_awaitable(read_sqlite(db)), tmp_path, writers=3)
     await assert_public_api_agrees(db, state)
 
 
@@ -208,7 +242,7 @@ async def test_killed_postgresql_writer_loses_no_acknowledged_order_and_never_re
     tmp_path: Path,
 ) -> None:
     async with database_url("postgresql", tmp_path) as url:
-        state = await kill_loop(url, POSTGRES_KILLS, lambda: read_postgres(url))
+        state = await kill_loop(url, POSTGRES_KILLS, lambda: read_postgres(url), tmp_path)
         await assert_public_api_agrees(url, state)
 
 
@@ -217,14 +251,15 @@ async def as_awaitable(found: Dump | None) -> Dump | None:
 
 
 async def kill_loop(
-    url: str, kills: int, read: Callable[[], Awaitable[Dump | None]], *, writers: int = 1
+    url: str, kills: int, read: Callable[[], Awaitable[Dump | None]], tmp_path: Path, *, writers: int = 1
 ) -> dict[str, Any]:
     rng = random.Random(SEED)
     acked = Acknowledged()
     state: dict[str, Any] | None = None
-    for kill in range(kills):
-        run_and_kill(url, SEED + kill, rng, acked, writers)
-        state = replay_and_check(await read(), acked)
+    with writer_server() as server:
+        for kill in range(kills):
+            run_and_kill(server, url, SEED + kill, rng, acked, writers, tmp_path / "writer.err")
+            state = replay_and_check(await read(), acked)
     assert state is not None and len(acked.orders) > kills and acked.resolutions > kills // 4
     return state
 
