@@ -165,6 +165,7 @@ async def test_every_director_command_refuses_a_player(table: Table) -> None:
         ("director terrain", {"hex": "0101", "terrain": "clear"}),
         ("director ruling", {"kind": "collision", "details": "halcon pirata"}),
         ("director option", {"name": "secret_declarations", "value": True}),
+        ("director spectator-delay", {"rounds": 1}),
     ]
     registered = next(c for c in t.fd.commands.list(t.guild_id) if c["name"] == "director")
     assert {f"director {o['name']}" for o in registered["options"]} == {name for name, _ in commands}
