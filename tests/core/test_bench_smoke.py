@@ -120,7 +120,7 @@ RUNS: list[tuple[str, list[str], dict[str, set[str]]]] = [
 ]
 
 #: too slow to run whole here (see the module docstring): imported, and a small part of each run in process
-IMPORTED_ONLY = ["render", "replay"]
+IMPORTED_ONLY = ["render", "replay", "proxy"]
 
 
 def figures(stdout: str) -> list[dict[str, Any]]:

@@ -5,8 +5,13 @@ and retries by them, interaction answers are never limited, and the invalid-requ
 from __future__ import annotations
 
 import asyncio
+import os
+import random
+import shutil
+import ssl
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -266,3 +271,46 @@ async def test_an_edit_that_changes_nothing_people_see_is_noted(world: World) ->
     assert len(noted) == 1
     record = world.fd.requests[noted[0]]
     assert (record.method, record.path) == ("PATCH", path)
+
+
+async def test_discords_own_address_answers_a_proxys_start_up_calls_over_https(tmp_path: Path) -> None:
+    """A rate-limit proxy whose upstream is fixed to https://discord.com (nirn.py) is put in front of the local
+    Discord by resolving discord.com to an address where it answers HTTPS with a certificate made for discord.com.
+    The proxy's start-up calls (v9: the bot user, GET /gateway/bot) are answered there, and the bot user's counts
+    for the token's global limit like any other request (the gateway's address never does)."""
+    if os.geteuid() != 0 or shutil.which("openssl") is None:
+        pytest.skip("needs root (port 443) and openssl, as CI has")
+    cert, key = tmp_path / "discord.pem", tmp_path / "discord.key"
+    made = await asyncio.create_subprocess_exec(
+        *(
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=discord.com",
+        ),
+        *("-keyout", str(key), "-out", str(cert), "-addext", "subjectAltName=DNS:discord.com"),
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    assert await made.wait() == 0
+    host = f"127.{random.randint(1, 254)}.{random.randint(1, 254)}.{random.randint(2, 254)}"
+    async with FakeDiscord(rate_limits=True, global_limit=1) as fd, aiohttp.ClientSession() as http:
+        await fd.serve_https(host, str(cert), str(key))
+        trusted = ssl.create_default_context(cafile=str(cert))
+        headers = {"Authorization": f"Bot {fd.bot_token}"}
+        answers: list[tuple[int, Any]] = []
+        for path in ("/api/v9/users/@me", "/api/v9/gateway/bot", "/api/v10/users/@me"):
+            async with http.get(
+                f"https://{host}{path}", headers=headers, ssl=trusted, server_hostname="discord.com"
+            ) as answer:
+                answers.append((answer.status, await answer.json()))
+    assert answers[0] == (200, answers[0][1]) and answers[0][1]["id"] == str(fd.bot_user_id)
+    assert answers[1][0] == 200 and answers[1][1]["session_start_limit"]["max_concurrency"] == 1
+    assert answers[2][0] == 429 and answers[2][1]["global"] is True  # the second of one a second
+    assert fd.rate_limits is not None and fd.rate_limits.refused == {"global": 1}

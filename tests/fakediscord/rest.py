@@ -34,6 +34,9 @@ from .state import (
 )
 
 API = "/api/v10"
+#: the API version a rate-limit proxy in front of the bot asks about the token on its start (nirn.py: the bot user
+#: and GET /gateway/bot, to learn the token's global limit): answered as v10
+PROXY_API = "/api/v9"
 #: set on a request whose edit left the message as people see it
 UNCHANGED = web.RequestKey("unchanged", bool)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -159,9 +162,10 @@ class RestApi:
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        path = request.path.removeprefix(API)
+        in_api = request.path.startswith((API + "/", PROXY_API + "/"))
+        path = request.path.removeprefix(API).removeprefix(PROXY_API)
         verdict = None
-        if self.rate_limits is not None and request.path.startswith(API):
+        if self.rate_limits is not None and in_api:
             verdict = self.rate_limits.check(request.method, path, request.headers.get("Authorization", ""))
         if verdict is not None and verdict.refused:
             response = _rate_limited(verdict.retry_after, verdict.is_global, verdict.headers)
@@ -176,7 +180,7 @@ class RestApi:
         return response
 
     async def _respond(self, request: web.Request, handler: Handler, path: str) -> web.StreamResponse:
-        if request.path.startswith(API):
+        if request.path.startswith((API + "/", PROXY_API + "/")):
             for fault in self.faults:
                 if fault.matches(request.method, path):
                     self.faults.remove(fault)
@@ -218,6 +222,8 @@ class RestApi:
             r.get(API + "/applications/@me", self.get_application),
             r.get(API + "/gateway", self.get_gateway),
             r.get(API + "/gateway/bot", self.get_gateway),
+            r.get(PROXY_API + "/users/@me", self.get_me),
+            r.get(PROXY_API + "/gateway/bot", self.get_gateway),
             r.get(API + "/applications/{app}/commands", self.get_commands),
             r.put(API + "/applications/{app}/commands", self.put_commands),
             r.post(API + "/applications/{app}/commands", self.post_command),

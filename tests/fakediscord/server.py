@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import ssl
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any, ClassVar, TypeVar
@@ -102,6 +103,15 @@ class FakeDiscord:
         self.world.base_url = self.base_url
         self.gateway.url = f"ws://127.0.0.1:{port}/gateway"
         self.rest.gateway_url = self.gateway.url
+
+    async def serve_https(self, host: str, certfile: str, keyfile: str) -> None:
+        """Also answer on ``https://{host}:443`` with that certificate: a process that resolves discord.com to
+        ``host`` and trusts the certificate (``SSL_CERT_FILE``) then reaches this Discord at Discord's own
+        address. How a REST rate-limit proxy whose upstream is fixed to discord.com is put in front of it."""
+        assert self._runner is not None, "start() first"
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(certfile, keyfile)
+        await web.TCPSite(self._runner, host, 443, ssl_context=context).start()
 
     async def close(self) -> None:
         for client, task in self._clients:
