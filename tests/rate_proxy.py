@@ -17,6 +17,7 @@ import os
 import random
 import shutil
 import socket
+import subprocess
 import sys
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
@@ -37,6 +38,9 @@ def cannot_run() -> str | None:
     for tool in ("unshare", "openssl", "mount"):
         if shutil.which(tool) is None:
             return f"{tool} is missing (util-linux, openssl)"
+    probe = subprocess.run(["unshare", "--mount", "true"], capture_output=True, check=False)
+    if probe.returncode != 0:  # a container without the right to make mount namespaces
+        return f"unshare --mount is refused here: {probe.stderr.decode(errors='replace').strip()}"
     try:
         import nirn_proxy  # noqa: F401  # pyright: ignore
     except ImportError:
