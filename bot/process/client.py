@@ -233,6 +233,15 @@ class HexBotCore(commands.Bot):
             log.warning("membership lookup refused guild=%s user=%s", guild_id, user_id, exc_info=True)
         return True
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A command or click inside a server comes only from a member: a DM click of theirs soon after needs no
+        member lookup (bot/membership.py)."""
+        if interaction.guild_id is not None and isinstance(interaction.user, discord.Member):
+            self.membership.seen(interaction.guild_id, interaction.user.id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        self.membership.forget_guild(guild.id)
+
     @staticmethod
     def shard_options(config: Config) -> dict[str, Any]:
         """Unsharded: nothing. :class:`HexBot` passes SHARD_COUNT/SHARD_IDS to AutoShardedBot."""
