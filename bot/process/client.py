@@ -24,6 +24,7 @@ from bot.logs import setup_logging, trace_id
 from bot.membership import Membership
 from bot.names import shown_name
 from bot.process.config import Config
+from bot.request_plan import RequestPlan
 from bot.results import OverrideDone, Resolution, StatusView, StepReport, UndoDone, refuse
 from bot.scheduler import DeadlineScheduler
 from bot.service import EncounterService, Reading
@@ -220,6 +221,9 @@ class HexBotCore(commands.Bot):
         self.rolls = Window(ROLLS_PER_WINDOW, ROLL_WINDOW_SECONDS)  # /roll posts in public: per member
         self.clicks = ClickLimiter()  # a burst of clicks is not a burst of work (bot/click_limit.py)
         self.membership = Membership(self._still_member)  # DM clicks carry no server (bot/membership.py)
+        # answers first, then DMs, posts, status edits, within the global limit (bot/request_plan.py)
+        self.requests = RequestPlan()
+        self.http.request = self.requests.wrap(self.http.request)  # type: ignore[method-assign]
         self.tree.on_error = self.on_app_command_error
 
     async def _still_member(self, guild_id: int, user_id: int) -> bool:
