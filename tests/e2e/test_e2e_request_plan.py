@@ -188,3 +188,16 @@ async def test_several_encounters_resolving_at_once_meet_no_429_and_every_board_
     closed = {f"/channels/{t.bea.dm_channel.id}/messages" for t in tables}
     refused = [r for r in fd.requests if r.status in (401, 403, 429)]
     assert fd.invalid_requests == len(refused) and all(r.path in closed for r in refused), refused
+
+
+async def test_dms_sent_at_once_to_a_player_open_their_dm_channel_once(tables: list[Table]) -> None:
+    """A player in several encounters gets DMs at the same time (a panel from each, a reminder): the bot, which
+    caches no users, opens the DM channel with them once, not once per DM (each an extra request in a bucket all
+    DM openings share)."""
+    t = tables[0]
+    start = len(t.fd.requests)
+    dms = announcer_of(t).dms
+    channels = await asyncio.gather(*(dms.dm_channel(t.ana.id) for _ in range(5)))
+    assert {c.id for c in channels} == {t.ana.dm_channel.id}
+    opened = [r for r in t.fd.requests[start:] if (r.method, r.path) == ("POST", "/users/@me/channels")]
+    assert len(opened) == 1, opened
