@@ -374,7 +374,7 @@ def route_class(method: str, path: str, fields: tuple[str, ...] = ()) -> str:
     if re.fullmatch(r"/channels/\d+/messages", path):
         return {"POST": "post", "GET": "history"}.get(method, "other")
     if re.fullmatch(r"/channels/\d+/messages/\d+", path):
-        if method == "PATCH" and fields and set(fields) <= {"content", "allowed_mentions"}:
+        if method == "PATCH" and fields and set(fields) <= {"content", "allowed_mentions", "tts"}:
             return "status_edit"
         return {"PATCH": "edit", "DELETE": "delete", "GET": "fetch"}.get(method, "other")
     if path.startswith("/applications/"):

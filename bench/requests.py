@@ -53,7 +53,8 @@ COMPRESS = 2000.0
 #: steps at most per table (a skirmish round is many activations: it is reported per step played, and per round
 #: over the rounds it completed, at least one)
 MAX_STEPS = 30
-TEXT_ONLY = {"content", "allowed_mentions"}
+#: the fields of an edit of the text alone (discord.py sends ``tts`` with any content)
+TEXT_ONLY = {"content", "allowed_mentions", "tts"}
 
 
 def kind_of(record: RequestRecord, dm_channels: set[int]) -> str:
@@ -69,7 +70,7 @@ def kind_of(record: RequestRecord, dm_channels: set[int]) -> str:
         if method == "PATCH":
             if dm:
                 return "dm_edit"
-            return "status_edit" if set(record.fields) <= TEXT_ONLY else "edit"
+            return "status_edit" if record.fields and set(record.fields) <= TEXT_ONLY else "edit"
         return {"DELETE": "delete", "GET": "fetch"}.get(method, method)
     if re.fullmatch(r"/guilds/\d+/members/\d+", path):
         return "member"
