@@ -20,13 +20,17 @@ Prints one JSON line per figure:
   ``workers_cpu_pct`` its render workers), ``rss_mb`` (at the end; ``rss_peak_mb``), ``requests_per_s`` (every
   REST request the bot made, interaction answers included), plus ``compress``, sample counts and what failed;
 * ``requests_per_round`` (``--by-route``): the bot's requests per step played (a Submit, or a director's resolve),
-  per ruleset and route class (``interaction`` answers, ``post`` and ``edit`` in the channel, ``dm_post`` and
-  ``dm_edit``, ``dm_open``); ``…_unchanged`` counts the edits that left the message as people see it;
+  per ruleset and route class (``interaction`` answers, ``post``, ``edit`` and ``status_edit`` (the text alone)
+  in the channel, ``dm_post`` and ``dm_edit``, ``dm_open``, the ``member`` and ``user`` lookups); ``…_unchanged``
+  counts the edits that left the message as people see it (bench/requests.py: the same per round, ruleset by
+  ruleset);
 * ``capacity`` (``--find``): the largest N tried whose ``ack_p99_ms`` <= 100 and ``board_p95_ms`` <= 1000, with
   its figures; N doubles from ``--encounters`` until a bar breaks, then the gap is halved ``--steps`` times.
 
 ``--rate-limits`` runs the local Discord with Discord's REST limits (tests/fakediscord/ratelimits.py) and adds
-``refused_429`` and ``invalid_requests`` to the figures.
+``refused_429`` and ``invalid_requests`` to the figures. ``plan_longest_wait_s`` is the longest a request of each
+kind waited for its turn in the bot's request plan (bot/request_plan.py; ``post``: a board), ``plan_granted`` how
+many of each it let go.
 
 Run: ``.venv/bin/python bench/pace.py --encounters 10 --minutes 1 [--compress 20] [--find] [--rate-limits]``.
 This is a measurement, not a test: the figures depend on the machine and its load at the time.
@@ -360,8 +364,9 @@ def rss_mb(pid: int, key: str = "VmRSS") -> float:
     return 0.0
 
 
-def route_class(method: str, path: str) -> str:
-    """The kind of a REST request, as the rate limits group them (an interaction answer is never limited)."""
+def route_class(method: str, path: str, fields: tuple[str, ...] = ()) -> str:
+    """The kind of a REST request, as the rate limits group them (an interaction answer is never limited); an
+    edit of the text alone (``fields``: the JSON body's) is ``status_edit``."""
     if path.startswith(("/interactions/", "/webhooks/")):
         return "interaction"
     if method == "POST" and path == "/users/@me/channels":
@@ -369,9 +374,15 @@ def route_class(method: str, path: str) -> str:
     if re.fullmatch(r"/channels/\d+/messages", path):
         return {"POST": "post", "GET": "history"}.get(method, "other")
     if re.fullmatch(r"/channels/\d+/messages/\d+", path):
+        if method == "PATCH" and fields and set(fields) <= {"content", "allowed_mentions", "tts"}:
+            return "status_edit"
         return {"PATCH": "edit", "DELETE": "delete", "GET": "fetch"}.get(method, "other")
     if path.startswith("/applications/"):
         return "commands"
+    if re.fullmatch(r"/guilds/\d+/members/\d+", path):
+        return "member"
+    if re.fullmatch(r"/users/\d+", path):
+        return "user"
     return f"{method} {re.sub(r'/[0-9]+', '/:id', path)}"
 
 
@@ -387,7 +398,7 @@ def requests_by_ruleset(run: Run, tables: list[Table], start_index: int) -> dict
     counts: dict[str, dict[str, int]] = {}
     unchanged = set(run.fd.unchanged_edits)
     for index, record in enumerate(run.fd.requests[start_index:], start_index):
-        kind = route_class(record.method, record.path)
+        kind = route_class(record.method, record.path, record.fields)
         if index in unchanged:  # an edit that left the message as people see it
             kind = f"{kind}_unchanged"
         ruleset = "setup"
@@ -423,11 +434,12 @@ async def play(
                     guild.add_member(p.user)
                 tables.append(Table(guild.create_text_channel(f"table-{i}"), people[0], people[1:], i))
             answers_file = Path(tmp) / "answers.json"
+            plan_file = Path(tmp) / "plan.json"
             child: BotProcess = await spawn_bot(
                 fd,
                 f"sqlite:///{tmp}/pace.sqlite3",
                 guild_id=guild.id,
-                extra={"HEXD_BENCH_ANSWERS": str(answers_file)},
+                extra={"HEXD_BENCH_ANSWERS": str(answers_file), "HEXD_BENCH_PLAN": str(plan_file)},
             )
             assert child.proc is not None
             pid = child.proc.pid
@@ -454,6 +466,8 @@ async def play(
             finally:
                 await child.stop()
             answered: dict[str, float] = json.loads(answers_file.read_text()) if answers_file.exists() else {}
+            # the bot's request plan (bot/request_plan.py): the longest a request of each kind waited for its turn
+            plan: dict[str, object] = json.loads(plan_file.read_text()) if plan_file.exists() else {}
             answer_ms = [
                 (answered[str(iid)] - start) * 1000
                 for iid, start, _ in run.tm.started
@@ -486,6 +500,8 @@ async def play(
                 "failures": run.failures,
                 "invalid_requests": fd.invalid_requests,
                 **({"refused_429": dict(limits.refused)} if limits is not None else {}),
+                "plan_longest_wait_s": plan.get("longest_wait_s"),
+                "plan_granted": plan.get("granted"),
             }
             print(json.dumps(figure), flush=True)
             if by_route:

@@ -4,8 +4,10 @@ to the director, as when a player leaves. A click inside the server needs no che
 a member.
 
 The answer comes from Discord (a member lookup, through the fetcher the Discord layer gives); a "still a member"
-is reused for :data:`MEMBER_TTL` seconds, so a burst of clicks costs one lookup, and a "gone" is never reused (it
-is acted on at once)."""
+is reused for :data:`MEMBER_TTL` seconds, so the clicks of a turn cost one lookup, and a "gone" is never reused (it
+is acted on at once). The bot does not receive member-remove events (they need the privileged members intent), so
+the reuse is short; a click the same person makes inside the server proves them a member again at no cost, and a
+server that removes the bot forgets its members at once."""
 
 from __future__ import annotations
 
@@ -16,8 +18,9 @@ from typing import Final
 
 from bot.bounded import Bounded
 
-#: seconds a lookup that found the person still a member is reused
-MEMBER_TTL: Final = 5.0
+#: seconds a lookup that found the person still a member is reused: a player's clicks on one panel, and most of
+#: the next turn's at the pace people play (a decision takes some 20 s), share one lookup
+MEMBER_TTL: Final = 30.0
 KEPT: Final = 4096
 
 Fetcher = Callable[[int, int], Awaitable[bool]]  # (guild id, user id) -> still a member
@@ -58,5 +61,14 @@ class Membership:
             self._members.pop(key, None)
         return found
 
+    def seen(self, guild_id: int, user_id: int) -> None:
+        """The person just used the bot inside the server: Discord sends that only from a member."""
+        self._members[(guild_id, user_id)] = self.clock()
+
     def forget(self, guild_id: int, user_id: int) -> None:
         self._members.pop((guild_id, user_id), None)
+
+    def forget_guild(self, guild_id: int) -> None:
+        """The bot left the server (or was removed): none of its members is taken as one any more."""
+        for key in [k for k in self._members if k[0] == guild_id]:
+            del self._members[key]

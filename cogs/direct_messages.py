@@ -4,6 +4,7 @@ the outbox's call (bot/outbox)."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from typing import TYPE_CHECKING, Any, Literal
@@ -55,6 +56,7 @@ class DirectMessages:
         self._channel_lang = channel_lang
         self._users: Bounded[int, discord.User | discord.Member] = Bounded(DM_CACHE_SIZE)
         self._dms: Bounded[int, discord.DMChannel] = Bounded(DM_CACHE_SIZE)
+        self._opening: dict[int, asyncio.Future[discord.DMChannel]] = {}
 
     async def user_lang(self, meta: Encounter, user_id: int) -> str:
         saved = meta.settings.get(f"locale_{user_id}")
@@ -69,11 +71,22 @@ class DirectMessages:
         newest 128 DM channels, so each DM would cost a ``GET /users`` and, past 128 players, a ``POST
         /users/@me/channels`` too."""
         channel = self._dms.get(user_id)
-        if channel is None:
-            user = self.bot.get_user(user_id) or self._users.get(user_id)
-            if user is None:
-                user = self._users[user_id] = await self.bot.fetch_user(user_id)
-            channel = self._dms[user_id] = user.dm_channel or await user.create_dm()
+        if channel is not None:
+            return channel
+        opening = self._opening.get(user_id)
+        if (
+            opening is None
+        ):  # DMs to one player at once (several encounters, a reminder) open the channel once
+            opening = self._opening[user_id] = asyncio.ensure_future(self._open_dm(user_id))
+            opening.add_done_callback(lambda _: self._opening.pop(user_id, None))
+        return await asyncio.shield(opening)
+
+    async def _open_dm(self, user_id: int) -> discord.DMChannel:
+        user = self.bot.get_user(user_id) or self._users.get(user_id)
+        if user is None:
+            user = self._users[user_id] = await self.bot.fetch_user(user_id)
+        channel = self._dms[user_id] = user.dm_channel or await user.create_dm()
+        self.bot.requests.note_dm_channel(channel.id)  # what goes there is a DM (bot/request_plan.py)
         return channel
 
     async def dm(self, user_id: int, text: str | None, **kwargs: object) -> discord.Message | None:

@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.bounded import Bounded
 from bot.dice_seal import commitment_line
 from bot.names import shown_name
 from bot.outbox import LAST_POST, POST, STATUS, STATUS_ON_POST, STATUS_OWN, Outbox, status_kind
 from bot.outbox.outbox import policy_of
 from bot.panels import panel_for, status_lines
 from bot.phase_gate import note_shown
+from bot.request_plan import Kind, as_kind
 from bot.results import StatusView
 from bot.status_names import waiting_text
 from bot.storage import Encounter, MessageRef
@@ -34,6 +36,9 @@ if TYPE_CHECKING:
     from bot.process.client import HexBotCore
 
 log = logging.getLogger(__name__)
+
+#: status messages whose last text is remembered (one per running encounter is what matters)
+SHOWN_KEPT = 4096
 
 Partial = Callable[[discord.abc.Messageable, int, int], discord.PartialMessage]
 
@@ -83,6 +88,9 @@ class StatusPoster:
     ) -> None:
         self.bot, self.outbox = bot, outbox
         self._channel, self._channel_lang, self._partial = channel, channel_lang, partial
+        # message id → (phase, text) this process last put there: an edit to the same text carries nothing (kept
+        # across the outbox's retries; another process may edit the same message, so then it is always sent)
+        self._shown: Bounded[int, tuple[int, str]] = Bounded(SHOWN_KEPT)
 
     async def show(self, encounter_id: int, status: StatusView | None) -> None:
         """Show the status: edited in place, moved onto a newer post, or sent as a message of its own (once,
@@ -109,10 +117,16 @@ class StatusPoster:
         where = shown
         if last is not None and (shown is None or last.message_id > shown.message_id):
             where = last  # a newer post went out: the status moves onto it
+        if where is not None and where is shown and not leftover and not self.outbox.sender.shared:
+            same_phase = where.key == f"{status_kind(where)}:{where.message_id}:{status.phase_no}"
+            if same_phase and self._shown.get(where.message_id) == (status.phase_no, text):
+                return  # the message shows this very text already
         if where is not None:
             try:
                 message = self._partial(chan, where.channel_id, where.message_id)
-                edited = await message.edit(content=text, allowed_mentions=mentions)
+                with as_kind(Kind.STATUS):  # after the boards and panels when requests queue up
+                    edited = await message.edit(content=text, allowed_mentions=mentions)
+                self._shown[where.message_id] = (status.phase_no, text)
             except discord.NotFound:  # deleted; any other refusal is not a reason for a second message
                 log.info("status message gone, sending a new one encounter=%s", encounter_id)
             else:
@@ -126,11 +140,13 @@ class StatusPoster:
         if not await claims.claim(*claim):
             return  # another process is sending it now
         try:
-            sent = await chan.send(text, allowed_mentions=mentions)
+            with as_kind(Kind.STATUS):
+                sent = await chan.send(text, allowed_mentions=mentions)
         except Exception:
             await claims.release(*claim)
             raise
         await claims.record(*claim, sent.channel.id, sent.id)
+        self._shown[sent.id] = (status.phase_no, text)
         ref = MessageRef(encounter_id, STATUS, "", sent.channel.id, sent.id)
         await self._keep(encounter_id, shown, STATUS_OWN, ref, status.phase_no, chan, leftover)
         await note_shown(storage, encounter_id, status.phase_no, sent.id, None)
@@ -158,12 +174,14 @@ class StatusPoster:
             if ref.key == key:
                 continue
             if ref.message_id != now.message_id:
+                self._shown.pop(ref.message_id, None)
                 try:
                     gone = self._partial(chan, ref.channel_id, ref.message_id)
-                    if status_kind(ref) == STATUS_OWN:
-                        await gone.delete()
-                    else:  # a post keeps its account and board; only the status text goes
-                        await gone.edit(content=None, allowed_mentions=discord.AllowedMentions.none())
+                    with as_kind(Kind.STATUS):
+                        if status_kind(ref) == STATUS_OWN:
+                            await gone.delete()
+                        else:  # a post keeps its account and board; only the status text goes
+                            await gone.edit(content=None, allowed_mentions=discord.AllowedMentions.none())
                 except discord.NotFound:
                     log.info("old status message already gone encounter=%s", encounter_id)
             await storage.delete_message_ref(encounter_id, STATUS, ref.key)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import resource
 import signal
@@ -361,6 +362,10 @@ def serve_child() -> int:
             return await serve(bot, config.token, stop)
         finally:
             lag.cancel()
+            if plan_to := os.environ.get("HEXD_BENCH_PLAN"):  # the request plan's figures (bench/pace.py)
+                waits = {kind.name.lower(): round(s, 3) for kind, s in bot.requests.longest_wait.items()}
+                granted = {kind.name.lower(): n for kind, n in bot.requests.granted.items()}
+                Path(plan_to).write_text(json.dumps({"longest_wait_s": waits, "granted": granted}))
 
     answers = os.environ.get("HEXD_BENCH_ANSWERS")
     write_answers = time_answers(answers) if answers else None

@@ -16,7 +16,7 @@ into text, a panel into a message).
 
 from bot.outbox.claims import CLAIM_STALE, Claims
 from bot.outbox.outbox import ANNOUNCED, NOTHING_POSTED, RESUME_AT_ONCE, Host, Outbox, player_key
-from bot.outbox.queue import Job, PostQueue, StepPost
+from bot.outbox.queue import Job, PostQueue, Queued, StatusShown, StepPost
 from bot.outbox.records import LAST_POST, POST, STATUS, STATUS_ON_POST, STATUS_OWN, status_kind, status_phase
 from bot.outbox.retries import RETRY_BACKOFF, Retries
 from bot.outbox.sender import APART, ChannelUnavailable, Sender, Sent
@@ -39,9 +39,11 @@ __all__ = [
     "Job",
     "Outbox",
     "PostQueue",
+    "Queued",
     "Retries",
     "Sender",
     "Sent",
+    "StatusShown",
     "StepPost",
     "player_key",
     "status_kind",

@@ -9,6 +9,7 @@ status and panels sent). A post that Discord refuses is retried (bot/outbox/retr
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import weakref
 from typing import TYPE_CHECKING, Protocol
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 from bot.bounded import Bounded
 from bot.orders_reply import picks_for
 from bot.outbox.claims import Claims
-from bot.outbox.queue import Job, PostQueue, StepPost
+from bot.outbox.queue import PostQueue, Queued, StatusShown, StepPost
 from bot.outbox.records import LAST_POST, POST, status_phase, status_ref
 from bot.outbox.retries import Retries
 from bot.outbox.sender import APART, ChannelUnavailable, Sender, Sent
@@ -84,7 +85,7 @@ class Outbox:
     def _service(self) -> EncounterService:
         return self.host.service
 
-    def enqueue(self, encounter_id: int, job: Job | StepPost) -> None:
+    def enqueue(self, encounter_id: int, job: Queued) -> None:
         self.queue.enqueue(encounter_id, job)
 
     async def drain(self) -> None:
@@ -113,7 +114,12 @@ class Outbox:
             if id(step) not in self._queued:
                 self.enqueue(step.encounter_id, StepPost(step))
             self._queued.discard(id(step))
-        self.enqueue(result.encounter_id, lambda: self._conclude(result))
+        conclude = functools.partial(self._conclude, result)
+        # a phase opened or the game ended: the conclusion shows the status, so a refresh queued before it is dropped
+        shows_status = result.over or result.opened_phase_no is not None
+        self.enqueue(
+            result.encounter_id, StatusShown(conclude, refresh_only=False) if shows_status else conclude
+        )
 
     async def _post(self, steps: list[StepReport]) -> None:
         """Post steps of one encounter, queued in order."""
@@ -466,8 +472,11 @@ class Outbox:
 
     def status_changed(self, encounter_id: int) -> None:
         """An order came in: edit the phase's status message, in turn with the encounter's other posts (a
-        refused edit is retried like any refused post)."""
-        self.enqueue(encounter_id, lambda: self._refresh_or_retry(encounter_id))
+        refused edit is retried like any refused post). The refresh reads the status when it runs and is dropped
+        when a later queued job shows the status anyway (bot/outbox/queue.py)."""
+        self.enqueue(
+            encounter_id, StatusShown(lambda: self._refresh_or_retry(encounter_id), refresh_only=True)
+        )
 
     async def _refresh_or_retry(self, encounter_id: int) -> None:
         try:

@@ -9,6 +9,7 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from bot.logs import trace_id
 from bot.results import StepReport
@@ -26,15 +27,28 @@ class StepPost:
     step: StepReport
 
 
+@dataclass(frozen=True, slots=True)
+class StatusShown:
+    """A queued job that ends by showing the encounter's status as it is when the job runs. A bare status refresh
+    (``refresh_only``) with another such job queued behind it is dropped: that one shows a newer status, so a burst
+    of orders and steps makes one status edit, not one each."""
+
+    job: Job
+    refresh_only: bool
+
+
+Queued: TypeAlias = Job | StepPost | StatusShown
+
+
 class PostQueue:
     """One queue and one worker per encounter with something to post; an idle encounter keeps neither."""
 
     def __init__(self, post_steps: Callable[[list[StepReport]], Awaitable[None]]) -> None:
         self._post_steps = post_steps
-        self._queues: dict[int, deque[Job | StepPost]] = {}
+        self._queues: dict[int, deque[Queued]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
 
-    def enqueue(self, encounter_id: int, job: Job | StepPost) -> None:
+    def enqueue(self, encounter_id: int, job: Queued) -> None:
         self._queues.setdefault(encounter_id, deque()).append(job)
         worker = self._workers.get(encounter_id)
         if worker is None or worker.done():
@@ -47,7 +61,11 @@ class PostQueue:
         try:
             while queue:
                 job = queue.popleft()
-                if isinstance(job, StepPost):
+                if isinstance(job, StatusShown):
+                    if job.refresh_only and any(isinstance(later, StatusShown) for later in queue):
+                        continue  # a job behind it shows a newer status
+                    job = job.job
+                elif isinstance(job, StepPost):
                     # the steps committed while the one before them was being posted go out together
                     steps = [job.step]
                     while queue and isinstance(following := queue[0], StepPost):

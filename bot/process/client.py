@@ -25,6 +25,7 @@ from bot.logs import setup_logging, trace_id
 from bot.membership import Membership
 from bot.names import shown_name
 from bot.process.config import Config, rest_base
+from bot.request_plan import RequestPlan
 from bot.results import OverrideDone, Resolution, StatusView, StepReport, UndoDone, refuse
 from bot.scheduler import DeadlineScheduler
 from bot.service import EncounterService, Reading
@@ -221,6 +222,9 @@ class HexBotCore(commands.Bot):
         self.rolls = Window(ROLLS_PER_WINDOW, ROLL_WINDOW_SECONDS)  # /roll posts in public: per member
         self.clicks = ClickLimiter()  # a burst of clicks is not a burst of work (bot/click_limit.py)
         self.membership = Membership(self._still_member)  # DM clicks carry no server (bot/membership.py)
+        # answers first, then DMs, posts, status edits, within the global limit (bot/request_plan.py)
+        self.requests = RequestPlan()
+        self.http.request = self.requests.wrap(self.http.request)  # type: ignore[method-assign]
         self.tree.on_error = self.on_app_command_error
 
     async def _still_member(self, guild_id: int, user_id: int) -> bool:
@@ -233,6 +237,15 @@ class HexBotCore(commands.Bot):
         except discord.HTTPException:  # Discord could not say: the click goes on rather than fail for all
             log.warning("membership lookup refused guild=%s user=%s", guild_id, user_id, exc_info=True)
         return True
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A command or click inside a server comes only from a member: a DM click of theirs soon after needs no
+        member lookup (bot/membership.py)."""
+        if interaction.guild_id is not None and isinstance(interaction.user, discord.Member):
+            self.membership.seen(interaction.guild_id, interaction.user.id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        self.membership.forget_guild(guild.id)
 
     @staticmethod
     def shard_options(config: Config) -> dict[str, Any]:

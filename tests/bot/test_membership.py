@@ -29,3 +29,23 @@ async def test_one_lookup_for_a_burst_and_a_member_gone_is_seen_at_once() -> Non
     now[0] += MEMBER_TTL
     assert not await membership.is_member(1, 10)
     assert not await membership.is_member(1, 10) and len(asked) == 3, "a 'gone' is asked again, never reused"
+
+
+async def test_a_click_inside_the_server_proves_membership_and_a_server_that_removed_the_bot_is_forgotten() -> (
+    None
+):
+    """A command or click inside the server comes only from a member: a DM click soon after asks Discord nothing;
+    once the bot is removed from the server, its members are asked about again."""
+    asked: list[tuple[int, int]] = []
+
+    async def fetch(guild_id: int, user_id: int) -> bool:
+        asked.append((guild_id, user_id))
+        return False
+
+    membership = Membership(fetch, clock=lambda: 0.0)
+    membership.seen(1, 10)
+    membership.seen(2, 10)
+    assert await membership.is_member(1, 10) and not asked
+    membership.forget_guild(1)
+    assert not await membership.is_member(1, 10) and asked == [(1, 10)]
+    assert await membership.is_member(2, 10), "another server's membership is kept"

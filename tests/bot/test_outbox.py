@@ -482,6 +482,41 @@ async def test_steps_queued_behind_a_busy_post_go_out_together_in_order(service:
     assert outbox.queue.idle(), "an encounter with nothing left to post keeps no queue"
 
 
+async def test_status_refreshes_queued_behind_a_busy_post_make_one_and_a_phase_opening_replaces_them(
+    service: EncounterService,
+) -> None:
+    """Orders coming in while an earlier post goes out: their status refreshes, queued one behind the other, make
+    one refresh (it reads the status as it is then); refreshes queued before a resolution that opens the next
+    phase make none, the phase's own status shows what they would have."""
+    enc = await running(service)
+    sender = FakeSender()
+    outbox = outbox_of(service, sender)
+    busy = asyncio.Event()
+
+    async def posting() -> None:  # a post still going out
+        await busy.wait()
+
+    outbox.enqueue(enc, posting)
+    for _ in range(3):
+        outbox.status_changed(enc)
+    busy.set()
+    await outbox.queue.drain()
+    assert sender.statuses == [enc], "three refreshes queued: one status edit"
+    sender.statuses.clear()
+    busy.clear()
+    outbox.enqueue(enc, posting)
+    await service.submit(enc, ANA, "a", "move 0203")
+    outbox.status_changed(enc)
+    last = await service.submit(enc, BEA, "b", "move 0504")
+    outbox.status_changed(enc)
+    result = await service.resolve(enc, expected_phase_no=last.phase_no, on_step=outbox.step_done)
+    await outbox.after_resolution(result)
+    busy.set()
+    await outbox.queue.drain()
+    assert sender.statuses == [enc], "only the new phase's status goes out"
+    assert sender.panels == [(ANA, "a"), (BEA, "b")], "the new phase's panels went out"
+
+
 async def test_one_retry_waits_at_a_time_and_the_last_delay_repeats() -> None:
     queued: list[int] = []
     retries = Retries(queued.append)

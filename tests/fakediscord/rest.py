@@ -10,7 +10,7 @@ import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import BodyPartReader, web
 
@@ -99,6 +99,8 @@ class RequestRecord:
     method: str
     path: str
     status: int
+    #: the top-level fields of a JSON edit's body (a bench tells a text-only edit from one with embeds or files)
+    fields: tuple[str, ...] = ()
 
 
 _DISPOSITION_PARAM = re.compile(r';\s*(name|filename)="((?:[^"\\]|\\.)*)"')
@@ -176,7 +178,15 @@ class RestApi:
         self.invalid.record(response.status, response.headers.get("X-RateLimit-Scope"))
         if request.get(UNCHANGED):
             self.unchanged_edits.append(len(self.log))
-        self.log.append(RequestRecord(request.method, path, response.status))
+        fields: tuple[str, ...] = ()
+        if request.method == "PATCH" and request.content_type == "application/json" and request.body_exists:
+            body: object = await request.json()  # read once already by the handler: aiohttp keeps it
+            fields = (
+                tuple(sorted(str(k) for k in cast(dict[object, object], body)))
+                if isinstance(body, dict)
+                else ()
+            )
+        self.log.append(RequestRecord(request.method, path, response.status, fields))
         return response
 
     async def _respond(self, request: web.Request, handler: Handler, path: str) -> web.StreamResponse:
