@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 
@@ -23,6 +23,7 @@ from bot.results import HeldRolls, OverrideDone, StepReport
 from bot.seating import and_list
 from bot.service import Reading
 from bot.service.base import MUTED
+from bot.service.panel_click import LoadedPanel
 from bot.side_news import news_for, private_title
 from bot.spectators import side_spectators
 from bot.storage import Deadline, Encounter, MessageRef
@@ -104,17 +105,9 @@ class DirectMessages:
     ) -> Sent | None:
         """The unit's panel by DM, edited into ``before`` when that is in this DM (None: the DMs are closed). A
         panel that cannot be edited (deleted) is sent anew."""
-        try:
-            locale = await self.user_lang(reading.meta, user_id)
-            panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, reading=reading)
-            news = await panel_news(self.bot.service, meta.id, user_id, unit_id, locale, panel.scheme)
-            kwargs = await panel_message(panel, locale, news=news)
-            sent = await self._edit_or_send(user_id, before, kwargs)
-        except discord.Forbidden:
-            return None
-        if news is not None:
-            await note_shown(self.bot.service, meta.id, user_id)
-        return sent
+        locale = await self.user_lang(reading.meta, user_id)
+        panel = await load_panel(self.bot, meta.id, user_id, unit_id, None, None, reading=reading)
+        return await self._deliver(meta, user_id, panel, locale, before)
 
     async def send_panels(
         self,
@@ -127,34 +120,42 @@ class DirectMessages:
         """One panel message for the player's units of ``picks``, showing the first whose order is not in, under
         the unit picker (as ``/orders`` answers); edited into ``before`` when that is in this DM (None: the DMs
         are closed; :data:`APART`: a panel leaves the picker no row, so each unit gets its own)."""
+        locale = await self.user_lang(reading.meta, user_id)
+        panels = [
+            await load_panel(self.bot, meta.id, user_id, p.unit_id, None, None, reading=reading)
+            for p in picks
+        ]
+        if not all(fits_picker(panel, picks, locale) for panel in panels):
+            return APART
+        given = {p.unit_id for p in picks if p.submitted}
+        first = next((p for p in panels if p.model.unit_id not in given), panels[0])
+        return await self._deliver(meta, user_id, first, locale, before, picks)
+
+    async def _deliver(
+        self,
+        meta: Encounter,
+        user_id: int,
+        panel: LoadedPanel,
+        locale: str,
+        before: MessageRef | None,
+        picks: tuple[Pick, ...] = (),
+    ) -> Sent | None:
+        """``panel`` (under the picker of ``picks``) in the player's DM, opening with their catch-up when they
+        were away: edited into ``before`` when that can be, else sent; None when the DMs are closed."""
+        news = await panel_news(self.bot.service, meta.id, user_id, panel.model.unit_id, locale, panel.scheme)
+        kwargs = await panel_message(panel, locale, picks=picks, news=news)
         try:
-            locale = await self.user_lang(reading.meta, user_id)
-            panels = [
-                await load_panel(self.bot, meta.id, user_id, p.unit_id, None, None, reading=reading)
-                for p in picks
-            ]
-            if not all(fits_picker(panel, picks, locale) for panel in panels):
-                return APART
-            given = {p.unit_id for p in picks if p.submitted}
-            first = next((p for p in panels if p.model.unit_id not in given), panels[0])
-            news = await panel_news(
-                self.bot.service, meta.id, user_id, first.model.unit_id, locale, first.scheme
-            )
-            kwargs = await panel_message(first, locale, picks=picks, news=news)
-            sent = await self._edit_or_send(user_id, before, kwargs)
+            dm = await self.dm_channel(user_id)
+            if before is not None and before.message_id and await self._edit_panel(dm, before, kwargs):
+                sent = Sent(before.channel_id, before.message_id)
+            else:
+                message = await dm.send(**kwargs)
+                sent = Sent(message.channel.id, message.id)
         except discord.Forbidden:
             return None
         if news is not None:
             await note_shown(self.bot.service, meta.id, user_id)
         return sent
-
-    async def _edit_or_send(self, user_id: int, before: MessageRef | None, kwargs: dict[str, Any]) -> Sent:
-        """The panel laid out by ``kwargs`` in the player's DM: edited into ``before`` when that can be, else sent."""
-        dm = await self.dm_channel(user_id)
-        if before is not None and before.message_id and await self._edit_panel(dm, before, kwargs):
-            return Sent(before.channel_id, before.message_id)
-        message = await dm.send(**kwargs)
-        return Sent(message.channel.id, message.id)
 
     async def _edit_panel(self, dm: discord.DMChannel, before: MessageRef, kwargs: dict[str, object]) -> bool:
         """Edit the panel DM ``before`` into the one ``kwargs`` lays out; False when it is not in this DM (the
