@@ -1,11 +1,10 @@
 """What the channel is shown as steps resolve, and the announcer that sends everything the outbox says is owed
 (DESIGN §4 flow).
 
-As steps resolve: the board image (public view) and the readable account of each, in the channel's language, one
-message per turn of play, edited as its steps come (bot/turn_posts.py: an embed per step, each with its own board;
-a new message past Discord's limits); long accounts as a text file on it; the winner at the end. The status rides
-on the newest post (cogs/status_post.py); panels, private boards, held rolls and reminders go by DM
-(cogs/direct_messages.py).
+As steps resolve: each one's public board and account in the channel's language, one message per turn of play
+edited as its steps come (bot/turn_posts.py: an embed and board per step, a new message past Discord's limits), a
+long account as a file, the winner at the end. The status rides on the newest post (cogs/status_post.py); panels,
+private boards, held rolls and reminders go by DM (cogs/direct_messages.py).
 
 :class:`Announcer` is the outbox's :class:`~bot.outbox.Sender`: what must go out, once, in order, retried while
 Discord refuses it and resumed after a crash, is decided in bot/outbox; here each thing is only turned into Discord.
