@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -38,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections import deque
+from collections.abc import Generator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -87,6 +89,24 @@ class Timings:
         self.ack.append(ms)
         self.by_kind.setdefault(kind, []).append(ms)
         return handle
+
+
+@contextlib.contextmanager
+def baseline_tree(baseline: str) -> Generator[tuple[Path, str]]:
+    """``baseline``'s files in a temporary folder (to run that revision's bot beside the work tree's in one
+    sitting), and the work tree's short commit for the labels."""
+    with tempfile.TemporaryDirectory(prefix="hexd-baseline-") as tree:
+        export = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", baseline], capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", tree], input=export.stdout, check=True)
+        head = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        yield Path(tree), head
 
 
 def pct(values: list[float], q: float) -> float:
@@ -338,20 +358,10 @@ async def main(encounters: int, rounds: int, in_process: bool, baseline: str | N
         return
     if in_process:
         raise SystemExit("--baseline runs both bots in their own process: drop --in-process")
-    with tempfile.TemporaryDirectory(prefix="hexd-baseline-") as tree:
-        export = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", baseline], capture_output=True, check=True
-        )
-        subprocess.run(["tar", "-x", "-C", tree], input=export.stdout, check=True)
-        head = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
+    with baseline_tree(baseline) as (tree, head):
         for _ in range(repeat):
             await play(encounters, rounds, False, label=f"work tree ({head})")
-            await play(encounters, rounds, False, code=Path(tree), label=baseline)
+            await play(encounters, rounds, False, code=tree, label=baseline)
 
 
 def request_counts(fd: FakeDiscord, encounters: int) -> dict[str, float]:

@@ -32,7 +32,6 @@ import json
 import logging
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,6 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.e2e import baseline_tree
 from bench.pace import MIX, Run, Table, act_on_panel, command, director_resolves, fresh_panel, sides_of
 from bot.storage import open_storage
 from rules.serial import from_json
@@ -219,20 +219,10 @@ async def main(rounds: int, only: str | None, rate_limits: bool, baseline: str |
         for _ in range(repeat):
             await sitting(rounds, only, rate_limits, ROOT, "")
         return
-    with tempfile.TemporaryDirectory(prefix="hexd-baseline-") as tree:
-        export = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", baseline], capture_output=True, check=True
-        )
-        subprocess.run(["tar", "-x", "-C", tree], input=export.stdout, check=True)
-        head = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
+    with baseline_tree(baseline) as (tree, head):
         for _ in range(repeat):
             await sitting(rounds, only, rate_limits, ROOT, f"work tree ({head})")
-            await sitting(rounds, only, rate_limits, Path(tree), baseline)
+            await sitting(rounds, only, rate_limits, tree, baseline)
 
 
 if __name__ == "__main__":
