@@ -60,6 +60,7 @@ from bot.storage import (
     AlreadyResolved,
     ChannelBusyError,
     Encounter,
+    EncounterEndedError,
     Participant,
     Resolved,
     StalePhaseError,
@@ -678,7 +679,7 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions, Spectator
         encounter_id = meta.id
         try:
             batch = await self.storage.orders_for_resolution(encounter_id, phase_no)
-        except StalePhaseError:
+        except (StalePhaseError, EncounterEndedError):  # resolved, or ended by the director, meanwhile
             return None
         # resolve exactly the snapshot the orders were read with (commit checks it is still current)
         state = self._decode(encounter_id, batch.snapshot_seq, batch.state)
@@ -719,9 +720,12 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions, Spectator
             if deadline_minutes and not new_state.over and self.owing(new_state)
             else None
         )
-        outcome = await self.storage.commit_resolution(
-            encounter_id, phase_no, specs, encoded, based_on=batch, next_deadline=next_deadline
-        )
+        try:
+            outcome = await self.storage.commit_resolution(
+                encounter_id, phase_no, specs, encoded, based_on=batch, next_deadline=next_deadline
+            )
+        except EncounterEndedError:  # the director ended it while this step was resolving: nothing to show
+            return None
         if isinstance(outcome, AlreadyResolved):
             return None
         if not isinstance(outcome, Resolved):

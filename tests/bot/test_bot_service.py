@@ -329,3 +329,22 @@ async def test_undo_is_checked_before_answering_and_an_ended_encounter_says_so(
         with pytest.raises(Refused) as err:
             await call
         assert err.value.code == "encounter.ended"
+
+
+async def test_a_resolution_the_director_ended_meanwhile_commits_and_shows_nothing(
+    service: EncounterService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/encounter end`` while a step resolves in the background: the end wins, the resolution commits nothing
+    and reports nothing, and fails nobody (it used to surface as an error in the background)."""
+    enc = await _running(service)
+    commit = service.storage.commit_resolution
+
+    async def ended_first(*args: Any, **kwargs: Any) -> Any:
+        await service.storage.set_encounter_status(enc, "ended")
+        return await commit(*args, **kwargs)
+
+    monkeypatch.setattr(service.storage, "commit_resolution", ended_first)
+    before = (await service.read(enc)).phase_no
+    result = await service.resolve(enc, forced=True)
+    assert result.steps == () and not result.over
+    assert (await service.read(enc)).phase_no == before
