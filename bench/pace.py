@@ -173,6 +173,21 @@ async def watch_boards(run: Run, table: Table) -> None:
         seen = new
 
 
+async def play_tables(run: Run, tables: list[Table], minutes: float, began: float) -> float:
+    """Seat the tables over the run's first quarter and play them until it ends (a crash is a failure of the
+    run); the wall seconds since ``began``."""
+    ramp = minutes * 60 / 4
+    tasks = [asyncio.create_task(seat(run, t, run.rng.uniform(0, ramp))) for t in tables]
+    tasks += [asyncio.create_task(watch_boards(run, t)) for t in tables]
+    done, pending = await asyncio.wait(tasks, timeout=minutes * 60 + 60)
+    for task in pending:
+        task.cancel()
+    for task in done:
+        if task.exception() is not None:
+            run.failed(f"crash: {task.exception()!r}"[:120])
+    return time.perf_counter() - began
+
+
 def fresh_panel(table: Table) -> tuple[Person, str, Message, int] | None:
     """A DM panel with a Submit for a step the player has not acted on yet (newest first)."""
     for person in table.players:
@@ -448,17 +463,8 @@ async def play(
             logged = len(fd.requests)
             cpu0 = proc_cpu_s(pid)
             workers0 = {w: proc_cpu_s(w) for w in children_of(pid)}
-            ramp = minutes * 60 / 4
             try:
-                tasks = [asyncio.create_task(seat(run, t, run.rng.uniform(0, ramp))) for t in tables]
-                tasks += [asyncio.create_task(watch_boards(run, t)) for t in tables]
-                done, pending = await asyncio.wait(tasks, timeout=minutes * 60 + 60)
-                for task in pending:
-                    task.cancel()
-                for task in done:
-                    if task.exception() is not None:
-                        run.failed(f"crash: {task.exception()!r}"[:120])
-                wall = time.perf_counter() - began
+                wall = await play_tables(run, tables, minutes, began)
                 cpu = proc_cpu_s(pid) - cpu0
                 workers = sum(proc_cpu_s(w) - workers0.get(w, 0.0) for w in children_of(pid))
                 rss, rss_peak = rss_mb(pid), rss_mb(pid, "VmHWM")

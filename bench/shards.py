@@ -38,7 +38,15 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.e2e import pct
-from bench.pace import Run, Table, children_of, proc_cpu_s, route_class, rss_mb, seat, watch_boards
+from bench.pace import (
+    Run,
+    Table,
+    children_of,
+    play_tables,
+    proc_cpu_s,
+    route_class,
+    rss_mb,
+)
 from tests.bot_process import BotProcess, spawn_bot
 from tests.fakediscord import FakeDiscord
 from tests.storage_fixtures import database_url
@@ -92,17 +100,8 @@ async def play(db: str, encounters: int, minutes: float, compress: float, seed: 
             cpu0 = [proc_cpu_s(pid) for pid in pids]
             workers0 = [{w: proc_cpu_s(w) for w in children_of(pid)} for pid in pids]
             dm0 = [dm_interactions(fd, shard) for shard in range(SHARDS)]
-            ramp = minutes * 60 / 4
             try:
-                tasks = [asyncio.create_task(seat(run, t, run.rng.uniform(0, ramp))) for t in tables]
-                tasks += [asyncio.create_task(watch_boards(run, t)) for t in tables]
-                done, pending = await asyncio.wait(tasks, timeout=minutes * 60 + 60)
-                for task in pending:
-                    task.cancel()
-                for task in done:
-                    if task.exception() is not None:
-                        run.failed(f"crash: {task.exception()!r}"[:120])
-                wall = time.perf_counter() - began
+                wall = await play_tables(run, tables, minutes, began)
                 cpu = [proc_cpu_s(pid) - before for pid, before in zip(pids, cpu0, strict=True)]
                 workers = [
                     sum(proc_cpu_s(w) - before.get(w, 0.0) for w in children_of(pid))
