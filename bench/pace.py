@@ -32,6 +32,9 @@ Prints one JSON line per figure:
 kind waited for its turn in the bot's request plan (bot/request_plan.py; ``post``: a board), ``plan_granted`` how
 many of each it let go.
 
+``--baseline REV --repeat R`` runs the bot of git revision REV beside this tree's, alternately, R times each (each
+figure line then names its ``bot``): a before and after in one sitting.
+
 Run: ``.venv/bin/python bench/pace.py --encounters 10 --minutes 1 [--compress 20] [--find] [--rate-limits]``.
 This is a measurement, not a test: the figures depend on the machine and its load at the time.
 """
@@ -56,7 +59,7 @@ from typing import cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.e2e import Timings, pct
+from bench.e2e import Timings, baseline_tree, pct
 from rules.scenario import load_scenario
 from tests.bot_process import ROOT, BotProcess, spawn_bot
 from tests.e2e_helpers import draft_in
@@ -269,8 +272,14 @@ async def act_on_panel(run: Run, table: Table, person: Person, unit: str, panel:
             return
         start = time.perf_counter()
         table.last_action = start
+        before = (panel.edited_timestamp, panel.content)
         handle = await click(run, table.ruleset, "submit", start, await person.click(panel, submit))
-        await handle.wait_for_replies(1, timeout=30)
+        # the order's acknowledgement: a private reply, or, on one message for several units, its own text
+        await run.fd.wait_for(
+            lambda: handle.replies() or (panel.content and (panel.edited_timestamp, panel.content) != before),
+            timeout=30,
+            what="the order's acknowledgement",
+        )
     except (NoResponse, TimeoutError):
         run.failed("no answer: panel")
     except InvocationError as error:  # the panel changed under the player (a step closed meanwhile)
@@ -435,9 +444,17 @@ def requests_by_ruleset(run: Run, tables: list[Table], start_index: int) -> dict
 
 
 async def play(
-    encounters: int, minutes: float, compress: float, seed: int, rate_limits: bool, by_route: bool
+    encounters: int,
+    minutes: float,
+    compress: float,
+    seed: int,
+    rate_limits: bool,
+    by_route: bool,
+    code: Path = ROOT,
+    label: str | None = None,
 ) -> dict[str, object]:
-    """One run of ``encounters`` tables for ``minutes``; returns (and prints) its ``pace`` figure."""
+    """One run of ``encounters`` tables for ``minutes`` by the bot of the source tree ``code`` (``label``: which
+    revision it is, printed as ``bot``); returns (and prints) its ``pace`` figure."""
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeDiscord(rate_limits=rate_limits) as fd:
             fd.world.poll_interval = 1.0  # every wait here is on the local Discord's own state (bench/e2e.py)
@@ -454,6 +471,7 @@ async def play(
                 fd,
                 f"sqlite:///{tmp}/pace.sqlite3",
                 guild_id=guild.id,
+                code=code,
                 extra={"HEXD_BENCH_ANSWERS": str(answers_file), "HEXD_BENCH_PLAN": str(plan_file)},
             )
             assert child.proc is not None
@@ -482,6 +500,7 @@ async def play(
             limits = fd.rate_limits
             figure: dict[str, object] = {
                 "figure": "pace",
+                **({"bot": label} if label else {}),
                 "encounters": encounters,
                 "ack_p99_ms": pct(run.tm.ack, 0.99) if run.tm.ack else None,
                 "bot_answer_p99_ms": pct(answer_ms, 0.99) if answer_ms else None,
@@ -565,6 +584,22 @@ async def find(start: int, minutes: float, compress: float, seed: int, rate_limi
     print(json.dumps({"figure": "capacity", **capacity, "first_failing": bad_n}), flush=True)
 
 
+async def compare(args: argparse.Namespace) -> None:
+    """This tree's bot and ``--baseline``'s, alternately, ``--repeat`` times each, on the same workload."""
+    with baseline_tree(args.baseline) as (tree, head):
+        for _ in range(args.repeat):
+            common = (
+                args.encounters,
+                args.minutes,
+                args.compress,
+                args.seed,
+                args.rate_limits,
+                args.by_route,
+            )
+            await play(*common, label=head)
+            await play(*common, code=tree, label=args.baseline)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument(
@@ -579,9 +614,17 @@ def main() -> None:
         "--rate-limits", action="store_true", help="the local Discord enforces Discord's limits"
     )
     parser.add_argument("--by-route", action="store_true", help="also print requests per step by ruleset")
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="also run the bot of git revision REV, alternately (not with --find)",
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="with --baseline: sittings of both bots")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
-    if args.find:
+    if args.baseline:
+        asyncio.run(compare(args))
+    elif args.find:
         asyncio.run(
             find(args.encounters, args.minutes, args.compress, args.seed, args.rate_limits, args.steps)
         )
