@@ -9,6 +9,10 @@ What Discord documents (https://discord.com/developers/docs/topics/rate-limits):
 * every response of a limited route carries ``X-RateLimit-Limit``, ``-Remaining``, ``-Reset`` (epoch seconds),
   ``-Reset-After`` (seconds) and ``-Bucket``; a 429 carries ``Retry-After`` and a JSON ``retry_after``,
   ``global``, and ``X-RateLimit-Scope`` (``user`` or ``global``; ``X-RateLimit-Global`` on a global one);
+* header names arrive in lower case, as Discord's servers send them (``x-ratelimit-bucket``, ``retry-after``: see
+  the traces in discord/discord-api-docs issues 5646 and 8073, an aiohttp client's among them); the
+  documentation's capitals are its own spelling, and a client reading them case-sensitively (nirn.py looks
+  them up in lower case) must be served what Discord serves;
 * 10,000 invalid requests (401, 403 and 429 answers, except 429s of scope ``shared``) in 10 minutes get the
   address banned for a while.
 
@@ -109,14 +113,14 @@ class RateLimits:
             if window.used >= bucket.limit:
                 self.refused[bucket.name] = self.refused.get(bucket.name, 0) + 1
                 headers = self._bucket_headers(bucket, 0, reset_after)
-                headers |= {"X-RateLimit-Scope": "user"}
+                headers |= {"x-ratelimit-scope": "user"}
                 return Verdict(True, reset_after, False, headers)
         global_window = self._window(("global", token), self.global_per, now)
         if global_window.used >= self.global_limit:
             self.refused["global"] = self.refused.get("global", 0) + 1
             retry_after = max(0.0, global_window.opened + self.global_per - now)
             return Verdict(
-                True, retry_after, True, {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}
+                True, retry_after, True, {"x-ratelimit-global": "true", "x-ratelimit-scope": "global"}
             )
         global_window.used += 1
         if bucket is not None and window is not None:
@@ -134,11 +138,11 @@ class RateLimits:
     @staticmethod
     def _bucket_headers(bucket: Bucket, remaining: int, reset_after: float) -> dict[str, str]:
         return {
-            "X-RateLimit-Limit": str(bucket.limit),
-            "X-RateLimit-Remaining": str(remaining),
-            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
-            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
-            "X-RateLimit-Bucket": bucket.name,
+            "x-ratelimit-limit": str(bucket.limit),
+            "x-ratelimit-remaining": str(remaining),
+            "x-ratelimit-reset": f"{time.time() + reset_after:.3f}",
+            "x-ratelimit-reset-after": f"{reset_after:.3f}",
+            "x-ratelimit-bucket": bucket.name,
         }
 
 

@@ -90,7 +90,7 @@ def _rate_limited(retry_after: float, is_global: bool, headers: dict[str, str]) 
         "global": is_global,
     }
     return json_response(
-        body, 429, {"Via": "1.1 google", "Retry-After": retry_after_header(retry_after), **headers}
+        body, 429, {"via": "1.1 google", "retry-after": retry_after_header(retry_after), **headers}
     )
 
 
