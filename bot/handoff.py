@@ -112,7 +112,8 @@ class Handoff:
         self._guild_of = guild_of
         self._spawn = spawn
         self._shards: OrderedDict[int, int] = OrderedDict()  # encounter → its server's shard
-        self._pool: Any = None
+        #: asyncpg's pool, opened by :meth:`open`; anything with its ``fetchval`` does (tests)
+        self.pool: Any = None
         self._listener: Any = None
         self._closed = False
         self._waiting: set[asyncio.Task[Any]] = set()  # clicks handed off, not yet claimed by either side
@@ -125,17 +126,17 @@ class Handoff:
         """Connect (a small pool of its own, so a hand-off never waits behind the game's transactions)."""
         import asyncpg  # pyright: ignore[reportMissingTypeStubs]  # the PostgreSQL backend's own driver
 
-        self._pool = await asyncpg.create_pool(  # pyright: ignore[reportUnknownMemberType]
+        self.pool = await asyncpg.create_pool(  # pyright: ignore[reportUnknownMemberType]
             url, min_size=1, max_size=4
         )
-        await self._pool.execute(SWEEP)
+        await self.pool.execute(SWEEP)
 
     # --- the receiving side ----------------------------------------------------------------------------------
 
     def receive(self, data: Any) -> None:
         """discord.py's ``INTERACTION_CREATE``: handled here at once unless it is a DM click of an encounter whose
         server another process runs (or might: its server is looked up first)."""
-        encounter_id = encounter_named(data) if self._pool is not None and not self._closed else None
+        encounter_id = encounter_named(data) if self.pool is not None and not self._closed else None
         if encounter_id is None:
             self._handle(data)
             return
@@ -147,7 +148,13 @@ class Handoff:
 
     async def _route(self, data: Any, encounter_id: int, shard: int | None) -> None:
         if shard is None:
-            guild_id = await self._guild_of(encounter_id)
+            try:
+                guild_id = await self._guild_of(encounter_id)
+            except Exception:  # the database could not say: the click is answered here, as without a hand-off
+                log.warning(
+                    "could not look up encounter %s's server; its DM click handled here", encounter_id
+                )
+                guild_id = None
             if guild_id is None:
                 self._handle(data)
                 return
@@ -167,7 +174,7 @@ class Handoff:
         """Hand the click to ``shard``'s process; claim it back and handle it here if that process has not claimed
         it within the grace. Whoever deletes the row handles the click: never both, never neither."""
         try:
-            row_id = await self._pool.fetchval(INSERT, shard, json.dumps(data), channel(shard))
+            row_id = await self.pool.fetchval(INSERT, shard, json.dumps(data), channel(shard))
         except Exception:
             log.warning("could not hand a DM click to shard %s; handled here", shard, exc_info=True)
             self._handle(data)
@@ -190,7 +197,7 @@ class Handoff:
             3
         ):  # a lost connection is retried: the row must not stay unclaimed by both sides
             try:
-                return await self._pool.fetchval(CLAIM, row_id)
+                return await self.pool.fetchval(CLAIM, row_id)
             except Exception:
                 if attempt == 2:
                     raise
@@ -225,14 +232,15 @@ class Handoff:
         try:
             conn.add_termination_listener(lambda _conn: lost.set())  # pyright: ignore[reportUnknownLambdaType]
             for shard in sorted(self.shard_ids):
-                await conn.add_listener(channel(shard), self._notified)
+                await conn.add_listener(channel(shard), self.notified)
             await lost.wait()
         finally:
             self._listener = None
             if not conn.is_closed():
                 await conn.close()
 
-    def _notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+    def notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        """asyncpg's listener: a click was handed to one of this process's shards (its row id)."""
         if payload.isdigit() and not self._closed:
             self._spawn(self._take(int(payload)))
 
@@ -252,6 +260,6 @@ class Handoff:
             await listener.close()
         if self._waiting:
             await asyncio.gather(*self._waiting, return_exceptions=True)
-        if self._pool is not None:
-            pool, self._pool = self._pool, None
+        if self.pool is not None:
+            pool, self.pool = self.pool, None
             await pool.close()
