@@ -10,7 +10,8 @@ every step its Submit completes; each guild's own process also answers the comma
 
 Prints one JSON line per run, ``{"figure": "dm_shard", "encounters": N, …}``: for each process (``shard0``,
 ``shard1``) its CPU % (``…_cpu_pct``, its main process; ``…_workers_cpu_pct``, its render workers), the
-interactions it answered (``…_answered``) and, of those, the DM clicks (``…_dm_answered``), the DM interactions
+interactions it answered (``…_answered``) and, of those, the DM clicks (``…_dm_answered``; of a table in the
+other shard's guild: ``…_dm_answered_for_other_shard``), the DM interactions
 Discord gave its gateway (``…_dm_interactions``), its resident memory; and the whole run's ``ack_p99_ms``,
 ``bot_answer_p99_ms`` (from the click to the bot's first answer request, whichever process sent it; the DM clicks
 alone: ``dm_bot_answer_p99_ms``), ``board_p95_ms`` and requests per second, as bench/pace.py reports them. ``--baseline REV [--repeat R]`` runs the bots of git revision REV beside this tree's,
@@ -57,10 +58,11 @@ from tests.storage_fixtures import database_url
 SHARDS = 2
 
 
-def dm_interactions(fd: FakeDiscord, shard: int) -> set[int]:
-    """Interactions from outside any guild (DM panel clicks) the local Discord gave to ``shard``'s sessions."""
+def dm_interactions(fd: FakeDiscord, shard: int) -> dict[int, int]:
+    """Interactions from outside any guild (DM panel clicks) the local Discord gave to ``shard``'s sessions: each
+    one's id and its user's."""
     return {
-        int(frame["d"]["id"])
+        int(frame["d"]["id"]): int(frame["d"]["user"]["id"])
         for session in fd.gateway.sessions.values()
         if session.shard[0] == shard
         for frame in session.history
@@ -83,11 +85,13 @@ async def play(
             fd.world.poll_interval = 1.0  # every wait here is on the local Discord's own state (bench/e2e.py)
             guilds = [fd.create_guild(f"Shard {shard}", shard=shard) for shard in range(SHARDS)]
             tables: list[Table] = []
+            shard_of_user: dict[int, int] = {}  # each person's table's shard
             for i in range(encounters):
                 guild = guilds[i % SHARDS]
                 people = [fd.create_user(f"{role}{i}") for role in ("dir", "ana", "bea")]
                 for p in people:
                     guild.add_member(p.user)
+                    shard_of_user[p.id] = i % SHARDS
                 tables.append(Table(guild.create_text_channel(f"table-{i}"), people[0], people[1:], i))
             answers = [Path(tmp) / f"answers-{shard}.json" for shard in range(SHARDS)]
             bots: list[BotProcess] = list(
@@ -122,8 +126,12 @@ async def play(
                 ]
                 rss = [rss_mb(pid) for pid in pids]
                 served = fd.requests[logged:]
-                dms = [dm_interactions(fd, shard) - dm0[shard] for shard in range(SHARDS)]
-                dm_ids = set[int]().union(*dms)
+                dms = [
+                    {iid: user for iid, user in dm_interactions(fd, shard).items() if iid not in dm0[shard]}
+                    for shard in range(SHARDS)
+                ]
+                dm_users = {iid: user for d in dms for iid, user in d.items()}
+                dm_ids = set(dm_users)
             finally:
                 await asyncio.gather(*(bot.stop() for bot in bots))
             clicked = {iid for iid, _, _ in run.tm.started}
@@ -134,6 +142,12 @@ async def play(
             ]
             answered = [len(clicked & ids.keys()) for ids in by]
             dm_answered = [len(dm_ids & ids.keys()) for ids in by]
+            # DM clicks a process answered for a table of the other shard's guild (with the hand-off: those it
+            # claimed back when the other process had not claimed them within the grace)
+            dm_elsewhere = [
+                sum(1 for iid in dm_ids & ids.keys() if shard_of_user[dm_users[iid]] != shard)
+                for shard, ids in enumerate(by)
+            ]
             when = {iid: at for ids in by for iid, at in ids.items()}
             answer_ms = [(when[iid] - start) * 1000 for iid, start, _ in run.tm.started if iid in when]
             dm_answer_ms = [
@@ -153,6 +167,7 @@ async def play(
                         ("workers_cpu_pct", round(100 * workers[shard] / wall, 1)),
                         ("answered", answered[shard]),
                         ("dm_answered", dm_answered[shard]),
+                        ("dm_answered_for_other_shard", dm_elsewhere[shard]),
                         ("dm_interactions", len(dms[shard])),
                         ("rss_mb", rss[shard]),
                     )
