@@ -11,11 +11,12 @@ every step its Submit completes; each guild's own process also answers the comma
 Prints one JSON line per run, ``{"figure": "dm_shard", "encounters": N, …}``: for each process (``shard0``,
 ``shard1``) its CPU % (``…_cpu_pct``, its main process; ``…_workers_cpu_pct``, its render workers), the
 interactions it answered (``…_answered``) and, of those, the DM clicks (``…_dm_answered``; of a table in the
-other shard's guild: ``…_dm_answered_for_other_shard``), the DM interactions
-Discord gave its gateway (``…_dm_interactions``), its resident memory; and the whole run's ``ack_p99_ms``,
-``bot_answer_p99_ms`` (from the click to the bot's first answer request, whichever process sent it; the DM clicks
-alone: ``dm_bot_answer_p99_ms``), ``board_p95_ms`` and requests per second, as bench/pace.py reports them. ``--baseline REV [--repeat R]`` runs the bots of git revision REV beside this tree's,
-alternately, R times each (one sitting; ``label`` says which).
+other shard's guild: ``…_dm_answered_for_other_shard``), the DM interactions Discord gave its gateway
+(``…_dm_interactions``), its resident memory; and the whole run's ``ack_p99_ms``, ``bot_answer_p99_ms`` (from
+the click to the bot's first answer request, whichever process sent it; the DM clicks alone:
+``dm_bot_answer_p50_ms``, ``…_p99_ms``), ``board_p95_ms`` and requests per second, as bench/pace.py reports
+them. ``--baseline REV [--repeat R]`` runs the bots of git revision REV beside this tree's, alternately, R times
+each (one sitting; ``bot`` says which).
 
 Needs a PostgreSQL server, the tests' (HEXDIRECTOR_TEST_POSTGRES_URL): a throwaway database is made there and
 dropped afterwards (``--database URL`` uses an empty database as it is); without one, it prints a ``skipped`` line
@@ -174,6 +175,7 @@ async def play(
                 },
                 "ack_p99_ms": pct(run.tm.ack, 0.99) if run.tm.ack else None,
                 "bot_answer_p99_ms": pct(answer_ms, 0.99) if answer_ms else None,
+                "dm_bot_answer_p50_ms": pct(dm_answer_ms, 0.5) if dm_answer_ms else None,
                 "dm_bot_answer_p99_ms": pct(dm_answer_ms, 0.99) if dm_answer_ms else None,
                 "board_p95_ms": pct(run.boards, 0.95) if run.boards else None,
                 "requests_per_s": round(len(served) / wall, 1),
