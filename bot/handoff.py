@@ -36,9 +36,9 @@ log = logging.getLogger(__name__)
 ENCOUNTER_CONTROL: Final = re.compile(r"hexd:(?!draft:)[a-z]{1,16}:(?P<enc>\d{1,18})(?::.*)?", re.DOTALL)
 #: Discord's interaction types that carry a control's custom id: a component click and a modal's submit
 CLICKS: Final = frozenset({3, 5})
-#: seconds the receiving process leaves the owner to claim a click before it claims it back: an owner claims in a
-#: few milliseconds, and a busy one's loop was seen held up to ~0.3 s (bench/pace.py); answering after this
-#: still leaves Discord's 3-second window to the click's own work
+#: seconds the receiving process leaves the owner to claim a click before it claims it back: an owner claims as
+#: soon as its event loop is free, and a busy one's loop was seen held up to ~0.3 s (bench/pace.py); answering
+#: after this still leaves most of Discord's 3-second window to the click's own work
 GRACE: Final = 0.6
 #: encounters whose server is remembered (an encounter never changes server): a few MB at most
 REMEMBERED: Final = 20_000
