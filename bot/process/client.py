@@ -19,6 +19,7 @@ from discord.ext import commands
 from discord.http import INTERNAL_API_VERSION, Route
 
 from bot.click_limit import ClickLimiter
+from bot.handoff import Handoff, wanted
 from bot.heavy import HeavyLimiter, Window
 from bot.imaging import warm_up
 from bot.logs import setup_logging, trace_id
@@ -217,6 +218,9 @@ class HexBotCore(commands.Bot):
         self.idle_notifier: Callable[[Encounter], Awaitable[None]] | None = None
         self._service: EncounterService | None = None
         self.scheduler: DeadlineScheduler | None = None
+        #: DM clicks handed to the process running their encounter's shard (bot/handoff.py); None: all here
+        self.handoff: Handoff | None = None
+        self._handoff_listener: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
         self.heavy = HeavyLimiter()  # replay, export, import: per member, so nobody locks the others out
         self.rolls = Window(ROLLS_PER_WINDOW, ROLL_WINDOW_SECONDS)  # /roll posts in public: per member
@@ -256,6 +260,47 @@ class HexBotCore(commands.Bot):
         """Whether this process runs the shard that gets ``guild_id``'s events (unsharded: every guild)."""
         return True
 
+    def shards_run(self) -> tuple[tuple[int, ...], int] | None:
+        """The shards this process runs and the shard count, when it runs only some (unsharded: None)."""
+        return None
+
+    async def _open_handoff(self) -> None:
+        """Hand DM clicks to the process running their encounter's shard (bot/handoff.py), when several processes
+        share a PostgreSQL database: discord.py's ``INTERACTION_CREATE`` parser goes through :class:`Handoff`,
+        which calls it back for every interaction that stays here. The listening starts once the gateway is ready
+        (a handed click is parsed as if it came from it); until then the senders answer their clicks themselves."""
+        shards = self.shards_run()
+        if shards is None or not wanted(self.config.database_url, *shards):
+            return
+        state = self._connection
+        handoff = Handoff(
+            shard_ids=shards[0],
+            shard_count=shards[1],
+            handle=state.parse_interaction_create,
+            guild_of=self._guild_of,
+            spawn=lambda coro: self.spawn(coro, what="handoff"),
+        )
+        try:
+            await handoff.open(self.config.database_url)
+        except Exception:
+            log.warning("DM clicks will not be handed to their shard's process", exc_info=True)
+            await handoff.close()
+            return
+        self.handoff = handoff
+        state.parsers["INTERACTION_CREATE"] = handoff.receive
+
+        async def listen() -> None:
+            await self.wait_until_ready()
+            await handoff.listen(self.config.database_url)
+
+        self._handoff_listener = asyncio.create_task(listen(), name="hexd-handoff-listener")
+
+    async def _guild_of(self, encounter_id: int) -> int | None:
+        try:
+            return (await self.service.storage.get_encounter(encounter_id)).guild_id
+        except EncounterNotFoundError:
+            return None
+
     @property
     def claimant(self) -> int:
         """Who this process is when it claims a post in storage (bot/outbox/claims.py): the same after a restart, so
@@ -278,6 +323,7 @@ class HexBotCore(commands.Bot):
             shared=self.claimant
             != 1,  # other processes (shards) on this database: cached settings kept shortly
         )
+        await self._open_handoff()
         # import the rulesets and the renderer now, not inside the first interaction (a cold import blocks the loop)
         ruleset_ids()
         await warm_up()
@@ -397,6 +443,12 @@ class HexBotCore(commands.Bot):
     async def close(self) -> None:
         if self.scheduler is not None:
             await self.scheduler.stop()
+        if self.handoff is not None:  # before settling: no click is handed here, or from here, any more
+            await self.handoff.close()
+        if self._handoff_listener is not None:
+            self._handoff_listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._handoff_listener
         try:
             await asyncio.wait_for(self.settle(), timeout=10)
         except TimeoutError:
@@ -430,6 +482,12 @@ class HexBot(HexBotCore, commands.AutoShardedBot):
             if config.shard_ids:
                 options["shard_ids"] = list(config.shard_ids)
         return options
+
+    def shards_run(self) -> tuple[tuple[int, ...], int] | None:
+        count = self.shard_count or 1
+        if count <= 1 or self.shard_ids is None or set(self.shard_ids) >= set(range(count)):
+            return None
+        return tuple(self.shard_ids), count
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether ``guild_id``'s shard (Discord's formula, ``(guild_id >> 22) % shard_count``) runs here."""

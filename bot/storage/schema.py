@@ -146,6 +146,19 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         )
         """,
     ),
+    # 7: DM clicks handed by the process that received them to the process running the encounter's server
+    # (bot/handoff.py); only PostgreSQL serves several processes, so SQLite's table stays empty: it is here so
+    # both schemas list the same tables
+    (
+        """
+        CREATE TABLE handoffs (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            shard      INTEGER NOT NULL,
+            payload    TEXT    NOT NULL,
+            created_at TEXT    NOT NULL DEFAULT CURRENT_TIMESTAMP
+        )
+        """,
+    ),
 )
 
 
@@ -275,6 +288,19 @@ POSTGRES_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             user_id    BIGINT  PRIMARY KEY,
             palette    TEXT,
             updated_at TEXT    NOT NULL
+        )
+        """,
+    ),
+    # 7: a DM click waiting, for at most a second, to be claimed by the process running its encounter's shard
+    # (bot/handoff.py). Unlogged: a row outlives its click's 3-second window only when its sender died, and a
+    # database crash empties the table, which loses nothing a player would not give again
+    (
+        """
+        CREATE UNLOGGED TABLE handoffs (
+            id         BIGINT      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            shard      INTEGER     NOT NULL,
+            payload    TEXT        NOT NULL,
+            created_at TIMESTAMPTZ NOT NULL DEFAULT now()
         )
         """,
     ),
