@@ -146,6 +146,17 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         )
         """,
     ),
+    # 7: each person's DM channel with the bot, as Discord gave it when it was first opened (or as a click in it
+    # showed it): a DM to them goes straight there, from any process and after a restart, without asking Discord
+    # to open it again (a bucket all DM openings of the bot share)
+    (
+        """
+        CREATE TABLE dm_channels (
+            user_id    INTEGER PRIMARY KEY,
+            channel_id INTEGER NOT NULL
+        )
+        """,
+    ),
 )
 
 
@@ -275,6 +286,15 @@ POSTGRES_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             user_id    BIGINT  PRIMARY KEY,
             palette    TEXT,
             updated_at TEXT    NOT NULL
+        )
+        """,
+    ),
+    # 7: as SQLite's step 7
+    (
+        """
+        CREATE TABLE dm_channels (
+            user_id    BIGINT  PRIMARY KEY,
+            channel_id BIGINT  NOT NULL
         )
         """,
     ),
