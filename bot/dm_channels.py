@@ -101,7 +101,11 @@ class DmChannels:
 
     async def _find(self, user_id: int, stale: int | None) -> int:
         if stale is None:
-            stored = await self._storage().dm_channel_of(user_id)
+            try:
+                stored = await self._storage().dm_channel_of(user_id)
+            except StorageError:  # the DM goes out all the same, through a channel opened now
+                log.warning("DM channel not read user=%s", user_id, exc_info=True)
+                stored = None
             if stored is not None:
                 self._remember(user_id, stored)
                 return stored
