@@ -96,6 +96,27 @@ async def test_after_a_restart_a_dm_to_a_known_player_opens_no_channel_and_looks
     assert t.bot.dm_channels.opened == 0
 
 
+async def test_a_second_process_on_the_same_database_dms_a_known_player_without_opening_their_channel(
+    table: Table,
+) -> None:
+    """Two bot processes share the token's buckets: the channel one of them opened is the other's too."""
+    t = table
+    first = t.bot.announcer
+    assert first is not None and await first.dm(t.ana.id, "from the first process") is not None
+    assert len(openings(t.fd.requests)) == 1
+    second = await start_bot(t.fd, t.db, t.guild_id)
+    try:
+        assert second.announcer is not None
+        start = len(t.fd.requests)
+        sent = await second.announcer.dm(t.ana.id, "from the second process")
+        assert sent is not None and sent.channel.id == t.ana.dm_channel.id
+        since = t.fd.requests[start:]
+        assert openings(since) == [] and user_lookups(since) == [] and second.dm_channels.opened == 0
+    finally:
+        await second.close()
+    assert [m.content for m in t.ana.dms()] == ["from the first process", "from the second process"]
+
+
 async def test_a_click_in_a_players_dm_teaches_the_bot_their_channel(tmp_path: Path) -> None:
     async with room(tmp_path) as t:
         enc = await open_duel(t)
