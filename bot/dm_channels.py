@@ -1,12 +1,12 @@
 """Each person's DM channel with the bot, opened once, whichever process or restart sends to it.
 
-Discord opens a DM channel with ``POST /users/@me/channels``, a bucket of five openings per five seconds for the
-whole bot token, which every process behind it shares; discord.py, without the members intent, also caches no user (a
-``GET /users`` before each opening) and only its newest 128 DM channels. A DM channel's id stays the same for the
-bot and one person, so it is kept: in memory for the players of this process, in storage (``dm_channels``) for
-every process and after a restart. It is recorded when the bot opens the channel, and learnt for free from any
-interaction in a DM with the bot (a click on a DM panel carries its channel's id). A DM then goes straight to the
-channel by its id: no lookup, no opening.
+Discord opens a DM channel with ``POST /users/@me/channels``, a bucket of five openings per five seconds for
+the whole bot token, which every process behind it shares; discord.py, without the members intent, also caches
+no user (a ``GET /users`` before each opening) and only its newest 128 DM channels. A DM channel's id stays the
+same for the bot and one person, so it is kept: in memory for the people this process DMs, in storage
+(``dm_channels``) for every process and after a restart. It is recorded when the bot opens the channel, and
+learnt for free from any interaction in a DM with the bot (a click on a DM panel carries its channel's id). A
+DM then goes straight to the channel by its id: no lookup, no opening.
 
 A kept id Discord does not know (Unknown Channel) is dropped and the channel opened again, once per DM. Closed
 DMs are the senders' to handle: the channel opens all the same, Discord refuses only what is sent there.
