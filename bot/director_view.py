@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Awaitable, Callable
 
 import discord
 
 from bot.alt_text import Upload
+from bot.dm_channels import DmChannels
 from bot.storage.base import Storage
 from bot.turn_posts import fits
 
@@ -29,7 +29,7 @@ BOARD = "board.png"  # the name a view's board is sent under
 
 async def show_view(
     storage: Storage,
-    dm_channel: Callable[[int], Awaitable[discord.DMChannel]],
+    dms: DmChannels,
     encounter_id: int,
     user_id: int,
     embed: discord.Embed,
@@ -40,21 +40,24 @@ async def show_view(
     to the newest view message unless ``new_step`` (a step resolved, the encounter opened), else sent as a new
     message. None when the DM cannot be sent (closed DMs: nothing is shown, as for any private view)."""
     key = str(user_id)
-    try:
-        dm = await dm_channel(user_id)
+
+    async def add_or_send(dm: discord.PartialMessageable) -> discord.Message:
         if not new_step:
             ref = await storage.get_message_ref(encounter_id, VIEW, key)
             if ref is not None and ref.message_id and ref.channel_id == dm.id:
                 edited = await _add_to(dm, ref.message_id, embed.copy(), _files(uploads))
                 if edited is not None:
                     return edited
-        sent = await dm.send(
+        return await dm.send(
             embed=embed, files=_files(uploads), allowed_mentions=discord.AllowedMentions.none()
         )
+
+    try:
+        sent = await dms.send_to(user_id, add_or_send)
     except discord.HTTPException:
         log.info("director view not sent user=%s", user_id)
         return None
-    await storage.set_message_ref(encounter_id, VIEW, key, dm.id, sent.id)
+    await storage.set_message_ref(encounter_id, VIEW, key, sent.channel.id, sent.id)
     return sent
 
 
@@ -64,7 +67,7 @@ def _files(uploads: list[Upload]) -> list[discord.File]:
 
 
 async def _add_to(
-    dm: discord.DMChannel, message_id: int, embed: discord.Embed, files: list[discord.File]
+    dm: discord.PartialMessageable, message_id: int, embed: discord.Embed, files: list[discord.File]
 ) -> discord.Message | None:
     """``embed`` added under the view message's own embeds, its board under a name of its own; None when the
     message is gone, cannot be edited, or has no room left."""

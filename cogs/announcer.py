@@ -115,9 +115,6 @@ class Announcer:
         await self.outbox.claims.release(encounter_id, kind, key)
 
     # --- by DM (cogs/direct_messages.py) --------------------------------------------------------------------
-    def remember_user(self, user: discord.User | discord.Member) -> None:
-        self.dms.remember_user(user)
-
     async def user_lang(self, meta: Encounter, user_id: int) -> str:
         return await self.dms.user_lang(meta, user_id)
 

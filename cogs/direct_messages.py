@@ -4,15 +4,14 @@ the outbox's call (bot/outbox)."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Literal, cast
 
 import discord
 
 from bot.alt_text import Upload, board_alt
-from bot.bounded import Bounded
 from bot.catchup import note_shown, panel_news
 from bot.director_view import show_view
 from bot.names import shown_name
@@ -45,55 +44,30 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: players whose DM channel is kept (the busy ones; others are looked up again)
-DM_CACHE_SIZE = 2048
-
 
 class DirectMessages:
-    """The DMs of the encounters' players and directors, with their DM channels kept."""
+    """The DMs of the encounters' players and directors, each sent straight to the person's DM channel."""
 
     def __init__(self, bot: HexBotCore, channel_lang: Callable[[Encounter], Awaitable[str]]) -> None:
         self.bot = bot
         self._channel_lang = channel_lang
-        self._users: Bounded[int, discord.User | discord.Member] = Bounded(DM_CACHE_SIZE)
-        self._dms: Bounded[int, discord.DMChannel] = Bounded(DM_CACHE_SIZE)
-        self._opening: dict[int, asyncio.Future[discord.DMChannel]] = {}
 
     async def user_lang(self, meta: Encounter, user_id: int) -> str:
         saved = meta.settings.get(f"locale_{user_id}")
         return language_of(saved) if isinstance(saved, str) else await self._channel_lang(meta)
 
-    def remember_user(self, user: discord.User | discord.Member) -> None:
-        """A player seen in an interaction (a join): DMing them later needs no ``GET /users``."""
-        self._users[user.id] = user
-
-    async def dm_channel(self, user_id: int) -> discord.DMChannel:
-        """The DM channel with a player, kept: without the members intent discord.py caches no user and only its
-        newest 128 DM channels, so each DM would cost a ``GET /users`` and, past 128 players, a ``POST
-        /users/@me/channels`` too."""
-        channel = self._dms.get(user_id)
-        if channel is not None:
-            return channel
-        opening = self._opening.get(user_id)
-        if (
-            opening is None
-        ):  # DMs to one player at once (several encounters, a reminder) open the channel once
-            opening = self._opening[user_id] = asyncio.ensure_future(self._open_dm(user_id))
-            opening.add_done_callback(lambda _: self._opening.pop(user_id, None))
-        return await asyncio.shield(opening)
-
-    async def _open_dm(self, user_id: int) -> discord.DMChannel:
-        user = self.bot.get_user(user_id) or self._users.get(user_id)
-        if user is None:
-            user = self._users[user_id] = await self.bot.fetch_user(user_id)
-        channel = self._dms[user_id] = user.dm_channel or await user.create_dm()
-        self.bot.requests.note_dm_channel(channel.id)  # what goes there is a DM (bot/request_plan.py)
-        return channel
+    async def dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """The DM channel with a player, opened once whichever process asks (bot/dm_channels.py)."""
+        return await self.bot.dm_channels.channel(user_id)
 
     async def dm(self, user_id: int, text: str | None, **kwargs: object) -> discord.Message | None:
         try:
-            channel = await self.dm_channel(user_id)
-            return await channel.send(text, **kwargs)  # type: ignore[arg-type]
+
+            async def send(channel: discord.PartialMessageable) -> discord.Message:
+                _rewind(kwargs)  # sent again after an unknown channel: the first try read the files through
+                return await channel.send(text, **kwargs)  # type: ignore[arg-type]
+
+            return await self.bot.dm_channels.send_to(user_id, send)
         except discord.Forbidden:
             return None
         except discord.HTTPException:
@@ -144,20 +118,25 @@ class DirectMessages:
         were away: edited into ``before`` when that can be, else sent; None when the DMs are closed."""
         news = await panel_news(self.bot.service, meta.id, user_id, panel.model.unit_id, locale, panel.scheme)
         kwargs = await panel_message(panel, locale, picks=picks, news=news)
-        try:
-            dm = await self.dm_channel(user_id)
+
+        async def edit_or_send(dm: discord.PartialMessageable) -> Sent:
             if before is not None and before.message_id and await self._edit_panel(dm, before, kwargs):
-                sent = Sent(before.channel_id, before.message_id)
-            else:
-                message = await dm.send(**kwargs)
-                sent = Sent(message.channel.id, message.id)
+                return Sent(before.channel_id, before.message_id)
+            _rewind(kwargs)  # a refused edit, or a first try in an unknown channel, read the files through
+            message = await dm.send(**kwargs)  # type: ignore[arg-type]
+            return Sent(message.channel.id, message.id)
+
+        try:
+            sent = await self.bot.dm_channels.send_to(user_id, edit_or_send)
         except discord.Forbidden:
             return None
         if news is not None:
             await note_shown(self.bot.service, meta.id, user_id)
         return sent
 
-    async def _edit_panel(self, dm: discord.DMChannel, before: MessageRef, kwargs: dict[str, object]) -> bool:
+    async def _edit_panel(
+        self, dm: discord.PartialMessageable, before: MessageRef, kwargs: dict[str, object]
+    ) -> bool:
         """Edit the panel DM ``before`` into the one ``kwargs`` lays out; False when it is not in this DM (the
         unit changed hands) or cannot be edited (deleted, DMs closed since)."""
         if dm.id != before.channel_id:
@@ -242,7 +221,13 @@ class DirectMessages:
                 embed.set_image(url="attachment://board.png")
             if viewer == DIRECTOR:  # one message per step, an override added to it (bot/director_view.py)
                 await show_view(
-                    self.bot.service.storage, self.dm_channel, meta.id, user, embed, uploads, not override
+                    self.bot.service.storage,
+                    self.bot.dm_channels,
+                    meta.id,
+                    user,
+                    embed,
+                    uploads,
+                    not override,
                 )
             else:
                 await self.dm(user, None, embed=embed, files=_files(uploads))
@@ -311,6 +296,15 @@ def _side_of(side: str | None, unit: str | None, state: EncounterState) -> str |
         return side
     found = state.units.get(unit or "")
     return found.side if found is not None else None
+
+
+def _rewind(kwargs: Mapping[str, object]) -> None:
+    """The files of a message's ``kwargs`` back at their start: a request reads them through, and discord.py
+    rewinds them only between tries of one request."""
+    files = kwargs.get("files")
+    for file in [*(cast("list[object]", files) if isinstance(files, list) else []), kwargs.get("file")]:
+        if isinstance(file, discord.File):
+            file.reset()
 
 
 def _files(uploads: list[Upload]) -> list[discord.File]:

@@ -229,10 +229,9 @@ class EncounterCog(
         # after the answer: a second durable write on the way to it made a burst of joins wait twice;
         # before the panels, which speak the player's language
         await remember_locale(interaction, meta.id)
-        if self.bot.announcer is not None:
-            self.bot.announcer.remember_user(interaction.user)  # the panels' DMs need no user lookup
-            if meta.status == "running":  # what the director was playing now acts through its new player
-                await hand_over(self.bot, meta.id, [u for u, _, _ in seated.units])
+        if self.bot.announcer is not None and meta.status == "running":
+            # what the director was playing now acts through its new player
+            await hand_over(self.bot, meta.id, [u for u, _, _ in seated.units])
 
     @app_commands.command(
         name=tr("leave", "cmd.encounter.leave.name"),

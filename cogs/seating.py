@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from functools import partial
 from typing import Any
 
 import discord
@@ -86,9 +87,15 @@ async def send_seating(bot: HexBotCore, interaction: discord.Interaction, meta: 
         text = t("seat.intro", locale, name=meta.name) if first == 0 else t("seat.more", locale)
         view = await seating_view(bot, meta, chunk, locale)
         try:
-            await interaction.user.send(clip(text), view=view)
+            await bot.dm_channels.send_to(
+                interaction.user.id, partial(_send_menu, text=clip(text), view=view)
+            )
         except discord.Forbidden:  # DMs closed: the same menu, seen by the director alone
             await interaction.followup.send(clip(text), view=view, ephemeral=True)
+
+
+async def _send_menu(dm: discord.PartialMessageable, *, text: str, view: ui.View) -> discord.Message:
+    return await dm.send(text, view=view)
 
 
 async def hand_over(bot: HexBotCore, encounter_id: int, units: list[str]) -> None:

@@ -19,6 +19,7 @@ from discord.ext import commands
 from discord.http import INTERNAL_API_VERSION, Route
 
 from bot.click_limit import ClickLimiter
+from bot.dm_channels import DmChannels, in_bot_dm
 from bot.handoff import Handoff, wanted
 from bot.heavy import HeavyLimiter, Window
 from bot.imaging import warm_up
@@ -125,8 +126,6 @@ class Announcing(Protocol):
 
     async def open_phase(self, encounter_id: int) -> None: ...
 
-    def remember_user(self, user: discord.User | discord.Member) -> None: ...
-
     def post_opening_board(self, encounter_id: int, *, reading: Reading | None = None) -> None: ...
 
     def override_done(self, meta: Encounter, done: OverrideDone) -> None: ...
@@ -228,6 +227,10 @@ class HexBotCore(commands.Bot):
         self.membership = Membership(self._still_member)  # DM clicks carry no server (bot/membership.py)
         # answers first, then DMs, posts, status edits, within the global limit (bot/request_plan.py)
         self.requests = RequestPlan()
+        # DM channels opened once, ever, and sent to by id (bot/dm_channels.py)
+        self.dm_channels = DmChannels(
+            self, lambda: self.service.storage, on_channel=self.requests.note_dm_channel
+        )
         self.http.request = self.requests.wrap(self.http.request)  # type: ignore[method-assign]
         self.tree.on_error = self.on_app_command_error
 
@@ -244,9 +247,12 @@ class HexBotCore(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A command or click inside a server comes only from a member: a DM click of theirs soon after needs no
-        member lookup (bot/membership.py)."""
+        member lookup (bot/membership.py). One in the person's DM with the bot shows that channel's id, so no DM to
+        them needs it opened (bot/dm_channels.py); a DM between two people (a user-installed app) is not it."""
         if interaction.guild_id is not None and isinstance(interaction.user, discord.Member):
             self.membership.seen(interaction.guild_id, interaction.user.id)
+        elif interaction.channel_id is not None and in_bot_dm(interaction):
+            await self.dm_channels.learn(interaction.user.id, interaction.channel_id)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         self.membership.forget_guild(guild.id)

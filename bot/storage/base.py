@@ -341,6 +341,19 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def set_user_palette(self, user_id: int, palette: str | None) -> None: ...
 
+    @abc.abstractmethod
+    async def dm_channel_of(self, user_id: int) -> int | None:
+        """The id of ``user_id``'s DM channel with the bot, as last recorded (None: never recorded)."""
+
+    @abc.abstractmethod
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Record ``user_id``'s DM channel (bookkeeping: no disk sync; a lost one is only opened again)."""
+
+    @abc.abstractmethod
+    async def forget_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Drop ``user_id``'s DM channel if it is still ``channel_id`` (one Discord no longer knows); a newer one
+        recorded meanwhile by another process stays."""
+
     # timers
     @abc.abstractmethod
     async def set_deadline(

@@ -159,6 +159,17 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         )
         """,
     ),
+    # 8: each person's DM channel with the bot, as Discord gave it when it was first opened (or as a click in it
+    # showed it): a DM to them goes straight there, from any process and after a restart, without asking Discord
+    # to open it again (a bucket all DM openings of the bot share)
+    (
+        """
+        CREATE TABLE dm_channels (
+            user_id    INTEGER PRIMARY KEY,
+            channel_id INTEGER NOT NULL
+        )
+        """,
+    ),
 )
 
 
@@ -301,6 +312,15 @@ POSTGRES_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             shard      INTEGER     NOT NULL,
             payload    TEXT        NOT NULL,
             created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )
+        """,
+    ),
+    # 8: as SQLite's step 8
+    (
+        """
+        CREATE TABLE dm_channels (
+            user_id    BIGINT  PRIMARY KEY,
+            channel_id BIGINT  NOT NULL
         )
         """,
     ),

@@ -99,6 +99,11 @@ RUNS: list[tuple[str, list[str], dict[str, set[str]]]] = [
         },
     ),
     (
+        "dm_reopen",
+        ["--people", "2"],
+        {"dm_reopen": {"bot", "sitting", "people", "dm_open", "user", "refused_429", "seconds", "delivered"}},
+    ),
+    (
         "pace",
         ["--encounters", "1", "--minutes", "0.1"],
         {

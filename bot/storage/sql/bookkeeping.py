@@ -1,5 +1,5 @@
-"""What the bot keeps beside the game: guild settings, phase deadlines and which Discord message shows what.
-None of it is on the event log."""
+"""What the bot keeps beside the game: guild settings, a person's own settings and DM channel, phase deadlines and
+which Discord message shows what. None of it is on the event log."""
 
 from __future__ import annotations
 
@@ -96,6 +96,25 @@ class Bookkeeping(SqlCore):
                 "INSERT INTO user_settings (user_id, palette, updated_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET palette = excluded.palette, updated_at = excluded.updated_at",
                 (user_id, palette, timestamp(self._clock())),
+            )
+
+    async def dm_channel_of(self, user_id: int) -> int | None:
+        async with self._read() as db:
+            row = await db.fetch_row("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
+        return None if row is None else int(row["channel_id"])
+
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        async with self._write(durable=False) as db:
+            await db.execute(
+                "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
+                (user_id, channel_id),
+            )
+
+    async def forget_dm_channel(self, user_id: int, channel_id: int) -> None:
+        async with self._write(durable=False) as db:
+            await db.execute(
+                "DELETE FROM dm_channels WHERE user_id = ? AND channel_id = ?", (user_id, channel_id)
             )
 
     # --- timers ---------------------------------------------------------------------------------------------
