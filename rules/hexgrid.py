@@ -160,6 +160,8 @@ class Vertex(IntEnum):
 
 # Axial direction of each side, index = HexSide (HEX-2).
 SIDE_VECTORS: tuple[Hex, ...] = (Hex(0, -1), Hex(1, -1), Hex(1, 0), Hex(0, 1), Hex(-1, 1), Hex(-1, 0))
+#: the side a neighbour lies across, by its axial offset ``(dq, dr)`` from the hex (HEX-2)
+SIDE_OF: dict[tuple[int, int], int] = {(v.q, v.r): side for side, v in enumerate(SIDE_VECTORS)}
 
 
 def side_angle(side: int) -> float:
@@ -477,14 +479,33 @@ def turn_distance(frm: int, to: int) -> int:
     return abs(turn_steps(frm, to))
 
 
+#: :func:`turn_distance` between facings 0..5, by ``[frm][to]``: movement searches ask it at every step
+TURN_DISTANCES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(turn_distance(a, b) for b in range(6)) for a in range(6)
+)
+
+
 def vertex_ahead(h: Hex, vertex: int) -> tuple[Hex, Hex]:
     """The two neighbours sharing ``vertex`` (sides ``vertex`` and ``vertex + 1``; SK-2.2)."""
-    return h.neighbor(vertex), h.neighbor(vertex + 1)
+    around = neighbors_of(h)
+    return around[vertex % 6], around[(vertex + 1) % 6]
 
 
 def vertex_behind(h: Hex, vertex: int) -> tuple[Hex, Hex]:
     """The two neighbours sharing the opposite vertex (sides ``vertex + 3`` and ``vertex + 4``; SK-2.3)."""
-    return h.neighbor(vertex + 3), h.neighbor(vertex + 4)
+    around = neighbors_of(h)
+    return around[(vertex + 3) % 6], around[(vertex + 4) % 6]
+
+
+#: hexes whose neighbours are kept: every hex of a few dozen boards of a few hundred hexes
+NEIGHBORS_KEPT = 16384
+
+
+@lru_cache(maxsize=NEIGHBORS_KEPT)
+def neighbors_of(h: Hex) -> tuple[Hex, ...]:
+    """:meth:`Hex.neighbors` (pure geometry, cached): movement searches step to the same hexes again and again,
+    and a step costs a dictionary look-up instead of six new hexes."""
+    return h.neighbors()
 
 
 def labels(hexes: Iterable[Hex]) -> list[str]:

@@ -12,12 +12,13 @@ their declarations leave them, the others where they stand.
 from __future__ import annotations
 
 import heapq
+from collections import OrderedDict
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from rules.errors import IllegalOrderError
-from rules.hexgrid import Hex, turn_distance
+from rules.hexgrid import TURN_DISTANCES, Hex, neighbors_of
 from rules.mech.geometry import elevation
 from rules.mech.heat import HeatProjection, project_heat
 from rules.mech.legality import (
@@ -336,11 +337,12 @@ def _ground_search(
         here_cell = cells(here)
         if not here_cell.inside:
             continue
-        for side, h in enumerate(_around(here)):
+        for side, h in enumerate(neighbors_of(here)):
             if jump:
                 facing, step, reverse = heading, 1, False
             else:
-                forward, backward = _TURNS[heading][side], _TURNS[heading][(side + 3) % 6]
+                turns = TURN_DISTANCES[heading % 6]
+                forward, backward = turns[side], turns[(side + 3) % 6]
                 reverse = backward < forward
                 facing = (side + 3) % 6 if reverse else side
                 step = 1 + (backward if reverse else forward) * turn_mp
@@ -434,16 +436,6 @@ def _accepted(
     return out
 
 
-#: hexside turns between two facings (``turn_distance``), by facing then side
-_TURNS: tuple[tuple[int, ...], ...] = tuple(tuple(turn_distance(a, b) for b in range(6)) for a in range(6))
-
-
-@lru_cache(maxsize=4096)
-def _around(h: Hex) -> tuple[Hex, ...]:
-    """The six neighbours in side order (pure geometry, cached: a search visits the same hexes per mode)."""
-    return h.neighbors()
-
-
 @dataclass(frozen=True, slots=True)
 class _Cell:
     """What a step into a hex needs to know of it (MECH-1.2)."""
@@ -470,14 +462,15 @@ def _cells_of(board: Board) -> Callable[[Hex], _Cell]:
 
         found = (board, cell)
         _BOARD_CELLS[id(board)] = found
-        while len(_BOARD_CELLS) > BOARDS_KEPT:
-            del _BOARD_CELLS[next(iter(_BOARD_CELLS))]
+        if len(_BOARD_CELLS) > BOARDS_KEPT:
+            with suppress(KeyError):  # another thread emptied it first
+                _BOARD_CELLS.popitem(last=False)
     return found[1]
 
 
 #: boards whose cells are kept: one per encounter in play mostly (an encounter's board never changes)
 BOARDS_KEPT = 64
-_BOARD_CELLS: dict[int, tuple[Board, Callable[[Hex], _Cell]]] = {}
+_BOARD_CELLS: OrderedDict[int, tuple[Board, Callable[[Hex], _Cell]]] = OrderedDict()
 
 
 def _accepted_path(state: EncounterState, unit: Mech, mode: str, path: tuple[Hex, ...]) -> PathCost | None:
