@@ -74,10 +74,7 @@ class Hex:
     @property
     def label(self) -> str:
         """``"CCRR"`` when both parts fit in 1..99, else ``"col,row"`` (unbounded boards); parses back."""
-        col, row = self.to_offset()
-        if 1 <= col <= 99 and 1 <= row <= 99:
-            return f"{col:02d}{row:02d}"
-        return f"{col},{row}"
+        return _label(self.q, self.r)
 
     @classmethod
     def parse(cls, text: str) -> Hex:
@@ -93,6 +90,19 @@ class Hex:
         if m := _OFFSET_RE.match(cleaned):
             return cls.from_offset(int(m.group(1)), int(m.group(2)))
         raise ValueError(f"bad hex {text!r}: expected a CCRR label such as '0507' or 'col,row' such as '5,7'")
+
+
+#: labels kept: every hex of a few dozen boards (a panel writes each reachable hex's label into its actions)
+LABELS_KEPT = 16384
+
+
+@lru_cache(maxsize=LABELS_KEPT)
+def _label(q: int, r: int) -> str:
+    """:attr:`Hex.label` of the hex at axial ``(q, r)`` (pure, cached)."""
+    col, row = Hex(q, r).to_offset()
+    if 1 <= col <= 99 and 1 <= row <= 99:
+        return f"{col:02d}{row:02d}"
+    return f"{col},{row}"
 
 
 #: Spanish side names typed by players (HEX-2): SO is SW (sudoeste), NO is NW (noroeste); N, NE, SE, S are shared
