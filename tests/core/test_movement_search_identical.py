@@ -8,7 +8,8 @@ Three checks:
 - at those states, ``rules.mech.queries.destinations`` (MECH-1.2 costs, MECH-5 air movement) for every mode and
   ``rules.skirmish.paths.reach`` / ``steps_along`` (SK-2.2..2.4) for every character equal the algorithms as
   they were, kept below as the reference;
-- hypothesis: the same on boards of random terrain and elevation, with units anywhere, heat and damage.
+- hypothesis: the same on boards of random terrain, elevation and fire, with units anywhere facing anywhere, hot
+  mechs (MECH-3.2) and characters with a few AP left (SK-1.2).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import heapq
 import json
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -45,7 +47,12 @@ from tests.skirmish_fixtures import char, make
 RECORDED: dict[str, list[list[str]]] = json.loads(
     (GOLDEN / "panel-fingerprints.json").read_text(encoding="utf-8")
 )
-PLAYED = {game: list(states(game)) for game in GAMES}
+
+
+@cache
+def played(game: str) -> tuple[EncounterState, ...]:
+    """The states of ``game`` (played once per test session, for both tests that read them)."""
+    return tuple(states(game))
 
 
 # --- the reference: the searches as they were -----------------------------------------------------------------
@@ -254,7 +261,7 @@ def test_every_panel_of_a_played_game_is_the_one_recorded_before_the_searches_we
 ) -> None:
     """DESIGN §4: a panel lists what the rules accept; making its searches cheaper changes no panel, cold or
     after a pick in any select (MECH-1.2, MECH-5, SK-2.2..2.4, PBW movement)."""
-    got = [fingerprints(state) for state in PLAYED[game]]
+    got = [fingerprints(state) for state in played(game)]
     assert len(got) == len(RECORDED[game])
     for index, (now, before) in enumerate(zip(got, RECORDED[game], strict=True)):
         assert now == before, f"{game}: a panel changed at state {index}"
@@ -263,7 +270,7 @@ def test_every_panel_of_a_played_game_is_the_one_recorded_before_the_searches_we
 @pytest.mark.parametrize("game", sorted(g for g in GAMES if not g.startswith("pbw")))
 def test_mech_1_2_and_sk_2_4_searches_equal_the_reference_at_every_played_state(game: str) -> None:
     compared = 0
-    for state in PLAYED[game]:
+    for state in played(game):
         if state.ruleset == "mech":
             compared += assert_mech_same(state)
         else:
@@ -360,3 +367,14 @@ def test_sk_2_4_reach_and_steps_equal_the_reference_on_random_boards(
         state = state.replace(markers=tuple(Marker(kind=FIRE, at=Hex.from_offset(c, r)) for c, r in fires))
     assert ruleset_for(state).id == "skirmish"
     assert_skirmish_same(state)
+
+
+def test_mech_1_1_placements_kept_per_state_are_each_callers_own_copy() -> None:
+    """The board a declarer sees is kept per (state, viewer); a caller that drops the declarer from its copy
+    (as ``check_declaration`` does) leaves the next caller's whole, and another state gets its own answer."""
+    first = placements(MECH_BASE, "a")
+    first.pop("a")
+    assert "a" in placements(MECH_BASE, "a")
+    moved = with_unit(MECH_BASE, "a", at=Hex.from_offset(2, 2))
+    assert placements(moved, "a")["a"].at == Hex.from_offset(2, 2)
+    assert placements(MECH_BASE, "a")["a"].at == Hex.from_offset(5, 5)
