@@ -8,7 +8,7 @@ Target: a turn with 16 mechs resolves in ≤ 20 ms.
 Also measured: the board the channel gets after such a turn (public view, the turn's events: firing lines,
 heat gauges, damage dolls), its first render in the process and then p50/p95, and the declaration panel of the
 first declarer (``bot/panels/mech.py``: every mode, pad step, shot and attack checked against the rules) built
-and pressed like a player would.
+cold, and built and pressed like a player would.
 """
 
 from __future__ import annotations
@@ -108,20 +108,23 @@ def board_times(state: EncounterState, events: tuple[Event, ...], repeats: int) 
     return first, [once() for _ in range(repeats)]
 
 
-def panel_times(state: EncounterState, repeats: int) -> list[float]:
-    """The first declarer's panel built, then a destination picked (the first the menu lists past standing still
-    and turning in place, or its first direction's) and a shot chosen (each press rebuilds it)."""
+def panel_times(state: EncounterState, repeats: int) -> tuple[list[float], list[float]]:
+    """The first declarer's panel built (the first list), then a destination picked (the first the menu lists
+    past standing still and turning in place, or its first direction's) and a shot chosen (each press rebuilds
+    it; the second list)."""
     from bot.panels import panel_for, press
     from bot.panels.draft import Draft
 
     state = resolve_phase(MECH, state, {}).state  # initiative
     uid = MECH.awaiting(state)[0]
     plugin = panel_for("mech")
+    built: list[float] = []
     out: list[float] = []
     for _ in range(repeats):
         fresh = state.replace(seed=state.seed)  # a new state object: nothing memoized from the last repeat
         start = time.perf_counter()
         model = plugin.build_panel(fresh, uid, draft=Draft(), owing=True)
+        built.append((time.perf_counter() - start) * 1000)
         for _ in range(2):  # a direction first when the menu lists directions, then a hex
             dest = model.options("dest")
             if len(dest) > 2:
@@ -130,7 +133,7 @@ def panel_times(state: EncounterState, repeats: int) -> list[float]:
         if fire:
             model = press(plugin, fresh, model, "w", (fire[0].value,))
         out.append((time.perf_counter() - start) * 1000)
-    return out
+    return built, out
 
 
 def main() -> None:
@@ -153,7 +156,7 @@ def main() -> None:
         cpu.append(resolution_cpu)
         shots = sum(1 for u in after.units.values() if u.at is not None) * 4
     first_board, boards = board_times(after, events, max(5, args.turns // 4))
-    panels = panel_times(field, max(5, args.turns // 4))
+    built, panels = panel_times(field, max(5, args.turns // 4))
     print(
         json.dumps(
             {
@@ -171,6 +174,8 @@ def main() -> None:
                 "board_first_render_ms": round(first_board, 1),
                 "board_render_p50_ms": round(statistics.median(boards), 1),
                 "board_render_p95_ms": round(_p95(boards), 1),
+                "panel_build_p50_ms": round(statistics.median(built), 1),
+                "panel_build_p95_ms": round(_p95(built), 1),
                 "panel_build_and_3_presses_p50_ms": round(statistics.median(panels), 1),
                 "panel_build_and_3_presses_p95_ms": round(_p95(panels), 1),
             }

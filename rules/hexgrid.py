@@ -74,10 +74,7 @@ class Hex:
     @property
     def label(self) -> str:
         """``"CCRR"`` when both parts fit in 1..99, else ``"col,row"`` (unbounded boards); parses back."""
-        col, row = self.to_offset()
-        if 1 <= col <= 99 and 1 <= row <= 99:
-            return f"{col:02d}{row:02d}"
-        return f"{col},{row}"
+        return _label(self.q, self.r)
 
     @classmethod
     def parse(cls, text: str) -> Hex:
@@ -93,6 +90,19 @@ class Hex:
         if m := _OFFSET_RE.match(cleaned):
             return cls.from_offset(int(m.group(1)), int(m.group(2)))
         raise ValueError(f"bad hex {text!r}: expected a CCRR label such as '0507' or 'col,row' such as '5,7'")
+
+
+#: labels kept: every hex of a few dozen boards (a panel writes each reachable hex's label into its actions)
+LABELS_KEPT = 16384
+
+
+@lru_cache(maxsize=LABELS_KEPT)
+def _label(q: int, r: int) -> str:
+    """:attr:`Hex.label` of the hex at axial ``(q, r)`` (pure, cached)."""
+    col, row = Hex(q, r).to_offset()
+    if 1 <= col <= 99 and 1 <= row <= 99:
+        return f"{col:02d}{row:02d}"
+    return f"{col},{row}"
 
 
 #: Spanish side names typed by players (HEX-2): SO is SW (sudoeste), NO is NW (noroeste); N, NE, SE, S are shared
@@ -160,6 +170,8 @@ class Vertex(IntEnum):
 
 # Axial direction of each side, index = HexSide (HEX-2).
 SIDE_VECTORS: tuple[Hex, ...] = (Hex(0, -1), Hex(1, -1), Hex(1, 0), Hex(0, 1), Hex(-1, 1), Hex(-1, 0))
+#: the side a neighbour lies across, by its axial offset ``(dq, dr)`` from the hex (HEX-2)
+SIDE_OF: dict[tuple[int, int], int] = {(v.q, v.r): side for side, v in enumerate(SIDE_VECTORS)}
 
 
 def side_angle(side: int) -> float:
@@ -477,14 +489,33 @@ def turn_distance(frm: int, to: int) -> int:
     return abs(turn_steps(frm, to))
 
 
+#: :func:`turn_distance` between facings 0..5, by ``[frm][to]``: movement searches ask it at every step
+TURN_DISTANCES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(turn_distance(a, b) for b in range(6)) for a in range(6)
+)
+
+
 def vertex_ahead(h: Hex, vertex: int) -> tuple[Hex, Hex]:
     """The two neighbours sharing ``vertex`` (sides ``vertex`` and ``vertex + 1``; SK-2.2)."""
-    return h.neighbor(vertex), h.neighbor(vertex + 1)
+    around = neighbors_of(h)
+    return around[vertex % 6], around[(vertex + 1) % 6]
 
 
 def vertex_behind(h: Hex, vertex: int) -> tuple[Hex, Hex]:
     """The two neighbours sharing the opposite vertex (sides ``vertex + 3`` and ``vertex + 4``; SK-2.3)."""
-    return h.neighbor(vertex + 3), h.neighbor(vertex + 4)
+    around = neighbors_of(h)
+    return around[(vertex + 3) % 6], around[(vertex + 4) % 6]
+
+
+#: hexes whose neighbours are kept: every hex of a few dozen boards of a few hundred hexes
+NEIGHBORS_KEPT = 16384
+
+
+@lru_cache(maxsize=NEIGHBORS_KEPT)
+def neighbors_of(h: Hex) -> tuple[Hex, ...]:
+    """:meth:`Hex.neighbors` (pure geometry, cached): movement searches step to the same hexes again and again,
+    and a step costs a dictionary look-up instead of six new hexes."""
+    return h.neighbors()
 
 
 def labels(hexes: Iterable[Hex]) -> list[str]:

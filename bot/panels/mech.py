@@ -47,7 +47,7 @@ from bot.panels.model import (
 from bot.panels.picks import offered_subset
 from data.i18n import term_key
 from rules.engine import visibility
-from rules.hexgrid import Hex, HexSide, hexes_within, side_toward
+from rules.hexgrid import SIDE_OF, Hex, HexSide, hexes_within, side_toward
 from rules.mech.geometry import weapon_in_arc
 from rules.mech.model import Mech
 from rules.mech.orders import CRUISE, FLANK, JUMP, RUN, STAND, WALK, FireEntry, MechOrder, parse_order
@@ -763,7 +763,7 @@ def _steps(unit: Mech, mode: str, path: tuple[Hex, ...], facing: int | None) -> 
     moves = ""
     heading, here = unit.facing, unit.at
     for h in path:
-        direction = next((s for s in range(6) if here.neighbor(s) == h), None)
+        direction = SIDE_OF.get((h.q - here.q, h.r - here.r))
         if direction is None:
             return None
         if mode != JUMP and direction == (heading + 3) % 6:

@@ -10,6 +10,8 @@ arc or range is spent.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from contextlib import suppress
 from dataclasses import dataclass
 
 from rules.errors import IllegalOrderError
@@ -90,7 +92,27 @@ def end_of(state: EncounterState, unit: Mech, order: MechOrder) -> tuple[Hex, in
 def placements(state: EncounterState, viewer: str = "") -> dict[str, Placement]:
     """Every unit on the board as ``viewer`` sees it while declaring: declared units (open declarations only)
     at their declared end with their declared movement, undeclared ones where they are, movement unknown.
-    Enemies the director placed hidden are left out."""
+    Enemies the director placed hidden are left out.
+
+    A panel checks a declaration per destination, shot and press on the same state, so the answer is kept for
+    the last few (state, viewer): states are immutable, and each caller gets its own copy of the dict."""
+    key = (id(state), viewer)
+    kept = _PLACEMENTS.get(key)
+    if kept is None or kept[0] is not state:
+        kept = (state, _placements(state, viewer))
+        _PLACEMENTS[key] = kept
+        if len(_PLACEMENTS) > PLACEMENTS_KEPT:
+            with suppress(KeyError):  # another thread emptied it first
+                _PLACEMENTS.popitem(last=False)
+    return dict(kept[1])
+
+
+#: (state, viewer) pairs whose placements are kept: the units of the few encounters declaring at once
+PLACEMENTS_KEPT = 64
+_PLACEMENTS: OrderedDict[tuple[int, str], tuple[EncounterState, dict[str, Placement]]] = OrderedDict()
+
+
+def _placements(state: EncounterState, viewer: str) -> dict[str, Placement]:
     ext = ext_of(state)
     hidden = secret(state)
     viewer_unit = state.units.get(viewer)

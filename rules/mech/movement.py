@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.errors import IllegalOrderError
-from rules.hexgrid import Hex, turn_distance
+from rules.hexgrid import SIDE_OF, Hex, turn_distance
 from rules.mech.geometry import elevation
 from rules.mech.heat import mp_penalty
 from rules.mech.model import VEHICLE, Mech
@@ -121,7 +121,7 @@ def path_cost(
                 hex=h.label,
                 prev=here.label,
             )
-        direction = next(s for s in range(6) if here.neighbor(s) == h)
+        direction = SIDE_OF[h.q - here.q, h.r - here.r]
         if mode == JUMP:
             steps.append(StepCost(h, False, 0, 0, 0, 1, heading))  # a jump keeps the facing
         else:

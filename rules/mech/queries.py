@@ -12,10 +12,14 @@ their declarations leave them, the others where they stand.
 from __future__ import annotations
 
 import heapq
+from collections import OrderedDict
+from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, replace
 
 from rules.errors import IllegalOrderError
-from rules.hexgrid import Hex
+from rules.hexgrid import TURN_DISTANCES, Hex, neighbors_of
+from rules.mech.geometry import elevation
 from rules.mech.heat import HeatProjection, project_heat
 from rules.mech.legality import (
     Placement,
@@ -26,7 +30,7 @@ from rules.mech.legality import (
     placements,
     straight_run,
 )
-from rules.mech.model import Mech
+from rules.mech.model import VEHICLE, Mech
 from rules.mech.movement import (
     FAST_MODES,
     PathCost,
@@ -36,9 +40,10 @@ from rules.mech.movement import (
     step_problem,
     turn_surcharge,
 )
-from rules.mech.orders import JUMP, STAND, MechOrder, PhysicalEntry
+from rules.mech.orders import JUMP, RUN, STAND, WALK, MechOrder, PhysicalEntry
+from rules.mech.tables import tables
 from rules.mech.tohit import Modifier, Motion, physical_damage, physical_odds
-from rules.state import EncounterState
+from rules.state import Board, EncounterState
 
 
 def _unit(state: EncounterState, unit_id: str) -> Mech:
@@ -277,12 +282,95 @@ def destinations(state: EncounterState, unit_id: str, mode: str) -> tuple[Destin
     mp = mp_available(unit).get(mode)
     if unit.at is None or mp is None or mode == STAND or unit.prone:
         return ()
+    seen = _seen(state, unit_id)
+    enemies = {p.at for uid, p in seen.items() if state.units[uid].side != unit.side}
+    if unit.is_fighter:
+        best = _fighter_search(state, unit, mode, mp)
+    else:
+        best = _ground_search(state.board, unit, mode, mp, turn_surcharge(state, unit), enemies)
+    start = unit.at
+    cheapest: dict[Hex, tuple[int, tuple[Hex, ...], int]] = {}
+    for (at, heading, _), (cost, path) in best.items():
+        if path and (at not in cheapest or cost < cheapest[at][0]):
+            cheapest[at] = (cost, path, heading)
+    out = _accepted(state, unit, mode, cheapest, {p.at for p in seen.values()})
+    return tuple(sorted(out, key=lambda d: (start.distance(d.to), d.cost, d.to.label)))
+
+
+#: a search state: the hex, the facing the path leaves there and, for a fighter, the hexes flown straight since
+#: its last turn (MECH-5: it turns only after two); and what reaching it first cost, by which path
+Searched = dict[tuple[Hex, int, int], tuple[int, tuple[Hex, ...]]]
+
+
+def _ground_search(
+    board: Board, unit: Mech, mode: str, mp: int, per_turn: int, enemies: set[Hex]
+) -> Searched:
+    """Dijkstra over (hex, facing) for a unit that is not a fighter: each step priced and judged as
+    ``path_cost`` and ``step_problem`` price and judge a one-hex path from the hex reached (MECH-1.2: 1 MP, 1 MP
+    per hexside turned plus a layer's surcharge, the terrain's MP, 1 MP per level climbed; no reverse at run or
+    flank; no step off the board, up or down more levels than the kind climbs, into terrain vehicles cannot
+    enter, nor, but for a jump, into an enemy's hex), the cost added to the path's so far instead of pricing
+    the whole path again. Ties pop in the order they were pushed, so the paths found are those of the
+    step-by-step pricing."""
+    assert unit.at is not None
+    tb = tables()
+    jump, fast = mode == JUMP, mode in FAST_MODES
+    air = unit.is_air
+    turn_mp = 1 + per_turn
+    stand_up = tb.stand_up_mp if unit.prone and mode in (WALK, RUN) else 0
+    limit = tb.max_step.get(unit.kind, 99)
+    no_vehicles = unit.kind == VEHICLE
+    refused = no_vehicles and jump  # step_problem: vehicles cannot jump
+    cells = _cells_of(board)
+    start = unit.at
+    best: Searched = {}
+    frontier: list[tuple[int, int, tuple[Hex, ...], tuple[Hex, int, int]]] = [
+        (0, 0, (), (start, unit.facing, 0))
+    ]
+    pushed = 0
+    while frontier:
+        cost, _, path, key = heapq.heappop(frontier)
+        if key in best:
+            continue
+        best[key] = (cost, path)
+        here, heading, _ = key
+        here_cell = cells(here)
+        if not here_cell.inside:
+            continue
+        for side, h in enumerate(neighbors_of(here)):
+            if jump:
+                facing, step, reverse = heading, 1, False
+            else:
+                turns = TURN_DISTANCES[heading % 6]
+                forward, backward = turns[side], turns[(side + 3) % 6]
+                reverse = backward < forward
+                facing = (side + 3) % 6 if reverse else side
+                step = 1 + (backward if reverse else forward) * turn_mp
+                if not air:
+                    cell = cells(h)
+                    step += cell.mp + abs(cell.elevation - here_cell.elevation) * tb.mp_per_level
+            total = cost + stand_up + step
+            if h == start or total > mp or (fast and reverse) or refused:
+                continue
+            cell = cells(h)
+            if not cell.inside or (no_vehicles and not cell.vehicles):
+                continue
+            if not jump and (abs(cell.elevation - here_cell.elevation) > limit or h in enemies):
+                continue
+            nxt = (h, facing, 0)
+            if nxt not in best:
+                pushed += 1
+                heapq.heappush(frontier, (total, pushed, (*path, h), nxt))
+    return best
+
+
+def _fighter_search(state: EncounterState, unit: Mech, mode: str, mp: int) -> Searched:
+    """MECH-5: a fighter's turns are judged over its whole flight (which may leave the board), so each trial
+    flight is priced and judged whole."""
+    assert unit.at is not None
     per_turn = turn_surcharge(state, unit)
     start = unit.at
-    enemies = {p.at for uid, p in _seen(state, unit_id).items() if state.units[uid].side != unit.side}
-    # a search state: the hex, the facing the path leaves there and, for a fighter, the hexes flown straight
-    # since its last turn (MECH-5: it turns only after two)
-    best: dict[tuple[Hex, int, int], tuple[int, tuple[Hex, ...]]] = {}
+    best: Searched = {}
     frontier: list[tuple[int, int, tuple[Hex, ...], tuple[Hex, int, int]]] = [
         (0, 0, (), (start, unit.facing, 0))
     ]
@@ -297,51 +385,92 @@ def destinations(state: EncounterState, unit_id: str, mode: str) -> tuple[Destin
             continue  # a fighter leaving the board ends its flight there (MECH-5)
         for side in range(6):
             trial = (*path, here.neighbor(side))
-            try:  # this step alone, from where the path stands (the whole path for a fighter's turns)
-                one = path_cost(
-                    state.board, unit, mode, trial[-1:], start=here, start_facing=heading, per_turn=per_turn
-                )
-            except IllegalOrderError:
-                continue
+            one = path_cost(
+                state.board, unit, mode, trial[-1:], start=here, start_facing=heading, per_turn=per_turn
+            )
             last = one.steps[0]
             total = cost + one.total
             if last.hex == start or total > mp:
                 continue
-            if (
-                unit.is_fighter
-            ):  # MECH-5: its turns are judged over the whole flight, which may leave the board
-                if step_problem(state.board, unit, mode, path_cost(state.board, unit, mode, trial), start):
-                    continue
-            elif _step_refused(state, unit, mode, one, here, enemies):
+            if step_problem(state.board, unit, mode, path_cost(state.board, unit, mode, trial), start):
                 continue
-            ahead = (straight + 1 if last.turns == 0 else 1) if unit.is_fighter else 0
+            ahead = straight + 1 if last.turns == 0 else 1
             nxt = (last.hex, heading if mode == JUMP else last.facing, ahead)
             if nxt not in best:
                 pushed += 1
                 heapq.heappush(frontier, (total, pushed, trial, nxt))
-    cheapest: dict[Hex, tuple[int, tuple[Hex, ...]]] = {}
-    for (at, _, _), (cost, path) in best.items():
-        if path and (at not in cheapest or cost < cheapest[at][0]):
-            cheapest[at] = (cost, path)
+    return best
+
+
+def _accepted(
+    state: EncounterState,
+    unit: Mech,
+    mode: str,
+    cheapest: dict[Hex, tuple[int, tuple[Hex, ...], int]],
+    occupied: set[Hex],
+) -> list[Destination]:
+    """The ends whose declaration (this mode, this path, no fire) ``check_declaration`` accepts.
+
+    For a unit that is not a fighter the search already judged every step as the declaration's path checks do
+    (MECH-1.2: board, climbs, terrain, no reverse at run, MP, no enemy on the way), so what is left depends on
+    the path only through its end (no unit ends where another stands) and otherwise on the unit alone (active,
+    not shut down, a mode of its kind, legs whole). One declaration is checked whole; if the rules take it, the
+    others are taken exactly when their end is free, at the cost and facing the search found. Otherwise (and
+    for a fighter, whose search does not look for enemies on the way) each is checked whole."""
+    ends = list(cheapest.items())
+    sample = next(((at, found) for at, found in ends if at not in occupied), None)
+    if not unit.is_fighter and sample is not None:
+        at, (cost, path, heading) = sample
+        checked = _accepted_path(state, unit, mode, path)
+        if checked is not None and (checked.total, checked.end_facing) == (cost, heading):
+            return [
+                Destination(at, mode, path, cost, heading)
+                for at, (cost, path, heading) in ends
+                if at not in occupied
+            ]
     out: list[Destination] = []
-    for at, (_, path) in cheapest.items():
+    for at, (_, path, _) in ends:
         found = _accepted_path(state, unit, mode, path)
         if found is not None:
             out.append(Destination(at, mode, path, found.total, found.end_facing))
-    return tuple(sorted(out, key=lambda d: (start.distance(d.to), d.cost, d.to.label)))
+    return out
 
 
-def _step_refused(
-    state: EncounterState, unit: Mech, mode: str, step: PathCost, here: Hex, enemies: set[Hex]
-) -> bool:
-    """Whether a path cannot take ``step`` from ``here``: the declaration's own board checks (MECH-1.2 edge,
-    climbs, terrain; reverse at run) and, but for a jump, an enemy there."""
-    last = step.steps[0]
-    if mode in FAST_MODES and last.reverse:
-        return True
-    if step_problem(state.board, unit, mode, step, here) is not None:
-        return True
-    return mode != JUMP and last.hex in enemies
+@dataclass(frozen=True, slots=True)
+class _Cell:
+    """What a step into a hex needs to know of it (MECH-1.2)."""
+
+    inside: bool
+    mp: int  # the terrain's movement points
+    elevation: int
+    vehicles: bool  # whether vehicles may enter its terrain
+
+
+def _cells_of(board: Board) -> Callable[[Hex], _Cell]:
+    """A board's per-hex movement facts, read once per hex; boards are immutable, so they are kept by board."""
+    found = _BOARD_CELLS.get(id(board))
+    if found is None or found[0] is not board:
+        tb = tables()
+        memo: dict[Hex, _Cell] = {}
+
+        def cell(h: Hex) -> _Cell:
+            got = memo.get(h)
+            if got is None:
+                kind = tb.terrain_kind(board.terrain_at(h))
+                got = memo[h] = _Cell(board.contains(h), kind.mp, elevation(board, h), kind.vehicles)
+            return got
+
+        found = (board, cell)
+        _BOARD_CELLS[id(board)] = found
+        if len(_BOARD_CELLS) > BOARDS_KEPT:
+            with suppress(KeyError):  # another thread emptied it first
+                _BOARD_CELLS.popitem(last=False)
+    return found[1]
+
+
+#: boards whose cells are kept: one per encounter in play mostly (an encounter's board never changes)
+BOARDS_KEPT = 64
+_BOARD_CELLS: OrderedDict[int, tuple[Board, Callable[[Hex], _Cell]]] = OrderedDict()
 
 
 def _accepted_path(state: EncounterState, unit: Mech, mode: str, path: tuple[Hex, ...]) -> PathCost | None:

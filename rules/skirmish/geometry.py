@@ -19,7 +19,7 @@ from rules.ruleset import surcharge
 from rules.skirmish.halfhex import astride_facings, ends_of_side, hexes_of, occupants, position
 from rules.skirmish.model import Character
 from rules.skirmish.tables import TerrainKind, tables
-from rules.state import EncounterState
+from rules.state import EncounterState, Marker
 
 FIRE = "fire"
 EQUIPMENT = "equipment"
@@ -33,9 +33,22 @@ def kinds_at(state: EncounterState, h: Hex) -> list[TerrainKind]:
     if terrain is not None:
         found.append(terrain)
     fire = tab.kind(FIRE)
-    if fire is not None and any(m.kind == FIRE and m.at == h for m in state.markers):
+    if fire is not None and h in _fires(state.markers):
         found.append(fire)
     return found
+
+
+def _fires(markers: tuple[Marker, ...]) -> frozenset[Hex]:
+    """The hexes a fire marker burns in (SK-6.2). Movement and sight ask it of every hex they look at, on the
+    same markers (a state's markers never change), so the last answer is kept with its markers."""
+    kept = _FIRES_KEPT[0]
+    if kept[0] is not markers:
+        kept = (markers, frozenset(m.at for m in markers if m.kind == FIRE))
+        _FIRES_KEPT[0] = kept  # the pair is swapped whole: a reader on another thread never sees half of it
+    return kept[1]
+
+
+_FIRES_KEPT: list[tuple[tuple[Marker, ...], frozenset[Hex]]] = [((), frozenset())]
 
 
 def blocks_sight(state: EncounterState, h: Hex) -> bool:

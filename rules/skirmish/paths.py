@@ -13,7 +13,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 
-from rules.hexgrid import Hex, Vertex, turn_distance, vertex_ahead, vertex_behind
+from rules.hexgrid import TURN_DISTANCES, Hex, Vertex, vertex_ahead, vertex_behind
 from rules.skirmish.geometry import blocks_move, step_cost
 from rules.skirmish.halfhex import occupants
 from rules.skirmish.model import Character, SkMove
@@ -41,14 +41,18 @@ def steps_along(
     for k, to in enumerate(hexes):
         last = k == len(hexes) - 1
         found: dict[int, tuple[int, int, tuple[SkMove, ...]]] = {}
+        # what entering ``to`` costs depends on the hex and the direction only: priced once each, not per facing
+        entering: dict[bool, int] = {}
         for f, (cost, turned, steps) in sorted(best.items()):
             for backward in (False, True):
                 if to not in _cells(here, f, backward):
                     continue
+                if backward not in entering:
+                    entering[backward] = step_cost(state, to, backward=backward)
                 ends = (f if facing is None else facing,) if last else tuple(range(6))
                 for f2 in ends:
-                    turn = turn_distance(f, f2)
-                    key = (cost + step_cost(state, to, backward=backward) + extra[turn], turned + turn)
+                    turn = TURN_DISTANCES[f % 6][f2 % 6]
+                    key = (cost + entering[backward] + extra[turn], turned + turn)
                     if f2 not in found or key < found[f2][:2]:
                         step = SkMove(unit=ch.id, to=to, facing=f2, backward=backward)
                         found[f2] = (*key, (*steps, step))
@@ -60,47 +64,56 @@ def steps_along(
 
 def reach(state: EncounterState, ch: Character) -> dict[tuple[Hex, int], Way]:
     """Every (hex, end facing) ``ch`` can move to with the AP it has left, each with its cheapest path: whole
-    hexes on the board, never into blocking terrain or fire nor through a hex someone holds (SK-2.4)."""
+    hexes on the board, never into blocking terrain or fire nor through a hex someone holds (SK-2.4).
+
+    Dijkstra over (hex, facing) by (AP, vertices turned); the search keys its states by coordinates rather than
+    by hex objects (a panel runs it at every click), and hands them back as hexes in the order it found them."""
     if ch.at is None or ch.astride is not None:
         return {}
     extra = tables().facing_extra
-    costs: dict[tuple[Hex, bool], int | None] = {}
+    costs: dict[tuple[int, int, bool], int | None] = {}
 
     def cost_into(h: Hex, backward: bool) -> int | None:
-        if (h, backward) not in costs:
+        key = (h.q, h.r, backward)
+        if key not in costs:
             free = (
                 state.board.contains(h)
                 and not blocks_move(state, h)
                 and not occupants(state, h, besides=ch.id)
             )
-            costs[h, backward] = step_cost(state, h, backward=backward) if free else None
-        return costs[h, backward]
+            costs[key] = step_cost(state, h, backward=backward) if free else None
+        return costs[key]
 
-    start = (ch.at, ch.facing)
-    ways: dict[tuple[Hex, int], Way] = {start: (0, 0, ())}
-    queue: list[tuple[int, int, int, int, int]] = [(0, 0, ch.at.q, ch.at.r, ch.facing)]
+    sq, sr, ap = ch.at.q, ch.at.r, ch.ap_left
+    start = (sq, sr, ch.facing)
+    ways: dict[tuple[int, int, int], Way] = {start: (0, 0, ())}
+    hexes_at: dict[tuple[int, int], Hex] = {(sq, sr): ch.at}
+    queue: list[tuple[int, int, int, int, int]] = [(0, 0, sq, sr, ch.facing)]
     while queue:
         cost, turned, q, r, f = heapq.heappop(queue)
-        here = Hex(q, r)
-        if ways[here, f][:2] != (cost, turned):
+        cost_so_far, turned_so_far, hexes = ways[q, r, f]
+        if cost_so_far != cost or turned_so_far != turned:
             continue
-        hexes = ways[here, f][2]
+        here = hexes_at[q, r]
+        turns = TURN_DISTANCES[f % 6]
         for backward in (False, True):
             for to in _cells(here, f, backward):
                 entering = cost_into(to, backward)
-                if entering is None or to == ch.at:
+                tq, tr = to.q, to.r
+                if entering is None or (tq == sq and tr == sr):
                     continue
                 for f2 in range(6):
-                    turn = turn_distance(f, f2)
+                    turn = turns[f2]
                     key = (cost + entering + extra[turn], turned + turn)
-                    if key[0] > ch.ap_left:
+                    if key[0] > ap:
                         continue
-                    old = ways.get((to, f2))
+                    old = ways.get((tq, tr, f2))
                     if old is None or key < old[:2]:
-                        ways[to, f2] = (*key, (*hexes, to))
-                        heapq.heappush(queue, (*key, to.q, to.r, f2))
+                        ways[tq, tr, f2] = (*key, (*hexes, to))
+                        hexes_at[tq, tr] = to
+                        heapq.heappush(queue, (*key, tq, tr, f2))
     del ways[start]
-    return ways
+    return {(hexes_at[q, r], f): way for (q, r, f), way in ways.items()}
 
 
 def path_text(start_facing: int, hexes: Sequence[Hex], facing: int, *, backward: bool = False) -> str:

@@ -43,6 +43,11 @@ RUNS: list[tuple[str, list[str], dict[str, set[str]]]] = [
         },
     ),
     (
+        "panels",
+        ["--repeats", "1", "--scenario", "pbw-brawl", "--scenario", "skirmish-night"],
+        {"panels": {"scenario", "first_panel_p50_ms", "first_panel_p95_ms", "table_panels_p50_ms"}},
+    ),
+    (
         "verify",
         ["--rounds", "1", "--repeat", "1"],
         {"verify": {"rounds", "steps", "rolls", "verified", "seconds", "runs"}},
