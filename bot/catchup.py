@@ -26,7 +26,7 @@ from bot.permissions import Actor
 from bot.results import refuse
 from bot.service.base import ServiceBase
 from bot.service.replay import rule_events
-from bot.storage.base import ORDER_ACCEPTED, PHASE_RESOLVED, Encounter, HistoryStep, UndoneStep
+from bot.storage.base import PHASE_RESOLVED, Encounter, HistoryStep, UndoneStep
 from bot.text.account import describe, unit_name
 from data.i18n import t
 from render.fog import view_for
@@ -264,9 +264,9 @@ async def viewers_of(service: ServiceBase, meta: Encounter, actor: Actor) -> lis
 
 
 async def last_act(service: ServiceBase, encounter_id: int, user_id: int) -> int:
-    """The log number of the last order ``user_id`` gave in the encounter (0: none yet)."""
-    orders = await service.storage.events(encounter_id, types=(ORDER_ACCEPTED,))
-    return max((e.seq for e in orders if e.payload.get("user_id") == user_id), default=0)
+    """The log number of the last order ``user_id`` gave in the encounter (0: none yet): asked of every panel
+    sent, so read from the orders' own rows, not by decoding every order of the game."""
+    return await service.storage.last_order_seq(encounter_id, user_id)
 
 
 async def catch_up(
@@ -278,7 +278,7 @@ async def catch_up(
     acted = await last_act(service, encounter_id, user_id)
     since_seq = max(acted, after)
     chain = await storage.snapshot_chain(encounter_id)
-    undone = [u for u in await storage.undone_steps(encounter_id) if u.undo.seq > since_seq]
+    undone = await storage.undone_steps(encounter_id, after_seq=since_seq)
     reading = await service.read(encounter_id)
     deadline = await storage.deadline_of(encounter_id)
     due = deadline.due_at if deadline is not None and deadline.phase_no == reading.phase_no else None

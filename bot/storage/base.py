@@ -231,8 +231,14 @@ class Storage(abc.ABC):
         the replay). Undone steps are not on the chain; an undo's copy stands for the snapshot it restored."""
 
     @abc.abstractmethod
-    async def undone_steps(self, encounter_id: int) -> list[UndoneStep]:
-        """Every step an undo took back, in the order they were undone (nothing is deleted: the log keeps them)."""
+    async def undone_steps(self, encounter_id: int, after_seq: int = 0) -> list[UndoneStep]:
+        """Every step an undo took back, in the order they were undone (nothing is deleted: the log keeps them);
+        ``after_seq``: only the undos logged after that event."""
+
+    @abc.abstractmethod
+    async def last_order_seq(self, encounter_id: int, user_id: int) -> int:
+        """The log number of the newest order ``user_id`` gave in the encounter (its ``OrderAccepted`` event; 0:
+        none yet), found without decoding the log."""
 
     # orders
     @abc.abstractmethod

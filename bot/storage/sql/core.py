@@ -9,6 +9,8 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Final
 
+from bot.bounded import Bounded
+
 from ..base import Storage
 from ..model import EncounterEndedError, EncounterNotFoundError
 from .codec import utc_now
@@ -36,6 +38,8 @@ class Head:
 # the fields above are the columns read: one list for the SELECT and the constructor
 HEAD_COLUMNS: Final = tuple(field.name for field in fields(Head))
 SELECT_HEAD: Final = f"SELECT {', '.join(HEAD_COLUMNS)} FROM encounters WHERE id = ?"
+#: the people whose colour scheme is kept in memory (every panel and private picture asks for it)
+PALETTE_CACHE_SIZE: Final = 8192
 
 
 class SqlCore(Storage):
@@ -44,6 +48,13 @@ class SqlCore(Storage):
     def __init__(self, driver: Driver, *, clock: Callable[[], datetime] = utc_now) -> None:
         self._driver = driver
         self._clock = clock
+        # a person's colour scheme, read once and replaced by the write that sets it; only where this process
+        # is the database's one writer: with several processes a cached one could stay stale, where each read
+        # sees another process's change at once (and a PostgreSQL read waits on the network, not the loop)
+        self._palettes: Bounded[int, str | None] | None = (
+            None if driver.shared else Bounded(PALETTE_CACHE_SIZE)
+        )
+        self._palette_writes: int = 0  # a read that saw a write begin meanwhile may hold the old choice: not kept
 
     async def close(self) -> None:
         await self._driver.close()
