@@ -3,6 +3,8 @@ game, and nothing already known again, while answering exactly what the long way
 
 from __future__ import annotations
 
+import asyncio
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -11,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.storage import Storage, open_storage
+from bot.storage import sqlite as sqlite_backend
 from bot.storage.base import ORDER_ACCEPTED
 from bot.storage.sql.driver import Session
 from tests.storage_fixtures import ALICE, BOB, database_url, new_encounter
@@ -132,3 +135,44 @@ async def test_undone_steps_after_a_point_are_those_of_the_whole_log_after_it(st
     counted = _Counted(storage)
     assert await storage.undone_steps(encounter_id, after_seq=every[1].undo.seq) == []
     assert counted.bulk == 0  # no snapshot or event of the game was read for it
+
+
+async def test_sqlite_reads_on_the_loop_wait_at_most_a_short_switch_interval_for_the_gil(
+    tmp_path: Path,
+) -> None:
+    """Each statement on the loop's thread gives up the GIL: a Python thread decoding a step beside it kept it 5 ms
+    at a time, several times per read. An open SQLite storage shortens the interval (and never lengthens it)."""
+    before = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.005)
+        storage = await open_storage(f"sqlite:///{tmp_path / 'interval.db'}")
+        assert sys.getswitchinterval() <= sqlite_backend.SWITCH_INTERVAL_S
+        await storage.close()
+        sys.setswitchinterval(0.0001)
+        storage = await open_storage(f"sqlite:///{tmp_path / 'interval.db'}")
+        assert sys.getswitchinterval() == pytest.approx(0.0001, rel=0.05)  # kept in whole microseconds
+        await storage.close()
+    finally:
+        sys.setswitchinterval(before)
+
+
+async def test_sqlite_checkpoints_run_on_the_commit_thread_never_at_a_commit_on_the_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's automatic checkpoint copies the WAL into the database file (and syncs it) at whichever COMMIT
+    crosses its threshold, a COMMIT on the loop's thread included: the inline connection has it off, and the
+    commit thread checkpoints every few commits instead, so the WAL still stops growing."""
+    monkeypatch.setattr(sqlite_backend, "CHECKPOINT_EVERY", 5)
+    storage = await open_storage(f"sqlite:///{tmp_path / 'checkpoints.db'}")
+    driver: Any = storage._driver  # type: ignore[attr-defined]
+    assert driver._inline.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+    encounter_id = await new_encounter(storage)
+    for i in range(12):  # durable (commit thread) and bookkeeping (inline COMMIT) writes both count
+        await storage.submit_order(encounter_id, 1, "halcon", ALICE, {"move": str(i)})
+        await storage.note_settings(encounter_id, seen=i)
+    await asyncio.get_running_loop().run_in_executor(driver._committer, lambda: None)  # its queue is done
+    assert driver.checkpoints >= 4
+    assert await storage.last_order_seq(encounter_id, ALICE) == await _scanned_last_order(
+        storage, encounter_id, ALICE
+    )
+    await storage.close()
