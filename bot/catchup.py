@@ -336,8 +336,10 @@ async def panel_news(
     shown = (await storage.get_encounter(encounter_id)).settings.get(SHOWN.format(user=user_id))
     told = shown if isinstance(shown, int) else 0
     since = max(told, await last_act(service, encounter_id, user_id))
-    if len(await storage.events(encounter_id, since_seq=since, types=(PHASE_RESOLVED,))) < 2:
-        return None  # the cheap test first: two rounds on are two steps on at least
+    # the cheap test first: two rounds on are two steps on at least (the first two are enough to know: a player
+    # who never gave an order would otherwise have every step of the game decoded on each panel)
+    if len(await storage.events(encounter_id, since_seq=since, types=(PHASE_RESOLVED,), limit=2)) < 2:
+        return None
     found = await catch_up(service, encounter_id, user_id, unit.side, after=told)
     if found.empty or found.state.round < found.since.round + 2:
         return None

@@ -218,8 +218,14 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def events(
-        self, encounter_id: int, since_seq: int = 0, types: Iterable[str] | None = None
-    ) -> list[StoredEvent]: ...
+        self,
+        encounter_id: int,
+        since_seq: int = 0,
+        types: Iterable[str] | None = None,
+        limit: int | None = None,
+    ) -> list[StoredEvent]:
+        """The events after ``since_seq`` (of ``types``), oldest first; ``limit``: only the first that many (a
+        question about the start of a range decodes no more of the log than it needs)."""
 
     @abc.abstractmethod
     async def append_event(self, encounter_id: int, type: str, payload: Mapping[str, Any]) -> StoredEvent:

@@ -176,3 +176,22 @@ async def test_sqlite_checkpoints_run_on_the_commit_thread_never_at_a_commit_on_
         storage, encounter_id, ALICE
     )
     await storage.close()
+
+
+async def test_the_first_events_of_a_range_are_those_the_whole_range_starts_with(storage: Storage) -> None:
+    """Whether a player sat out two rounds needs only the first two steps after their last act: ``limit`` gives
+    the start of the same range, by type, from any point, and the rest of the log is not decoded for it."""
+    encounter_id = await new_encounter(storage)
+    for phase in range(1, 5):
+        await storage.submit_order(encounter_id, phase, "halcon", ALICE, {"move": str(phase)})
+        await storage.commit_resolution(
+            encounter_id, phase, [("UnitMoved", {"event": {"n": phase}})], {"phase": phase + 1}
+        )
+    for since in (0, 3, await storage.last_order_seq(encounter_id, ALICE)):
+        for types in (None, ("PhaseResolved",), ("PhaseResolved", ORDER_ACCEPTED)):
+            whole = await storage.events(encounter_id, since_seq=since, types=types)
+            for limit in (0, 1, 2, 100):
+                assert (
+                    await storage.events(encounter_id, since_seq=since, types=types, limit=limit)
+                    == whole[:limit]
+                )

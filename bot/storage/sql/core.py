@@ -54,7 +54,9 @@ class SqlCore(Storage):
         self._palettes: Bounded[int, str | None] | None = (
             None if driver.shared else Bounded(PALETTE_CACHE_SIZE)
         )
-        self._palette_writes: int = 0  # a read that saw a write begin meanwhile may hold the old choice: not kept
+        self._palette_writes: int = (
+            0  # a read that saw a write begin meanwhile may hold the old choice: not kept
+        )
 
     async def close(self) -> None:
         await self._driver.close()

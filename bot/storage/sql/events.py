@@ -58,7 +58,11 @@ class EventLog(SqlCore):
         return int(row["last_seq"])
 
     async def events(
-        self, encounter_id: int, since_seq: int = 0, types: Iterable[str] | None = None
+        self,
+        encounter_id: int,
+        since_seq: int = 0,
+        types: Iterable[str] | None = None,
+        limit: int | None = None,
     ) -> list[StoredEvent]:
         sql = SELECT_EVENTS + " AND seq > ?"
         params: list[Any] = [encounter_id, since_seq]
@@ -66,9 +70,13 @@ class EventLog(SqlCore):
             wanted = sorted(set(types))
             sql += f" AND type IN ({', '.join('?' * len(wanted))})"
             params.extend(wanted)
+        sql += " ORDER BY seq"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
         async with self._read(encounter_id) as db:
             await self._head(db, encounter_id)
-            rows = await db.fetch(sql + " ORDER BY seq", params)
+            rows = await db.fetch(sql, params)
         return events_from(encounter_id, rows)
 
     async def append_event(self, encounter_id: int, type: str, payload: Mapping[str, Any]) -> StoredEvent:
