@@ -195,3 +195,32 @@ async def test_the_first_events_of_a_range_are_those_the_whole_range_starts_with
                     await storage.events(encounter_id, since_seq=since, types=types, limit=limit)
                     == whole[:limit]
                 )
+
+
+async def test_an_encounters_newest_seq_is_read_once_until_a_write_to_it(storage: Storage) -> None:
+    """Every click checks its cached read against the encounter's newest seq: the embedded backend (one process)
+    answers from memory until a write to that encounter, which the very next answer then includes, a write
+    still syncing included; with several processes every answer is read."""
+    encounter_id = await new_encounter(storage)
+    other = await new_encounter(storage, channel=999)
+    first = await storage.last_seq(encounter_id)
+    counted = _Counted(storage)
+    for _ in range(5):
+        assert await storage.last_seq(encounter_id) == first
+    single_process = not storage._driver.shared  # type: ignore[attr-defined]
+    assert counted.reads == (0 if single_process else 5)
+    await storage.submit_order(other, 1, "halcon", BOB, {"move": "A"})
+    assert await storage.last_seq(encounter_id) == first  # another encounter's write changes nothing here
+    ack = await storage.submit_order(encounter_id, 1, "halcon", ALICE, {"move": "A"})
+    assert await storage.last_seq(encounter_id) == ack.seq > first
+
+    # a read while a write to the encounter is under way waits for it (as every read of it does), and is kept
+    # only once it is over
+    writing = asyncio.create_task(storage.submit_order(encounter_id, 1, "halcon", ALICE, {"move": "B"}))
+    await asyncio.sleep(0)
+    seen = await storage.last_seq(encounter_id)
+    second = await writing
+    assert seen in (ack.seq, second.seq)
+    assert await storage.last_seq(encounter_id) == second.seq
+    await storage.note_settings(encounter_id, seen=1)  # bookkeeping: no event, the same seq
+    assert await storage.last_seq(encounter_id) == second.seq

@@ -51,11 +51,18 @@ class EventLog(SqlCore):
         return Loaded(meta, snapshot["phase_no"], loads(snapshot["state"]), snapshot_seq, events, parts)
 
     async def last_seq(self, encounter_id: int) -> int:
+        # asked on every click: kept in memory where this process is the database's one writer
+        known = self._known_seq(encounter_id)
+        if known is not None:
+            return known
+        writes_begun = self._writes_begun
         async with self._read(encounter_id) as db:
             row = await db.fetch_row("SELECT last_seq FROM encounters WHERE id = ?", (encounter_id,))
         if row is None:
             raise EncounterNotFoundError(encounter_id)
-        return int(row["last_seq"])
+        seq = int(row["last_seq"])
+        self._keep_seq(encounter_id, seq, writes_begun)
+        return seq
 
     async def events(
         self,
