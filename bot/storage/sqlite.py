@@ -20,13 +20,12 @@ take microseconds and complete without yielding to the loop.
   transaction, which one COMMIT then makes durable for all of them (group commit: each caller returns only once
   its write is synced). A burst of 100 joins otherwise synced 100 times in a row, and every read waited for those
   syncs (board p95 1.1-2.4 s without group commit, 0.17-0.71 s with it, at 100 encounters).
-* A read or write on the loop's thread gives up the GIL for every statement (the ``sqlite3`` module does so around
-  each step), and takes it back only when the thread holding it lets go: a Python thread decoding a large step
-  keeps it for the interpreter's switch interval, 5 ms by default, so a read of four statements held the loop
-  20 ms and more beside one. Opening the storage shortens the interval to :data:`SWITCH_INTERVAL_S`. No statement
-  on the loop waits inside SQLite: in WAL mode a read takes no lock, and the checkpoints (copying the WAL into the
-  database file, with its sync) run on the commit thread, every :data:`CHECKPOINT_EVERY` commits, never at an
-  inline COMMIT (SQLite's automatic checkpoint would run at whichever COMMIT crossed its threshold).
+* No statement on the loop waits inside SQLite: in WAL mode a read takes no lock, and the checkpoints (copying the
+  WAL into the database file, with its sync) run on the commit thread, every :data:`CHECKPOINT_EVERY` commits,
+  never at an inline COMMIT (SQLite's automatic checkpoint runs at whichever COMMIT crosses its threshold). What
+  a statement on the loop can still wait for is the GIL: the ``sqlite3`` module gives it up around each step, and
+  a Python thread busy beside the loop (a large step decoded in a worker thread) keeps it up to the interpreter's
+  switch interval (5 ms) before handing it back, once per statement; ``bench/storage.py`` measures it.
 * Only when the file's write lock is held by someone else (another process, or our own fallback in flight) does
   ``BEGIN`` report busy; that transaction then runs on the aiosqlite connection, whose ``busy_timeout`` waits in
   its thread without blocking the loop. One ``asyncio.Lock`` per connection keeps one task's transaction from
@@ -38,7 +37,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-import sys
 from collections.abc import AsyncGenerator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -57,9 +55,6 @@ BUSY_TIMEOUT_MS: Final = 15_000
 #: set while a write's body runs in a batch: a read from it must not wait for that batch's COMMIT
 _IN_WRITE: ContextVar[bool] = ContextVar("hexd_sqlite_in_write", default=False)
 SYNCHRONOUS_MODES: Final = ("FULL", "EXTRA", "NORMAL")
-#: the GIL switch interval while a storage is open (see the module docstring): a statement on the loop's thread
-#: waits at most this long for a busy Python thread to give the GIL back
-SWITCH_INTERVAL_S: Final = 0.0005
 #: inline commits between two checkpoints run on the commit thread (the WAL grows by their pages meanwhile)
 CHECKPOINT_EVERY: Final = 200
 
@@ -505,5 +500,4 @@ class SqliteStorage(SqlStorage):
         except BaseException:
             await conn.close()
             raise
-        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
         return cls(SqliteDriver(conn, inline, synchronous, reader, checkpointer), clock=clock)

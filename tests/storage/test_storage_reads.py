@@ -4,7 +4,6 @@ game, and nothing already known again, while answering exactly what the long way
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -135,25 +134,6 @@ async def test_undone_steps_after_a_point_are_those_of_the_whole_log_after_it(st
     counted = _Counted(storage)
     assert await storage.undone_steps(encounter_id, after_seq=every[1].undo.seq) == []
     assert counted.bulk == 0  # no snapshot or event of the game was read for it
-
-
-async def test_sqlite_reads_on_the_loop_wait_at_most_a_short_switch_interval_for_the_gil(
-    tmp_path: Path,
-) -> None:
-    """Each statement on the loop's thread gives up the GIL: a Python thread decoding a step beside it kept it 5 ms
-    at a time, several times per read. An open SQLite storage shortens the interval (and never lengthens it)."""
-    before = sys.getswitchinterval()
-    try:
-        sys.setswitchinterval(0.005)
-        storage = await open_storage(f"sqlite:///{tmp_path / 'interval.db'}")
-        assert sys.getswitchinterval() <= sqlite_backend.SWITCH_INTERVAL_S
-        await storage.close()
-        sys.setswitchinterval(0.0001)
-        storage = await open_storage(f"sqlite:///{tmp_path / 'interval.db'}")
-        assert sys.getswitchinterval() == pytest.approx(0.0001, rel=0.05)  # kept in whole microseconds
-        await storage.close()
-    finally:
-        sys.setswitchinterval(before)
 
 
 async def test_sqlite_checkpoints_run_on_the_commit_thread_never_at_a_commit_on_the_loop(
