@@ -21,7 +21,7 @@ take microseconds and complete without yielding to the loop.
   its write is synced). A burst of 100 joins otherwise synced 100 times in a row, and every read waited for those
   syncs (board p95 1.1-2.4 s without group commit, 0.17-0.71 s with it, at 100 encounters).
 * No statement on the loop waits inside SQLite: in WAL mode a read takes no lock, and the checkpoints (copying the
-  WAL into the database file, with its sync) run on the commit thread, every :data:`CHECKPOINT_EVERY` commits,
+  WAL into the database file, with its sync) run on a thread of their own, every :data:`CHECKPOINT_EVERY` commits,
   never at an inline COMMIT (SQLite's automatic checkpoint runs at whichever COMMIT crosses its threshold). What
   a statement on the loop can still wait for is the GIL: the ``sqlite3`` module gives it up around each step, and
   a Python thread busy beside the loop (a large step decoded in a worker thread) keeps it up to the interpreter's
@@ -38,7 +38,7 @@ import asyncio
 import contextlib
 import sqlite3
 from collections.abc import AsyncGenerator, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
 from datetime import datetime
@@ -55,7 +55,7 @@ BUSY_TIMEOUT_MS: Final = 15_000
 #: set while a write's body runs in a batch: a read from it must not wait for that batch's COMMIT
 _IN_WRITE: ContextVar[bool] = ContextVar("hexd_sqlite_in_write", default=False)
 SYNCHRONOUS_MODES: Final = ("FULL", "EXTRA", "NORMAL")
-#: inline commits between two checkpoints run on the commit thread (the WAL grows by their pages meanwhile)
+#: inline commits between two checkpoints run on their own thread (the WAL grows by their pages meanwhile)
 CHECKPOINT_EVERY: Final = 200
 
 
@@ -192,8 +192,10 @@ class SqliteDriver(Driver):
         self._synced: _Batch | None = None  # the batch whose COMMIT is running
         self._commits: set[asyncio.Task[None]] = set()
         self._committer = ThreadPoolExecutor(1, thread_name_prefix="hexd-sqlite-commit")
-        #: copies the WAL into the database file, only ever on the commit thread
+        #: copies the WAL into the database file, only ever on a thread of its own: a COMMIT never queues behind it
         self._checkpointer = checkpointer
+        self._checkpointing = ThreadPoolExecutor(1, thread_name_prefix="hexd-sqlite-checkpoint")
+        self._checkpoint_due: Future[None] | None = None  # the checkpoint asked for and not over yet
         self._inline_commits = 0  # since the last checkpoint
         self.fallbacks = 0  # transactions that found their inline connection taken: run on aiosqlite's thread
         self.commits = 0  # COMMITs of batches (group commit: fewer than the durable writes they carry)
@@ -391,19 +393,21 @@ class SqliteDriver(Driver):
 
     def _committed_inline(self) -> None:
         """Count a commit of the inline connection; every :data:`CHECKPOINT_EVERY` of them, checkpoint the WAL on
-        the commit thread (PASSIVE: it copies what no reader still needs and waits for nobody)."""
+        the checkpoint thread (PASSIVE: it copies what no reader still needs, and waits for no reader or writer)."""
         self._inline_commits += 1
         checkpointer = self._checkpointer
         if checkpointer is None or self._inline_commits < CHECKPOINT_EVERY:
             return
+        if self._checkpoint_due is not None and not self._checkpoint_due.done():
+            return  # one under way copies these commits' pages too
         self._inline_commits = 0
 
         def checkpoint() -> None:
             checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
             self.checkpoints += 1  # only this thread counts
 
-        # the commit thread runs one job at a time: the connection is never used by two at once
-        self._committer.submit(checkpoint)
+        # one thread, one job at a time: the connection is never used by two at once
+        self._checkpoint_due = self._checkpointing.submit(checkpoint)
 
     async def _committed(self, batch: _Batch) -> None:
         """Wait for the batch's COMMIT; a cancelled writer still waits for it to end (see :meth:`_commit`)."""
@@ -435,7 +439,8 @@ class SqliteDriver(Driver):
                     if conn is not None:
                         conn.close()
                 self._inline = self._inline_session = self._reader = self._reader_session = None
-            self._committer.shutdown(wait=True)  # a checkpoint under way ends first
+            self._committer.shutdown(wait=True)
+            self._checkpointing.shutdown(wait=True)  # a checkpoint under way ends first
             if self._checkpointer is not None:
                 self._checkpointer.close()
                 self._checkpointer = None
@@ -491,7 +496,7 @@ class SqliteStorage(SqlStorage):
                 # its COMMITs never checkpoint (an inline one would, on the loop): the checkpointer does
                 inline.execute("PRAGMA wal_autocheckpoint = 0")
                 checkpointer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-                checkpointer.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")  # on the commit thread only
+                checkpointer.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")  # on its own thread only
                 checkpointer.execute(f"PRAGMA synchronous = {synchronous}")
                 # used under the reader lock, from the thread of whichever loop runs the storage
                 reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
