@@ -4,6 +4,9 @@
 * ``append_batch``: a phase resolution of 10/100/1000 events in one transaction, events/s and p50 ms;
 * ``load``: p50/p95 ms to load an encounter with 1,000 events after its last snapshot, and one just after a
   snapshot (the common case: events are folded into a snapshot at every phase end). Target: <= 10 ms.
+* ``inline_read`` (SQLite): how long a read run on the event loop's thread holds the loop while durable writes
+  commit on the commit thread, alone and with a Python thread busy beside it (the bot decodes large steps in
+  worker threads): p50/p99/longest ms and how many held it over 2 ms. Target: longest <= 2 ms.
 
 Run: ``.venv/bin/python bench/storage.py [--url URL]`` (a temporary SQLite file by default; give a
 ``postgresql://`` URL of an empty database to measure that backend).
@@ -17,6 +20,7 @@ import json
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -129,6 +133,86 @@ async def bench_load(storage: Storage, channel: int) -> None:
         )
 
 
+INLINE_READ_SECONDS = 4.0
+
+
+def _thread_times() -> tuple[float, float]:
+    """(ms this thread ran on a CPU, ms it waited for one while runnable), Linux's schedstat; (0, 0) elsewhere."""
+    try:
+        with open(f"/proc/self/task/{threading.get_native_id()}/schedstat") as stat:
+            running, waiting, _ = stat.read().split()
+    except OSError:
+        return 0.0, 0.0
+    return int(running) / 1e6, int(waiting) / 1e6
+
+
+def _busy_python(stop: threading.Event) -> None:
+    """Pure-Python work, as a step decoded in a worker thread is: it holds the GIL between switch intervals."""
+    while not stop.is_set():
+        sum(i * i for i in range(2000))
+
+
+async def bench_inline_read(storage: Storage, channel: int) -> None:
+    if "Sqlite" not in type(storage).__name__:
+        return
+    written = [
+        await storage.create_encounter(1, channel + i, "exo", f"w{i}", 1, unit_state(40)) for i in range(8)
+    ]
+    read = await storage.create_encounter(1, channel + 99, "exo", "read", 1, unit_state(40))
+
+    async def write(encounter_id: int, stop: asyncio.Event) -> None:
+        i = 0
+        while not stop.is_set():  # durable orders: each batch's COMMIT (and checkpoints) on the commit thread
+            await storage.submit_order(encounter_id, 1, f"unit{i % 40}", 100 + i % 7, {"move": "DAA", "n": i})
+            i += 1
+
+    for beside in ("commits", "commits+python_thread"):
+        stop, stop_thread = asyncio.Event(), threading.Event()
+        writers = [asyncio.create_task(write(e, stop)) for e in written]
+        thread = threading.Thread(target=_busy_python, args=(stop_thread,), daemon=True)
+        if beside.endswith("thread"):
+            thread.start()
+        samples: list[float] = []
+        # of the reads over 2 ms: the time the loop's thread ran, waited for a CPU (the machine was busy), and
+        # was blocked (waiting for the GIL, or inside SQLite)
+        split = [0.0, 0.0, 0.0]
+        end = time.perf_counter() + INLINE_READ_SECONDS
+        while time.perf_counter() < end:
+            # what a click reads: the encounter's newest seq, its row, its deadline (no write to it is pending,
+            # so each runs inline without yielding to the loop: its time is the time it holds the loop)
+            for one in (storage.last_seq, storage.get_encounter, storage.deadline_of):
+                ran, waited = _thread_times()
+                start = time.perf_counter()
+                await one(read)
+                took = (time.perf_counter() - start) * 1000
+                samples.append(took)
+                if took > 2:
+                    ran_after, waited_after = _thread_times()
+                    split[0] += ran_after - ran
+                    split[1] += waited_after - waited
+                    split[2] += took - (ran_after - ran) - (waited_after - waited)
+            await asyncio.sleep(0.001)
+        stop.set()
+        stop_thread.set()
+        await asyncio.gather(*writers)
+        if thread.is_alive():
+            thread.join()
+        emit(
+            bench="inline_read",
+            beside=beside,
+            reads=len(samples),
+            p50_ms=round(percentile(samples, 0.5), 3),
+            p99_ms=round(percentile(samples, 0.99), 3),
+            longest_ms=round(max(samples), 2),
+            over_2ms=sum(1 for s in samples if s > 2),
+            over_2ms_running_ms=round(split[0], 1),
+            over_2ms_waiting_for_cpu_ms=round(split[1], 1),
+            over_2ms_blocked_ms=round(max(split[2], 0.0), 1),
+            switch_interval_ms=round(sys.getswitchinterval() * 1000, 3),
+            target_ms=2,
+        )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -143,6 +227,7 @@ async def main() -> None:
             await bench_submit(storage, 10)
             await bench_batches(storage, 20)
             await bench_load(storage, 30)
+            await bench_inline_read(storage, 100)
         finally:
             await storage.close()
 

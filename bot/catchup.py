@@ -26,7 +26,7 @@ from bot.permissions import Actor
 from bot.results import refuse
 from bot.service.base import ServiceBase
 from bot.service.replay import rule_events
-from bot.storage.base import ORDER_ACCEPTED, PHASE_RESOLVED, Encounter, HistoryStep, UndoneStep
+from bot.storage.base import PHASE_RESOLVED, Encounter, HistoryStep, UndoneStep
 from bot.text.account import describe, unit_name
 from data.i18n import t
 from render.fog import view_for
@@ -264,9 +264,9 @@ async def viewers_of(service: ServiceBase, meta: Encounter, actor: Actor) -> lis
 
 
 async def last_act(service: ServiceBase, encounter_id: int, user_id: int) -> int:
-    """The log number of the last order ``user_id`` gave in the encounter (0: none yet)."""
-    orders = await service.storage.events(encounter_id, types=(ORDER_ACCEPTED,))
-    return max((e.seq for e in orders if e.payload.get("user_id") == user_id), default=0)
+    """The log number of the last order ``user_id`` gave in the encounter (0: none yet): asked of every panel
+    sent, so read from the orders' own rows, not by decoding every order of the game."""
+    return await service.storage.last_order_seq(encounter_id, user_id)
 
 
 async def catch_up(
@@ -278,7 +278,7 @@ async def catch_up(
     acted = await last_act(service, encounter_id, user_id)
     since_seq = max(acted, after)
     chain = await storage.snapshot_chain(encounter_id)
-    undone = [u for u in await storage.undone_steps(encounter_id) if u.undo.seq > since_seq]
+    undone = await storage.undone_steps(encounter_id, after_seq=since_seq)
     reading = await service.read(encounter_id)
     deadline = await storage.deadline_of(encounter_id)
     due = deadline.due_at if deadline is not None and deadline.phase_no == reading.phase_no else None
@@ -336,8 +336,10 @@ async def panel_news(
     shown = (await storage.get_encounter(encounter_id)).settings.get(SHOWN.format(user=user_id))
     told = shown if isinstance(shown, int) else 0
     since = max(told, await last_act(service, encounter_id, user_id))
-    if len(await storage.events(encounter_id, since_seq=since, types=(PHASE_RESOLVED,))) < 2:
-        return None  # the cheap test first: two rounds on are two steps on at least
+    # the cheap test first: two rounds on are two steps on at least (the first two are enough to know: a player
+    # who never gave an order would otherwise have every step of the game decoded on each panel)
+    if len(await storage.events(encounter_id, since_seq=since, types=(PHASE_RESOLVED,), limit=2)) < 2:
+        return None
     found = await catch_up(service, encounter_id, user_id, unit.side, after=told)
     if found.empty or found.state.round < found.since.round + 2:
         return None

@@ -218,8 +218,14 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def events(
-        self, encounter_id: int, since_seq: int = 0, types: Iterable[str] | None = None
-    ) -> list[StoredEvent]: ...
+        self,
+        encounter_id: int,
+        since_seq: int = 0,
+        types: Iterable[str] | None = None,
+        limit: int | None = None,
+    ) -> list[StoredEvent]:
+        """The events after ``since_seq`` (of ``types``), oldest first; ``limit``: only the first that many (a
+        question about the start of a range decodes no more of the log than it needs)."""
 
     @abc.abstractmethod
     async def append_event(self, encounter_id: int, type: str, payload: Mapping[str, Any]) -> StoredEvent:
@@ -231,8 +237,14 @@ class Storage(abc.ABC):
         the replay). Undone steps are not on the chain; an undo's copy stands for the snapshot it restored."""
 
     @abc.abstractmethod
-    async def undone_steps(self, encounter_id: int) -> list[UndoneStep]:
-        """Every step an undo took back, in the order they were undone (nothing is deleted: the log keeps them)."""
+    async def undone_steps(self, encounter_id: int, after_seq: int = 0) -> list[UndoneStep]:
+        """Every step an undo took back, in the order they were undone (nothing is deleted: the log keeps them);
+        ``after_seq``: only the undos logged after that event."""
+
+    @abc.abstractmethod
+    async def last_order_seq(self, encounter_id: int, user_id: int) -> int:
+        """The log number of the newest order ``user_id`` gave in the encounter (its ``OrderAccepted`` event; 0:
+        none yet), found without decoding the log."""
 
     # orders
     @abc.abstractmethod

@@ -59,6 +59,8 @@ class _PostgresSession(Session):
 
 
 class PostgresDriver(Driver):
+    shared = True  # the deployment with several bot processes (DESIGN §3)
+
     def __init__(self, pool: Any) -> None:
         import asyncpg  # pyright: ignore[reportMissingTypeStubs]  # a pool exists: asyncpg is installed
 

@@ -20,6 +20,12 @@ take microseconds and complete without yielding to the loop.
   transaction, which one COMMIT then makes durable for all of them (group commit: each caller returns only once
   its write is synced). A burst of 100 joins otherwise synced 100 times in a row, and every read waited for those
   syncs (board p95 1.1-2.4 s without group commit, 0.17-0.71 s with it, at 100 encounters).
+* No statement on the loop waits inside SQLite: in WAL mode a read takes no lock, and the checkpoints (copying the
+  WAL into the database file, with its sync) run on a thread of their own, every :data:`CHECKPOINT_EVERY` commits,
+  never at an inline COMMIT (SQLite's automatic checkpoint runs at whichever COMMIT crosses its threshold). What
+  a statement on the loop can still wait for is the GIL: the ``sqlite3`` module gives it up around each step, and
+  a Python thread busy beside the loop (a large step decoded in a worker thread) keeps it up to the interpreter's
+  switch interval (5 ms) before handing it back, once per statement; ``bench/storage.py`` measures it.
 * Only when the file's write lock is held by someone else (another process, or our own fallback in flight) does
   ``BEGIN`` report busy; that transaction then runs on the aiosqlite connection, whose ``busy_timeout`` waits in
   its thread without blocking the loop. One ``asyncio.Lock`` per connection keeps one task's transaction from
@@ -32,7 +38,7 @@ import asyncio
 import contextlib
 import sqlite3
 from collections.abc import AsyncGenerator, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
 from datetime import datetime
@@ -49,6 +55,8 @@ BUSY_TIMEOUT_MS: Final = 15_000
 #: set while a write's body runs in a batch: a read from it must not wait for that batch's COMMIT
 _IN_WRITE: ContextVar[bool] = ContextVar("hexd_sqlite_in_write", default=False)
 SYNCHRONOUS_MODES: Final = ("FULL", "EXTRA", "NORMAL")
+#: inline commits between two checkpoints run on their own thread (the WAL grows by their pages meanwhile)
+CHECKPOINT_EVERY: Final = 200
 
 
 def sqlite_path(url: str | Path) -> str:
@@ -166,6 +174,7 @@ class SqliteDriver(Driver):
         inline: sqlite3.Connection | None = None,
         synchronous: str = "FULL",
         reader: sqlite3.Connection | None = None,
+        checkpointer: sqlite3.Connection | None = None,
     ) -> None:
         self._conn = conn
         self._synchronous = synchronous
@@ -183,8 +192,14 @@ class SqliteDriver(Driver):
         self._synced: _Batch | None = None  # the batch whose COMMIT is running
         self._commits: set[asyncio.Task[None]] = set()
         self._committer = ThreadPoolExecutor(1, thread_name_prefix="hexd-sqlite-commit")
+        #: copies the WAL into the database file, only ever on a thread of its own: a COMMIT never queues behind it
+        self._checkpointer = checkpointer
+        self._checkpointing = ThreadPoolExecutor(1, thread_name_prefix="hexd-sqlite-checkpoint")
+        self._checkpoint_due: Future[None] | None = None  # the checkpoint asked for and not over yet
+        self._inline_commits = 0  # since the last checkpoint
         self.fallbacks = 0  # transactions that found their inline connection taken: run on aiosqlite's thread
         self.commits = 0  # COMMITs of batches (group commit: fewer than the durable writes they carry)
+        self.checkpoints = 0
 
     def transaction(
         self, *, write: bool, durable: bool = True, bulk: bool = False, key: int | None = None
@@ -291,6 +306,7 @@ class SqliteDriver(Driver):
                     inline.execute("ROLLBACK")
                 raise
             inline.execute("COMMIT")
+            self._committed_inline()
         finally:
             if relaxed:
                 inline.execute(f"PRAGMA synchronous = {self._synchronous}")
@@ -371,8 +387,27 @@ class SqliteDriver(Driver):
                     raise
             else:
                 batch.committed.arrive()
+                self._committed_inline()
         finally:
             sync_over()
+
+    def _committed_inline(self) -> None:
+        """Count a commit of the inline connection; every :data:`CHECKPOINT_EVERY` of them, checkpoint the WAL on
+        the checkpoint thread (PASSIVE: it copies what no reader still needs, and waits for no reader or writer)."""
+        self._inline_commits += 1
+        checkpointer = self._checkpointer
+        if checkpointer is None or self._inline_commits < CHECKPOINT_EVERY:
+            return
+        if self._checkpoint_due is not None and not self._checkpoint_due.done():
+            return  # one under way copies these commits' pages too
+        self._inline_commits = 0
+
+        def checkpoint() -> None:
+            checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            self.checkpoints += 1  # only this thread counts
+
+        # one thread, one job at a time: the connection is never used by two at once
+        self._checkpoint_due = self._checkpointing.submit(checkpoint)
 
     async def _committed(self, batch: _Batch) -> None:
         """Wait for the batch's COMMIT; a cancelled writer still waits for it to end (see :meth:`_commit`)."""
@@ -405,6 +440,10 @@ class SqliteDriver(Driver):
                         conn.close()
                 self._inline = self._inline_session = self._reader = self._reader_session = None
             self._committer.shutdown(wait=True)
+            self._checkpointing.shutdown(wait=True)  # a checkpoint under way ends first
+            if self._checkpointer is not None:
+                self._checkpointer.close()
+                self._checkpointer = None
             await self._conn.close()
 
 
@@ -447,13 +486,18 @@ class SqliteStorage(SqlStorage):
             await conn.execute(f"PRAGMA synchronous = {synchronous}")
             await conn.execute("PRAGMA foreign_keys = ON")
             await migrate(conn)
-            inline = reader = None
+            inline = reader = checkpointer = None
             if path != ":memory:":  # a second connection to :memory: would be another, empty database
                 # used from the loop's thread and (COMMIT only, under the inline lock) the commit thread
                 inline = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
                 inline.execute("PRAGMA busy_timeout = 0")  # never wait on the loop: fall back instead
                 inline.execute(f"PRAGMA synchronous = {synchronous}")
                 inline.execute("PRAGMA foreign_keys = ON")
+                # its COMMITs never checkpoint (an inline one would, on the loop): the checkpointer does
+                inline.execute("PRAGMA wal_autocheckpoint = 0")
+                checkpointer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+                checkpointer.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")  # on its own thread only
+                checkpointer.execute(f"PRAGMA synchronous = {synchronous}")
                 # used under the reader lock, from the thread of whichever loop runs the storage
                 reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
                 reader.execute("PRAGMA busy_timeout = 0")
@@ -461,4 +505,4 @@ class SqliteStorage(SqlStorage):
         except BaseException:
             await conn.close()
             raise
-        return cls(SqliteDriver(conn, inline, synchronous, reader), clock=clock)
+        return cls(SqliteDriver(conn, inline, synchronous, reader, checkpointer), clock=clock)

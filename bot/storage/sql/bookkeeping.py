@@ -86,17 +86,30 @@ class Bookkeeping(SqlCore):
         return await self.get_guild_settings(guild_id)
 
     async def get_user_palette(self, user_id: int) -> str | None:
+        cache = self._palettes
+        if cache is not None and user_id in cache:
+            return cache[user_id]
+        writes = self._palette_writes
         async with self._read() as db:
             row = await db.fetch_row("SELECT palette FROM user_settings WHERE user_id = ?", (user_id,))
-        return None if row is None else row["palette"]
+        palette: str | None = None if row is None else row["palette"]
+        if cache is not None and writes == self._palette_writes:  # no choice was written while this read ran
+            cache[user_id] = palette
+        return palette
 
     async def set_user_palette(self, user_id: int, palette: str | None) -> None:
+        cache = self._palettes
+        self._palette_writes += 1
+        if cache is not None:  # a failed write leaves the choice unknown: read again next time
+            cache.pop(user_id, None)
         async with self._write() as db:
             await db.execute(
                 "INSERT INTO user_settings (user_id, palette, updated_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET palette = excluded.palette, updated_at = excluded.updated_at",
                 (user_id, palette, timestamp(self._clock())),
             )
+        if cache is not None:
+            cache[user_id] = palette
 
     async def dm_channel_of(self, user_id: int) -> int | None:
         async with self._read() as db:

@@ -3,11 +3,13 @@ write lock that starts every write, and appending to the event log."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncGenerator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Final
+
+from bot.bounded import Bounded
 
 from ..base import Storage
 from ..model import EncounterEndedError, EncounterNotFoundError
@@ -36,6 +38,10 @@ class Head:
 # the fields above are the columns read: one list for the SELECT and the constructor
 HEAD_COLUMNS: Final = tuple(field.name for field in fields(Head))
 SELECT_HEAD: Final = f"SELECT {', '.join(HEAD_COLUMNS)} FROM encounters WHERE id = ?"
+#: the people whose colour scheme is kept in memory (every panel and private picture asks for it)
+PALETTE_CACHE_SIZE: Final = 8192
+#: the encounters whose newest seq is kept in memory
+SEQ_CACHE_SIZE: Final = 8192
 
 
 class SqlCore(Storage):
@@ -44,6 +50,20 @@ class SqlCore(Storage):
     def __init__(self, driver: Driver, *, clock: Callable[[], datetime] = utc_now) -> None:
         self._driver = driver
         self._clock = clock
+        # a person's colour scheme, read once and replaced by the write that sets it; only where this process
+        # is the database's one writer: with several processes a cached one could stay stale, where each read
+        # sees another process's change at once (and a PostgreSQL read waits on the network, not the loop)
+        self._palettes: Bounded[int, str | None] | None = (
+            None if driver.shared else Bounded(PALETTE_CACHE_SIZE)
+        )
+        # a read that saw a write begin meanwhile may hold the old choice: not kept
+        self._palette_writes: int = 0
+        # an encounter's newest seq (every click checks its cached read against it), on the same terms: each
+        # write to the encounter drops it when it begins and when it is over, and a read is kept only when no
+        # write to any encounter began while it ran and none to this one is still going on
+        self._seqs: Bounded[int, int] | None = None if driver.shared else Bounded(SEQ_CACHE_SIZE)
+        self._writes_begun: int = 0
+        self._writing: dict[int, int] = {}  # encounter: its writes under way
 
     async def close(self) -> None:
         await self._driver.close()
@@ -51,8 +71,41 @@ class SqlCore(Storage):
     def _write(
         self, key: int | None = None, *, durable: bool = True, bulk: bool = False
     ) -> AbstractAsyncContextManager[Session]:
-        """A write transaction; ``key``: the encounter it changes, if one."""
-        return self._driver.transaction(write=True, durable=durable, bulk=bulk, key=key)
+        """A write transaction; ``key``: the encounter it changes, if one (every write to an encounter names it)."""
+        opened = self._driver.transaction(write=True, durable=durable, bulk=bulk, key=key)
+        return opened if key is None or self._seqs is None else self._tracked(opened, key, self._seqs)
+
+    @asynccontextmanager
+    async def _tracked(
+        self, opened: AbstractAsyncContextManager[Session], key: int, seqs: Bounded[int, int]
+    ) -> AsyncGenerator[Session]:
+        """A write to encounter ``key``: its kept seq is gone from the start until the write is over (committed
+        or not), so a read never answers from before a write whose caller has returned."""
+        self._writes_begun += 1
+        self._writing[key] = self._writing.get(key, 0) + 1
+        seqs.pop(key, None)
+        try:
+            async with opened as db:
+                yield db
+        finally:
+            left = self._writing.pop(key) - 1
+            if left:
+                self._writing[key] = left
+            seqs.pop(key, None)
+
+    def _known_seq(self, encounter_id: int) -> int | None:
+        """The encounter's newest seq if kept (nothing written to it since it was read)."""
+        return None if self._seqs is None else self._seqs.get(encounter_id)
+
+    def _keep_seq(self, encounter_id: int, seq: int, writes_begun: int) -> None:
+        """Keep a seq read when ``writes_begun`` writes had begun, unless a write began since or one to the
+        encounter is under way."""
+        if (
+            self._seqs is not None
+            and writes_begun == self._writes_begun
+            and encounter_id not in self._writing
+        ):
+            self._seqs[encounter_id] = seq
 
     def _read(self, key: int | None = None, *, bulk: bool = False) -> AbstractAsyncContextManager[Session]:
         """A read transaction; ``key``: the encounter it reads, if one."""

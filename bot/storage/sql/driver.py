@@ -42,6 +42,9 @@ class Session(abc.ABC):
 class Driver(abc.ABC):
     #: what the driver raises when a unique or foreign-key constraint refuses a row
     integrity_errors: tuple[type[Exception], ...] = ()
+    #: whether other processes may write the database (PostgreSQL): what one process wrote it may then keep in
+    #: memory only as long as its reads of it would tell no older story (see ``Bookkeeping.get_user_palette``)
+    shared: bool = False
 
     @abc.abstractmethod
     def transaction(

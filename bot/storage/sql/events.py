@@ -51,14 +51,25 @@ class EventLog(SqlCore):
         return Loaded(meta, snapshot["phase_no"], loads(snapshot["state"]), snapshot_seq, events, parts)
 
     async def last_seq(self, encounter_id: int) -> int:
+        # asked on every click: kept in memory where this process is the database's one writer
+        known = self._known_seq(encounter_id)
+        if known is not None:
+            return known
+        writes_begun = self._writes_begun
         async with self._read(encounter_id) as db:
             row = await db.fetch_row("SELECT last_seq FROM encounters WHERE id = ?", (encounter_id,))
         if row is None:
             raise EncounterNotFoundError(encounter_id)
-        return int(row["last_seq"])
+        seq = int(row["last_seq"])
+        self._keep_seq(encounter_id, seq, writes_begun)
+        return seq
 
     async def events(
-        self, encounter_id: int, since_seq: int = 0, types: Iterable[str] | None = None
+        self,
+        encounter_id: int,
+        since_seq: int = 0,
+        types: Iterable[str] | None = None,
+        limit: int | None = None,
     ) -> list[StoredEvent]:
         sql = SELECT_EVENTS + " AND seq > ?"
         params: list[Any] = [encounter_id, since_seq]
@@ -66,9 +77,13 @@ class EventLog(SqlCore):
             wanted = sorted(set(types))
             sql += f" AND type IN ({', '.join('?' * len(wanted))})"
             params.extend(wanted)
+        sql += " ORDER BY seq"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
         async with self._read(encounter_id) as db:
             await self._head(db, encounter_id)
-            rows = await db.fetch(sql + " ORDER BY seq", params)
+            rows = await db.fetch(sql, params)
         return events_from(encounter_id, rows)
 
     async def append_event(self, encounter_id: int, type: str, payload: Mapping[str, Any]) -> StoredEvent:
@@ -96,8 +111,8 @@ class EventLog(SqlCore):
             lambda: _snapshot_chain(head.snapshot_seq, snapshots, events_from(encounter_id, rows))
         )
 
-    async def _all_steps(self, encounter_id: int) -> tuple[list[Row], list[StoredEvent]]:
-        """Every snapshot (no state is read twice) and every event but the orders."""
+    async def _all_steps(self, encounter_id: int) -> tuple[list[Row], list[Row]]:
+        """Every snapshot (no state is read twice) and every event but the orders, as stored."""
         async with self._read(encounter_id, bulk=True) as db:
             await self._head(db, encounter_id)
             snapshots = await db.fetch(
@@ -107,11 +122,36 @@ class EventLog(SqlCore):
             rows = await db.fetch(
                 SELECT_EVENTS + " AND type <> ? ORDER BY seq", (encounter_id, ORDER_ACCEPTED)
             )
-        return list(snapshots), events_from(encounter_id, rows)
+        return list(snapshots), list(rows)
 
-    async def undone_steps(self, encounter_id: int) -> list[UndoneStep]:
-        snapshots, events = await self._all_steps(encounter_id)
-        return await asyncio.to_thread(_undone_steps, snapshots, events)
+    async def undone_steps(self, encounter_id: int, after_seq: int = 0) -> list[UndoneStep]:
+        # most encounters see no undo after ``after_seq``: one look at that end of the log spares reading every
+        # snapshot and event of a game, which grows with it
+        async with self._read(encounter_id) as db:
+            await self._head(db, encounter_id)
+            undo = await db.fetch_row(
+                "SELECT seq FROM events WHERE encounter_id = ? AND seq > ? AND type = ? LIMIT 1",
+                (encounter_id, after_seq, UNDONE),
+            )
+        if undo is None:
+            return []
+        snapshots, rows = await self._all_steps(encounter_id)
+
+        def decoded() -> list[UndoneStep]:  # every payload of the log: off the event loop
+            steps = _undone_steps(snapshots, events_from(encounter_id, rows))
+            return [u for u in steps if u.undo.seq > after_seq]
+
+        return await asyncio.to_thread(decoded)
+
+    async def last_order_seq(self, encounter_id: int, user_id: int) -> int:
+        # an order's row carries its OrderAccepted event's seq: read from the newest back, nothing decoded
+        async with self._read(encounter_id) as db:
+            await self._head(db, encounter_id)
+            row = await db.fetch_row(
+                "SELECT seq FROM orders WHERE encounter_id = ? AND user_id = ? ORDER BY seq DESC LIMIT 1",
+                (encounter_id, user_id),
+            )
+        return 0 if row is None else int(row["seq"])
 
 
 def _undone_steps(snapshots: Iterable[Row], events: Iterable[StoredEvent]) -> list[UndoneStep]:
