@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.http import INTERNAL_API_VERSION, Route
 
+from bot import offloop
 from bot.click_limit import ClickLimiter
 from bot.heavy import HeavyLimiter, Window
 from bot.imaging import warm_up
@@ -402,6 +403,7 @@ class HexBotCore(commands.Bot):
         except TimeoutError:
             log.warning("shutting down with announcements still pending")
         await super().close()
+        offloop.shutdown()
         if self._storage is not None and self._owns_storage:
             await self._storage.close()
             self._storage = None
