@@ -24,7 +24,10 @@ from rules.serial import from_json
 from rules.state import EncounterState, Unit
 
 NOT_ORDERABLE = frozenset({"debris", "asteroid", "marker"})
-READ_CACHE_SIZE = 512  # encounters whose last read is kept (each holds one decoded state)
+#: encounters whose last read is kept (each holds one decoded state). A player clicks 20 to 70 s after their panel
+#: was sent, and a state read again is a new object, whose panels are built anew (bot/panels/memo.py): room for
+#: every encounter one process plays at once (a thousand) and as many idle ones; an ended one is not kept
+READ_CACHE_SIZE = 2048
 #: encounters (or guilds) whose small cached rows (deadline, settings) are kept: idle ones fall out
 SMALL_CACHE_SIZE = 4096
 GUILD_SETTINGS_TTL = 30.0  # seconds a guild's settings are reused between reads
@@ -117,6 +120,12 @@ class ServiceBase:
             ) from None
         state = self._decode(encounter_id, loaded.snapshot_seq, loaded.state)
         reading = Reading(loaded.meta, state, loaded.phase_no, list(loaded.participants))
+        if (
+            loaded.meta.status == "ended"
+        ):  # nothing more is played there: its room goes to encounters under way
+            self._reads.pop(encounter_id, None)
+            self._states.pop(encounter_id, None)
+            return reading
         self._reads[encounter_id] = reading
         self._reads.move_to_end(encounter_id)
         while len(self._reads) > READ_CACHE_SIZE:
@@ -143,6 +152,8 @@ class ServiceBase:
         """A snapshot never changes once written, so its decoded state is cached by (encounter, seq)."""
         cached = self._states.get(encounter_id)
         if cached is not None and cached[0] == snapshot_seq:
+            # kept by use, not by when it was decoded: an encounter waiting on a slow player keeps its state
+            self._states.move_to_end(encounter_id)
             return cached[1]
         state = from_json(data)
         assert isinstance(state, EncounterState)
