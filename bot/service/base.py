@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.bounded import Bounded
 from bot.opening import Openings
+from bot.panels.memo import per_state
 from bot.permissions import Actor, holder_of, is_director, player_of, stand_ins, units_of
 from bot.results import Missing, Refused, refuse
 from bot.storage import Deadline, Encounter, EncounterNotFoundError, GuildSettings, Participant, Storage
@@ -67,6 +68,19 @@ def utc_now() -> datetime:
 
 def orderable(unit: Unit) -> bool:
     return not unit.destroyed and unit.kind not in NOT_ORDERABLE
+
+
+def _owing_now(state: EncounterState) -> tuple[str, ...]:
+    ruleset = ruleset_for(state)
+    waiting = list(ruleset.awaiting(state))
+    if state.pending is not None and state.pending.unit and state.pending.unit not in waiting:
+        waiting.append(state.pending.unit)
+    return tuple(u for u in waiting if u in state.units)
+
+
+#: who owes an answer, once per state: every click, Submit and status asks, and a ruleset may search the board
+#: to say (pbw: whoever may still change its intention, PBW-2)
+_owing = per_state(_owing_now)
 
 
 class ServiceBase:
@@ -220,11 +234,7 @@ class ServiceBase:
 
     def owing(self, state: EncounterState) -> tuple[str, ...]:
         """Units that owe an answer now: the ruleset's awaited units, or the unit of a pending decision."""
-        ruleset = ruleset_for(state)
-        waiting = list(ruleset.awaiting(state))
-        if state.pending is not None and state.pending.unit and state.pending.unit not in waiting:
-            waiting.append(state.pending.unit)
-        return tuple(u for u in waiting if u in state.units)
+        return _owing(state)
 
     async def _missing(
         self, meta: Encounter, state: EncounterState, phase_no: int, parts: list[Participant]

@@ -205,7 +205,7 @@ async def _load(
     already gave (a reopened panel)."""
     encounter_id, state, phase_no = reading.meta.id, reading.state, reading.phase_no
     plugin = panel_for(state.ruleset)
-    owing = acts_now(service, reading, unit_id)
+    owing = await off_loop(acts_now, service, reading, unit_id)  # a ruleset may search the board to say
     draft: Draft | None = None
     raw: Any = None
     if stored is not None and stored[0] == phase_no:
