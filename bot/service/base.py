@@ -134,9 +134,8 @@ class ServiceBase:
             ) from None
         state = self._decode(encounter_id, loaded.snapshot_seq, loaded.state)
         reading = Reading(loaded.meta, state, loaded.phase_no, list(loaded.participants))
-        if (
-            loaded.meta.status == "ended"
-        ):  # nothing more is played there: its room goes to encounters under way
+        if loaded.meta.status == "ended":
+            # nothing more is played there: its room goes to the encounters under way
             self._reads.pop(encounter_id, None)
             self._states.pop(encounter_id, None)
             return reading
