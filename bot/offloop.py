@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -26,6 +27,10 @@ T = TypeVar("T")
 
 #: the worker thread's name, as log lines and stack dumps show it
 THREAD_NAME = "hexd-click-worker"
+#: seconds a thread keeps the interpreter while another waits for it (the interpreter's default is 5 ms). The loop
+#: gives the interpreter up at every SQLite call and socket write and, while a build runs, waited that long to get
+#: it back each time: its inline reads and sends took longer than the builds they made room for
+SWITCH_INTERVAL = 0.0005
 
 _guard = threading.Lock()
 _pool: list[ThreadPoolExecutor] = []  # the running worker, when started
@@ -34,6 +39,7 @@ _pool: list[ThreadPoolExecutor] = []  # the running worker, when started
 def _worker() -> ThreadPoolExecutor:
     with _guard:
         if not _pool:
+            sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
             _pool.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix=THREAD_NAME))
         return _pool[0]
 
