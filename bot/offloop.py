@@ -3,8 +3,8 @@ Submit's order), so the event loop is not held while it runs.
 
 A panel build over a large board runs the rules' searches for every choice it offers, up to a tenth of a second;
 on the loop that is a tenth of a second in which no other click is acknowledged. In a thread, the interpreter
-hands the loop its turn every few milliseconds (the GIL's switch interval), so acknowledgements and answers go out
-while a build runs. One thread, not a pool: the work is CPU under the GIL (more threads would not make it faster,
+hands the loop its turn within :data:`SWITCH_INTERVAL` (the GIL's switch interval), so acknowledgements and answers
+go out while a build runs. One thread, not a pool: the work is CPU under the GIL (more threads would not make it faster,
 only contend), and jobs run in the order they were handed in, so the clicks on one panel stay in order.
 
 What runs here reads immutable states and the plug-ins' memos (bot/panels/memo.py, locked), never storage or
@@ -28,8 +28,8 @@ T = TypeVar("T")
 #: the worker thread's name, as log lines and stack dumps show it
 THREAD_NAME = "hexd-click-worker"
 #: seconds a thread keeps the interpreter while another waits for it (the interpreter's default is 5 ms). The loop
-#: gives the interpreter up at every SQLite call and socket write and, while a build runs, waited that long to get
-#: it back each time: its inline reads and sends took longer than the builds they made room for
+#: gives the interpreter up at every SQLite call and socket write; at the default it would wait up to 5 ms to get
+#: it back from a busy worker each time, and its inline reads and sends would then hold it longer than the builds
 SWITCH_INTERVAL = 0.0005
 
 _guard = threading.Lock()
