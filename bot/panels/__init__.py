@@ -24,9 +24,6 @@ from rules.ruleset import Order
 from rules.state import EncounterState
 
 NO_PANEL = "bot.panels.waiting"  # a ruleset without an orders panel: every panel waits
-#: panels kept built: a click builds the panel it was made on and the one after it, and the first is the one
-#: the click before built (or the phase's opening sent): with a hundred tables clicking in turn, a few hundred
-BUILDS_KEPT = 512
 
 
 class PanelPlugin(ABC):
@@ -142,14 +139,17 @@ def _build_now(
     return plugin.build_panel(state, unit_id, draft=draft, owing=owing)
 
 
-_built = per_state(_build_now, size=BUILDS_KEPT)
+#: a click builds the panel it was made on (the click before built it, or the phase's opening sent it) and the one
+#: after it: kept per state as long as the plug-ins' own lists (bot/panels/memo.py)
+_built = per_state(_build_now)
 
 
 def build(
     plugin: PanelPlugin, state: EncounterState, unit_id: str, *, draft: Draft, owing: bool
 ) -> PanelModel:
     """``plugin.build_panel``, kept for the state: models are immutable and a pure function of their arguments,
-    and each click builds again the panel the click before it built."""
+    and each click builds again the panel the click before it built. CPU over the rules: the bot calls it in the
+    click worker (bot/offloop.py), never on the event loop."""
     return _built(state, plugin, unit_id, draft, owing)
 
 

@@ -14,6 +14,7 @@ of options (the board changed under a panel) are dropped rather than read as oth
 
 from __future__ import annotations
 
+import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
@@ -24,7 +25,9 @@ from bot.panels.model import Option
 PACKED = "~"  # a packed field starts with it (an option value never does: plug-ins' values are short codes)
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 DIGEST = 3  # base-36 characters of the option list's digest: a wrong list is read as another 1 in 46,656
-SUBSETS_KEPT = 1024  # offered subsets kept by identity, so their labels are rendered once per panel build
+#: offered subsets kept by identity, so their labels are rendered once per panel build: a few per click of the
+#: last minute or so, at a thousand encounters
+SUBSETS_KEPT = 8192
 
 
 def _base36(n: int) -> str:
@@ -91,6 +94,7 @@ def together(
     return Together(tuple(v for v in values if v in kept), offered_subset(options, offered), len(grown))
 
 
+_SUBSETS_LOCK = threading.Lock()
 _SUBSETS: OrderedDict[tuple[int, frozenset[str]], tuple[tuple[Option, ...], tuple[Option, ...]]] = (
     OrderedDict()
 )
@@ -102,12 +106,13 @@ def offered_subset(options: tuple[Option, ...], offered: set[str]) -> tuple[Opti
     if len(offered) == len(options):
         return options
     key = (id(options), frozenset(offered))
-    hit = _SUBSETS.get(key)
-    if hit is not None and hit[0] is options:
-        _SUBSETS.move_to_end(key)
-        return hit[1]
-    subset = tuple(o for o in options if o.value in offered)
-    _SUBSETS[key] = (options, subset)
-    if len(_SUBSETS) > SUBSETS_KEPT:
-        _SUBSETS.popitem(last=False)
-    return subset
+    with _SUBSETS_LOCK:  # panels are built in the click worker (bot/offloop.py), anything else on the loop
+        hit = _SUBSETS.get(key)
+        if hit is not None and hit[0] is options:
+            _SUBSETS.move_to_end(key)
+            return hit[1]
+        subset = tuple(o for o in options if o.value in offered)
+        _SUBSETS[key] = (options, subset)
+        if len(_SUBSETS) > SUBSETS_KEPT:
+            _SUBSETS.popitem(last=False)
+        return subset

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.http import INTERNAL_API_VERSION, Route
 
+from bot import offloop
 from bot.click_limit import ClickLimiter
 from bot.dm_channels import DmChannels, in_bot_dm
 from bot.handoff import Handoff, wanted
@@ -460,6 +461,7 @@ class HexBotCore(commands.Bot):
         except TimeoutError:
             log.warning("shutting down with announcements still pending")
         await super().close()
+        offloop.shutdown()
         if self._storage is not None and self._owns_storage:
             await self._storage.close()
             self._storage = None

@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.bounded import Bounded
 from bot.opening import Openings
+from bot.panels.memo import per_state
 from bot.permissions import Actor, holder_of, is_director, player_of, stand_ins, units_of
 from bot.results import Missing, Refused, refuse
 from bot.storage import Deadline, Encounter, EncounterNotFoundError, GuildSettings, Participant, Storage
@@ -24,7 +25,10 @@ from rules.serial import from_json
 from rules.state import EncounterState, Unit
 
 NOT_ORDERABLE = frozenset({"debris", "asteroid", "marker"})
-READ_CACHE_SIZE = 512  # encounters whose last read is kept (each holds one decoded state)
+#: encounters whose last read is kept (each holds one decoded state). A player clicks 20 to 70 s after their panel
+#: was sent, and a state read again is a new object, whose panels are built anew (bot/panels/memo.py): room for
+#: every encounter one process plays at once (a thousand) and as many idle ones; an ended one is not kept
+READ_CACHE_SIZE = 2048
 #: encounters (or guilds) whose small cached rows (deadline, settings) are kept: idle ones fall out
 SMALL_CACHE_SIZE = 4096
 GUILD_SETTINGS_TTL = 30.0  # seconds a guild's settings are reused between reads
@@ -64,6 +68,19 @@ def utc_now() -> datetime:
 
 def orderable(unit: Unit) -> bool:
     return not unit.destroyed and unit.kind not in NOT_ORDERABLE
+
+
+def _owing_now(state: EncounterState) -> tuple[str, ...]:
+    ruleset = ruleset_for(state)
+    waiting = list(ruleset.awaiting(state))
+    if state.pending is not None and state.pending.unit and state.pending.unit not in waiting:
+        waiting.append(state.pending.unit)
+    return tuple(u for u in waiting if u in state.units)
+
+
+#: who owes an answer, once per state: every click, Submit and status asks, and a ruleset may search the board
+#: to say (pbw: whoever may still change its intention, PBW-2)
+_owing = per_state(_owing_now)
 
 
 class ServiceBase:
@@ -117,6 +134,11 @@ class ServiceBase:
             ) from None
         state = self._decode(encounter_id, loaded.snapshot_seq, loaded.state)
         reading = Reading(loaded.meta, state, loaded.phase_no, list(loaded.participants))
+        if loaded.meta.status == "ended":
+            # nothing more is played there: its room goes to the encounters under way
+            self._reads.pop(encounter_id, None)
+            self._states.pop(encounter_id, None)
+            return reading
         self._reads[encounter_id] = reading
         self._reads.move_to_end(encounter_id)
         while len(self._reads) > READ_CACHE_SIZE:
@@ -143,6 +165,8 @@ class ServiceBase:
         """A snapshot never changes once written, so its decoded state is cached by (encounter, seq)."""
         cached = self._states.get(encounter_id)
         if cached is not None and cached[0] == snapshot_seq:
+            # kept by use, not by when it was decoded: an encounter waiting on a slow player keeps its state
+            self._states.move_to_end(encounter_id)
             return cached[1]
         state = from_json(data)
         assert isinstance(state, EncounterState)
@@ -209,11 +233,7 @@ class ServiceBase:
 
     def owing(self, state: EncounterState) -> tuple[str, ...]:
         """Units that owe an answer now: the ruleset's awaited units, or the unit of a pending decision."""
-        ruleset = ruleset_for(state)
-        waiting = list(ruleset.awaiting(state))
-        if state.pending is not None and state.pending.unit and state.pending.unit not in waiting:
-            waiting.append(state.pending.unit)
-        return tuple(u for u in waiting if u in state.units)
+        return _owing(state)
 
     async def _missing(
         self, meta: Encounter, state: EncounterState, phase_no: int, parts: list[Participant]

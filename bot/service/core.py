@@ -33,6 +33,7 @@ from bot.dice_seal import (
     seal_spec,
     seeded,
 )
+from bot.offloop import off_loop
 from bot.opening import check_may_open_role, check_open_count
 from bot.panels.model import phase_text
 from bot.permissions import Actor, holder_of, player_of, units_of
@@ -75,7 +76,7 @@ from rules.events import Event, RollMade, ShotResolved
 from rules.names import clean_name
 from rules.order_modes import OrderPolicy, policy_for
 from rules.registry import ruleset_for
-from rules.ruleset import DIRECTOR, PUBLIC, DiceFactory, PhaseResult, Ruleset
+from rules.ruleset import DIRECTOR, PUBLIC, DiceFactory, Order, PhaseResult, Ruleset
 from rules.scenario import Scenario, Texts, load_scenario, names_seed, text_in
 from rules.serial import from_json, to_json
 from rules.state import EncounterState, Unit
@@ -504,8 +505,7 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions, Spectator
         encounter_id = meta.id
         ruleset = ruleset_for(state)
         policy = policy_for(ruleset, state)
-        order = ruleset.parse_order(state, unit_id, raw)
-        ruleset.validate_order(state, unit_id, order)
+        order = await off_loop(checked_order, ruleset, state, unit_id, raw)
         try:
             ack = await self.storage.submit_order(
                 encounter_id, current, unit_id, user_id, {"raw": raw, "order": to_json(order)}
@@ -889,6 +889,14 @@ __all__ = [
     "parse_export",
     "utc_now",
 ]
+
+
+def checked_order(ruleset: Ruleset, state: EncounterState, unit_id: str, raw: Any) -> Order:
+    """``raw`` as the order ``unit_id`` gives now, parsed and checked by the rules (their refusal raised): a
+    Submit's check, run in the click worker (bot/offloop.py) since legality may trace every path of the board."""
+    order = ruleset.parse_order(state, unit_id, raw)
+    ruleset.validate_order(state, unit_id, order)
+    return order
 
 
 def _already(state: EncounterState, units: list[str]) -> Refused:

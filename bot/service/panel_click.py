@@ -30,6 +30,7 @@ from typing import Any
 
 from bot.click_limit import ClickLimiter
 from bot.membership import Membership
+from bot.offloop import off_loop
 from bot.palettes import STANDARD, private_scheme
 from bot.panels import PanelPlugin, build, panel_for, press
 from bot.panels.draft import Draft
@@ -57,8 +58,10 @@ class LoadedPanel:
     deadline: datetime | None = None  # when the phase resolves by itself (shown on a panel that owes orders)
     scheme: str = STANDARD  # the player's colour scheme for the preview (bot/palettes.py)
 
-    def pressed(self, action: str, values: tuple[str, ...] | None) -> LoadedPanel:
-        return replace(self, model=press(self.plugin, self.state, self.model, action, values))
+    async def pressed(self, action: str, values: tuple[str, ...] | None) -> LoadedPanel:
+        """The panel after the control ``action`` is used, built in the click worker (bot/offloop.py)."""
+        model = await off_loop(press, self.plugin, self.state, self.model, action, values)
+        return replace(self, model=model)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,17 +205,27 @@ async def _load(
     already gave (a reopened panel)."""
     encounter_id, state, phase_no = reading.meta.id, reading.state, reading.phase_no
     plugin = panel_for(state.ruleset)
-    owing = acts_now(service, reading, unit_id)
+    owing = await off_loop(acts_now, service, reading, unit_id)  # a ruleset may search the board to say
+    draft: Draft | None = None
+    raw: Any = None
     if stored is not None and stored[0] == phase_no:
-        draft, submitted = stored[1], False
-    else:
-        raw: Any = None
-        if owing:
-            for pending in await service.storage.orders_of(encounter_id, phase_no, user_id):
-                if pending.unit_id == unit_id:
-                    raw = pending.order.get("raw")
-        draft, submitted = plugin.draft_from_raw(state, unit_id, raw), raw is not None
-    model = build(plugin, state, unit_id, draft=draft, owing=owing)
+        draft = stored[1]
+    elif owing:
+        for pending in await service.storage.orders_of(encounter_id, phase_no, user_id):
+            if pending.unit_id == unit_id:
+                raw = pending.order.get("raw")
+    submitted = draft is None and raw is not None
+    model = await off_loop(_model, plugin, state, unit_id, draft, raw, owing)
     deadline = await service.deadline_of(encounter_id, phase_no) if owing else None
     scheme = await private_scheme(service.storage, user_id)
     return LoadedPanel(encounter_id, phase_no, model, submitted, state, plugin, deadline, scheme)
+
+
+def _model(
+    plugin: PanelPlugin, state: EncounterState, unit_id: str, draft: Draft | None, raw: Any, owing: bool
+) -> PanelModel:
+    """The panel built on ``draft``, or (None) on the draft of the stored ``raw`` order: the click worker's part
+    of opening a panel (both run the rules over the state)."""
+    if draft is None:
+        draft = plugin.draft_from_raw(state, unit_id, raw)
+    return build(plugin, state, unit_id, draft=draft, owing=owing)

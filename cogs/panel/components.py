@@ -164,7 +164,7 @@ def _select(select: Select, custom_id: str, locale: str) -> ui.Select[Any] | Non
 
 
 _LABELS: OrderedDict[tuple[int, str], tuple[tuple[Option, ...], tuple[str, ...]]] = OrderedDict()
-LABELS_KEPT = 1024  # option lists: a few per unit of the encounters under way
+LABELS_KEPT = 8192  # option lists: a few per unit of the thousand encounters under way
 
 
 def option_labels(options: tuple[Option, ...], locale: str) -> tuple[str, ...]:

@@ -63,7 +63,7 @@ async def click(interaction: discord.Interaction, ref: ControlRef, values: tuple
     control = None if ref.action == PICK else model.control(ref.action)
     if control is None or not control.enabled:  # a pick, or not offered any more: show the panel as it is now
         return Clicked(opened.panel, picks=picks)
-    panel = opened.panel.pressed(ref.action, (values or ()) if isinstance(control, Select) else None)
+    panel = await opened.panel.pressed(ref.action, (values or ()) if isinstance(control, Select) else None)
     if isinstance(control, Button) and control.submits:
         clicked = await submit(interaction, replace(opened, panel=panel), quiet=control.quiet)
         if not picks:

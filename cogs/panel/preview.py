@@ -8,6 +8,7 @@ import discord
 
 from bot.alt_text import preview_alt
 from bot.imaging import preview_png
+from bot.offloop import off_loop
 from bot.service.panel_click import LoadedPanel
 from cogs.common import png_file
 
@@ -23,7 +24,7 @@ async def preview_file(
     model = panel.model
     if model.waiting:
         return None
-    shown = panel.plugin.preview(panel.state, model)
+    shown = await off_loop(panel.plugin.preview, panel.state, model)  # the plug-in may trace its path
     if shown is None:
         return None
     png = await preview_png(
