@@ -26,7 +26,8 @@ from cogs.director_phase import phase_custom_id
 from cogs.panel.components import ControlRef
 from cogs.seating import seat_id
 from tests.bot_process import BotProcess, bot_env
-from tests.e2e.test_e2e_shards import (
+from tests.fakediscord import FakeDiscord
+from tests.shard_duels import (
     Duel,
     check_everything_once,
     dm_clicks,
@@ -35,7 +36,6 @@ from tests.e2e.test_e2e_shards import (
     open_duel,
     play_by_dm,
 )
-from tests.fakediscord import FakeDiscord
 from tests.storage_fixtures import database_url
 
 SHARDS = 2
