@@ -9,10 +9,10 @@ What Discord documents (https://discord.com/developers/docs/topics/rate-limits):
 * every response of a limited route carries ``X-RateLimit-Limit``, ``-Remaining``, ``-Reset`` (epoch seconds),
   ``-Reset-After`` (seconds) and ``-Bucket``; a 429 carries ``Retry-After`` and a JSON ``retry_after``,
   ``global``, and ``X-RateLimit-Scope`` (``user`` or ``global``; ``X-RateLimit-Global`` on a global one);
-* header names arrive in lower case, as Discord's servers send them (``x-ratelimit-bucket``, ``retry-after``: see
-  the traces in discord/discord-api-docs issues 5646 and 8073, an aiohttp client's among them); the
-  documentation's capitals are its own spelling, and a client reading them case-sensitively (nirn.py looks
-  them up in lower case) must be served what Discord serves;
+* header names arrive in lower case, as Discord's servers send them (``x-ratelimit-bucket``, ``retry-after``: so
+  they read in the response traces developers post on Discord's API documentation repository, an aiohttp
+  client's among them); the documentation's capitals are its own spelling, and a client reading them
+  case-sensitively (nirn.py looks them up in lower case) must be served what Discord serves;
 * 10,000 invalid requests (401, 403 and 429 answers, except 429s of scope ``shared``) in 10 minutes get the
   address banned for a while.
 
