@@ -8,10 +8,10 @@ warm-up (``--warmup MIN``, by default a quarter of ``--minutes``) and each sessi
 director's ``/encounter end``); the table then opens the next scenario, so encounters start and end all through
 the run while about N are in play. Every figure (acknowledgements, answers, boards, CPU, requests, failures) counts
 only what starts after the warm-up, during the ``--minutes`` that follow it: seating N tables is a set-up burst
-(at human pace, with sessions of ~20 min, about one table in 1,200 starts each second), not the pace measured. The scenarios rotate
-through every bundled ruleset and the night layer: exo-duel, skirmish-corridor, mech-duel, pbw-brawl, ocs-gazala,
-skirmish-night. Everything goes through the paths players use: ``/encounter new|join|start|end``, and on each DM
-panel a select (the first option of its first menu, as a player picks an order) and Submit; when no panel is
+(at human pace, with sessions of ~20 min, about one table in 1,200 starts each second), not the pace measured.
+The scenarios rotate through every bundled ruleset and the night layer: exo-duel, skirmish-corridor, mech-duel,
+pbw-brawl, ocs-gazala, skirmish-night. Everything goes through the paths players use:
+``/encounter new|join|start|end``, and on each DM panel a select (the first option of its first menu, as a player picks an order) and Submit; when no panel is
 offered for a while (an ocs step waits for the director's own procedure, or a Submit was refused), the director
 gives ``/director resolve`` and confirms it if asked.
 
@@ -128,9 +128,8 @@ class Run:
     #: perf_counter time the warm-up ends: only what starts from then on is counted (0: everything)
     measure_from: float = 0.0
     acks: list[float] = field(default_factory=list[float])  # ms, the counted clicks'
-    started: list[tuple[int, float]] = field(
-        default_factory=list[tuple[int, float]]
-    )  # (interaction, clicked)
+    #: (interaction id, clicked at) of the counted clicks
+    started: list[tuple[int, float]] = field(default_factory=list[tuple[int, float]])
 
     def think(self, median: float = THINK_MEDIAN_S) -> float:
         return self.rng.lognormvariate(math.log(median), THINK_SIGMA) / self.compress
