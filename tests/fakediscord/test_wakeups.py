@@ -90,7 +90,7 @@ async def test_a_waiter_on_several_keys_wakes_on_any_of_them_and_leaves_nothing_
     assert not world._waiters  # pyright: ignore[reportPrivateUsage]
 
 
-async def test_a_keyed_wait_still_returns_what_it_found_and_times_out_on_the_poll() -> None:
+async def test_a_keyed_wait_returns_what_it_found_once_its_key_changes() -> None:
     world = World()
     world.poll_interval = NEVER
     found: list[str] = []
