@@ -3,12 +3,15 @@
 
 Each table is a director and one player per side. A player's next click comes after a think time drawn from a
 log-normal distribution (median 20 s, sigma 1: a long tail, one click in ten after more than 70 s), divided by
-``--compress K`` so a run fits in minutes (every figure line states K). Sessions start spread over the first
-quarter of the run and end after a drawn length (the director's ``/encounter end``); the table then opens the
-next scenario, so encounters start and end all through the run while about N are in play. The scenarios rotate
-through every bundled ruleset and the night layer: exo-duel, skirmish-corridor, mech-duel, pbw-brawl, ocs-gazala,
-skirmish-night. Everything goes through the paths players use: ``/encounter new|join|start|end``, and on each DM
-panel a select (the first option of its first menu, as a player picks an order) and Submit; when no panel is
+``--compress K`` so a run fits in minutes (every figure line states K). The tables are seated spread over a
+warm-up (``--warmup MIN``, by default a quarter of ``--minutes``) and each session ends after a drawn length (the
+director's ``/encounter end``); the table then opens the next scenario, so encounters start and end all through
+the run while about N are in play. Every figure (acknowledgements, answers, boards, CPU, requests, failures) counts
+only what starts after the warm-up, during the ``--minutes`` that follow it: seating N tables is a set-up burst
+(at human pace, with sessions of ~20 min, about one table in 1,200 starts each second), not the pace measured.
+The scenarios rotate through every bundled ruleset and the night layer: exo-duel, skirmish-corridor, mech-duel,
+pbw-brawl, ocs-gazala, skirmish-night. Everything goes through the paths players use:
+``/encounter new|join|start|end``, and on each DM panel a select (the first option of its first menu, as a player picks an order) and Submit; when no panel is
 offered for a while (an ocs step waits for the director's own procedure, or a Submit was refused), the director
 gives ``/director resolve`` and confirms it if asked.
 
@@ -18,7 +21,10 @@ Prints one JSON line per figure:
   the bot starting its answer, without the local Discord's handling, which shares the cores), ``board_p95_ms``
   (the action that closed a step to the board image in the channel), ``bot_cpu_pct`` (the bot's main process;
   ``workers_cpu_pct`` its render workers), ``rss_mb`` (at the end; ``rss_peak_mb``), ``requests_per_s`` (every
-  REST request the bot made, interaction answers included), plus ``compress``, sample counts and what failed;
+  REST request the bot made, interaction answers included), ``bench_cpu_pct`` (this process: the people and
+  the local Discord, which share the machine with the bot; ``bench_lag_p99_ms`` how late its event loop runs:
+  when it lags, the bot is answered late and the figures are the bench's), plus ``compress``, ``warmup``
+  (minutes, not measured), sample counts and what failed;
 * ``requests_per_round`` (``--by-route``): the bot's requests per step played (a Submit, or a director's resolve),
   per ruleset and route class (``interaction`` answers, ``post``, ``edit`` and ``status_edit`` (the text alone)
   in the channel, ``dm_post`` and ``dm_edit``, ``dm_open``, the ``member`` and ``user`` lookups); ``…_unchanged``
@@ -35,7 +41,12 @@ many of each it let go.
 ``--baseline REV --repeat R`` runs the bot of git revision REV beside this tree's, alternately, R times each (each
 figure line then names its ``bot``): a before and after in one sitting.
 
-Run: ``.venv/bin/python bench/pace.py --encounters 10 --minutes 1 [--compress 20] [--find] [--rate-limits]``.
+Every wait of the people here is keyed (tests/fakediscord ``World.wait_for(on=…)``): a table's board watcher
+wakes only on its channel's changes, its players' panel watcher only on their DM channels', an answer only on its
+interaction's, so the bench's own work grows with the changes, not with the changes times the tables.
+
+Run: ``.venv/bin/python bench/pace.py --encounters 10 --minutes 1 [--warmup 0.5] [--compress 20] [--find]
+[--rate-limits]``.
 This is a measurement, not a test: the figures depend on the machine and its load at the time.
 """
 
@@ -44,6 +55,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import math
@@ -85,6 +97,8 @@ MAX_PICKS = 4
 SESSION_MEDIAN_MIN = 20.0
 ACK_BAR_MS = 100.0
 BOARD_BAR_MS = 1000.0
+#: how often the bench's own event loop is probed for lag
+LAG_PROBE_S = 0.1
 SUBMIT = re.compile(r":unit:([^:]+):submit$")
 SELECT_TYPES = {3, 5, 6, 7, 8}
 
@@ -111,12 +125,26 @@ class Run:
     steps: dict[str, int] = field(default_factory=dict[str, int])
     interaction_ruleset: dict[int, str] = field(default_factory=dict[int, str])
     token_ruleset: dict[str, str] = field(default_factory=dict[str, str])
+    #: perf_counter time the warm-up ends: only what starts from then on is counted (0: everything)
+    measure_from: float = 0.0
+    acks: list[float] = field(default_factory=list[float])  # ms, the counted clicks'
+    #: (interaction id, clicked at) of the counted clicks
+    started: list[tuple[int, float]] = field(default_factory=list[tuple[int, float]])
 
     def think(self, median: float = THINK_MEDIAN_S) -> float:
         return self.rng.lognormvariate(math.log(median), THINK_SIGMA) / self.compress
 
+    def counting(self, at: float | None = None) -> bool:
+        """Whether something starting at ``at`` (now by default) falls after the warm-up."""
+        return (time.perf_counter() if at is None else at) >= self.measure_from
+
     def failed(self, what: str) -> None:
-        self.failures[what] = self.failures.get(what, 0) + 1
+        if self.counting():
+            self.failures[what] = self.failures.get(what, 0) + 1
+
+    def stepped(self, ruleset: str) -> None:
+        if self.counting():
+            self.steps[ruleset] = self.steps.get(ruleset, 0) + 1
 
 
 async def click(
@@ -124,7 +152,11 @@ async def click(
 ) -> InteractionHandle:
     """Times one interaction to its acknowledgement (bench/e2e.py's measure), noted under its ruleset."""
     await run.tm.timed(start, handle, kind)
-    run.by_ruleset.setdefault(ruleset, []).append(run.tm.ack[-1])
+    if run.counting(start):
+        ms = (time.perf_counter() - start) * 1000
+        run.acks.append(ms)
+        run.started.append((handle.interaction.id, start))
+        run.by_ruleset.setdefault(ruleset, []).append(ms)
     run.interaction_ruleset[handle.interaction.id] = ruleset
     run.token_ruleset[handle.interaction.token] = ruleset
     return handle
@@ -134,6 +166,10 @@ def board_signature(channel: Channel) -> tuple[int, int]:
     """Changes when a board image is posted: a new message, or an account edited with one more image."""
     history = channel.history
     return len(history), sum(len(m.attachments) for m in history[-3:])
+
+
+#: a player's DM panels with a Submit, decoded: (unit, message, step), newest first
+Panels = list[tuple[str, Message, int]]
 
 
 @dataclass
@@ -147,6 +183,8 @@ class Table:
     acted: dict[str, int] = field(default_factory=dict[str, int])  # unit → newest step acted on
     #: (index in the local Discord's request log when a session began, its ruleset)
     sessions: list[tuple[int, str]] = field(default_factory=list[tuple[int, str]])
+    #: each player's decoded panels (by user id) and the version of their DM channel they were decoded at
+    panels: dict[int, tuple[int, Panels]] = field(default_factory=dict[int, tuple[int, Panels]])
 
     def ruleset_at(self, request_index: int) -> str:
         return next((r for i, r in reversed(self.sessions) if i <= request_index), "setup")
@@ -155,31 +193,43 @@ class Table:
     def people(self) -> list[Person]:
         return [self.director, *self.players]
 
+    @functools.cached_property
+    def dm_channels(self) -> tuple[int, ...]:
+        """The players' DM channels, where their panels arrive (what the table's panel watcher waits on)."""
+        return tuple(p.dm_channel.id for p in self.players)
+
 
 async def watch_boards(run: Run, table: Table) -> None:
     """Samples "board posted": from the table's latest action to each new board in its channel."""
-    seen = board_signature(table.channel)
+    world, channel = run.fd.world, table.channel
+    seen = board_signature(channel)
     while time.perf_counter() < run.until:
+        version = world.version(channel.id)
         try:
             await run.fd.wait_for(
-                lambda seen=seen: board_signature(table.channel) != seen,
+                lambda version=version: world.version(channel.id) != version,
                 timeout=max(0.1, run.until - time.perf_counter()),
+                on=(channel.id,),
             )
         except TimeoutError:
             return
         now = time.perf_counter()
-        new = board_signature(table.channel)
-        board = new[1] > seen[1] or (new[0] > seen[0] and table.channel.history[-1].attachments)
+        new = board_signature(channel)
+        board = new[1] > seen[1] or (new[0] > seen[0] and channel.history[-1].attachments)
         if board and table.last_action:
-            run.boards.append((now - table.last_action) * 1000)
+            if run.counting(table.last_action):
+                run.boards.append((now - table.last_action) * 1000)
             table.last_action = 0.0
         seen = new
 
 
-async def play_tables(run: Run, tables: list[Table], minutes: float, began: float) -> float:
-    """Seat the tables over the run's first quarter and play them until it ends (a crash is a failure of the
-    run); the wall seconds since ``began``."""
-    ramp = minutes * 60 / 4
+async def play_tables(
+    run: Run, tables: list[Table], minutes: float, began: float, warmup: float | None = None
+) -> float:
+    """Seat the tables spread over the warm-up (``warmup`` minutes; by default the run's first quarter) and play
+    them until the run ends, ``minutes`` after ``began`` (a crash is a failure of the run); the wall seconds since
+    ``began``."""
+    ramp = (minutes / 4 if warmup is None else warmup) * 60
     tasks = [asyncio.create_task(seat(run, t, run.rng.uniform(0, ramp))) for t in tables]
     tasks += [asyncio.create_task(watch_boards(run, t)) for t in tables]
     done, pending = await asyncio.wait(tasks, timeout=minutes * 60 + 60)
@@ -191,16 +241,29 @@ async def play_tables(run: Run, tables: list[Table], minutes: float, began: floa
     return time.perf_counter() - began
 
 
+def panels_of(table: Table, person: Person) -> Panels:
+    """The panels among ``person``'s last 6 DMs, decoded again only after a change to their DM channel."""
+    channel = person.dm_channel
+    version = channel.world.version(channel.id)
+    cached = table.panels.get(person.id)
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    panels: Panels = []
+    for message in reversed(person.dms()[-6:]):
+        unit = next((m.group(1) for cid in message.custom_ids() if (m := SUBMIT.search(cid))), None)
+        found = draft_in(message) if unit is not None else None
+        if unit is not None and found is not None:
+            panels.append((unit, message, found[0]))
+    table.panels[person.id] = (version, panels)
+    return panels
+
+
 def fresh_panel(table: Table) -> tuple[Person, str, Message, int] | None:
     """A DM panel with a Submit for a step the player has not acted on yet (newest first)."""
     for person in table.players:
-        for message in reversed(person.dms()[-6:]):
-            if message.deleted:
-                continue
-            unit = next((m.group(1) for cid in message.custom_ids() if (m := SUBMIT.search(cid))), None)
-            found = draft_in(message) if unit is not None else None
-            if unit is not None and found is not None and found[0] > table.acted.get(unit, 0):
-                return person, unit, message, found[0]
+        for unit, message, step in panels_of(table, person):
+            if not message.deleted and step > table.acted.get(unit, 0):
+                return person, unit, message, step
     return None
 
 
@@ -264,7 +327,9 @@ async def act_on_panel(run: Run, table: Table, person: Person, unit: str, panel:
             start = time.perf_counter()
             await click(run, table.ruleset, "select", start, await person.select(panel, cid, [value]))
             with contextlib.suppress(TimeoutError):
-                await run.fd.wait_for(lambda b=before: draft_in(panel) != b, timeout=10)
+                await run.fd.wait_for(
+                    lambda b=before: draft_in(panel) != b, timeout=10, on=(panel.channel.id,)
+                )
             await asyncio.sleep(run.think(SECOND_CLICK_MEDIAN_S))
         submit = submit_of(panel, unit)
         if submit is None:  # the orders need what a first pick per menu does not give: the director resolves
@@ -279,6 +344,7 @@ async def act_on_panel(run: Run, table: Table, person: Person, unit: str, panel:
             lambda: handle.replies() or (panel.content and (panel.edited_timestamp, panel.content) != before),
             timeout=30,
             what="the order's acknowledgement",
+            on=(handle.interaction.id, panel.channel.id),
         )
     except (NoResponse, TimeoutError):
         run.failed("no answer: panel")
@@ -320,7 +386,8 @@ async def session(run: Run, table: Table, ruleset: str, scenario: str) -> None:
         is None
     ):
         return
-    run.sessions += 1
+    if run.counting():
+        run.sessions += 1
     for person, side in zip(table.players, sides_of(scenario), strict=False):
         await asyncio.sleep(run.think(SECOND_CLICK_MEDIAN_S))
         await command(run, table, person, "encounter join", {"side": side})
@@ -332,18 +399,19 @@ async def session(run: Run, table: Table, ruleset: str, scenario: str) -> None:
         waiting = max(0.5, 3 * THINK_MEDIAN_S / run.compress)
         try:
             person, unit, panel, step = await run.fd.wait_for(
-                lambda: fresh_panel(table), timeout=waiting, what="a panel"
+                lambda: fresh_panel(table), timeout=waiting, what="a panel", on=table.dm_channels
             )
         except TimeoutError:
             # nothing for the players to do: the director's own procedure, or a step a Submit could not close
             stuck = 0 if await director_resolves(run, table) else stuck + 1
-            run.steps[ruleset] = run.steps.get(ruleset, 0) + 1
-            run.resolves += 1
+            run.stepped(ruleset)
+            if run.counting():
+                run.resolves += 1
             continue
         await asyncio.sleep(run.think())
         table.acted[unit] = step
         await act_on_panel(run, table, person, unit, panel)
-        run.steps[ruleset] = run.steps.get(ruleset, 0) + 1
+        run.stepped(ruleset)
     if time.perf_counter() < run.until:
         await command(run, table, table.director, "encounter end", {})
 
@@ -443,6 +511,37 @@ def requests_by_ruleset(run: Run, tables: list[Table], start_index: int) -> dict
     }
 
 
+@dataclass
+class Window:
+    """The measured window, from the end of the warm-up to the run's end (the tables' last actions finishing
+    after it are not counted): its wall seconds, the CPU seconds of the bot, its render workers and this process
+    (the people and the local Discord), and the requests it served (indices in the request log); ``lags``: how
+    late this process's event loop woke a 100 ms sleep, in ms (when it lags, the local Discord answers the bot
+    late and the figures measure the bench, not the bot)."""
+
+    pid: int
+    wall: float = 0.0
+    bot_cpu: float = 0.0
+    workers_cpu: float = 0.0
+    bench_cpu: float = 0.0
+    requests: tuple[int, int] = (0, 0)
+    lags: list[float] = field(default_factory=list[float])
+
+    async def measure(self, fd: FakeDiscord, opens: float, closes: float) -> None:
+        await asyncio.sleep(max(0.0, opens - time.perf_counter()))
+        began = time.perf_counter()
+        bot, bench, logged = proc_cpu_s(self.pid), proc_cpu_s(os.getpid()), len(fd.requests)
+        workers = {w: proc_cpu_s(w) for w in children_of(self.pid)}
+        while (now := time.perf_counter()) < closes:
+            await asyncio.sleep(min(LAG_PROBE_S, closes - now))
+            self.lags.append(max(0.0, (time.perf_counter() - now - min(LAG_PROBE_S, closes - now)) * 1000))
+        self.wall = time.perf_counter() - began
+        self.bot_cpu = proc_cpu_s(self.pid) - bot
+        self.bench_cpu = proc_cpu_s(os.getpid()) - bench
+        self.workers_cpu = sum(proc_cpu_s(w) - workers.get(w, 0.0) for w in children_of(self.pid))
+        self.requests = (logged, len(fd.requests))
+
+
 async def play(
     encounters: int,
     minutes: float,
@@ -452,12 +551,18 @@ async def play(
     by_route: bool,
     code: Path = ROOT,
     label: str | None = None,
+    warmup: float | None = None,
 ) -> dict[str, object]:
-    """One run of ``encounters`` tables for ``minutes`` by the bot of the source tree ``code`` (``label``: which
-    revision it is, printed as ``bot``); returns (and prints) its ``pace`` figure."""
+    """One run of ``encounters`` tables by the bot of the source tree ``code`` (``label``: which revision it is,
+    printed as ``bot``): seated over ``warmup`` minutes (by default ``minutes`` / 4), then measured for
+    ``minutes``; returns (and prints) its ``pace`` figure."""
+    warmup = minutes / 4 if warmup is None else warmup
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeDiscord(rate_limits=rate_limits) as fd:
-            fd.world.poll_interval = 1.0  # every wait here is on the local Discord's own state (bench/e2e.py)
+            # every wait here is on the local Discord's own state and names what it waits on (a channel, an
+            # interaction): a change wakes it, the poll is only a safety net, and 2,000 watchers polling each
+            # second would cost more than the changes
+            fd.world.poll_interval = 5.0
             guild = fd.create_guild("Pace")
             tables: list[Table] = []
             for i in range(encounters):
@@ -477,36 +582,43 @@ async def play(
             assert child.proc is not None
             pid = child.proc.pid
             began = time.perf_counter()
-            run = Run(fd, compress, began + minutes * 60, random.Random(seed))
-            logged = len(fd.requests)
-            cpu0 = proc_cpu_s(pid)
-            workers0 = {w: proc_cpu_s(w) for w in children_of(pid)}
+            run = Run(fd, compress, began + (warmup + minutes) * 60, random.Random(seed))
+            run.measure_from = began + warmup * 60
+            window = Window(pid)
+            measuring = asyncio.create_task(window.measure(fd, run.measure_from, run.until))
             try:
-                wall = await play_tables(run, tables, minutes, began)
-                cpu = proc_cpu_s(pid) - cpu0
-                workers = sum(proc_cpu_s(w) - workers0.get(w, 0.0) for w in children_of(pid))
+                await play_tables(run, tables, warmup + minutes, began, warmup=warmup)
+                await measuring
+                wall, cpu, workers, bench_cpu = (
+                    window.wall,
+                    window.bot_cpu,
+                    window.workers_cpu,
+                    window.bench_cpu,
+                )
                 rss, rss_peak = rss_mb(pid), rss_mb(pid, "VmHWM")
-                served = fd.requests[logged:]
+                logged, closed = window.requests
+                served = fd.requests[logged:closed]
             finally:
+                measuring.cancel()
                 await child.stop()
             answered: dict[str, float] = json.loads(answers_file.read_text()) if answers_file.exists() else {}
             # the bot's request plan (bot/request_plan.py): the longest a request of each kind waited for its turn
             plan: dict[str, object] = json.loads(plan_file.read_text()) if plan_file.exists() else {}
             answer_ms = [
-                (answered[str(iid)] - start) * 1000
-                for iid, start, _ in run.tm.started
-                if str(iid) in answered
+                (answered[str(iid)] - start) * 1000 for iid, start in run.started if str(iid) in answered
             ]
             limits = fd.rate_limits
             figure: dict[str, object] = {
                 "figure": "pace",
                 **({"bot": label} if label else {}),
                 "encounters": encounters,
-                "ack_p99_ms": pct(run.tm.ack, 0.99) if run.tm.ack else None,
+                "ack_p99_ms": pct(run.acks, 0.99) if run.acks else None,
                 "bot_answer_p99_ms": pct(answer_ms, 0.99) if answer_ms else None,
                 "board_p95_ms": pct(run.boards, 0.95) if run.boards else None,
                 "bot_cpu_pct": round(100 * cpu / wall, 1),
                 "workers_cpu_pct": round(100 * workers / wall, 1),
+                "bench_cpu_pct": round(100 * bench_cpu / wall, 1),
+                "bench_lag_p99_ms": pct(window.lags, 0.99) if window.lags else None,
                 "rss_mb": rss,
                 "rss_peak_mb": rss_peak,
                 "requests_per_s": round(len(served) / wall, 1),
@@ -515,9 +627,10 @@ async def play(
                     sum(1 for r in served if route_class(r.method, r.path) != "interaction") / wall, 1
                 ),
                 "compress": compress,
+                "warmup": warmup,
                 "minutes": minutes,
                 "wall_s": round(wall, 1),
-                "acks": len(run.tm.ack),
+                "acks": len(run.acks),
                 "boards": len(run.boards),
                 "sessions": run.sessions,
                 "director_resolves": run.resolves,
@@ -559,13 +672,21 @@ def holds(figure: dict[str, object]) -> bool:
     )
 
 
-async def find(start: int, minutes: float, compress: float, seed: int, rate_limits: bool, steps: int) -> None:
+async def find(
+    start: int,
+    minutes: float,
+    compress: float,
+    seed: int,
+    rate_limits: bool,
+    steps: int,
+    warmup: float | None = None,
+) -> None:
     """The largest N that holds both bars: doubling from ``start``, then halving the gap ``steps`` times."""
     good: dict[str, object] | None = None
     bad_n: int | None = None
     n = start
     while bad_n is None:
-        figure = await play(n, minutes, compress, seed, rate_limits, False)
+        figure = await play(n, minutes, compress, seed, rate_limits, False, warmup=warmup)
         if holds(figure):
             good, n = figure, n * 2
         else:
@@ -575,7 +696,7 @@ async def find(start: int, minutes: float, compress: float, seed: int, rate_limi
         if bad_n - low <= 1:
             break
         n = (low + bad_n) // 2
-        figure = await play(n, minutes, compress, seed, rate_limits, False)
+        figure = await play(n, minutes, compress, seed, rate_limits, False, warmup=warmup)
         if holds(figure):
             good, low = figure, n
         else:
@@ -596,8 +717,8 @@ async def compare(args: argparse.Namespace) -> None:
                 args.rate_limits,
                 args.by_route,
             )
-            await play(*common, label=head)
-            await play(*common, code=tree, label=args.baseline)
+            await play(*common, label=head, warmup=args.warmup)
+            await play(*common, code=tree, label=args.baseline, warmup=args.warmup)
 
 
 def main() -> None:
@@ -605,7 +726,15 @@ def main() -> None:
     parser.add_argument(
         "--encounters", type=int, default=10, help="tables in play (with --find: the first N)"
     )
-    parser.add_argument("--minutes", type=float, default=1.0, help="wall minutes each run plays")
+    parser.add_argument(
+        "--minutes", type=float, default=1.0, help="wall minutes each run is measured, after the warm-up"
+    )
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        metavar="MIN",
+        help="wall minutes the tables are seated over, not measured (default: a quarter of --minutes)",
+    )
     parser.add_argument("--compress", type=float, default=20.0, help="think times divided by this factor")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--find", action="store_true", help="search the largest N that holds both bars")
@@ -626,11 +755,27 @@ def main() -> None:
         asyncio.run(compare(args))
     elif args.find:
         asyncio.run(
-            find(args.encounters, args.minutes, args.compress, args.seed, args.rate_limits, args.steps)
+            find(
+                args.encounters,
+                args.minutes,
+                args.compress,
+                args.seed,
+                args.rate_limits,
+                args.steps,
+                args.warmup,
+            )
         )
     else:
         asyncio.run(
-            play(args.encounters, args.minutes, args.compress, args.seed, args.rate_limits, args.by_route)
+            play(
+                args.encounters,
+                args.minutes,
+                args.compress,
+                args.seed,
+                args.rate_limits,
+                args.by_route,
+                warmup=args.warmup,
+            )
         )
 
 

@@ -25,7 +25,7 @@ from .errors import (
 from .ids import new_token
 from .limits import FLAG_EPHEMERAL, FLAG_LOADING, check_autocomplete, check_modal
 from .messages import Upload, apply_edit, build_message
-from .state import Channel, Guild, Message, User, World
+from .state import Channel, Guild, Key, Message, User, World
 
 PING = 1
 APPLICATION_COMMAND = 2
@@ -136,6 +136,7 @@ class InteractionRules:
         self.clock = clock
         self.response_deadline = 3.0  # Discord's first-response window
         self.token_lifetime = 15 * 60.0  # follow-up tokens live 15 minutes
+        self._by_token: dict[str, Interaction] = {}  # every webhook call looks its interaction up by token
 
     def create(
         self,
@@ -159,6 +160,7 @@ class InteractionRules:
             source_message=source,
         )
         self.world.interactions[interaction.id] = interaction
+        self._by_token[interaction.token] = interaction
         return interaction
 
     def expired(self, interaction: Interaction) -> bool:
@@ -176,7 +178,7 @@ class InteractionRules:
             return self._callback(interaction, body, uploads)
         except DiscordAPIError as error:
             interaction.rejected.append(error)
-            self.world.touch()
+            self.world.touch(interaction.id)
             raise
 
     def _callback(
@@ -203,7 +205,14 @@ class InteractionRules:
             message = self._new_response_message(interaction, data, [], loading=True)
         elif kind == UPDATE_MESSAGE:
             message = self._source(interaction)
-            apply_edit(self.world, message, data, uploads, size_limit=interaction.attachment_size_limit)
+            apply_edit(
+                self.world,
+                message,
+                data,
+                uploads,
+                size_limit=interaction.attachment_size_limit,
+                keys=(interaction.id,),
+            )
             self._dispatch_update(message)
         elif kind == DEFERRED_UPDATE_MESSAGE:
             message = self._source(interaction)
@@ -218,7 +227,7 @@ class InteractionRules:
             # for a component's (deferred) update, Discord's "original response" is the message it sits on
             interaction.original = message
         interaction.acknowledged.set()
-        self.world.touch()
+        self.world.touch(interaction.id, interaction.channel.id)
         return self._callback_body(interaction, kind, message)
 
     def _callback_body(self, interaction: Interaction, kind: int, message: Message | None) -> dict[str, Any]:
@@ -273,7 +282,7 @@ class InteractionRules:
                 size_limit=interaction.attachment_size_limit,
                 **extra,
             )
-        self.world.post(message)
+        self.world.post(message, interaction.id)
         if not message.ephemeral:
             self.world.dispatch("MESSAGE_CREATE", message.to_payload())
         return message
@@ -287,12 +296,12 @@ class InteractionRules:
     def by_token(self, application_id: int, token: str) -> Interaction:
         if application_id != self.world.application_id:
             raise unknown_webhook()
-        for interaction in self.world.interactions.values():
-            if interaction.token == token:
-                if self.clock() > interaction.created_at + self.token_lifetime:
-                    raise invalid_webhook_token()
-                return interaction
-        raise unknown_webhook()
+        interaction = self._by_token.get(token)
+        if interaction is None:
+            raise unknown_webhook()
+        if self.clock() > interaction.created_at + self.token_lifetime:
+            raise invalid_webhook_token()
+        return interaction
 
     def message_of(self, interaction: Interaction, message_id: str) -> Message:
         if message_id == "@original":
@@ -330,7 +339,7 @@ class InteractionRules:
             visible_to=interaction.user.id if flags & FLAG_EPHEMERAL else None,
         )
         interaction.followups.append(message)
-        self.world.post(message)
+        self.world.post(message, interaction.id)
         if not message.ephemeral:
             self.world.dispatch("MESSAGE_CREATE", message.to_payload())
         return message
@@ -342,7 +351,14 @@ class InteractionRules:
         if was_loading:
             message.flags &= ~FLAG_LOADING
         try:
-            apply_edit(self.world, message, body, uploads, size_limit=interaction.attachment_size_limit)
+            apply_edit(
+                self.world,
+                message,
+                body,
+                uploads,
+                size_limit=interaction.attachment_size_limit,
+                keys=(interaction.id,),
+            )
         except DiscordAPIError:
             if was_loading:
                 message.flags |= FLAG_LOADING
@@ -350,9 +366,10 @@ class InteractionRules:
         self._dispatch_update(message)
         return message
 
-    def delete(self, message: Message) -> None:
+    def delete(self, message: Message, *keys: Key) -> None:
+        """``keys``: what else the change concerns (the interaction whose message it was)."""
         message.deleted = True
-        self.world.touch()
+        self.world.touch(message.channel.id, *keys)
         if not message.ephemeral:
             payload: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel.id)}
             if message.channel.guild is not None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from .errors import field_error, invalid_form_body
 from .limits import check_file_sizes, check_message_fields, check_not_empty
-from .state import Attachment, Channel, Message, User, World
+from .state import Attachment, Channel, Key, Message, User, World
 
 
 @dataclass(frozen=True)
@@ -88,9 +88,16 @@ def build_message(
 
 
 def apply_edit(
-    world: World, message: Message, payload: dict[str, Any], uploads: list[Upload], *, size_limit: int
+    world: World,
+    message: Message,
+    payload: dict[str, Any],
+    uploads: list[Upload],
+    *,
+    size_limit: int,
+    keys: tuple[Key, ...] = (),
 ) -> None:
-    """Validates an edit and applies it; fields absent from the payload keep their value."""
+    """Validates an edit and applies it; fields absent from the payload keep their value. The change names the
+    message's channel and ``keys`` (its interaction) for `World.wait_for`."""
     check_message_fields(payload | {"flags": payload.get("flags", message.flags)})
     check_file_sizes([len(u.data) for u in uploads], size_limit)
     attachments = message.attachments
@@ -120,4 +127,4 @@ def apply_edit(
             int(payload["flags"]) & ((1 << 2) | (1 << 15))
         )
     message.edited_timestamp = world.ids.now_iso()  # Discord's clock, as the ids'
-    world.touch()
+    world.touch(message.channel.id, *keys)

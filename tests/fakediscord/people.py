@@ -79,7 +79,7 @@ class InteractionHandle:
             return original if original is not None and not original.flags & FLAG_LOADING else None
 
         return await self._fd.world.wait_for(
-            done, timeout=timeout, what="the deferred response to be filled in"
+            done, timeout=timeout, what="the deferred response to be filled in", on=(self.interaction.id,)
         )
 
     async def modal(self) -> dict[str, Any]:
@@ -100,7 +100,9 @@ class InteractionHandle:
             found = self.followups()
             return found if len(found) >= count else None
 
-        return await self._fd.world.wait_for(enough, timeout=timeout, what=f"{count} follow-up(s)")
+        return await self._fd.world.wait_for(
+            enough, timeout=timeout, what=f"{count} follow-up(s)", on=(self.interaction.id,)
+        )
 
     def replies(self) -> list[Message]:
         """The messages the bot answered with: its response when that is a message of its own (type 4, e.g. a
@@ -114,13 +116,17 @@ class InteractionHandle:
             found = self.replies()
             return found if len(found) >= count else None
 
-        return await self._fd.world.wait_for(enough, timeout=timeout, what=f"{count} repl(y/ies)")
+        return await self._fd.world.wait_for(
+            enough, timeout=timeout, what=f"{count} repl(y/ies)", on=(self.interaction.id,)
+        )
 
     async def wait_for_rejection(self, code: int, *, timeout: float = 5.0) -> DiscordAPIError:
         def find() -> DiscordAPIError | None:
             return next((e for e in self.interaction.rejected if e.code == code), None)
 
-        return await self._fd.world.wait_for(find, timeout=timeout, what=f"error {code} sent to the bot")
+        return await self._fd.world.wait_for(
+            find, timeout=timeout, what=f"error {code} sent to the bot", on=(self.interaction.id,)
+        )
 
 
 class Person:
@@ -224,7 +230,9 @@ class Person:
         def find() -> Message | None:
             return next((m for m in self.dms() if m.author.bot and predicate(m)), None)
 
-        return await self._fd.world.wait_for(find, timeout=timeout, what=f"a DM to {self.name}")
+        return await self._fd.world.wait_for(
+            find, timeout=timeout, what=f"a DM to {self.name}", on=(self.dm_channel.id,)
+        )
 
     def ephemeral_messages(self, channel: Channel | None = None) -> list[Message]:
         """Ephemeral messages addressed to this person (nobody else sees them)."""

@@ -518,7 +518,9 @@ class RestApi:
 
     async def webhook_delete(self, request: web.Request) -> web.Response:
         interaction = self.rules.by_token(_int(request.match_info["app"]), request.match_info["token"])
-        self.rules.delete(self.rules.message_of(interaction, request.match_info["message_id"]))
+        self.rules.delete(
+            self.rules.message_of(interaction, request.match_info["message_id"]), interaction.id
+        )
         return web.Response(status=204)
 
     async def download(self, request: web.Request) -> web.Response:

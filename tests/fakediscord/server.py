@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import re
 import ssl
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from types import TracebackType
 from typing import Any, ClassVar, TypeVar
 
@@ -25,7 +25,7 @@ from .limits import DEFAULT_ATTACHMENT_SIZE_LIMIT
 from .people import Person
 from .ratelimits import InvalidRequests, RateLimits
 from .rest import Fault, RequestRecord, RestApi
-from .state import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Guild, World
+from .state import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Guild, Key, World
 
 T = TypeVar("T")
 
@@ -301,12 +301,19 @@ class FakeDiscord:
         self.gateway.sessions.clear()
 
     async def wait_for(
-        self, find: Callable[[], T | None], *, timeout: float = 5.0, what: str = "a condition"
+        self,
+        find: Callable[[], T | None],
+        *,
+        timeout: float = 5.0,
+        what: str = "a condition",
+        on: Iterable[Key] = (),
     ) -> T:
-        """Waits (on state changes, not sleeps) until `find()` returns something other than None/False."""
+        """Waits (on state changes, not sleeps) until `find()` returns something other than None/False; with
+        ``on`` (channel ids, interaction ids), re-checks only after the changes naming one of them (or naming
+        nothing) and every `World.poll_interval` (`World.touch`)."""
 
         def truthy() -> T | None:
             value = find()
             return value if value else None
 
-        return await self.world.wait_for(truthy, timeout=timeout, what=what)
+        return await self.world.wait_for(truthy, timeout=timeout, what=what, on=on)
