@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import heapq
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, replace
 
@@ -299,7 +299,10 @@ def destinations(state: EncounterState, unit_id: str, mode: str) -> tuple[Destin
 
 #: a search state: the hex, the facing the path leaves there and, for a fighter, the hexes flown straight since
 #: its last turn (MECH-5: it turns only after two); and what reaching it first cost, by which path
-Searched = dict[tuple[Hex, int, int], tuple[int, tuple[Hex, ...]]]
+SearchKey = tuple[Hex, int, int]
+Searched = dict[SearchKey, tuple[int, tuple[Hex, ...]]]
+#: one step of a search: the cost so far, the path and the state it reaches
+Step = tuple[int, tuple[Hex, ...], SearchKey]
 
 
 def _ground_search(
@@ -323,20 +326,12 @@ def _ground_search(
     refused = no_vehicles and jump  # step_problem: vehicles cannot jump
     cells = _cells_of(board)
     start = unit.at
-    best: Searched = {}
-    frontier: list[tuple[int, int, tuple[Hex, ...], tuple[Hex, int, int]]] = [
-        (0, 0, (), (start, unit.facing, 0))
-    ]
-    pushed = 0
-    while frontier:
-        cost, _, path, key = heapq.heappop(frontier)
-        if key in best:
-            continue
-        best[key] = (cost, path)
+
+    def steps(cost: int, path: tuple[Hex, ...], key: SearchKey) -> Iterator[Step]:
         here, heading, _ = key
         here_cell = cells(here)
         if not here_cell.inside:
-            continue
+            return
         for side, h in enumerate(neighbors_of(here)):
             if jump:
                 facing, step, reverse = heading, 1, False
@@ -357,11 +352,9 @@ def _ground_search(
                 continue
             if not jump and (abs(cell.elevation - here_cell.elevation) > limit or h in enemies):
                 continue
-            nxt = (h, facing, 0)
-            if nxt not in best:
-                pushed += 1
-                heapq.heappush(frontier, (total, pushed, (*path, h), nxt))
-    return best
+            yield total, (*path, h), (h, facing, 0)
+
+    return _cheapest_first((start, unit.facing, 0), steps)
 
 
 def _fighter_search(state: EncounterState, unit: Mech, mode: str, mp: int) -> Searched:
@@ -370,19 +363,11 @@ def _fighter_search(state: EncounterState, unit: Mech, mode: str, mp: int) -> Se
     assert unit.at is not None
     per_turn = turn_surcharge(state, unit)
     start = unit.at
-    best: Searched = {}
-    frontier: list[tuple[int, int, tuple[Hex, ...], tuple[Hex, int, int]]] = [
-        (0, 0, (), (start, unit.facing, 0))
-    ]
-    pushed = 0
-    while frontier:
-        cost, _, path, key = heapq.heappop(frontier)
-        if key in best:
-            continue
-        best[key] = (cost, path)
+
+    def steps(cost: int, path: tuple[Hex, ...], key: SearchKey) -> Iterator[Step]:
         here, heading, straight = key
         if not state.board.contains(here):
-            continue  # a fighter leaving the board ends its flight there (MECH-5)
+            return  # a fighter leaving the board ends its flight there (MECH-5)
         for side in range(6):
             trial = (*path, here.neighbor(side))
             one = path_cost(
@@ -395,7 +380,26 @@ def _fighter_search(state: EncounterState, unit: Mech, mode: str, mp: int) -> Se
             if step_problem(state.board, unit, mode, path_cost(state.board, unit, mode, trial), start):
                 continue
             ahead = straight + 1 if last.turns == 0 else 1
-            nxt = (last.hex, heading if mode == JUMP else last.facing, ahead)
+            yield total, trial, (last.hex, heading if mode == JUMP else last.facing, ahead)
+
+    return _cheapest_first((start, unit.facing, 0), steps)
+
+
+def _cheapest_first(
+    origin: SearchKey, steps: Callable[[int, tuple[Hex, ...], SearchKey], Iterable[Step]]
+) -> Searched:
+    """Dijkstra from ``origin``: each search state is reached first by its cheapest path; ``steps`` gives, for a
+    state reached at a cost by a path, the states one step on (their cost so far, path and key). Ties pop in the
+    order they were pushed, so the same paths are found whatever prices the steps."""
+    best: Searched = {}
+    frontier: list[tuple[int, int, tuple[Hex, ...], SearchKey]] = [(0, 0, (), origin)]
+    pushed = 0
+    while frontier:
+        cost, _, path, key = heapq.heappop(frontier)
+        if key in best:
+            continue
+        best[key] = (cost, path)
+        for total, trial, nxt in steps(cost, path, key):
             if nxt not in best:
                 pushed += 1
                 heapq.heappush(frontier, (total, pushed, trial, nxt))
