@@ -709,16 +709,13 @@ async def compare(args: argparse.Namespace) -> None:
     """This tree's bot and ``--baseline``'s, alternately, ``--repeat`` times each, on the same workload."""
     with baseline_tree(args.baseline) as (tree, head):
         for _ in range(args.repeat):
-            common = (
-                args.encounters,
-                args.minutes,
-                args.compress,
-                args.seed,
-                args.rate_limits,
-                args.by_route,
-            )
-            await play(*common, label=head, warmup=args.warmup)
-            await play(*common, code=tree, label=args.baseline, warmup=args.warmup)
+            await play(*workload(args), label=head, warmup=args.warmup)
+            await play(*workload(args), code=tree, label=args.baseline, warmup=args.warmup)
+
+
+def workload(args: argparse.Namespace) -> tuple[int, float, float, int, bool, bool]:
+    """``play``'s first arguments, from the command line."""
+    return (args.encounters, args.minutes, args.compress, args.seed, args.rate_limits, args.by_route)
 
 
 def main() -> None:
@@ -766,17 +763,7 @@ def main() -> None:
             )
         )
     else:
-        asyncio.run(
-            play(
-                args.encounters,
-                args.minutes,
-                args.compress,
-                args.seed,
-                args.rate_limits,
-                args.by_route,
-                warmup=args.warmup,
-            )
-        )
+        asyncio.run(play(*workload(args), warmup=args.warmup))
 
 
 if __name__ == "__main__":
