@@ -146,6 +146,17 @@ def draft_in(message: Message) -> tuple[int, Draft] | None:
     return None
 
 
+def newest_panel_phase(*seats: tuple[Person, str]) -> int:
+    """The newest phase any of these (player, unit) seats has a DM panel for (0: none yet)."""
+    phases = [
+        found[0]
+        for person, unit in seats
+        for m in panels_for(person.dms(), unit)
+        if (found := draft_in(m)) is not None
+    ]
+    return max(phases, default=0)
+
+
 def picked_in(message: Message, action: str) -> tuple[str, ...]:
     """What a panel's select ``action`` shows picked (its default options), as the player sees it."""
     for cid, comp in message.custom_ids().items():

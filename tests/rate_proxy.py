@@ -25,7 +25,7 @@ from pathlib import Path
 
 import aiohttp
 
-from tests.e2e_helpers import draft_in, fill_and_submit, panel_for_phase, panels_for
+from tests.e2e_helpers import fill_and_submit, newest_panel_phase, panel_for_phase
 from tests.fakediscord import Channel, FakeDiscord, Person
 
 SHARDS = 2
@@ -148,13 +148,8 @@ def new_duels(fd: FakeDiscord, shard: int, tables: int) -> list[Duel]:
 
 
 def newest_phase(d: Duel) -> int:
-    phases = [
-        found[0]
-        for person, unit in ((d.ana, "halcon"), (d.bea, "pirata"))
-        for m in panels_for(person.dms(), unit)
-        if (found := draft_in(m)) is not None
-    ]
-    return max(phases, default=0)
+    """The newest phase any of the duel's players has a DM panel for (0: none yet)."""
+    return newest_panel_phase((d.ana, "halcon"), (d.bea, "pirata"))
 
 
 def boards(d: Duel) -> int:

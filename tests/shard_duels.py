@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from bot.service import EncounterService
 from bot.storage import Storage
 from bot.storage.base import ORDER_ACCEPTED, PHASE_RESOLVED
-from tests.e2e_helpers import draft_in, fill_and_submit, panel_for_phase, panels_for
+from tests.e2e_helpers import draft_in, fill_and_submit, newest_panel_phase, panel_for_phase, panels_for
 from tests.fakediscord import Channel, FakeDiscord, Person
 
 SHARDS = 2
@@ -43,13 +43,7 @@ def new_duel(fd: FakeDiscord, shard: int) -> Duel:
 
 def newest_phase(d: Duel) -> int:
     """The newest phase any of the duel's players has a DM panel for (0: none yet)."""
-    phases = [
-        found[0]
-        for person, unit in ((d.ana, "halcon"), (d.bea, "pirata"))
-        for m in panels_for(person.dms(), unit)
-        if (found := draft_in(m)) is not None
-    ]
-    return max(phases, default=0)
+    return newest_panel_phase((d.ana, "halcon"), (d.bea, "pirata"))
 
 
 def over(d: Duel) -> bool:
