@@ -10,6 +10,12 @@ DM then goes straight to the channel by its id: no lookup, no opening.
 
 A kept id Discord does not know (Unknown Channel) is dropped and the channel opened again, once per DM. Closed
 DMs are the senders' to handle: the channel opens all the same, Discord refuses only what is sent there.
+
+Openings go to Discord one at a time. discord.py's bucket for a route races when a request arrives just as the
+bucket's window ends while others wait on it: both the newcomer and the waiting ones take the fresh window, and
+Discord refuses the excess with 429s (a trickle of 40 openings met 1–5 of them against the local Discord's five
+per five seconds). One opening in flight never meets that race, and the bucket's five a window still go out at
+the same pace.
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ class DmChannels:
         self._on_channel = on_channel
         self._known: Bounded[int, int] = Bounded(size)
         self._finding: dict[int, asyncio.Future[int]] = {}
+        self._opening = asyncio.Lock()  # one opening in flight (the module's docstring says why)
         #: channels this process asked Discord to open
         self.opened = 0
 
@@ -113,7 +120,8 @@ class DmChannels:
 
     async def _open(self, user_id: int) -> int:
         """Ask Discord for the channel: by the user's id, so no ``GET /users`` comes first."""
-        data = await self._client.http.start_private_message(user_id)
+        async with self._opening:
+            data = await self._client.http.start_private_message(user_id)
         channel_id = int(data["id"])
         self.opened += 1
         self._remember(user_id, channel_id)

@@ -76,3 +76,28 @@ def test_only_an_interaction_in_the_persons_own_dm_with_the_bot_names_their_dm_c
     assert in_bot_dm(interaction(None, bot_dm))
     assert not in_bot_dm(interaction(None, between_people)), "a user-installed app used in someone else's DM"
     assert not in_bot_dm(interaction(1, in_server))
+
+
+async def test_channels_are_opened_one_at_a_time_so_discord_py_s_bucket_never_lets_too_many_through() -> None:
+    """discord.py's bucket lets a request arriving as its window ends go beside the ones it woke: one opening in
+    flight at a time keeps the bucket's count true (bot/dm_channels.py)."""
+    in_flight, most = 0, 0
+
+    class Counting(Opener):
+        async def start_private_message(self, user_id: int) -> dict[str, Any]:
+            nonlocal in_flight, most
+            in_flight += 1
+            most = max(most, in_flight)
+            try:
+                for _ in range(3):  # the answer takes a few turns of the loop
+                    await asyncio.sleep(0)
+                return await super().start_private_message(user_id)
+            finally:
+                in_flight -= 1
+
+    opener = Counting()
+    dms = DmChannels(client(opener), lambda: cast(Storage, BrokenStorage()))
+    people = list(range(100, 110))
+    found = await asyncio.gather(*(dms.channel(person) for person in people))
+    assert [c.id for c in found] == [p + 1000 for p in people]
+    assert sorted(opener.opened) == people and most == 1

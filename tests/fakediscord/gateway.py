@@ -112,6 +112,11 @@ class Gateway:
         self.shard_count = shard_count  # what GET /gateway/bot recommends
         self.url = "ws://127.0.0.1/gateway"
         self.heartbeat_interval_ms = 41250
+        #: a heartbeat's ACK leaves this long after the heartbeat, as over a network. discord.py's heartbeat
+        #: thread records when it sent a heartbeat only once the send returns to it; an ACK answered in the same
+        #: instant can be read first, and the latency then measured from the heartbeat before (one whole
+        #: interval: "Can't keep up, … 41.3s behind" with no loop held at all)
+        self.ack_delay_s = 0.02
         self.sessions: dict[str, Session] = {}
         self.connections: set[Connection] = set()
         self.identify_count = 0
@@ -170,7 +175,8 @@ class Gateway:
                 op = frame.get("op")
                 if op == HEARTBEAT:
                     self.heartbeats += 1
-                    connection.send({"op": HEARTBEAT_ACK, "d": None})
+                    ack = {"op": HEARTBEAT_ACK, "d": None}
+                    asyncio.get_running_loop().call_later(self.ack_delay_s, connection.send, ack)
                 elif op == IDENTIFY:
                     session = await self._identify(connection, frame.get("d") or {})
                 elif op == RESUME:
