@@ -12,6 +12,9 @@ interaction's token works from any process.
 The claim decides who answers, so a click is answered once and never lost: when the owner has not claimed the row
 within :data:`GRACE` (it is down, restarting, or not listening), the process that received the click claims it
 back and answers it itself, as it would without any hand-off. Discord allows 3 seconds for the first answer.
+A shard whose click had to be claimed back is then left alone for :data:`QUIET`: its clicks are answered where
+they arrive at once, rather than each waiting the grace for an owner that is down, and the next click after that
+is handed again (an owner back up claims it).
 
 Used only with PostgreSQL and when this process does not run every shard (:func:`wanted`); everything else (a
 command, a click inside a server, a DM click that names no encounter) reaches discord.py untouched. asyncpg is
@@ -24,6 +27,7 @@ import asyncio
 import json
 import logging
 import re
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Collection, Coroutine, Mapping
 from typing import Any, Final, cast
@@ -40,6 +44,9 @@ CLICKS: Final = frozenset({3, 5})
 #: soon as its event loop is free, and a busy one's loop was seen held up to ~0.3 s (bench/pace.py); answering
 #: after this still leaves most of Discord's 3-second window to the click's own work
 GRACE: Final = 0.6
+#: seconds a shard whose click was claimed back gets no hand-off: a restart takes about this long, and a click
+#: answered here meanwhile is answered as it would be without any hand-off
+QUIET: Final = 10.0
 #: encounters whose server is remembered (an encounter never changes server): a few MB at most
 REMEMBERED: Final = 20_000
 #: seconds between attempts to listen again after the listening connection was lost
@@ -104,10 +111,13 @@ class Handoff:
         guild_of: Callable[[int], Awaitable[int | None]],
         spawn: Callable[[Coroutine[Any, Any, None]], None],
         grace: float = GRACE,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.shard_ids = frozenset(shard_ids)
         self.shard_count = shard_count
         self.grace = grace
+        self._clock = clock
+        self._quiet_until: dict[int, float] = {}  # shard → until when its clicks stay here (see QUIET)
         self._handle = handle
         self._guild_of = guild_of
         self._spawn = spawn
@@ -141,7 +151,7 @@ class Handoff:
             self._handle(data)
             return
         shard = self._shards.get(encounter_id)
-        if shard is not None and shard in self.shard_ids:
+        if shard is not None and self._stays(shard):
             self._handle(data)
             return
         self._spawn(self._route(data, encounter_id, shard))
@@ -159,10 +169,23 @@ class Handoff:
                 self._handle(data)
                 return
             shard = self._remember(encounter_id, shard_of(guild_id, self.shard_count))
-        if shard in self.shard_ids:
+        if self._stays(shard):
             self._handle(data)
         else:
             await self._hand(data, shard)
+
+    def _stays(self, shard: int) -> bool:
+        """Whether a click for ``shard`` is answered here: this process runs it, or its owner just failed to claim
+        one (:data:`QUIET`)."""
+        if shard in self.shard_ids:
+            return True
+        until = self._quiet_until.get(shard)
+        if until is None:
+            return False
+        if self._clock() < until:
+            return True
+        del self._quiet_until[shard]
+        return False
 
     def _remember(self, encounter_id: int, shard: int) -> int:
         self._shards[encounter_id] = shard
@@ -189,7 +212,13 @@ class Handoff:
             self._waiting -= waiting
         if taken_back:
             self.taken_back += 1
-            log.info("shard %s did not claim a DM click within %.1f s; handled here", shard, self.grace)
+            self._quiet_until[shard] = self._clock() + QUIET
+            log.info(
+                "shard %s did not claim a DM click within %.1f s; its clicks handled here for %.0f s",
+                shard,
+                self.grace,
+                QUIET,
+            )
             self._handle(data)
 
     async def _claim(self, row_id: int) -> str | None:

@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Any
 
-from bot.handoff import CLAIM, INSERT, Handoff, channel
+from bot.handoff import CLAIM, INSERT, QUIET, Handoff, channel
 
 GUILD_ON_1 = (5 << 22) | 1  # (guild_id >> 22) % 2 == 1
 GUILD_ON_0 = 4 << 22
@@ -42,6 +42,7 @@ class Process:
         self.handled: list[dict[str, Any]] = []
         self.tasks: list[asyncio.Task[None]] = []
         self.lookups = 0
+        self.now = 0.0
 
         async def guild_of(encounter_id: int) -> int | None:
             self.lookups += 1
@@ -59,6 +60,7 @@ class Process:
             guild_of=guild_of,
             spawn=spawn,
             grace=0,  # the owner's claim is scheduled before the sender looks again: no wall clock involved
+            clock=lambda: self.now,
         )
         self.handoff.pool = table
 
@@ -97,6 +99,25 @@ async def test_a_click_nobody_claims_is_claimed_back_and_answered_where_it_arriv
     a.handoff.receive(dm_click(7))
     await a.settle()
     assert len(a.handled) == 1 and a.handoff.taken_back == 1 and table.rows == {}
+
+
+async def test_after_a_click_was_claimed_back_its_shard_s_clicks_stay_here_for_a_while_then_are_handed_again() -> (
+    None
+):
+    table = Table()
+    a, b = Process(table, 0, {7: GUILD_ON_1}), Process(table, 1, {7: GUILD_ON_1})  # shard 1's process is down
+    a.handoff.receive(dm_click(7, 1))
+    await a.settle()
+    assert (a.handoff.handed, a.handoff.taken_back) == (1, 1)
+    a.now += QUIET - 1
+    a.handoff.receive(dm_click(7, 2))  # no second wait for an owner that just failed to claim
+    assert [c["id"] for c in a.handled] == ["1", "2"] and a.handoff.handed == 1
+    b.listen(table)  # shard 1's process is back
+    a.now += 2
+    a.handoff.receive(dm_click(7, 3))
+    await a.settle()
+    await b.settle()
+    assert [c["id"] for c in b.handled] == ["3"] and a.handoff.handed == 2 and table.rows == {}
 
 
 async def test_what_stays_is_handled_at_once_and_failures_keep_the_click_here() -> None:
