@@ -28,7 +28,7 @@ import json
 import logging
 import re
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Collection, Coroutine, Mapping
 from typing import Any, Final, cast
 
@@ -60,6 +60,10 @@ INSERT: Final = (
 )
 CLAIM: Final = "DELETE FROM handoffs WHERE id = $1 RETURNING payload"
 SWEEP: Final = f"DELETE FROM handoffs WHERE created_at < now() - interval '{STALE}'"
+
+
+#: the click routed before this one (None: none pending) and this one's, done once it is handled or handed
+Turn = tuple[asyncio.Future[None] | None, asyncio.Future[None]]
 
 
 def channel(shard: int) -> str:
@@ -127,6 +131,9 @@ class Handoff:
         self._listener: Any = None
         self._closed = False
         self._waiting: set[asyncio.Task[Any]] = set()  # clicks handed off, not yet claimed by either side
+        self._tail: asyncio.Future[None] | None = None  # the last click routed, done once handled or handed
+        self._notified: deque[int] = deque()  # rows handed to this process, to claim in order
+        self._taking = False
         #: clicks this process handed off, claimed back after the grace, and claimed from other processes
         self.handed = 0
         self.taken_back = 0
@@ -154,25 +161,35 @@ class Handoff:
         if shard is not None and self._stays(shard):
             self._handle(data)
             return
-        self._spawn(self._route(data, encounter_id, shard))
+        # the clicks routed from here keep the order they arrived in (a choice, then the Submit that sends it)
+        turn = self._tail, asyncio.get_running_loop().create_future()
+        self._tail = turn[1]
+        self._spawn(self._route(data, encounter_id, shard, turn))
 
-    async def _route(self, data: Any, encounter_id: int, shard: int | None) -> None:
-        if shard is None:
-            try:
-                guild_id = await self._guild_of(encounter_id)
-            except Exception:  # the database could not say: the click is answered here, as without a hand-off
-                log.warning(
-                    "could not look up encounter %s's server; its DM click handled here", encounter_id
-                )
-                guild_id = None
-            if guild_id is None:
+    async def _route(self, data: Any, encounter_id: int, shard: int | None, turn: Turn) -> None:
+        before, mine = turn
+        try:
+            if shard is None:
+                try:
+                    guild_id = await self._guild_of(encounter_id)
+                except Exception:  # the database could not say: answered here, as without a hand-off
+                    log.warning(
+                        "could not look up encounter %s's server; its DM click handled here", encounter_id
+                    )
+                    guild_id = None
+                if guild_id is not None:
+                    shard = self._remember(encounter_id, shard_of(guild_id, self.shard_count))
+            if before is not None and not before.done():
+                await asyncio.wait([before])  # the click before this one is handled or handed first
+            if shard is None or self._stays(shard):
                 self._handle(data)
                 return
-            shard = self._remember(encounter_id, shard_of(guild_id, self.shard_count))
-        if self._stays(shard):
-            self._handle(data)
-        else:
-            await self._hand(data, shard)
+            row_id = await self._insert(data, shard)
+        finally:
+            if not mine.done():
+                mine.set_result(None)
+        if row_id is not None:
+            await self._wait_claim(data, shard, row_id)
 
     def _stays(self, shard: int) -> bool:
         """Whether a click for ``shard`` is answered here: this process runs it, or its owner just failed to claim
@@ -193,15 +210,19 @@ class Handoff:
             self._shards.popitem(last=False)
         return shard
 
-    async def _hand(self, data: Any, shard: int) -> None:
-        """Hand the click to ``shard``'s process; claim it back and handle it here if that process has not claimed
-        it within the grace. Whoever deletes the row handles the click: never both, never neither."""
+    async def _insert(self, data: Any, shard: int) -> int | None:
+        """The click's row for ``shard``'s process, notified (None: it could not be stored, and was handled here)."""
         try:
-            row_id = await self.pool.fetchval(INSERT, shard, json.dumps(data), channel(shard))
+            row_id: int = await self.pool.fetchval(INSERT, shard, json.dumps(data), channel(shard))
         except Exception:
             log.warning("could not hand a DM click to shard %s; handled here", shard, exc_info=True)
             self._handle(data)
-            return
+            return None
+        return row_id
+
+    async def _wait_claim(self, data: Any, shard: int, row_id: int) -> None:
+        """Claim the handed click back and handle it here if ``shard``'s process has not claimed it within the
+        grace. Whoever deletes the row handles the click: never both, never neither."""
         self.handed += 1
         waiting = {task} if (task := asyncio.current_task()) is not None else set[asyncio.Task[Any]]()
         self._waiting |= waiting
@@ -269,15 +290,30 @@ class Handoff:
                 await conn.close()
 
     def notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        """asyncpg's listener: a click was handed to one of this process's shards (its row id)."""
-        if payload.isdigit() and not self._closed:
-            self._spawn(self._take(int(payload)))
+        """asyncpg's listener: a click was handed to one of this process's shards (its row id). The rows are
+        claimed one at a time, in the order they were notified, so the clicks are handled in the order they were
+        made."""
+        if not payload.isdigit() or self._closed:
+            return
+        self._notified.append(int(payload))
+        if not self._taking:
+            self._taking = True
+            self._spawn(self._take_all())
 
-    async def _take(self, row_id: int) -> None:
-        payload = await self._claim(row_id)
-        if payload is not None:  # else its sender claimed it back first
-            self.claimed += 1
-            self._handle(json.loads(payload))
+    async def _take_all(self) -> None:
+        try:
+            while self._notified and not self._closed:
+                row_id = self._notified.popleft()
+                try:
+                    payload = await self._claim(row_id)
+                except Exception:  # its sender claims it back after the grace
+                    log.warning("could not claim handed click %s", row_id, exc_info=True)
+                    continue
+                if payload is not None:  # else its sender claimed it back first
+                    self.claimed += 1
+                    self._handle(json.loads(payload))
+        finally:
+            self._taking = False
 
     async def close(self) -> None:
         """Stop listening first (clicks handed here from now on are answered by their senders), let the clicks

@@ -5,6 +5,7 @@ and NOTIFY a direct call, as PostgreSQL delivers it (tests/e2e/test_e2e_shards_h
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Coroutine
 from typing import Any
 
@@ -21,6 +22,7 @@ class Table:
         self.rows: dict[int, str] = {}
         self.listeners: dict[str, Handoff] = {}
         self.fail_insert = False
+        self.slow_claims: dict[int, asyncio.Event] = {}  # rows whose claim waits for their event
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
         if sql == INSERT:
@@ -34,6 +36,8 @@ class Table:
                 owner.notified(None, 1, notify, str(row_id))
             return row_id
         assert sql == CLAIM
+        if (slow := self.slow_claims.get(args[0])) is not None:
+            await slow.wait()
         return self.rows.pop(args[0], None)
 
 
@@ -43,9 +47,13 @@ class Process:
         self.tasks: list[asyncio.Task[None]] = []
         self.lookups = 0
         self.now = 0.0
+        self.slow_lookup: asyncio.Event | None = None  # the next lookup waits for it
 
         async def guild_of(encounter_id: int) -> int | None:
             self.lookups += 1
+            if (slow := self.slow_lookup) is not None:
+                self.slow_lookup = None
+                await slow.wait()
             if encounter_id < 0:
                 raise OSError("database unreachable")
             return guilds.get(encounter_id)
@@ -118,6 +126,39 @@ async def test_after_a_click_was_claimed_back_its_shard_s_clicks_stay_here_for_a
     await a.settle()
     await b.settle()
     assert [c["id"] for c in b.handled] == ["3"] and a.handoff.handed == 2 and table.rows == {}
+
+
+async def test_two_quick_clicks_are_handed_over_in_the_order_they_were_made() -> None:
+    """A choice then the Submit that sends it: the second is not handed over before the first, even when the first
+    click's server lookup is the slower one."""
+    table = Table()
+    a, b = Process(table, 0, {7: GUILD_ON_1}), Process(table, 1, {7: GUILD_ON_1})
+    b.listen(table)
+    lookup = a.slow_lookup = asyncio.Event()
+    a.handoff.receive(dm_click(7, 1))
+    a.handoff.receive(dm_click(7, 2))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert table.rows == {} and b.handled == [], "the second waits for the first to be handed"
+    lookup.set()
+    await a.settle()
+    await b.settle()
+    assert [c["id"] for c in b.handled] == ["1", "2"] and a.handled == [] and table.rows == {}
+
+
+async def test_the_owner_claims_handed_clicks_in_the_order_they_were_notified() -> None:
+    table = Table()
+    b = Process(table, 1, {})
+    table.rows = {1000: json.dumps(dm_click(7, 1)), 1001: json.dumps(dm_click(7, 2))}
+    claim = table.slow_claims[1000] = asyncio.Event()  # the first row's claim is the slower one
+    b.handoff.notified(None, 1, channel(1), "1000")
+    b.handoff.notified(None, 1, channel(1), "1001")
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert b.handled == [] and sorted(table.rows) == [1000, 1001], "the second waits for the first's claim"
+    claim.set()
+    await b.settle()
+    assert [c["id"] for c in b.handled] == ["1", "2"] and table.rows == {}
 
 
 async def test_what_stays_is_handled_at_once_and_failures_keep_the_click_here() -> None:
