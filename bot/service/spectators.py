@@ -140,12 +140,14 @@ class SpectatorActions(ServiceBase):
             raise refuse("spectator.no_request", "That request is no longer open.")
         if approver not in watch.approvers:
             raise refuse("spectator.not_yours", "Only the players of that side answer this request.")
-        before = standing(meta.settings, watch)
-        meta = await self.storage.update_settings(encounter_id, **{answer_key(spectator, approver): yes})
-        now = watch_of(meta.settings, spectator)
+        # both as this very answer was written: of two answers at once, only the second decides
+        settings, written = await self.storage.swap_settings(
+            encounter_id, **{answer_key(spectator, approver): yes}
+        )
+        now = watch_of(written, spectator)
         if now is None or now != watch:  # withdrawn or asked again while this answer was written
             raise refuse("spectator.no_request", "That request is no longer open.")
-        after = standing(meta.settings, now)
+        before, after = standing(settings, now), standing(written, now)
         return Answered(now, after, before == "pending" and after != "pending")
 
     async def unwatch(self, encounter_id: int, user_id: int) -> None:

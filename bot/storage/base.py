@@ -177,6 +177,12 @@ class Storage(abc.ABC):
         """Merge ``changes`` into the encounter's settings; a value of ``None`` removes the key."""
 
     @abc.abstractmethod
+    async def swap_settings(self, encounter_id: int, **changes: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """As :meth:`update_settings`, returning the settings just before and just after this change, both read
+        under the same write: of two changes made at once, each sees the other either before it or after it,
+        never both (so only one of them completes a decision)."""
+
+    @abc.abstractmethod
     async def note_settings(self, encounter_id: int, **changes: Any) -> None:
         """Bookkeeping settings (what the channel was last shown): merged like :meth:`update_settings` but
         logged as no event, so ``last_seq`` and every read cached on it stay valid, and written without a disk

@@ -164,3 +164,33 @@ async def test_the_delayed_view_is_the_directors_to_allow(service: EncounterServ
     await service.set_spectator_delay(enc, Actor(DIRECTOR), 0)
     meta = await service.storage.get_encounter(enc)
     assert delayed_spectators(meta.settings, [], DIRECTOR) == [], "0 stops what was allowed"
+
+
+async def test_ngt_9_of_two_approvals_written_at_once_only_the_one_that_completes_the_request_decides_it(
+    service: EncounterService,
+) -> None:
+    """Each decision is told once: the second approver's answer lands while the first's is being written (its
+    read-back, if any, sees both), and only one of the two says it decided."""
+    created = await service.create(GUILD, CHANNEL, DIRECTOR, ruleset="skirmish", toml_text=RAID)
+    enc = created.encounter_id
+    await service.join(enc, ANA, unit="scout")
+    await service.join(enc, ABEL, side="rfp")
+    assert (await service.ask_side(enc, EVE, "rfp")).approvers == (ANA, ABEL)
+    storage = service.storage
+    read = storage.get_encounter
+    second: list[Any] = []
+
+    async def reading_after_the_first_answer(encounter_id: int) -> Any:
+        meta = await read(encounter_id)
+        if not second and answer_key(EVE, ANA) in meta.settings:  # Abel answers meanwhile
+            second.append(None)
+            second[0] = await service.answer_watch(enc, ABEL, EVE, "rfp", True)
+            meta = await read(encounter_id)
+        return meta
+
+    storage.get_encounter = reading_after_the_first_answer  # type: ignore[method-assign]
+    first = await service.answer_watch(enc, ANA, EVE, "rfp", True)
+    if not second:  # the answer read nothing back after writing: Abel answers after it
+        second.append(await service.answer_watch(enc, ABEL, EVE, "rfp", True))
+    assert second[0].standing == "approved"
+    assert [first.decided, second[0].decided].count(True) == 1

@@ -124,17 +124,22 @@ class EncounterRows(SqlCore):
             )
 
     async def update_settings(self, encounter_id: int, **changes: Any) -> Encounter:
+        await self.swap_settings(encounter_id, **changes)
+        return await self.get_encounter(encounter_id)
+
+    async def swap_settings(self, encounter_id: int, **changes: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         now = timestamp(self._clock())
         async with self._write(encounter_id) as db:
-            head = await self._head(db, encounter_id)
+            head = await self._head(db, encounter_id)  # locks the encounter until the change is written
             (row,) = await db.fetch("SELECT settings FROM encounters WHERE id = ?", (encounter_id,))
-            settings = _merged(loads(row["settings"]), changes)
+            before: dict[str, Any] = loads(row["settings"])
+            settings = _merged(dict(before), changes)
             await db.execute(
                 "UPDATE encounters SET settings = ? WHERE id = ?", (dumps(settings), encounter_id)
             )
             payload = dumps({"changes": changes})
             await self._log(db, encounter_id, head, [(SETTINGS_CHANGED, payload)], now)
-        return await self.get_encounter(encounter_id)
+        return before, settings
 
 
 def _merged(settings: dict[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
