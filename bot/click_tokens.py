@@ -7,10 +7,12 @@ and costs none of the budget the channel posts and boards share; so does an edit
 of the message it was made on. A player who clicked Submit on their DM panel gets the next panel seconds later,
 when that click's token is still good for it.
 
-A click is used only once its first answer is given (Discord refuses a follow-up before it) and while its token is
-fresh. Discord's tokens last 15 minutes from the interaction's creation; an expired one is answered 401, an invalid
-request that counts towards a ban. So a click is used for :data:`FRESH_FOR` after the time its own id carries (not
-when this process saw it), and any refusal of its webhook drops it: the DM goes by the channel's route, once.
+A click is used only once its first answer is given (Discord refuses a follow-up before it), when that answer is
+one a follow-up may come after (not a modal), and while its token is fresh. Discord's tokens last 15 minutes from
+the interaction's creation; an expired one is answered 401, an invalid request that counts towards a ban. So a
+click is used for :data:`FRESH_FOR` after the time its own id carries (not when this process saw it). A refused
+follow-up or edit (nothing created or changed) goes by the channel's route, once, and a refusal of the token
+itself drops the click.
 
 Only clicks in the person's own DM with the bot are kept, under the clicking person's id: a follow-up goes where
 the click was made, and a click in a server channel would make it public there. A click lives in the process that
@@ -39,6 +41,15 @@ FRESH_FOR: Final = dt.timedelta(minutes=10)
 CLICKS_SIZE: Final = 16_384
 #: messages sent as follow-ups whose click is kept for editing them: a few per player of those tables
 MADE_SIZE: Final = 32_768
+#: the answers a follow-up may come after: a modal's or an autocomplete's leaves the token nothing to follow
+FOLLOWABLE: Final = frozenset(
+    {
+        discord.InteractionResponseType.channel_message,
+        discord.InteractionResponseType.deferred_channel_message,
+        discord.InteractionResponseType.message_update,
+        discord.InteractionResponseType.deferred_message_update,
+    }
+)
 #: the answers after which the click's original response is the message it was made on
 UPDATES: Final = frozenset(
     {discord.InteractionResponseType.message_update, discord.InteractionResponseType.deferred_message_update}
@@ -148,7 +159,7 @@ class ClickTokens:
         return click
 
     def _usable(self, click: discord.Interaction) -> bool:
-        return click.response.is_done() and self.clock() - click.created_at < FRESH_FOR
+        return click.response.type in FOLLOWABLE and self.clock() - click.created_at < FRESH_FOR
 
     def _refused(self, click: discord.Interaction, error: discord.HTTPException) -> bool:
         """Whether ``error`` is a refusal (a 4xx: nothing was created or changed); a refusal of the token itself
