@@ -79,6 +79,10 @@ class ClickTokens:
         self.edited = 0
         self.refused = 0
 
+    def __len__(self) -> int:
+        """The people whose click is kept."""
+        return len(self._clicks)
+
     def seen(self, interaction: discord.Interaction) -> None:
         """Keep ``interaction`` as its person's newest click, when it was made in their own DM with the bot."""
         if interaction.channel_id is None or not in_bot_dm(interaction):
@@ -87,10 +91,7 @@ class ClickTokens:
         kept = self._clicks.get(user_id)
         if kept is None or kept.id < interaction.id:  # a handed click may arrive after a newer one
             self._clicks[user_id] = interaction
-
-    def forget(self, user_id: int) -> None:
-        """The person's click is not used any more (tests: a person who never clicked)."""
-        self._clicks.pop(user_id, None)
+        self._prune()
 
     def click_of(self, user_id: int) -> discord.Interaction | None:
         """The person's newest DM click, when a follow-up may go through it now."""
@@ -111,6 +112,7 @@ class ClickTokens:
                 raise
             return None
         self._made[message.id] = click
+        self._prune()
         self.sent += 1
         return message
 
@@ -157,6 +159,17 @@ class ClickTokens:
         ):
             return None
         return click
+
+    def _prune(self) -> None:
+        """Drop the clicks past their freshness, oldest first: a kept click holds its message and data, so
+        memory follows the people who clicked in the last minutes, not everyone since the start."""
+        now = self.clock()
+        for kept in (self._clicks, self._made):
+            while kept:
+                oldest = next(iter(kept))
+                if now - kept[oldest].created_at < FRESH_FOR:
+                    break
+                del kept[oldest]
 
     def _usable(self, click: discord.Interaction) -> bool:
         return click.response.type in FOLLOWABLE and self.clock() - click.created_at < FRESH_FOR

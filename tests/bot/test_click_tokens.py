@@ -85,3 +85,13 @@ def test_an_older_click_arriving_late_does_not_replace_the_newest() -> None:
     clicks.seen(newest)
     clicks.seen(click(ANA, ANA_DM, EPOCH))  # handed from another process after the newer one came
     assert clicks.click_of(ANA) is newest
+
+
+def test_clicks_past_their_freshness_are_let_go() -> None:
+    now = EPOCH
+    clicks = ClickTokens(clock=lambda: now)
+    clicks.seen(click(ANA, ANA_DM, EPOCH))
+    now = EPOCH + FRESH_FOR
+    clicks.seen(click(BEA, BEA_DM, now))
+    assert clicks.click_of(BEA) is not None
+    assert len(clicks) == 1, "Ana's click, past its freshness, is not kept"
