@@ -61,7 +61,9 @@ UNKNOWN_MESSAGE: Final = 10008
 
 
 class ClickTokens:
-    """The newest DM click of each person this process received, and which click made which message. ``clock``
+    """The newest DM clicks of each person this process received (the one before the newest too: the newest may
+    not be answered yet when a DM it caused goes out, such as the panel after the Submit that resolved the
+    phase), and which click made which message. ``clock``
     gives the time (aware, UTC) a click's age is measured at."""
 
     def __init__(
@@ -72,7 +74,7 @@ class ClickTokens:
         made_size: int = MADE_SIZE,
     ) -> None:
         self.clock = clock
-        self._clicks: Bounded[int, discord.Interaction] = Bounded(size)
+        self._clicks: Bounded[int, tuple[discord.Interaction, ...]] = Bounded(size)  # newest first
         self._made: Bounded[int, discord.Interaction] = Bounded(made_size)
         #: DMs sent and edits made through a click's webhook, and the refusals that sent one the channel's way
         self.sent = 0
@@ -88,15 +90,14 @@ class ClickTokens:
         if interaction.channel_id is None or not in_bot_dm(interaction):
             return
         user_id = interaction.user.id
-        kept = self._clicks.get(user_id)
-        if kept is None or kept.id < interaction.id:  # a handed click may arrive after a newer one
-            self._clicks[user_id] = interaction
+        # a handed click may arrive after a newer one: the two newest by their ids
+        kept = sorted((*self._clicks.get(user_id, ()), interaction), key=lambda c: c.id, reverse=True)
+        self._clicks[user_id] = tuple(kept[:2])
         self._prune()
 
     def click_of(self, user_id: int) -> discord.Interaction | None:
-        """The person's newest DM click, when a follow-up may go through it now."""
-        click = self._clicks.get(user_id)
-        return click if click is not None and self._usable(click) else None
+        """The person's newest DM click a follow-up may go through now."""
+        return next((c for c in self._clicks.get(user_id, ()) if self._usable(c)), None)
 
     async def send(self, user_id: int, kwargs: dict[str, Any]) -> discord.WebhookMessage | None:
         """``kwargs`` (a channel send's) as a follow-up of the person's click, in their DM; None when they have no
@@ -149,27 +150,33 @@ class ClickTokens:
     def _made_on(self, user_id: int, channel_id: int, message_id: int) -> discord.Interaction | None:
         """The person's usable click made on ``message_id`` and answered by updating it: its original response is
         that message."""
-        click = self.click_of(user_id)
-        if (
-            click is None
-            or click.channel_id != channel_id
-            or click.message is None
-            or click.message.id != message_id
-            or click.response.type not in UPDATES
-        ):
-            return None
-        return click
+        return next(
+            (
+                c
+                for c in self._clicks.get(user_id, ())
+                if c.channel_id == channel_id
+                and c.message is not None
+                and c.message.id == message_id
+                and c.response.type in UPDATES
+                and self._usable(c)
+            ),
+            None,
+        )
 
     def _prune(self) -> None:
         """Drop the clicks past their freshness, oldest first: a kept click holds its message and data, so
         memory follows the people who clicked in the last minutes, not everyone since the start."""
         now = self.clock()
-        for kept in (self._clicks, self._made):
-            while kept:
-                oldest = next(iter(kept))
-                if now - kept[oldest].created_at < FRESH_FOR:
-                    break
-                del kept[oldest]
+        while self._clicks:
+            oldest = next(iter(self._clicks))
+            if now - self._clicks[oldest][0].created_at < FRESH_FOR:
+                break
+            del self._clicks[oldest]
+        while self._made:
+            oldest = next(iter(self._made))
+            if now - self._made[oldest].created_at < FRESH_FOR:
+                break
+            del self._made[oldest]
 
     def _usable(self, click: discord.Interaction) -> bool:
         return click.response.type in FOLLOWABLE and self.clock() - click.created_at < FRESH_FOR
@@ -190,7 +197,10 @@ class ClickTokens:
         return True
 
     def _drop(self, click: discord.Interaction) -> None:
-        if self._clicks.get(click.user.id) is click:
-            del self._clicks[click.user.id]
+        kept = tuple(c for c in self._clicks.get(click.user.id, ()) if c is not click)
+        if kept:
+            self._clicks[click.user.id] = kept
+        else:
+            self._clicks.pop(click.user.id, None)
         for message_id in [m for m, made_by in self._made.items() if made_by is click]:
             del self._made[message_id]

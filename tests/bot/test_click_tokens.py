@@ -79,6 +79,14 @@ def test_a_click_not_answered_yet_or_answered_with_a_modal_carries_nothing() -> 
     assert clicks.click_of(ANA) is None and clicks.click_of(BEA) is None
 
 
+def test_while_the_newest_click_waits_for_its_answer_the_one_before_carries_the_dm() -> None:
+    clicks = tokens(EPOCH + dt.timedelta(minutes=1))
+    before = click(ANA, ANA_DM, EPOCH)
+    clicks.seen(before)
+    clicks.seen(click(ANA, ANA_DM, EPOCH + dt.timedelta(seconds=5), answer=None))  # the Submit resolving
+    assert clicks.click_of(ANA) is before
+
+
 def test_an_older_click_arriving_late_does_not_replace_the_newest() -> None:
     clicks = tokens(EPOCH + dt.timedelta(minutes=1))
     newest = click(ANA, ANA_DM, EPOCH + dt.timedelta(seconds=30))

@@ -134,17 +134,20 @@ async def test_a_refused_click_webhook_sends_the_panel_by_the_channel_route_once
     t = table
     enc = await open_duel(t)
     app = t.fd.world.application_id
+    refused: list[str] = []
 
     def refuse_anas_click() -> None:  # as Discord answers a token it no longer knows
         click = t.bot.click_tokens.click_of(t.ana.id)
         assert click is not None
+        refused.append(click.token)
         t.fd.fail_next("POST", rf"^/webhooks/{app}/{re.escape(click.token)}$", status=404)
 
     phase_no, panel, since = await next_phase_panel(t, enc, refuse_anas_click)
     assert [r.status for r in followups(since, t) if r.status != 200] == [404]
     assert len(posted_by_channel(since, t.ana)) == 1, "the channel's route, once"
     assert len(panels_of_phase(t.ana, "halcon", phase_no)) == 1, "nothing lost, nothing doubled"
-    assert t.bot.click_tokens.click_of(t.ana.id) is None, "the refused click is not tried again"
+    after = t.bot.click_tokens.click_of(t.ana.id)
+    assert after is None or after.token not in refused, "the refused click is not tried again"
     await panel_works(t, panel)
 
 
