@@ -6,6 +6,8 @@ board after it to that same message, edited in place, instead of sending another
 attachment, so the message reads as the step's history. The newest view message is recorded per director (a
 message ref of kind :data:`VIEW`), so a restarted bot edits it too. When the message is full (Discord's limits:
 bot/turn_posts.py), gone or cannot be edited, the view goes out as a new message, which becomes the one edited.
+While the director's newest click in their DM is fresh, the view goes through that click's webhook, outside
+Discord's global limit (bot/click_tokens.py).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import logging
 import discord
 
 from bot.alt_text import Upload
+from bot.click_tokens import ClickTokens
 from bot.dm_channels import DmChannels
 from bot.storage.base import Storage
 from bot.turn_posts import fits
@@ -30,6 +33,7 @@ BOARD = "board.png"  # the name a view's board is sent under
 async def show_view(
     storage: Storage,
     dms: DmChannels,
+    clicks: ClickTokens,
     encounter_id: int,
     user_id: int,
     embed: discord.Embed,
@@ -45,12 +49,13 @@ async def show_view(
         if not new_step:
             ref = await storage.get_message_ref(encounter_id, VIEW, key)
             if ref is not None and ref.message_id and ref.channel_id == dm.id:
-                edited = await _add_to(dm, ref.message_id, embed.copy(), _files(uploads))
+                edited = await _add_to(dm, clicks, user_id, ref.message_id, embed.copy(), _files(uploads))
                 if edited is not None:
                     return edited
-        return await dm.send(
-            embed=embed, files=_files(uploads), allowed_mentions=discord.AllowedMentions.none()
-        )
+        fields: dict[str, object] = {"embed": embed, "allowed_mentions": discord.AllowedMentions.none()}
+        if (sent := await clicks.send(user_id, {**fields, "files": _files(uploads)})) is not None:
+            return sent
+        return await dm.send(files=_files(uploads), **fields)  # type: ignore[arg-type]
 
     try:
         sent = await dms.send_to(user_id, add_or_send)
@@ -67,10 +72,16 @@ def _files(uploads: list[Upload]) -> list[discord.File]:
 
 
 async def _add_to(
-    dm: discord.PartialMessageable, message_id: int, embed: discord.Embed, files: list[discord.File]
+    dm: discord.PartialMessageable,
+    clicks: ClickTokens,
+    user_id: int,
+    message_id: int,
+    embed: discord.Embed,
+    files: list[discord.File],
 ) -> discord.Message | None:
-    """``embed`` added under the view message's own embeds, its board under a name of its own; None when the
-    message is gone, cannot be edited, or has no room left."""
+    """``embed`` added under the view message's own embeds, its board under a name of its own (through the
+    director's click when one made that message); None when the message is gone, cannot be edited, or has no
+    room left."""
     try:
         message = await dm.fetch_message(message_id)
     except discord.HTTPException:
@@ -83,12 +94,17 @@ async def _add_to(
         if f.filename == BOARD:
             f.filename = name
             embed.set_image(url=f"attachment://{name}")
+    changes: dict[str, object] = {
+        "embeds": embeds,
+        "attachments": [*message.attachments, *files],
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
     try:
-        return await message.edit(
-            embeds=embeds,
-            attachments=[*message.attachments, *files],
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        if (edited := await clicks.edit(user_id, dm.id, message_id, changes)) is not None:
+            return edited
+        for f in files:
+            f.reset()  # a refused edit read them through
+        return await message.edit(**changes)  # type: ignore[arg-type]
     except discord.HTTPException:
         log.info("director view not edited, sending it anew channel=%s", dm.id)
         return None

@@ -61,18 +61,30 @@ class DirectMessages:
         return await self.bot.dm_channels.channel(user_id)
 
     async def dm(self, user_id: int, text: str | None, **kwargs: object) -> discord.Message | None:
+        """``text`` and ``kwargs`` (a channel send's) to the person's DM: through their fresh click when they have
+        one (bot/click_tokens.py), else by the channel. None when it could not be sent (closed DMs)."""
+        fields: dict[str, object] = kwargs if text is None else {"content": text, **kwargs}
         try:
-
-            async def send(channel: discord.PartialMessageable) -> discord.Message:
-                _rewind(kwargs)  # sent again after an unknown channel: the first try read the files through
-                return await channel.send(text, **kwargs)  # type: ignore[arg-type]
-
-            return await self.bot.dm_channels.send_to(user_id, send)
+            return await self._send(user_id, fields)
         except discord.Forbidden:
             return None
         except discord.HTTPException:
             log.warning("DM failed user=%s", user_id)
             return None
+
+    async def _send(self, user_id: int, kwargs: dict[str, object]) -> discord.Message:
+        """A new DM: a follow-up of the person's fresh click, else (no click, or its webhook refused the message,
+        so nothing was created) by the DM channel's route."""
+        sent = await self.bot.click_tokens.send(user_id, kwargs)
+        if sent is not None:
+            return sent
+
+        async def send(channel: discord.PartialMessageable) -> discord.Message:
+            # a refused follow-up, or a first try in an unknown channel, read the files through
+            _rewind(kwargs)
+            return await channel.send(**kwargs)  # type: ignore[arg-type]
+
+        return await self.bot.dm_channels.send_to(user_id, send)
 
     async def send_panel(
         self, meta: Encounter, reading: Reading, user_id: int, unit_id: str, before: MessageRef | None
@@ -119,15 +131,19 @@ class DirectMessages:
         news = await panel_news(self.bot.service, meta.id, user_id, panel.model.unit_id, locale, panel.scheme)
         kwargs = await panel_message(panel, locale, picks=picks, news=news)
 
-        async def edit_or_send(dm: discord.PartialMessageable) -> Sent:
-            if before is not None and before.message_id and await self._edit_panel(dm, before, kwargs):
-                return Sent(before.channel_id, before.message_id)
-            _rewind(kwargs)  # a refused edit, or a first try in an unknown channel, read the files through
-            message = await dm.send(**kwargs)  # type: ignore[arg-type]
-            return Sent(message.channel.id, message.id)
-
         try:
-            sent = await self.bot.dm_channels.send_to(user_id, edit_or_send)
+            if (
+                before is not None
+                and before.message_id
+                and await self.bot.dm_channels.send_to(
+                    user_id, lambda dm: self._edit_panel(user_id, dm, before, kwargs)
+                )
+            ):
+                sent = Sent(before.channel_id, before.message_id)
+            else:
+                _rewind(kwargs)  # a refused edit read the files through
+                message = await self._send(user_id, kwargs)
+                sent = Sent(message.channel.id, message.id)
         except discord.Forbidden:
             return None
         if news is not None:
@@ -135,10 +151,11 @@ class DirectMessages:
         return sent
 
     async def _edit_panel(
-        self, dm: discord.PartialMessageable, before: MessageRef, kwargs: dict[str, object]
+        self, user_id: int, dm: discord.PartialMessageable, before: MessageRef, kwargs: dict[str, object]
     ) -> bool:
-        """Edit the panel DM ``before`` into the one ``kwargs`` lays out; False when it is not in this DM (the
-        unit changed hands) or cannot be edited (deleted, DMs closed since)."""
+        """Edit the panel DM ``before`` into the one ``kwargs`` lays out, through the person's click when one can
+        (the Submit made on that very panel), else by the channel; False when it is not in this DM (the unit
+        changed hands) or cannot be edited (deleted, DMs closed since)."""
         if dm.id != before.channel_id:
             return False
         try:
@@ -146,6 +163,9 @@ class DirectMessages:
             edit["attachments"] = edit.pop("files", [])
             edit.setdefault("content", None)  # a unit picker's message says its last Submit in its text
             edit["allowed_mentions"] = discord.AllowedMentions.none()
+            if await self.bot.click_tokens.edit(user_id, dm.id, before.message_id, edit) is not None:
+                return True
+            _rewind(kwargs)  # a refused edit read the files through
             await dm.get_partial_message(before.message_id).edit(**edit)  # type: ignore[arg-type]
         except discord.HTTPException:
             log.info("panel message gone, sending a new one channel=%s", dm.id)
@@ -223,6 +243,7 @@ class DirectMessages:
                 await show_view(
                     self.bot.service.storage,
                     self.bot.dm_channels,
+                    self.bot.click_tokens,
                     meta.id,
                     user,
                     embed,

@@ -20,6 +20,7 @@ from discord.http import INTERNAL_API_VERSION, Route
 
 from bot import offloop
 from bot.click_limit import ClickLimiter
+from bot.click_tokens import ClickTokens
 from bot.dm_channels import DmChannels, in_bot_dm
 from bot.handoff import Handoff, wanted
 from bot.heavy import HeavyLimiter, Window
@@ -232,6 +233,8 @@ class HexBotCore(commands.Bot):
         self.dm_channels = DmChannels(
             self, lambda: self.service.storage, on_channel=self.requests.note_dm_channel
         )
+        # DMs carried by the person's own fresh click, outside the global limit (bot/click_tokens.py)
+        self.click_tokens = ClickTokens()
         self.http.request = self.requests.wrap(self.http.request)  # type: ignore[method-assign]
         self.tree.on_error = self.on_app_command_error
 
@@ -249,10 +252,12 @@ class HexBotCore(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A command or click inside a server comes only from a member: a DM click of theirs soon after needs no
         member lookup (bot/membership.py). One in the person's DM with the bot shows that channel's id, so no DM to
-        them needs it opened (bot/dm_channels.py); a DM between two people (a user-installed app) is not it."""
+        them needs it opened (bot/dm_channels.py), and its token carries the next DMs to them for a while
+        (bot/click_tokens.py); a DM between two people (a user-installed app) is not it."""
         if interaction.guild_id is not None and isinstance(interaction.user, discord.Member):
             self.membership.seen(interaction.guild_id, interaction.user.id)
         elif interaction.channel_id is not None and in_bot_dm(interaction):
+            self.click_tokens.seen(interaction)
             await self.dm_channels.learn(interaction.user.id, interaction.channel_id)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:

@@ -2,7 +2,8 @@
 Discord enforcing them (``FakeDiscord(rate_limits=True)``: the global limit and per-route buckets, with real 429s):
 
 * once the second's budget is spent, a waiting DM panel goes before a waiting status edit (bot/request_plan.py),
-  and the interaction answers meanwhile are not held at all;
+  and the interaction answers meanwhile are not held at all, nor is a DM panel riding on the player's own click
+  (bot/click_tokens.py);
 * status refreshes queued for one channel while its edit waits make no edit of their own: the one status edit
   that goes out is the newest (bot/outbox/queue.py), and a refresh to the text shown sends nothing;
 * several encounters resolving at once meet no 429 at all (so no invalid request counts towards Discord's ban),
@@ -15,9 +16,11 @@ here waits on the wall clock for its outcome.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.request_plan import Kind, RequestPlan
@@ -89,6 +92,11 @@ def announcer_of(t: Table) -> Announcer:
     return t.bot.announcer
 
 
+def stale(t: Table) -> None:
+    """Every click is older than the bot uses a click's token for: its DMs go by the channel's route."""
+    t.bot.click_tokens.clock = lambda: discord.utils.utcnow() + dt.timedelta(days=1)
+
+
 def limited(records: list[RequestRecord]) -> list[RequestRecord]:
     """The requests Discord's global limit counts (the interaction answers are exempt)."""
     return [r for r in records if not r.path.startswith(("/interactions/", "/webhooks/"))]
@@ -112,6 +120,7 @@ async def test_past_the_budget_a_dm_panel_goes_before_a_status_edit_and_answers_
     reading = await t.bot.service.read(enc)
     announcer = announcer_of(t)
     meta = await announcer.outbox.meta(enc)
+    stale(t)  # a DM by the channel's route: Ana's click no longer carries it
     panel_sent = asyncio.create_task(announcer.send_panel(meta, reading, t.ana.id, "halcon", None))
     await t.fd.wait_for(lambda: plan.waiting == 2, what="a DM panel waiting too")
     first = await let_one_go(t, plan, clock)
@@ -122,6 +131,31 @@ async def test_past_the_budget_a_dm_panel_goes_before_a_status_edit_and_answers_
     assert "content" in second.fields and "embeds" not in second.fields, "the status, text alone"
     assert plan.granted[Kind.STATUS] >= 1 and plan.longest_wait[Kind.STATUS] >= 2.0
     assert not t.fd.rate_limits or not t.fd.rate_limits.refused
+
+
+async def test_past_the_budget_a_dm_panel_on_the_players_fresh_click_goes_at_once(
+    tables: list[Table],
+) -> None:
+    """The interaction webhook is exempt from the global limit: a panel riding on Ana's own Submit does not wait
+    for the second's budget (bot/click_tokens.py)."""
+    t = tables[0]
+    enc = await open_duel(t)
+    await phase_seen(t)
+    plan = t.bot.requests
+    phase_no = (await t.bot.service.read(enc)).phase_no
+    panel = await current_panel_dm(t, t.ana, "halcon", phase_no)
+    clock = hold(plan)
+    await plan.wait_turn(Kind.POST)
+    await fill_and_submit(t.fd, t.ana, panel, "halcon", moves="A", fire=1)
+    await t.fd.wait_for(lambda: plan.waiting == 1, what="the status edit waiting")
+    announcer = announcer_of(t)
+    meta = await announcer.outbox.meta(enc)
+    start = len(t.fd.requests)
+    sent = await announcer.send_panel(meta, await t.bot.service.read(enc), t.ana.id, "halcon", None)
+    assert sent is not None and sent.channel_id == t.ana.dm_channel.id
+    assert plan.waiting == 1, "only the status edit waits"
+    assert limited(t.fd.requests[start:]) == [], "the panel went by the click's webhook"
+    await let_one_go(t, plan, clock)
 
 
 async def test_status_refreshes_queued_while_its_edit_waits_make_one_status_edit(tables: list[Table]) -> None:
