@@ -65,7 +65,7 @@ class Announcer:
         self.outbox = Outbox(bot, self)
         partial = functools.partial(partial_message, bot)
         self.status = StatusPoster(bot, self.outbox, self.channel, self.channel_lang, partial)
-        self.turns = TurnPosts(bot, self.outbox.claims.record, lambda: self.shared, self.status.riding)
+        self.turns = TurnPosts(bot, self.outbox.claims.record, lambda: self.shared, self.status)
         self.dms = DirectMessages(bot, self.channel_lang)
 
     # --- the outbox, as the rest of the bot calls it --------------------------------------------------------
@@ -248,7 +248,9 @@ class Announcer:
             embeds = [e for _, content in group if content for e in content[0]]
             uploads = [u for _, content in group if content for u in content[1]]
             if embeds:
-                await self.turns.send_or_append(chan, meta.id, embeds, uploads, turn, ride=i == last)
+                await self.turns.send_or_append(
+                    chan, meta.id, embeds, uploads, turn, ride=i == last, leave=i < last
+                )
             for step, _ in group:
                 await self.dms.post_private_views(meta, step)  # NGT-9: each side's own board
             if seq := max(step.snapshot_seq for step, _ in group):

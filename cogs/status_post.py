@@ -89,6 +89,16 @@ class Ride:
     message: discord.Message | None = None
 
 
+@dataclass(slots=True)
+class Leave:
+    """The post showing the status, when steps are about to be added to it and a newer post that shows the status
+    follows them: the edit that adds them takes the status text off (``left`` once it has), rather than an edit
+    of its own after the newer post."""
+
+    message_id: int
+    left: bool = False
+
+
 class StatusPoster:
     """Writes the status where its refs say, and moves it onto the newest post."""
 
@@ -185,6 +195,28 @@ class StatusPoster:
             yield ride
             if ride.message is not None:
                 await self._rode(encounter_id, ride, ride.message)
+
+    @contextlib.asynccontextmanager
+    async def leaving(self, encounter_id: int) -> AsyncGenerator[Leave | None]:
+        """The post showing the status, for the edit that adds steps to it to take the status text off (a newer
+        post that goes out next carries the status); once it has, it no longer shows it. None when the status is
+        a message of its own or is being moved (an earlier removal refused), or other processes post for the
+        encounter. Until the newer post is out the channel shows no status: if Discord refuses that post, the
+        phase's opening shows the status again on this one (its newest post)."""
+        if self.outbox.sender.shared:
+            yield None
+            return
+        storage = self.bot.service.storage
+        async with self.outbox.status_lock(encounter_id):
+            refs = await storage.message_refs(encounter_id, STATUS)
+            if len(refs) != 1 or status_kind(refs[0]) != STATUS_ON_POST:
+                yield None
+                return
+            leave = Leave(refs[0].message_id)
+            yield leave
+            if leave.left:
+                self._shown.pop(leave.message_id, None)
+                await storage.delete_message_ref(encounter_id, STATUS, refs[0].key)
 
     async def _rode(self, encounter_id: int, ride: Ride, message: discord.Message) -> None:
         """``message`` went out showing the status: recorded as :meth:`show` records it. The post is out, so a

@@ -8,7 +8,6 @@ import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING
 
 import discord
@@ -17,7 +16,7 @@ from bot.alt_text import Upload
 from bot.outbox import LAST_POST, NOTHING_POSTED, POST
 from bot.turn_posts import TURN, OpenPosts, already_shown, fits, recorded
 from bot.turn_posts import OpenPost as OpenPostOf
-from cogs.status_post import Ride
+from cogs.status_post import Leave, Ride, StatusPoster
 
 if TYPE_CHECKING:
     from bot.process.client import HexBotCore
@@ -29,7 +28,6 @@ OPEN_POSTS_KEPT = 2048
 
 OpenPost = OpenPostOf[discord.Message, discord.Embed]
 Record = Callable[[int, str, str, int, int], Awaitable[None]]
-Riding = Callable[[int], AbstractAsyncContextManager[Ride | None]]
 
 
 def partial_message(
@@ -51,8 +49,10 @@ def files_of(uploads: list[Upload]) -> list[discord.File]:
 class TurnPosts:
     """The message of the resolution under way, per encounter: its further steps are added to it."""
 
-    def __init__(self, bot: HexBotCore, record: Record, shared: Callable[[], bool], riding: Riding) -> None:
-        self.bot, self._record, self._shared, self._riding = bot, record, shared, riding
+    def __init__(
+        self, bot: HexBotCore, record: Record, shared: Callable[[], bool], status: StatusPoster
+    ) -> None:
+        self.bot, self._record, self._shared, self._status = bot, record, shared, status
         self.open_posts: OpenPosts[discord.Message, discord.Embed] = OpenPosts(OPEN_POSTS_KEPT)
 
     async def send_or_append(
@@ -64,14 +64,19 @@ class TurnPosts:
         turn: str | None = "",
         *,
         ride: bool = False,
+        leave: bool = False,
     ) -> int:
         """Add ``embeds`` to the open message of their turn of play when they fit, else send them as a new one
         (recorded when the turn has a key, bot/turn_posts.py); returns the id of the message that shows them.
-        ``ride``: the same request shows the encounter's status as the message's text (cogs/status_post.py)."""
+        ``ride``: the same request shows the encounter's status as the message's text; ``leave``: a newer post
+        that goes out next shows it, so an edit of the message showing it takes its text off (cogs/status_post.py)."""
         if self.open_posts.for_turn(encounter_id, turn) is None and recorded(turn) and not self._shared():
             await self._find(chan, encounter_id, turn or "")
-        async with self._riding(encounter_id) if ride else contextlib.nullcontext() as riding:
-            return await self._send_or_append(chan, encounter_id, embeds, uploads, turn, riding)
+        if ride:
+            async with self._status.riding(encounter_id) as riding:
+                return await self._send_or_append(chan, encounter_id, embeds, uploads, turn, riding)
+        async with self._status.leaving(encounter_id) if leave else contextlib.nullcontext() as leaving:
+            return await self._send_or_append(chan, encounter_id, embeds, uploads, turn, None, leaving)
 
     async def _send_or_append(
         self,
@@ -81,8 +86,9 @@ class TurnPosts:
         uploads: list[Upload],
         turn: str | None,
         ride: Ride | None,
+        leave: Leave | None = None,
     ) -> int:
-        if await self.append(encounter_id, embeds, uploads, ride):
+        if await self.append(encounter_id, embeds, uploads, ride, leave):
             open_post = self.open_posts.get(encounter_id)
             return open_post.message.id if open_post is not None else NOTHING_POSTED
         sent = await chan.send(
@@ -108,12 +114,17 @@ class TurnPosts:
                 self.open_posts[encounter_id] = OpenPost(message, list(message.embeds), turn, recovered=True)
 
     async def append(
-        self, encounter_id: int, embeds: list[discord.Embed], uploads: list[Upload], ride: Ride | None = None
+        self,
+        encounter_id: int,
+        embeds: list[discord.Embed],
+        uploads: list[Upload],
+        ride: Ride | None = None,
+        leave: Leave | None = None,
     ) -> bool:
         """Add a step to the message of the resolution under way (one message per resolution: an exo round's
         phases, a skirmish action and the chit draw after it), when it fits in one Discord message; False when
         there is none open or it is full (the step goes out as a new message). With ``ride`` the edit shows the
-        status as the message's text too."""
+        status as the message's text too; with ``leave``, when the message shows the status, it takes it off."""
         open_post = self.open_posts.get(encounter_id)
         if open_post is None:
             return False
@@ -128,14 +139,17 @@ class TurnPosts:
         if not fits([len(e) for e in together], len(open_post.message.attachments) + len(uploads)):
             self.open_posts.pop(encounter_id, None)
             return False
+        text: str | None = discord.utils.MISSING  # the text stays as it is
+        if ride is not None:
+            text = ride.text
+        elif leave is not None and leave.message_id == open_post.message.id:
+            text = None
         try:
             edited = await open_post.message.edit(
                 embeds=together,
                 attachments=[*open_post.message.attachments, *files_of(uploads)],
                 allowed_mentions=discord.AllowedMentions.none(),
-                content=discord.utils.MISSING
-                if ride is None
-                else ride.text,  # MISSING: the text stays as it is
+                content=text,
             )
         except discord.HTTPException:
             log.info("could not add a step to the post, sending it apart encounter=%s", encounter_id)
@@ -143,6 +157,8 @@ class TurnPosts:
             return False
         if ride is not None:
             ride.message = edited
+        elif leave is not None and text is None:
+            leave.left = True
         self.open_posts[encounter_id] = OpenPost(edited, together, open_post.turn, open_post.recovered)
         return True
 

@@ -247,6 +247,33 @@ async def test_two_turns_of_the_duel_by_dm_panels(table: Table) -> None:
         assert secret not in text, f"{secret!r} from a private panel leaked into the channel"
 
 
+async def test_a_turns_declarations_and_the_next_turns_opening_send_no_status_edit_of_their_own_mech_1_1(
+    table: Table,
+) -> None:
+    """MECH-1.1: each declaration is a step added to the turn's post, and the status rides in that same edit; the
+    resolution that ends the turn adds its last step to that post, taking the status text off in the same edit,
+    and opens the next turn's post with the status. Not one edit of the status alone, in Spanish."""
+    t = table
+    enc = await open_duel(t)
+    await t.bot.settle()
+    mark = len(t.fd.requests)
+    await play_turns(t, enc, 1, check=False)
+    await t.bot.settle()
+    route = re.compile(rf"/channels/{t.channel.id}/messages(/\d+)?")
+    sent = [r for r in t.fd.requests[mark:] if route.fullmatch(r.path)]
+    alone = [
+        r
+        for r in sent
+        if r.method == "PATCH" and r.fields and set(r.fields) <= {"content", "allowed_mentions", "tts"}
+    ]
+    assert sent and not alone, [(r.method, r.fields) for r in sent]
+    name = "**Duelo en el paso de Kessel** · "
+    [status] = [m for m in t.channel.messages() if not m.deleted and m.content.startswith(name)]
+    assert status.id == max(m.id for m in t.channel.messages() if m.embeds), "on the newest post"
+    (unit,) = RULES.awaiting((await t.bot.service.read(enc)).state)
+    assert "Ahora actúa:" in status.content and f"<@{holder(t, unit)[0].id}>" in status.content
+
+
 async def test_secret_declarations_reach_nobody_before_the_reveal(table: Table) -> None:
     t = table
     enc = await open_duel(t, secret=True)
