@@ -213,8 +213,8 @@ class Announcer:
         return chan
 
     async def post_step(self, meta: Encounter, step: StepReport) -> int | None:
-        """The step's board and account (added to the resolution's message when it fits) with the status, then each
-        side's own view (NGT-9); the id of the message that shows it (None: nothing public to post)."""
+        """The step's board and account (added to the resolution's message when it fits) with the status, then
+        each side's own view (NGT-9); the id of the message that shows it (None: nothing public to post)."""
         chan = await self._reachable(meta)
         content = await self.step_content(meta, step, await self.channel_lang(meta))
         sent = (

@@ -4,10 +4,10 @@ the deadline, the ruleset's own lines; and where it is shown (DESIGN §4 flow).
 The status rides on the encounter's newest post (the account and board of the last step, or the opening board) as
 its text, so it always sits under the latest board without a message of its own; when a newer post goes out, the
 status moves onto it and the previous post loses its status text. A post of steps carries the status from the
-start (:meth:`StatusPoster.riding`): the request that shows the steps shows the status too, rather than an edit
-after it, since each channel request counts against Discord's global limit. Only when there is no post to ride on (or it
-was deleted) does the status go out as a message of its own (deleted once it moves onto a post). The refs it is
-recorded in are described in bot/outbox/records.py.
+start (:meth:`StatusPoster.riding`): the request that shows the steps shows the status too, not an edit after
+it, since each channel request counts against Discord's global limit. Only when there is no post to ride on (or
+it was deleted) does the status go out as a message of its own (deleted once it moves onto a post). The refs it
+is recorded in are described in bot/outbox/records.py.
 """
 
 from __future__ import annotations

@@ -69,7 +69,8 @@ class TurnPosts:
         """Add ``embeds`` to the open message of their turn of play when they fit, else send them as a new one
         (recorded when the turn has a key, bot/turn_posts.py); returns the id of the message that shows them.
         ``ride``: the same request shows the encounter's status as the message's text; ``leave``: a newer post
-        that goes out next shows it, so an edit of the message showing it takes its text off (cogs/status_post.py)."""
+        that goes out next shows it, so an edit of the message showing it takes its text off
+        (cogs/status_post.py)."""
         if self.open_posts.for_turn(encounter_id, turn) is None and recorded(turn) and not self._shared():
             await self._find(chan, encounter_id, turn or "")
         if ride:

@@ -59,9 +59,8 @@ class PostQueue:
         self._post_steps = post_steps
         self._queues: dict[int, deque[Queued]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
-        self._gathering: dict[
-            int, asyncio.Event
-        ] = {}  # set when the rest of a waiting step's resolution is queued
+        # set when the rest of a waiting step's resolution is queued
+        self._gathering: dict[int, asyncio.Event] = {}
         #: what a step at the head of the queue waits for at most (tests hold it or let it pass when they choose)
         self.cap: Callable[[], Awaitable[object]] = functools.partial(asyncio.sleep, GATHER_CAP)
 
