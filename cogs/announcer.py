@@ -63,10 +63,10 @@ class Announcer:
     def __init__(self, bot: HexBotCore) -> None:
         self.bot = bot
         self.outbox = Outbox(bot, self)
-        self.turns = TurnPosts(bot, self.outbox.claims.record, lambda: self.shared)
-        self.dms = DirectMessages(bot, self.channel_lang)
         partial = functools.partial(partial_message, bot)
         self.status = StatusPoster(bot, self.outbox, self.channel, self.channel_lang, partial)
+        self.turns = TurnPosts(bot, self.outbox.claims.record, lambda: self.shared, self.status)
+        self.dms = DirectMessages(bot, self.channel_lang)
 
     # --- the outbox, as the rest of the bot calls it --------------------------------------------------------
     @property
@@ -213,11 +213,15 @@ class Announcer:
         return chan
 
     async def post_step(self, meta: Encounter, step: StepReport) -> int | None:
-        """The step's board and account (added to the resolution's message when it fits), then each side's own
-        view (NGT-9); the id of the message that shows it (None: nothing public to post)."""
+        """The step's board and account (added to the resolution's message when it fits) with the status, then
+        each side's own view (NGT-9); the id of the message that shows it (None: nothing public to post)."""
         chan = await self._reachable(meta)
         content = await self.step_content(meta, step, await self.channel_lang(meta))
-        sent = None if content is None else await self._send_or_append(chan, meta, *content, step.turn)
+        sent = (
+            None
+            if content is None
+            else await self.turns.send_or_append(chan, meta.id, *content, step.turn, ride=True)
+        )
         # NGT-9: each side's own board, where the ruleset says so
         await self.dms.post_private_views(meta, step)
         return sent
@@ -225,8 +229,9 @@ class Announcer:
     async def post_steps(
         self, meta: Encounter, steps: list[StepReport], shown: Callable[[int], Awaitable[None]]
     ) -> None:
-        """Several steps in as few messages as Discord's limits allow, their boards drawn side by side; the newest
-        step in each message is ``shown`` once that message is out, so a refusal halfway repeats nothing."""
+        """Several steps in as few messages as Discord's limits allow, their boards drawn side by side, the last
+        message with the status; the newest step in each message is ``shown`` once that message is out, so a
+        refusal halfway repeats nothing."""
         chan = await self._reachable(meta)
         locale = await self.channel_lang(meta)
         laid_out = await asyncio.gather(
@@ -237,11 +242,15 @@ class Announcer:
         pairs = [
             (s, None if isinstance(c, BaseException) else c) for s, c in zip(steps, laid_out, strict=True)
         ]
-        for turn, group in pack(pairs, lambda pair: pair[0].turn, step_sizes):  # bot/turn_posts.py
+        packed = pack(pairs, lambda pair: pair[0].turn, step_sizes)  # bot/turn_posts.py
+        last = max((i for i, (_, group) in enumerate(packed) if any(c for _, c in group)), default=-1)
+        for i, (turn, group) in enumerate(packed):
             embeds = [e for _, content in group if content for e in content[0]]
             uploads = [u for _, content in group if content for u in content[1]]
             if embeds:
-                await self._send_or_append(chan, meta, embeds, uploads, turn)
+                await self.turns.send_or_append(
+                    chan, meta.id, embeds, uploads, turn, ride=i == last, leave=i < last
+                )
             for step, _ in group:
                 await self.dms.post_private_views(meta, step)  # NGT-9: each side's own board
             if seq := max(step.snapshot_seq for step, _ in group):
@@ -354,17 +363,6 @@ class Announcer:
             embed.set_footer(text=clip(t("channel.rules_footer", locale, ids=" · ".join(ids[:12])), 2048))
         cards = [card_embed(c, locale) for c in _cards(step.state, step.public_events)]
         return [embed, *cards[:MAX_CARDS]], uploads
-
-    async def _send_or_append(
-        self,
-        chan: discord.abc.Messageable,
-        meta: Encounter,
-        embeds: list[discord.Embed],
-        uploads: list[Upload],
-        turn: str | None = "",
-    ) -> int:
-        """Into the turn's message (cogs/turn_post.py); the id of the message that shows them."""
-        return await self.turns.send_or_append(chan, meta.id, embeds, uploads, turn)
 
     def close_post(self, encounter_id: int) -> None:
         self.turns.close(encounter_id)

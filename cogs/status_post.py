@@ -3,15 +3,19 @@ the deadline, the ruleset's own lines; and where it is shown (DESIGN §4 flow).
 
 The status rides on the encounter's newest post (the account and board of the last step, or the opening board) as
 its text, so it always sits under the latest board without a message of its own; when a newer post goes out, the
-status moves onto it and the previous post loses its status text. Only when there is no post to ride on (or it
-was deleted) does the status go out as a message of its own (deleted once it moves onto a post). The refs it is
-recorded in are described in bot/outbox/records.py.
+status moves onto it and the previous post loses its status text. A post of steps carries the status from the
+start (:meth:`StatusPoster.riding`): the request that shows the steps shows the status too, not an edit after
+it, since each channel request counts against Discord's global limit. Only when there is no post to ride on (or
+it was deleted) does the status go out as a message of its own (deleted once it moves onto a post). The refs it
+is recorded in are described in bot/outbox/records.py.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -75,6 +79,26 @@ def status_lines_of(state: EncounterState, locale: str) -> tuple[str, ...]:
     return tuple(line.render(locale, markdown=True) for line in status_lines(plugin, state))
 
 
+@dataclass(slots=True)
+class Ride:
+    """The status a post about to go out carries as its text: the phase it was written for, the text, and the
+    message that went out with it (None until it has)."""
+
+    phase_no: int
+    text: str
+    message: discord.Message | None = None
+
+
+@dataclass(slots=True)
+class Leave:
+    """The post showing the status, when steps are about to be added to it and a newer post that shows the status
+    follows them: the edit that adds them takes the status text off (``left`` once it has), rather than an edit
+    of its own after the newer post."""
+
+    message_id: int
+    left: bool = False
+
+
 class StatusPoster:
     """Writes the status where its refs say, and moves it onto the newest post."""
 
@@ -100,12 +124,7 @@ class StatusPoster:
         claims = self.outbox.claims
         meta = await self.outbox.meta(encounter_id)
         status = status or await self.bot.service.status(encounter_id)
-        locale = await self._channel_lang(meta)
-        text = status_text(status, locale, await self._acting(encounter_id, status, locale))
-        if status.status == "running" and not status.over:
-            extra = status_lines_of((await self.bot.service.read(encounter_id)).state, locale)
-            text = "\n".join((text, *extra))
-        text = clip(text)
+        text = await self._text(meta, status)
         chan = await self._channel(meta)
         if chan is None:
             return
@@ -150,6 +169,74 @@ class StatusPoster:
         ref = MessageRef(encounter_id, STATUS, "", sent.channel.id, sent.id)
         await self._keep(encounter_id, shown, STATUS_OWN, ref, status.phase_no, chan, leftover)
         await note_shown(storage, encounter_id, status.phase_no, sent.id, None)
+
+    async def _text(self, meta: Encounter, status: StatusView) -> str:
+        """The status as the channel reads it, in the channel's language."""
+        locale = await self._channel_lang(meta)
+        text = status_text(status, locale, await self._acting(meta.id, status, locale))
+        if status.status == "running" and not status.over:
+            extra = status_lines_of((await self.bot.service.read(meta.id)).state, locale)
+            text = "\n".join((text, *extra))
+        return clip(text)
+
+    @contextlib.asynccontextmanager
+    async def riding(self, encounter_id: int) -> AsyncGenerator[Ride | None]:
+        """The status for a post about to go out to carry as its text, written as :meth:`show` writes it; once the
+        post is out (``Ride.message``) it is recorded as shown there, so the refresh that follows finds nothing to
+        send, and the previous post loses its status text. None when other processes post for the encounter: their
+        refreshes may move the status meanwhile, so it is shown by :meth:`show` alone, which checks again."""
+        if self.outbox.sender.shared:
+            yield None
+            return
+        async with self.outbox.status_lock(encounter_id):
+            meta = await self.outbox.meta(encounter_id)
+            status = await self.bot.service.status(encounter_id)
+            ride = Ride(status.phase_no, await self._text(meta, status))
+            yield ride
+            if ride.message is not None:
+                await self._rode(encounter_id, ride, ride.message)
+
+    @contextlib.asynccontextmanager
+    async def leaving(self, encounter_id: int) -> AsyncGenerator[Leave | None]:
+        """The post showing the status, for the edit that adds steps to it to take the status text off (a newer
+        post that goes out next carries the status); once it has, it no longer shows it. None when the status is
+        a message of its own or is being moved (an earlier removal refused), or other processes post for the
+        encounter. Until the newer post is out the channel shows no status: if Discord refuses that post, the
+        phase's opening shows the status again on this one (its newest post)."""
+        if self.outbox.sender.shared:
+            yield None
+            return
+        storage = self.bot.service.storage
+        async with self.outbox.status_lock(encounter_id):
+            refs = await storage.message_refs(encounter_id, STATUS)
+            if len(refs) != 1 or status_kind(refs[0]) != STATUS_ON_POST:
+                yield None
+                return
+            leave = Leave(refs[0].message_id)
+            yield leave
+            if leave.left:
+                self._shown.pop(leave.message_id, None)
+                await storage.delete_message_ref(encounter_id, STATUS, refs[0].key)
+
+    async def _rode(self, encounter_id: int, ride: Ride, message: discord.Message) -> None:
+        """``message`` went out showing the status: recorded as :meth:`show` records it. The post is out, so a
+        refused removal of the previous post's text is not raised (that would post the steps again): its record
+        stays and the retry takes the text off."""
+        storage = self.bot.service.storage
+        refs = await storage.message_refs(encounter_id, STATUS)
+        shown = max(refs, key=lambda r: r.message_id) if refs else None
+        self._shown[message.id] = (ride.phase_no, ride.text)
+        now = MessageRef(encounter_id, STATUS, "", message.channel.id, message.id)
+        try:
+            await self._keep(
+                encounter_id, shown, STATUS_ON_POST, now, ride.phase_no, message.channel, len(refs) > 1
+            )
+        except self.outbox.sender.refused:
+            log.warning(
+                "old status text not taken off, retrying later encounter=%s", encounter_id, exc_info=True
+            )
+            self.outbox.retries.later(encounter_id)
+        await note_shown(storage, encounter_id, ride.phase_no, message.id, message.edited_at)
 
     async def _keep(
         self,

@@ -45,15 +45,17 @@ class Sender(Protocol):
         ...
 
     async def post_step(self, meta: Encounter, step: StepReport) -> int | None:
-        """The step's board and account in the channel, and each side's own view where the ruleset says so; the
-        id of the channel message that shows it (None: nothing public to post)."""
+        """The step's board and account in the channel, the encounter's status in the same request, and each
+        side's own view where the ruleset says so; the id of the channel message that shows it (None: nothing
+        public to post)."""
         ...
 
     async def post_steps(
         self, meta: Encounter, steps: list[StepReport], shown: Callable[[int], Awaitable[None]]
     ) -> None:
-        """Several steps in as few messages as Discord allows; ``shown`` is told the newest step of each message
-        once that message is out, so a refusal halfway repeats nothing that went out."""
+        """Several steps in as few messages as Discord allows, the last with the encounter's status; ``shown`` is
+        told the newest step of each message once that message is out, so a refusal halfway repeats nothing that
+        went out."""
         ...
 
     async def post_opening(self, reading: Reading, *, private: bool) -> None:

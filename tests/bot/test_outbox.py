@@ -6,6 +6,7 @@ resumed after a crash, and taken back from a process that died mid-send, on the 
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -14,7 +15,7 @@ from typing import Literal
 from bot.orders_reply import Pick
 from bot.outbox import ANNOUNCED, APART, CLAIM_STALE, Claims, Outbox, Retries, Sent, player_key
 from bot.permissions import Actor
-from bot.results import HeldRolls, StatusView, StepReport
+from bot.results import HeldRolls, Resolution, StatusView, StepReport
 from bot.service import EncounterService, Reading
 from bot.storage import Encounter, MessageRef
 from tests import toy_ruleset  # noqa: F401  (registers toy-sim)
@@ -464,6 +465,8 @@ async def test_steps_queued_behind_a_busy_post_go_out_together_in_order(service:
 
     sender.post_steps = together  # type: ignore[method-assign]
     outbox = outbox_of(service, sender)
+    # no conclusion is queued here: the steps wait for nothing
+    outbox.queue.cap = functools.partial(asyncio.sleep, 0)
     busy = asyncio.Event()
     outbox.enqueue(enc, busy.wait)  # a post still going out
     await service.submit(enc, ANA, "a", "move 0203")
@@ -480,6 +483,89 @@ async def test_steps_queued_behind_a_busy_post_go_out_together_in_order(service:
     assert calls == [seqs] and sender.steps == seqs
     assert (await service.storage.get_encounter(enc)).settings[ANNOUNCED] == seqs[-1]
     assert outbox.queue.idle(), "an encounter with nothing left to post keeps no queue"
+
+
+async def two_resolutions_in_one(service: EncounterService, enc: int) -> tuple[Resolution, list[StepReport]]:
+    """Two phases resolved, their steps standing for the steps of one resolution of several (the toy ruleset
+    resolves one step a phase); the second resolution stands for its result."""
+    steps: list[StepReport] = []
+    for a, b in (("move 0203", "move 0504"), ("move 0204", "move 0503")):
+        await service.submit(enc, ANA, "a", a)
+        last = await service.submit(enc, BEA, "b", b)
+        result = await service.resolve(enc, expected_phase_no=last.phase_no)
+        steps.extend(result.steps)
+    return result, steps
+
+
+def recording_post_steps(sender: FakeSender) -> list[list[int]]:
+    """The snapshots of each call the outbox makes to post steps (one call: one message or edit)."""
+    calls: list[list[int]] = []
+    post_steps = sender.post_steps
+
+    async def recorded(
+        meta: Encounter, steps: list[StepReport], shown: Callable[[int], Awaitable[None]]
+    ) -> None:
+        calls.append([s.snapshot_seq for s in steps])
+        await post_steps(meta, steps, shown)
+
+    sender.post_steps = recorded  # type: ignore[method-assign]
+    return calls
+
+
+def held_cap(outbox: Outbox) -> tuple[asyncio.Event, asyncio.Event]:
+    """The queue's cap on waiting for a resolution's conclusion, held until the test lets it pass: (set once a
+    step waits on it, set by the test to let it pass)."""
+    waiting, passed = asyncio.Event(), asyncio.Event()
+
+    async def cap() -> None:
+        waiting.set()
+        await passed.wait()
+
+    outbox.queue.cap = cap
+    return waiting, passed
+
+
+async def test_a_resolutions_steps_wait_for_its_conclusion_and_go_out_in_one_post(
+    service: EncounterService,
+) -> None:
+    """An idle queue: the first step committed does not go out alone, with an edit for each later one; the
+    resolution's steps go out in one call once its conclusion is queued behind them."""
+    enc = await running(service)
+    sender = FakeSender()
+    calls = recording_post_steps(sender)
+    outbox = outbox_of(service, sender)
+    waiting, _ = held_cap(outbox)
+    result, steps = await two_resolutions_in_one(service, enc)
+    for step in steps:
+        await outbox.step_done(step)
+    await asyncio.wait_for(waiting.wait(), timeout=10)  # the first step waits for the rest
+    assert calls == [] and sender.steps == []
+    await outbox.after_resolution(result)
+    await outbox.queue.drain()
+    assert calls == [[s.snapshot_seq for s in steps]]
+    assert sender.statuses == [enc], "the conclusion came after the steps"
+
+
+async def test_steps_whose_conclusion_does_not_come_go_out_once_the_cap_has_passed(
+    service: EncounterService,
+) -> None:
+    """A resolution that failed halfway (its conclusion never queued) or runs long: its steps are not held past
+    the cap."""
+    enc = await running(service)
+    sender = FakeSender()
+    calls = recording_post_steps(sender)
+    outbox = outbox_of(service, sender)
+    waiting, passed = held_cap(outbox)
+    _, steps = await two_resolutions_in_one(service, enc)
+    for step in steps:
+        await outbox.step_done(step)
+    await asyncio.wait_for(waiting.wait(), timeout=10)
+    assert sender.steps == []
+    passed.set()
+    await outbox.queue.drain()
+    assert calls == [[s.snapshot_seq for s in steps]]
+    assert (await service.storage.get_encounter(enc)).settings[ANNOUNCED] == steps[-1].snapshot_seq
+    assert outbox.queue.idle()
 
 
 async def test_status_refreshes_queued_behind_a_busy_post_make_one_and_a_phase_opening_replaces_them(

@@ -670,7 +670,7 @@ async def test_the_steps_queued_behind_another_post_go_out_in_one_request(
     enc, announcer = await _settled_duel(t)
     shown: list[int] = []  # embeds of each step with something public, as laid out
     requests: list[int] = []  # embeds per post or edit
-    content, send = announcer.step_content, announcer._send_or_append  # pyright: ignore[reportPrivateUsage]
+    content, send = announcer.step_content, announcer.turns.send_or_append
 
     async def laid_out(*args: Any) -> Any:
         found = await content(*args)
@@ -678,12 +678,12 @@ async def test_the_steps_queued_behind_another_post_go_out_in_one_request(
             shown.append(len(found[0]))
         return found
 
-    async def sent(*args: Any) -> int:
+    async def sent(*args: Any, **kwargs: Any) -> int:
         requests.append(len(args[2]))
-        return await send(*args)
+        return await send(*args, **kwargs)
 
     monkeypatch.setattr(announcer, "step_content", laid_out)
-    monkeypatch.setattr(announcer, "_send_or_append", sent)
+    monkeypatch.setattr(announcer.turns, "send_or_append", sent)
     await _round_behind_a_busy_poster(t, enc, announcer)
     assert len(shown) >= 3  # at least movement, fire and the next round's crew rolls (exo)
     assert requests == [sum(shown)]  # one request, every step's embeds (one each before)

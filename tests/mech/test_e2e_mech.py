@@ -247,6 +247,59 @@ async def test_two_turns_of_the_duel_by_dm_panels(table: Table) -> None:
         assert secret not in text, f"{secret!r} from a private panel leaked into the channel"
 
 
+async def test_a_turns_declarations_and_the_next_turns_opening_send_no_status_edit_of_their_own_mech_1_1(
+    table: Table,
+) -> None:
+    """MECH-1.1: each declaration is a step added to the turn's post, and the status rides in that same edit; the
+    resolution that ends the turn adds its last step to that post, taking the status text off in the same edit,
+    and opens the next turn's post with the status. Not one edit of the status alone, in Spanish."""
+    t = table
+    enc = await open_duel(t)
+    await t.bot.settle()
+    mark = len(t.fd.requests)
+    await play_turns(t, enc, 1, check=False)
+    await t.bot.settle()
+    route = re.compile(rf"/channels/{t.channel.id}/messages(/\d+)?")
+    sent = [r for r in t.fd.requests[mark:] if route.fullmatch(r.path)]
+    alone = [
+        r
+        for r in sent
+        if r.method == "PATCH" and r.fields and set(r.fields) <= {"content", "allowed_mentions", "tts"}
+    ]
+    assert sent and not alone, [(r.method, r.fields) for r in sent]
+    name = "**Duelo en el paso de Kessel** · "
+    [status] = [m for m in t.channel.messages() if not m.deleted and m.content.startswith(name)]
+    assert status.id == max(m.id for m in t.channel.messages() if m.embeds), "on the newest post"
+    (unit,) = RULES.awaiting((await t.bot.service.read(enc)).state)
+    assert "Ahora actúa:" in status.content and f"<@{holder(t, unit)[0].id}>" in status.content
+
+
+async def test_a_refused_post_for_the_next_turn_leaves_the_status_once_on_the_newest_post_mech_1_1(
+    table: Table,
+) -> None:
+    """MECH-1.1: the edit that ends a turn's post takes the status off it, and the next turn's post that would
+    carry it is refused (Cloudflare's 429): the status goes back on the newest post meanwhile, the refused post is
+    made again, and the channel ends with one status text, on it."""
+    t = table
+    enc = await open_duel(t)
+    assert t.bot.announcer is not None
+    t.bot.announcer.retry_backoff = (0.05, 0.05, 0.05)
+    await t.bot.settle()
+    before = {m.id for m in t.channel.messages()}
+    t.fd.fail_next("POST", rf"^/channels/{t.channel.id}/messages$", status=429, via=False)
+    await play_turns(t, enc, 1, check=False)
+    await t.fd.wait_for(
+        lambda: [m for m in t.channel.messages() if m.id not in before and m.embeds] or None,
+        what="the next turn's post, made again",
+        timeout=30,
+    )
+    await t.bot.settle()
+    name = "**Duelo en el paso de Kessel** · "
+    [status] = [m for m in t.channel.messages() if not m.deleted and m.content.startswith(name)]
+    assert status.id == max(m.id for m in t.channel.messages() if m.embeds), "on the newest post"
+    assert any(r.status == 429 for r in t.fd.requests), "the post was refused once"
+
+
 async def test_secret_declarations_reach_nobody_before_the_reveal(table: Table) -> None:
     t = table
     enc = await open_duel(t, secret=True)
