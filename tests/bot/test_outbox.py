@@ -454,16 +454,7 @@ async def test_steps_queued_behind_a_busy_post_go_out_together_in_order(service:
     message or edit for them all, not one each), in the order they were committed."""
     enc = await running(service)
     sender = FakeSender()
-    calls: list[list[int]] = []
-    post_steps = sender.post_steps
-
-    async def together(
-        meta: Encounter, steps: list[StepReport], shown: Callable[[int], Awaitable[None]]
-    ) -> None:
-        calls.append([s.snapshot_seq for s in steps])
-        await post_steps(meta, steps, shown)
-
-    sender.post_steps = together  # type: ignore[method-assign]
+    calls = recording_post_steps(sender)
     outbox = outbox_of(service, sender)
     # no conclusion is queued here: the steps wait for nothing
     outbox.queue.cap = functools.partial(asyncio.sleep, 0)
@@ -525,20 +516,29 @@ def held_cap(outbox: Outbox) -> tuple[asyncio.Event, asyncio.Event]:
     return waiting, passed
 
 
+async def steps_waiting(
+    service: EncounterService,
+) -> tuple[int, FakeSender, list[list[int]], Outbox, asyncio.Event, Resolution, list[StepReport]]:
+    """A resolution's steps queued, the first waiting at the head of the queue for the rest (the cap held): the
+    encounter, the sender, its calls to post steps, the outbox, the cap's release, the resolution and its steps."""
+    enc = await running(service)
+    sender = FakeSender()
+    calls = recording_post_steps(sender)
+    outbox = outbox_of(service, sender)
+    waiting, passed = held_cap(outbox)
+    result, steps = await two_resolutions_in_one(service, enc)
+    for step in steps:
+        await outbox.step_done(step)
+    await asyncio.wait_for(waiting.wait(), timeout=10)
+    return enc, sender, calls, outbox, passed, result, steps
+
+
 async def test_a_resolutions_steps_wait_for_its_conclusion_and_go_out_in_one_post(
     service: EncounterService,
 ) -> None:
     """An idle queue: the first step committed does not go out alone, with an edit for each later one; the
     resolution's steps go out in one call once its conclusion is queued behind them."""
-    enc = await running(service)
-    sender = FakeSender()
-    calls = recording_post_steps(sender)
-    outbox = outbox_of(service, sender)
-    waiting, _ = held_cap(outbox)
-    result, steps = await two_resolutions_in_one(service, enc)
-    for step in steps:
-        await outbox.step_done(step)
-    await asyncio.wait_for(waiting.wait(), timeout=10)  # the first step waits for the rest
+    enc, sender, calls, outbox, _, result, steps = await steps_waiting(service)
     assert calls == [] and sender.steps == []
     await outbox.after_resolution(result)
     await outbox.queue.drain()
@@ -551,15 +551,7 @@ async def test_steps_whose_conclusion_does_not_come_go_out_once_the_cap_has_pass
 ) -> None:
     """A resolution that failed halfway (its conclusion never queued) or runs long: its steps are not held past
     the cap."""
-    enc = await running(service)
-    sender = FakeSender()
-    calls = recording_post_steps(sender)
-    outbox = outbox_of(service, sender)
-    waiting, passed = held_cap(outbox)
-    _, steps = await two_resolutions_in_one(service, enc)
-    for step in steps:
-        await outbox.step_done(step)
-    await asyncio.wait_for(waiting.wait(), timeout=10)
+    enc, sender, calls, outbox, passed, _, steps = await steps_waiting(service)
     assert sender.steps == []
     passed.set()
     await outbox.queue.drain()

@@ -106,6 +106,16 @@ async def ana_submits(t: Table, enc: int) -> int:
     return status.phase_no
 
 
+async def waiting_on_bea(t: Table) -> tuple[str, int, int, Message]:
+    """The duel started and Ana's orders in: the duel's name, the encounter, the phase and the post showing the
+    status."""
+    name = duel_name(t.lang)
+    enc = await start_duel(t)
+    phase_no = await ana_submits(t, enc)
+    [old] = status_posts(t, name)
+    return name, enc, phase_no, old
+
+
 async def bea_submits(t: Table, phase_no: int) -> None:
     panel = await current_panel_dm(t, t.bea, "pirata", phase_no)
     await fill_and_submit(t.fd, t.bea, panel, "pirata", moves="I", fire=1)
@@ -115,10 +125,7 @@ async def test_an_exo_resolution_is_one_post_with_its_steps_and_the_status_and_o
     table: Table,
 ) -> None:
     t = table
-    name = duel_name(t.lang)
-    enc = await start_duel(t)
-    phase_no = await ana_submits(t, enc)
-    [old] = status_posts(t, name)
+    name, enc, phase_no, old = await waiting_on_bea(t)
     assert f"<@{t.bea.id}>" in old.content and f"<@{t.ana.id}>" not in old.content
     mark = len(t.fd.requests)
     await bea_submits(t, phase_no)
@@ -223,10 +230,7 @@ async def test_a_restart_between_the_commit_and_the_post_shows_each_step_and_the
     english: Table,
 ) -> None:
     t = english
-    name = duel_name(t.lang)
-    enc = await start_duel(t)
-    phase_no = await ana_submits(t, enc)
-    [old] = status_posts(t, name)
+    name, enc, phase_no, old = await waiting_on_bea(t)
     await t.bot.close()
     # the bot died after committing the resolution and before posting anything about it
     storage = await open_storage(t.db)

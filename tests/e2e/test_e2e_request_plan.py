@@ -34,7 +34,7 @@ from tests.e2e_helpers import (
     start_bot,
     wait_phase_after,
 )
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, Message
 from tests.fakediscord.rest import RequestRecord
 from tests.storage_fixtures import database_url
 
@@ -102,17 +102,24 @@ def limited(records: list[RequestRecord]) -> list[RequestRecord]:
     return [r for r in records if not r.path.startswith(("/interactions/", "/webhooks/"))]
 
 
-async def test_past_the_budget_a_dm_panel_goes_before_a_status_edit_and_answers_are_not_held(
-    tables: list[Table],
-) -> None:
-    t = tables[0]
-    enc = await open_duel(t)  # Bea's DMs are closed: she orders with /orders
+async def budget_spent(t: Table) -> tuple[int, RequestPlan, Message, Clock]:
+    """A duel waiting for Ana's orders (Bea's DMs are closed: she orders with /orders), with the second's budget
+    spent and the plan's clock held: the encounter, the plan, Ana's panel and the clock."""
+    enc = await open_duel(t)
     await phase_seen(t)
     plan = t.bot.requests
     phase_no = (await t.bot.service.read(enc)).phase_no
     panel = await current_panel_dm(t, t.ana, "halcon", phase_no)
     clock = hold(plan)
-    await plan.wait_turn(Kind.POST)  # the second's budget is spent
+    await plan.wait_turn(Kind.POST)
+    return enc, plan, panel, clock
+
+
+async def test_past_the_budget_a_dm_panel_goes_before_a_status_edit_and_answers_are_not_held(
+    tables: list[Table],
+) -> None:
+    t = tables[0]
+    enc, plan, panel, clock = await budget_spent(t)
     # Ana's clicks are answered while nothing else may go out; her order changes the status, whose edit waits
     ack = await fill_and_submit(t.fd, t.ana, panel, "halcon", moves="A", fire=1)
     assert ack.content, "her Submit was answered"
@@ -139,13 +146,7 @@ async def test_past_the_budget_a_dm_panel_on_the_players_fresh_click_goes_at_onc
     """The interaction webhook is exempt from the global limit: a panel riding on Ana's own Submit does not wait
     for the second's budget (bot/click_tokens.py)."""
     t = tables[0]
-    enc = await open_duel(t)
-    await phase_seen(t)
-    plan = t.bot.requests
-    phase_no = (await t.bot.service.read(enc)).phase_no
-    panel = await current_panel_dm(t, t.ana, "halcon", phase_no)
-    clock = hold(plan)
-    await plan.wait_turn(Kind.POST)
+    enc, plan, panel, clock = await budget_spent(t)
     await fill_and_submit(t.fd, t.ana, panel, "halcon", moves="A", fire=1)
     await t.fd.wait_for(lambda: plan.waiting == 1, what="the status edit waiting")
     announcer = announcer_of(t)
@@ -160,13 +161,7 @@ async def test_past_the_budget_a_dm_panel_on_the_players_fresh_click_goes_at_onc
 
 async def test_status_refreshes_queued_while_its_edit_waits_make_one_status_edit(tables: list[Table]) -> None:
     t = tables[0]
-    enc = await open_duel(t)
-    await phase_seen(t)
-    plan = t.bot.requests
-    phase_no = (await t.bot.service.read(enc)).phase_no
-    panel = await current_panel_dm(t, t.ana, "halcon", phase_no)
-    clock = hold(plan)
-    await plan.wait_turn(Kind.POST)
+    enc, plan, panel, clock = await budget_spent(t)
     start = len(t.fd.requests)
     await fill_and_submit(t.fd, t.ana, panel, "halcon", moves="A", fire=1)
     await t.fd.wait_for(lambda: plan.waiting == 1, what="the status edit waiting")
