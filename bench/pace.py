@@ -24,7 +24,8 @@ Prints one JSON line per figure:
   REST request the bot made, interaction answers included), ``bench_cpu_pct`` (this process: the people and
   the local Discord, which share the machine with the bot; ``bench_lag_p99_ms`` how late its event loop runs:
   when it lags, the bot is answered late and the figures are the bench's), plus ``compress``, ``warmup``
-  (minutes, not measured), sample counts and what failed;
+  (minutes, not measured), sample counts and what failed; ``board_p95_by_ruleset_ms`` and ``board_max_ms`` say
+  which tables the slowest boards came from;
 * ``requests_per_round`` (``--by-route``): the bot's requests per step played (a Submit, or a director's resolve),
   per ruleset and route class (``interaction`` answers, ``post``, ``edit`` and ``status_edit`` (the text alone)
   in the channel, ``dm_post`` and ``dm_edit``, ``dm_open``, the ``member`` and ``user`` lookups); ``…_unchanged``
@@ -119,6 +120,7 @@ class Run:
     tm: Timings = field(default_factory=Timings)
     by_ruleset: dict[str, list[float]] = field(default_factory=dict[str, list[float]])
     boards: list[float] = field(default_factory=list[float])
+    boards_by_ruleset: dict[str, list[float]] = field(default_factory=dict[str, list[float]])
     failures: dict[str, int] = field(default_factory=dict[str, int])
     sessions: int = 0
     resolves: int = 0  # the director's /director resolve, when no panel was offered
@@ -219,6 +221,7 @@ async def watch_boards(run: Run, table: Table) -> None:
         if board and table.last_action:
             if run.counting(table.last_action):
                 run.boards.append((now - table.last_action) * 1000)
+                run.boards_by_ruleset.setdefault(table.ruleset, []).append((now - table.last_action) * 1000)
             table.last_action = 0.0
         seen = new
 
@@ -635,6 +638,11 @@ async def play(
                 "sessions": run.sessions,
                 "director_resolves": run.resolves,
                 "ack_p99_by_ruleset_ms": {k: pct(v, 0.99) for k, v in sorted(run.by_ruleset.items())},
+                # which tables the slow boards came from (a p95 over ~100 boards is its few slowest)
+                "board_p95_by_ruleset_ms": {
+                    k: pct(v, 0.95) for k, v in sorted(run.boards_by_ruleset.items())
+                },
+                "board_max_ms": max(run.boards) if run.boards else None,
                 "failures": run.failures,
                 "invalid_requests": fd.invalid_requests,
                 **({"refused_429": dict(limits.refused)} if limits is not None else {}),
