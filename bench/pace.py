@@ -39,6 +39,11 @@ Prints one JSON line per figure:
 kind waited for its turn in the bot's request plan (bot/request_plan.py; ``post``: a board), ``plan_granted`` how
 many of each it let go.
 
+``--known-players`` starts the bot knowing every person's DM channel, as a bot in service knows its regular
+players. A fresh bot opens each one in the run, and Discord lets a bot token open five DM channels per five seconds
+(``--rate-limits``): seating 200 tables' 600 people within a minute's warm-up then queues their openings for ten
+minutes, and the DMs and the posts behind them wait (a cold start, not the steady state).
+
 ``--baseline REV --repeat R`` runs the bot of git revision REV beside this tree's, alternately, R times each (each
 figure line then names its ``bot``): a before and after in one sitting.
 
@@ -47,7 +52,7 @@ wakes only on its channel's changes, its players' panel watcher only on their DM
 interaction's, so the bench's own work grows with the changes, not with the changes times the tables.
 
 Run: ``.venv/bin/python bench/pace.py --encounters 10 --minutes 1 [--warmup 0.5] [--compress 20] [--find]
-[--rate-limits]``.
+[--rate-limits] [--known-players]``.
 This is a measurement, not a test: the figures depend on the machine and its load at the time.
 """
 
@@ -73,6 +78,7 @@ from typing import cast
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.e2e import Timings, baseline_tree, pct
+from bot.storage import open_storage
 from rules.scenario import load_scenario
 from tests.bot_process import ROOT, BotProcess, spawn_bot
 from tests.e2e_helpers import draft_in
@@ -555,10 +561,12 @@ async def play(
     code: Path = ROOT,
     label: str | None = None,
     warmup: float | None = None,
+    known: bool = False,
 ) -> dict[str, object]:
     """One run of ``encounters`` tables by the bot of the source tree ``code`` (``label``: which revision it is,
     printed as ``bot``): seated over ``warmup`` minutes (by default ``minutes`` / 4), then measured for
-    ``minutes``; returns (and prints) its ``pace`` figure."""
+    ``minutes``; returns (and prints) its ``pace`` figure. ``known``: every person's DM channel is in the bot's
+    database before it starts, as for people it has DMed before."""
     warmup = minutes / 4 if warmup is None else warmup
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeDiscord(rate_limits=rate_limits) as fd:
@@ -573,6 +581,8 @@ async def play(
                 for p in people:
                     guild.add_member(p.user)
                 tables.append(Table(guild.create_text_channel(f"table-{i}"), people[0], people[1:], i))
+            if known:
+                await know_players(f"sqlite:///{tmp}/pace.sqlite3", tables)
             answers_file = Path(tmp) / "answers.json"
             plan_file = Path(tmp) / "plan.json"
             child: BotProcess = await spawn_bot(
@@ -680,6 +690,18 @@ def holds(figure: dict[str, object]) -> bool:
     )
 
 
+async def know_players(url: str, tables: list[Table]) -> None:
+    """The bot's database made to know every person's DM channel (bot/dm_channels.py), as for a bot in service
+    whose players have played before: no channel is opened in the run."""
+    storage = await open_storage(url)
+    try:
+        for table in tables:
+            for person in table.people:
+                await storage.set_dm_channel(person.id, person.dm_channel.id)
+    finally:
+        await storage.close()
+
+
 async def find(
     start: int,
     minutes: float,
@@ -688,13 +710,14 @@ async def find(
     rate_limits: bool,
     steps: int,
     warmup: float | None = None,
+    known: bool = False,
 ) -> None:
     """The largest N that holds both bars: doubling from ``start``, then halving the gap ``steps`` times."""
     good: dict[str, object] | None = None
     bad_n: int | None = None
     n = start
     while bad_n is None:
-        figure = await play(n, minutes, compress, seed, rate_limits, False, warmup=warmup)
+        figure = await play(n, minutes, compress, seed, rate_limits, False, warmup=warmup, known=known)
         if holds(figure):
             good, n = figure, n * 2
         else:
@@ -704,7 +727,7 @@ async def find(
         if bad_n - low <= 1:
             break
         n = (low + bad_n) // 2
-        figure = await play(n, minutes, compress, seed, rate_limits, False, warmup=warmup)
+        figure = await play(n, minutes, compress, seed, rate_limits, False, warmup=warmup, known=known)
         if holds(figure):
             good, low = figure, n
         else:
@@ -717,8 +740,10 @@ async def compare(args: argparse.Namespace) -> None:
     """This tree's bot and ``--baseline``'s, alternately, ``--repeat`` times each, on the same workload."""
     with baseline_tree(args.baseline) as (tree, head):
         for _ in range(args.repeat):
-            await play(*workload(args), label=head, warmup=args.warmup)
-            await play(*workload(args), code=tree, label=args.baseline, warmup=args.warmup)
+            await play(*workload(args), label=head, warmup=args.warmup, known=args.known_players)
+            await play(
+                *workload(args), code=tree, label=args.baseline, warmup=args.warmup, known=args.known_players
+            )
 
 
 def workload(args: argparse.Namespace) -> tuple[int, float, float, int, bool, bool]:
@@ -749,6 +774,11 @@ def main() -> None:
     )
     parser.add_argument("--by-route", action="store_true", help="also print requests per step by ruleset")
     parser.add_argument(
+        "--known-players",
+        action="store_true",
+        help="the bot already knows every player's DM channel (a bot in service, not a fresh one)",
+    )
+    parser.add_argument(
         "--baseline",
         metavar="REV",
         help="also run the bot of git revision REV, alternately (not with --find)",
@@ -768,10 +798,11 @@ def main() -> None:
                 args.rate_limits,
                 args.steps,
                 args.warmup,
+                args.known_players,
             )
         )
     else:
-        asyncio.run(play(*workload(args), warmup=args.warmup))
+        asyncio.run(play(*workload(args), warmup=args.warmup, known=args.known_players))
 
 
 if __name__ == "__main__":
