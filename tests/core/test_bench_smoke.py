@@ -110,7 +110,7 @@ RUNS: list[tuple[str, list[str], dict[str, set[str]]]] = [
     ),
     (
         "pace",
-        ["--encounters", "1", "--minutes", "0.1"],
+        ["--encounters", "1", "--minutes", "0.1", "--known-players"],
         {
             "pace": {
                 "encounters",
