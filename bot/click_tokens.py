@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final
 
 import discord
@@ -60,6 +61,17 @@ TOKEN_GONE: Final = frozenset({10015, 50027})
 UNKNOWN_MESSAGE: Final = 10008
 
 
+@dataclass(frozen=True, slots=True)
+class Made:
+    """A follow-up a click sent: what editing it needs, the click's webhook (not the click, which holds the whole
+    message it was made on: tens of KB a person)."""
+
+    webhook: discord.Webhook
+    user_id: int
+    channel_id: int
+    created_at: dt.datetime
+
+
 class ClickTokens:
     """The newest DM clicks of each person this process received (the one before the newest too: the newest may
     not be answered yet when a DM it caused goes out, such as the panel after the Submit that resolved the
@@ -75,7 +87,7 @@ class ClickTokens:
     ) -> None:
         self.clock = clock
         self._clicks: Bounded[int, tuple[discord.Interaction, ...]] = Bounded(size)  # newest first
-        self._made: Bounded[int, discord.Interaction] = Bounded(made_size)
+        self._made: Bounded[int, Made] = Bounded(made_size)
         #: DMs sent and edits made through a click's webhook, and the refusals that sent one the channel's way
         self.sent = 0
         self.edited = 0
@@ -96,8 +108,13 @@ class ClickTokens:
         self._prune()
 
     def click_of(self, user_id: int) -> discord.Interaction | None:
-        """The person's newest DM click a follow-up may go through now."""
-        return next((c for c in self._clicks.get(user_id, ()) if self._usable(c)), None)
+        """The person's newest DM click a follow-up may go through now (the one before it is let go once the newest
+        is usable: a click holds the whole message it was made on)."""
+        kept = self._clicks.get(user_id, ())
+        click = next((c for c in kept if self._usable(c)), None)
+        if click is not None and click is kept[0] and len(kept) > 1:
+            self._clicks[user_id] = (click,)
+        return click
 
     async def send(self, user_id: int, kwargs: dict[str, Any]) -> discord.WebhookMessage | None:
         """``kwargs`` (a channel send's) as a follow-up of the person's click, in their DM; None when they have no
@@ -109,10 +126,10 @@ class ClickTokens:
         try:
             message = await click.followup.send(wait=True, **kwargs)
         except discord.HTTPException as error:
-            if not self._refused(click, error):
+            if not self._refused(user_id, click.token, error):
                 raise
             return None
-        self._made[message.id] = click
+        self._made[message.id] = Made(click.followup, user_id, message.channel.id, click.created_at)
         self._prune()
         self.sent += 1
         return message
@@ -125,23 +142,23 @@ class ClickTokens:
         message as edited. None when neither is usable, or its webhook refused the edit (nothing changed: the
         caller edits it by the channel). Any other failure is the caller's."""
         click = self._made_on(user_id, channel_id, message_id)
-        on_it = click is not None
-        if click is None:
-            click = self._made.get(message_id)
-            if (
-                click is None
-                or click.user.id != user_id
-                or click.channel_id != channel_id
-                or not self._usable(click)
-            ):
-                return None
+        made = self._made.get(message_id)
+        token = ""
         try:
-            if on_it:
+            if click is not None:
+                token = click.token
                 edited: discord.Message = await click.edit_original_response(**kwargs)
+            elif (
+                made is not None
+                and (made.user_id, made.channel_id) == (user_id, channel_id)
+                and self.clock() - made.created_at < FRESH_FOR
+            ):
+                token = made.webhook.token or ""
+                edited = await made.webhook.edit_message(message_id, **kwargs)
             else:
-                edited = await click.followup.edit_message(message_id, **kwargs)
+                return None
         except discord.HTTPException as error:
-            if not self._refused(click, error):
+            if not self._refused(user_id, token, error):
                 raise
             return None
         self.edited += 1
@@ -181,7 +198,7 @@ class ClickTokens:
     def _usable(self, click: discord.Interaction) -> bool:
         return click.response.type in FOLLOWABLE and self.clock() - click.created_at < FRESH_FOR
 
-    def _refused(self, click: discord.Interaction, error: discord.HTTPException) -> bool:
+    def _refused(self, user_id: int, token: str, error: discord.HTTPException) -> bool:
         """Whether ``error`` is a refusal (a 4xx: nothing was created or changed); a refusal of the token itself
         drops the click. A server error or a dropped connection may have let the request through."""
         if not 400 <= error.status < 500:
@@ -193,14 +210,15 @@ class ClickTokens:
             or error.code in TOKEN_GONE
             or (error.status == 404 and error.code != UNKNOWN_MESSAGE)
         ):
-            self._drop(click)
+            self._drop(user_id, token)
         return True
 
-    def _drop(self, click: discord.Interaction) -> None:
-        kept = tuple(c for c in self._clicks.get(click.user.id, ()) if c is not click)
+    def _drop(self, user_id: int, token: str) -> None:
+        """The click of ``token`` is no longer used, nor what it made."""
+        kept = tuple(c for c in self._clicks.get(user_id, ()) if c.token != token)
         if kept:
-            self._clicks[click.user.id] = kept
+            self._clicks[user_id] = kept
         else:
-            self._clicks.pop(click.user.id, None)
-        for message_id in [m for m, made_by in self._made.items() if made_by is click]:
+            self._clicks.pop(user_id, None)
+        for message_id in [m for m, made in self._made.items() if made.webhook.token == token]:
             del self._made[message_id]

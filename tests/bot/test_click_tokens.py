@@ -87,6 +87,17 @@ def test_while_the_newest_click_waits_for_its_answer_the_one_before_carries_the_
     assert clicks.click_of(ANA) is before
 
 
+def test_once_the_newest_click_carries_the_dms_the_one_before_is_let_go() -> None:
+    """A click holds the whole message it was made on (tens of KB): a person keeps one once the newest is
+    answered."""
+    clicks = tokens(EPOCH + dt.timedelta(minutes=1))
+    clicks.seen(click(ANA, ANA_DM, EPOCH))
+    answered = click(ANA, ANA_DM, EPOCH + dt.timedelta(seconds=5))
+    clicks.seen(answered)
+    assert clicks.click_of(ANA) is answered
+    assert clicks._clicks[ANA] == (answered,)  # pyright: ignore[reportPrivateUsage]
+
+
 def test_an_older_click_arriving_late_does_not_replace_the_newest() -> None:
     clicks = tokens(EPOCH + dt.timedelta(minutes=1))
     newest = click(ANA, ANA_DM, EPOCH + dt.timedelta(seconds=30))
