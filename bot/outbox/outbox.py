@@ -15,6 +15,7 @@ import weakref
 from typing import TYPE_CHECKING, Protocol
 
 from bot.bounded import Bounded
+from bot.offloop import behind_clicks
 from bot.orders_reply import picks_for
 from bot.outbox.claims import Claims
 from bot.outbox.queue import PostQueue, Queued, StatusShown, StepPost
@@ -310,7 +311,7 @@ class Outbox:
 
     async def open_phase(self, encounter_id: int) -> None:
         """The phase's status, and a panel to each player who owes orders (and the director, in a director-run
-        mode)."""
+        mode). Their builds wait behind any click's (bot/offloop.py): nobody is looking at them yet."""
         self.sender.close_post(encounter_id)
         reading = await self._service.read(encounter_id)
         status = await self._service.status(encounter_id, reading=reading)
@@ -324,21 +325,25 @@ class Outbox:
             and not reading.state.over
         ):
             # a director-run mode (ocs): the director's procedure panel for this step, by DM
-            await self.send_panel(reading.meta, reading.meta.created_by, DIRECTOR, reading=reading, used=used)
+            with behind_clicks():
+                await self.send_panel(
+                    reading.meta, reading.meta.created_by, DIRECTOR, reading=reading, used=used
+                )
 
     async def _send_panels(self, reading: Reading, status: StatusView, used: set[int]) -> None:
         """The panels of the units missing from the open phase: one message per player for their units that may
         act now (a unit picker switches between them), else, where the picker has no room or one unit acts, a
-        message per unit."""
+        message per unit. Built behind any click's work (bot/offloop.py)."""
         by_user: dict[int, list[str]] = {}
         for missing in status.missing:
             if missing.user_id is not None:
                 by_user.setdefault(missing.user_id, []).append(missing.unit)
-        for user_id, units in by_user.items():
-            covered = await self.send_panels(reading, user_id, used)
-            for unit in units:
-                if unit not in covered:
-                    await self.send_panel(reading.meta, user_id, unit, reading=reading, used=used)
+        with behind_clicks():
+            for user_id, units in by_user.items():
+                covered = await self.send_panels(reading, user_id, used)
+                for unit in units:
+                    if unit not in covered:
+                        await self.send_panel(reading.meta, user_id, unit, reading=reading, used=used)
 
     async def send_panels(self, reading: Reading, user_id: int, used: set[int]) -> tuple[str, ...]:
         """DM one panel message for the player's units that may act now, once per player and phase; the units it

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import bot.panels.exo as exo_panel
+from bot import offloop
 from bot.offloop import THREAD_NAME
 from bot.panels import PanelPlugin
 from bot.panels.draft import Draft
@@ -28,13 +29,15 @@ Calls = list[tuple[str, str]]  # (what ran, the name of the thread it ran on)
 class SpyPanel(PanelPlugin):
     """The exo panel, noting the thread of each call that works over the rules."""
 
-    __slots__ = ("calls", "real")
+    __slots__ = ("calls", "kinds", "real")
 
     def __init__(self, real: PanelPlugin, calls: Calls) -> None:
         self.real, self.calls = real, calls
+        self.kinds: list[tuple[str, bool]] = []  # (what ran, whether as background work)
 
     def _ran(self, what: str) -> None:
         self.calls.append((what, threading.current_thread().name))
+        self.kinds.append((what, offloop._background.get()))  # pyright: ignore[reportPrivateUsage]
 
     def build_panel(self, state: EncounterState, unit_id: str, *, draft: Draft, owing: bool) -> PanelModel:
         self._ran("build_panel")
@@ -61,7 +64,8 @@ async def test_exo_panels_and_the_submit_check_run_in_the_click_worker(
 ) -> None:
     t = table
     calls: Calls = []
-    monkeypatch.setattr(exo_panel, "PANEL", SpyPanel(exo_panel.PANEL, calls))
+    spy = SpyPanel(exo_panel.PANEL, calls)
+    monkeypatch.setattr(exo_panel, "PANEL", spy)
     exo = type(get_ruleset("exo"))
     parse, validate = exo.parse_order, exo.validate_order
 
@@ -79,7 +83,12 @@ async def test_exo_panels_and_the_submit_check_run_in_the_click_worker(
     enc = await open_duel(t)
     phase_no = (await t.bot.service.read(enc)).phase_no
     panel = await current_panel_dm(t, t.ana, "halcon", phase_no)  # sent by DM when the phase opened
+    # the phase opening's panels are built behind any click's work: nobody is looking at them yet
+    assert spy.kinds and all(background for _, background in spy.kinds), spy.kinds
+    spy.kinds.clear()
     ack = await fill_and_submit(t.fd, t.ana, panel, "halcon", moves="D", fire=2)  # a button, a select, Submit
+    pressed = [background for what, background in spy.kinds if what == "apply"]
+    assert pressed and not any(pressed), spy.kinds  # a click's own work goes first
     assert ack.ephemeral and "received" in ack.content, ack.content
     await orders_panel(t, t.bea)  # opened by /orders (Bea's DMs are closed)
 
