@@ -8,6 +8,12 @@ membership lookup a DM click waits on: never delayed, only counted), a DM panel 
 status edit. Within the budget every request goes at once; once a second's budget is spent, the waiting ones go in
 that order as it frees up, so a board or a panel never waits behind a status edit that only repeats a name.
 
+A request holds its place in the budget from the moment it is let go until a second after its answer came back.
+Discord counts a request when it arrives, somewhere in between; counting it from the grant alone would let a busy
+loop (or a slow network) deliver a second's grants late, beside the next second's, and meet a global 429. With
+the whole span held, any second of arrivals holds at most the budget: the last request granted among them saw
+every other one either still in flight or answered less than a second before.
+
 A request's kind is its route's (a DM channel, the DM opening, a member lookup, a channel message), or the one
 :func:`as_kind` gives the code sending it (the status, which is a channel edit like a post's).
 """
@@ -20,7 +26,7 @@ import heapq
 import itertools
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import AsyncGenerator, Awaitable, Callable, Generator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import IntEnum
@@ -71,7 +77,8 @@ class RequestPlan:
         self, budget: int = BUDGET, per: float = PER_S, *, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.budget, self.per, self.clock = budget, per, clock
-        self._granted: deque[float] = deque()  # when each request of the window went out
+        self._answered: deque[float] = deque()  # when each request answered within the window came back
+        self._in_flight = 0  # requests let go and not answered yet
         self._waiting: list[_Waiter] = []
         self._seq = itertools.count()
         self._dm_channels: set[int] = set()
@@ -102,7 +109,7 @@ class RequestPlan:
     async def wait_turn(self, kind: Kind) -> None:
         """Until a request of ``kind`` may go out; an answer goes at once (it is counted all the same)."""
         self._expire()
-        if kind == Kind.ANSWER or (not self._waiting and len(self._granted) < self.budget):
+        if kind == Kind.ANSWER or (not self._waiting and self._held() < self.budget):
             self._grant(kind)
             return
         asked = self.clock()
@@ -123,7 +130,7 @@ class RequestPlan:
         """Let the waiting requests go, best first, as far as the budget has freed up."""
         self._timer = None
         self._expire()
-        while self._waiting and len(self._granted) < self.budget:
+        while self._waiting and self._held() < self.budget:
             waiter = heapq.heappop(self._waiting)
             if waiter.future.done():  # cancelled meanwhile
                 continue
@@ -131,19 +138,44 @@ class RequestPlan:
             waiter.future.set_result(None)
         self._schedule()
 
+    def done(self) -> None:
+        """A request let go by :meth:`wait_turn` was answered (or failed): it holds its place a window more."""
+        self._in_flight -= 1
+        self._answered.append(self.clock())
+        self._schedule()
+
+    @contextlib.asynccontextmanager
+    async def turn(self, kind: Kind) -> AsyncGenerator[None]:
+        """Within: a request of ``kind`` that has had its turn, held in the budget until it is done."""
+        await self.wait_turn(kind)
+        try:
+            yield
+        finally:
+            self.done()
+
+    def _held(self) -> int:
+        return self._in_flight + len(self._answered)
+
     def _grant(self, kind: Kind) -> None:
-        self._granted.append(self.clock())
+        self._in_flight += 1
         self.granted[kind] += 1
 
     def _expire(self) -> None:
         horizon = self.clock() - self.per
-        while self._granted and self._granted[0] <= horizon:
-            self._granted.popleft()
+        while self._answered and self._answered[0] <= horizon:
+            self._answered.popleft()
 
     def _schedule(self) -> None:
+        """Pump when the oldest answer leaves the window (a request in flight frees its place through :meth:`done`,
+        which schedules again)."""
         if not self._waiting or self._timer is not None:
             return
-        delay = self._granted[0] + self.per - self.clock() if self._granted else 0.0
+        if self._answered:
+            delay = self._answered[0] + self.per - self.clock()
+        elif self._in_flight >= self.budget:
+            return  # every place is held by a request in flight: the first one done schedules the pump
+        else:
+            delay = 0.0
         self._timer = asyncio.get_running_loop().call_later(max(0.0, delay), self.pump)
 
     def wrap(self, request: Callable[..., Awaitable[object]]) -> Callable[..., Awaitable[object]]:
@@ -152,10 +184,10 @@ class RequestPlan:
 
         async def planned(route: Route, **kwargs: object) -> object:
             channel = route.channel_id  # a snowflake, as an int or its digits
-            await self.wait_turn(
+            async with self.turn(
                 self.kind_of(route.method, route.path, None if channel is None else int(channel))
-            )
-            return await request(route, **kwargs)
+            ):
+                return await request(route, **kwargs)
 
         return planned
 

@@ -7,7 +7,15 @@ from __future__ import annotations
 
 import asyncio
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from bot.request_plan import Kind, RequestPlan, as_kind
+
+
+async def answered_at_once(plan: RequestPlan, kind: Kind) -> None:
+    async with plan.turn(kind):
+        pass
 
 
 class Clock:
@@ -23,18 +31,18 @@ async def test_past_the_budget_a_dm_panel_goes_before_a_post_before_a_status_edi
 ):
     clock = Clock()
     plan = RequestPlan(budget=2, per=1.0, clock=clock)
-    await plan.wait_turn(Kind.POST)
-    await plan.wait_turn(Kind.POST)  # the second's budget is spent
+    await answered_at_once(plan, Kind.POST)
+    await answered_at_once(plan, Kind.POST)  # the second's budget is spent
     went: list[Kind] = []
 
     async def ask(kind: Kind) -> None:
-        await plan.wait_turn(kind)
+        await answered_at_once(plan, kind)
         went.append(kind)
 
     waiting = [asyncio.create_task(ask(k)) for k in (Kind.STATUS, Kind.POST, Kind.STATUS, Kind.DM)]
     await asyncio.sleep(0)
     assert plan.waiting == 4 and not went
-    await plan.wait_turn(Kind.ANSWER)  # an interaction's answer goes at once, counted all the same
+    await answered_at_once(plan, Kind.ANSWER)  # an interaction's answer goes at once, counted all the same
     clock.now += 1.0
     plan.pump()
     await asyncio.sleep(0)
@@ -66,7 +74,7 @@ async def test_a_request_s_kind_is_its_route_s_unless_the_sender_says_it_is_the_
 async def test_a_cancelled_request_leaves_the_line() -> None:
     clock = Clock()
     plan = RequestPlan(budget=1, per=1.0, clock=clock)
-    await plan.wait_turn(Kind.POST)
+    await answered_at_once(plan, Kind.POST)
     gone = asyncio.create_task(plan.wait_turn(Kind.DM))
     kept = asyncio.create_task(plan.wait_turn(Kind.STATUS))
     await asyncio.sleep(0)
@@ -77,3 +85,85 @@ async def test_a_cancelled_request_leaves_the_line() -> None:
     plan.pump()
     await kept
     assert plan.granted[Kind.STATUS] == 1 and plan.granted[Kind.DM] == 0
+
+
+async def test_a_request_still_in_flight_holds_its_place_until_a_window_after_its_answer() -> None:
+    clock = Clock()
+    plan = RequestPlan(budget=1, per=1.0, clock=clock)
+    slow = plan.turn(Kind.POST)
+    await slow.__aenter__()  # let go, its answer not back yet (a busy loop, a slow network)
+    after = asyncio.create_task(plan.wait_turn(Kind.DM))
+    clock.now += 5.0
+    plan.pump()
+    await asyncio.sleep(0)
+    assert not after.done(), "Discord may count the slow request only now: its place is still taken"
+    await slow.__aexit__(None, None, None)  # answered at 105.0
+    clock.now += 0.5
+    plan.pump()
+    await asyncio.sleep(0)
+    assert not after.done()
+    clock.now += 0.5
+    plan.pump()
+    await after
+    assert plan.granted[Kind.DM] == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    requests=st.lists(
+        st.tuples(
+            st.integers(0, 200),  # when it is asked for, in ticks of 10 ms
+            st.integers(1, 150),  # how long from its turn to its answer, in ticks
+            st.sampled_from([Kind.DM, Kind.POST, Kind.STATUS]),  # an answer never waits: Discord exempts it
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+    budget=st.integers(1, 5),
+)
+def test_wherever_discord_counts_a_request_between_its_turn_and_its_answer_no_second_holds_more_than_the_budget(
+    requests: list[tuple[int, int, Kind]], budget: int
+) -> None:
+    """Discord counts a request when it arrives: anywhere between the plan letting it go and its answer coming
+    back. Played on a clock of 10 ms ticks, every window of one second that any request's span meets holds at
+    most the budget of spans, so no placing of the arrivals can meet a global 429."""
+    spans = asyncio.run(_play(requests, budget))
+    assert len(spans) == len(requests), "every request had its turn"
+    starts = {answer for _, answer in spans} | {turn - 100 + 1 for turn, _ in spans}
+    for start in starts:  # a window [start, start + 100) of ticks: the spans that meet it
+        meeting = sum(1 for turn, answer in spans if turn < start + 100 and answer >= start)
+        assert meeting <= budget, (start, spans)
+
+
+async def _play(requests: list[tuple[int, int, Kind]], budget: int) -> list[tuple[int, int]]:
+    clock = Clock()
+    clock.now = 0.0
+    plan = RequestPlan(budget=budget, per=1.0, clock=lambda: clock.now / 100)  # ticks to seconds
+    spans: list[tuple[int, int]] = []
+    due: dict[int, list[asyncio.Future[None]]] = {}  # tick: the answers that come back then
+
+    async def one(asked: int, lasts: int, kind: Kind) -> None:
+        await plan.wait_turn(kind)
+        turn = int(clock.now)
+        answer: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        due.setdefault(turn + lasts, []).append(answer)
+        await answer
+        plan.done()
+        spans.append((turn, int(clock.now)))
+
+    tasks: list[asyncio.Task[None]] = []
+    end = max(a for a, _, _ in requests) + sum(n + 110 for _, n, _ in requests)  # even one at a time
+    for tick in range(end):
+        clock.now = float(tick)
+        tasks += [asyncio.create_task(one(a, n, k)) for a, n, k in requests if a == tick]
+        for answer in due.pop(tick, []):
+            answer.set_result(None)
+        for _ in range(3):
+            await asyncio.sleep(0)
+        plan.pump()
+        await asyncio.sleep(0)
+        if len(spans) == len(requests):
+            break
+    for task in tasks:
+        task.cancel()
+    return spans
