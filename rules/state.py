@@ -135,7 +135,9 @@ class Decision:
 
 
 @serializable
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(
+    frozen=True, slots=True, kw_only=True, weakref_slot=True
+)  # memos keyed by a state forget it with it
 class EncounterState:
     ruleset: str
     name: str

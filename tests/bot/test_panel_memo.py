@@ -5,8 +5,10 @@ slow player's click finds its panel built."""
 
 from __future__ import annotations
 
+import gc
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -136,3 +138,25 @@ async def test_a_tables_state_and_panel_are_kept_while_a_thousand_other_encounte
         await service.end(others[0], Actor(DIRECTOR))
         await service.read(others[0])
         assert others[0] not in cast(Any, service)._reads
+
+
+class Listed:
+    """A memoized value that can be watched going away."""
+
+
+def test_a_memo_holds_a_state_s_results_while_the_state_lives_and_lets_them_go_with_it() -> None:
+    """The service holds each encounter's current state; a step replaces it, and the lists built on the old one
+    go with it, not after thousands of other states (what a memo holds, a full garbage collection walks with
+    the event loop stopped)."""
+    memo: Callable[[EncounterState, str], Listed] = per_state(lambda s, unit: Listed())
+    states = _states(3)
+    kept = [weakref.ref(memo(state, "a")) for state in states]
+    gc.collect()
+    assert all(ref() is not None for ref in kept), "held while their states live"
+    assert memo(states[1], "a") is kept[1](), "found again on the same state"
+    del states[1]
+    gc.collect()
+    memo(states[0], "a")  # the next call drops what went
+    assert [ref() is None for ref in kept] == [False, True, False]
+    newer = _states(1)[0]  # may be given the identity the state gone had
+    assert memo(newer, "a") is not kept[1]() and memo(newer, "a") is memo(newer, "a")
