@@ -10,7 +10,7 @@ import hashlib
 import logging
 import signal
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import aiohttp
 import discord
@@ -157,17 +157,28 @@ class Announcing(Protocol):
 
 _frozen = False
 
+#: the garbage collector's thresholds in service (the interpreter's are 700, 10, 10). A click's work keeps its
+#: objects for a few milliseconds to a few seconds (a reading, a request, a view); at the interpreter's thresholds
+#: whatever lived past a few hundred allocations was promoted, and the oldest generation then filled fast enough
+#: that a full collection, which walks every object with the event loop stopped, came every 15 s at 300 tables and
+#: took 0.2-0.4 s. With these, objects must outlive 10,000 allocations times 20 to be promoted: a young collection
+#: walks more (tens of ms at most) but the full ones became rare (one in a 3-minute run instead of 13-17;
+#: bench/pace.py at 300 tables put acknowledgements' p99 at 64 ms against 160-200 ms)
+COLLECTOR_THRESHOLDS: Final = (10_000, 20, 10)
 
-def freeze_startup_heap() -> None:
-    """Move everything alive after start-up (modules, catalogs, data tables, the command tree) out of the garbage
-    collector's reach, once per process. A full collection walks every tracked object with the event loop
-    stopped, whichever thread triggers it: at 800 ships they took 100-500 ms each on this machine, and the ~77,000
-    objects alive after start-up, which live as long as the process, were walked every time."""
+
+def tune_collector() -> None:
+    """Once per process, after start-up: move everything alive then (modules, catalogs, data tables, the command
+    tree) out of the garbage collector's reach, and set :data:`COLLECTOR_THRESHOLDS`. A full collection walks every
+    tracked object with the event loop stopped, whichever thread triggers it: at 800 ships they took 100-500 ms each
+    on this machine, and the ~77,000 objects alive after start-up, which live as long as the process, were walked
+    every time."""
     global _frozen
     if not _frozen:
         _frozen = True
         gc.collect()
         gc.freeze()
+        gc.set_threshold(*COLLECTOR_THRESHOLDS)
 
 
 #: seconds; the acknowledgement bar is 100 ms and a panel with its preview takes about 15-25 ms on a
@@ -357,7 +368,7 @@ class HexBotCore(commands.Bot):
             interval=self.deadline_interval,
         )
         self.scheduler.start()
-        freeze_startup_heap()
+        tune_collector()
 
     async def announce(self, result: Resolution) -> None:
         """Tell the channel and the players what a resolution did (images, account, next phase's panels)."""
