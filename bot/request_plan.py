@@ -3,9 +3,11 @@ all (its global limit, per token; the interaction answers are exempt) and bans a
 discord.py already waits on each route's bucket and after a 429; what this module decides is the order in which
 the bot's own requests take the second's budget, and that the budget is not overrun in the first place.
 
-Requests are granted in four kinds, best first: what answers a person now (an interaction's answer, and the
-membership lookup a DM click waits on: never delayed, only counted), a DM panel or any DM, a channel post, a
-status edit. Within the budget every request goes at once; once a second's budget is spent, the waiting ones go in
+Requests are granted in four kinds, best first: what answers a person now (the membership lookup a DM click
+waits on), a DM panel or any DM, a channel post, a status edit. The routes Discord's global limit exempts (an
+interaction's answer and its follow-ups, on ``/interactions/`` and ``/webhooks/``) are never held nor counted; a
+membership lookup is counted, so it waits at the head of the line like the rest (its click was acknowledged
+already, bot/panel items: only the panel's update waits). Within the budget every request goes at once; once a second's budget is spent, the waiting ones go in
 that order as it frees up, so a board or a panel never waits behind a status edit that only repeats a name.
 
 A request holds its place in the budget from the moment it is let go until a second after its answer came back.
@@ -48,6 +50,12 @@ PER_S: Final = 1.0
 
 #: discord.py's route of a member lookup (bot/membership.py: a DM click waits on it)
 MEMBER_LOOKUP: Final = "/guilds/{guild_id}/members/{member_id}"
+
+
+def exempt(path: str) -> bool:
+    """Whether Discord's global limit leaves a route out: an interaction's answer and its webhook's follow-ups."""
+    return path.startswith(("/interactions/", "/webhooks/"))
+
 
 _kind: ContextVar[Kind | None] = ContextVar("hexd_request_kind", default=None)
 
@@ -100,16 +108,16 @@ class RequestPlan:
         given = _kind.get()
         if given is not None:
             return given
-        if path.startswith(("/interactions/", "/webhooks/")) or path == MEMBER_LOOKUP:
+        if exempt(path) or path == MEMBER_LOOKUP:
             return Kind.ANSWER
         if (method == "POST" and path == "/users/@me/channels") or channel_id in self._dm_channels:
             return Kind.DM
         return Kind.POST
 
     async def wait_turn(self, kind: Kind) -> None:
-        """Until a request of ``kind`` may go out; an answer goes at once (it is counted all the same)."""
+        """Until a request of ``kind`` may go out (best kind first once the budget is spent)."""
         self._expire()
-        if kind == Kind.ANSWER or (not self._waiting and self._held() < self.budget):
+        if not self._waiting and self._held() < self.budget:
             self._grant(kind)
             return
         asked = self.clock()
@@ -183,6 +191,9 @@ class RequestPlan:
         retries happen inside, unchanged)."""
 
         async def planned(route: Route, **kwargs: object) -> object:
+            if exempt(route.path):  # Discord does not count it: nothing to hold
+                self.granted[Kind.ANSWER] += 1
+                return await request(route, **kwargs)
             channel = route.channel_id  # a snowflake, as an int or its digits
             async with self.turn(
                 self.kind_of(route.method, route.path, None if channel is None else int(channel))
