@@ -43,35 +43,31 @@ async def held(gate: threading.Event) -> asyncio.Future[bool]:
     return running
 
 
-async def test_a_click_s_job_goes_before_the_background_jobs_handed_in_ahead_of_it(worker: None) -> None:
+async def handed_in_while_held(panels: int, clicks: int) -> list[str]:
+    """``panels`` background jobs, then ``clicks`` clicks' jobs, all handed in while the worker is held; the order
+    the worker ran them in, once let go (each job's result reaching its caller checked on the way)."""
     ran: list[str] = []
     gate = threading.Event()
     holding = await held(gate)
     with behind_clicks():
-        panels = [asyncio.ensure_future(off_loop(noting(ran, f"panel {i}"))) for i in range(3)]
+        built = [asyncio.ensure_future(off_loop(noting(ran, f"panel {i}"))) for i in range(panels)]
         await asyncio.sleep(0)  # each task hands its job in as it first runs, in the order made
-    clicks = [asyncio.ensure_future(off_loop(noting(ran, f"click {i}"))) for i in range(2)]
+    pressed = [asyncio.ensure_future(off_loop(noting(ran, f"click {i}"))) for i in range(clicks)]
     await asyncio.sleep(0)
     gate.set()
     assert await holding
-    assert await asyncio.gather(*clicks, *panels) == ["click 0", "click 1", "panel 0", "panel 1", "panel 2"]
-    assert ran == ["click 0", "click 1", "panel 0", "panel 1", "panel 2"]
+    names = [f"click {i}" for i in range(clicks)] + [f"panel {i}" for i in range(panels)]
+    assert await asyncio.gather(*pressed, *built) == names
+    return ran
+
+
+async def test_a_click_s_job_goes_before_the_background_jobs_handed_in_ahead_of_it(worker: None) -> None:
+    assert await handed_in_while_held(3, 2) == ["click 0", "click 1", "panel 0", "panel 1", "panel 2"]
 
 
 async def test_the_background_gets_one_job_after_every_fair_run_of_clicks(worker: None) -> None:
-    ran: list[str] = []
-    gate = threading.Event()
-    holding = await held(gate)
-    with behind_clicks():
-        panels = [asyncio.ensure_future(off_loop(noting(ran, f"panel {i}"))) for i in range(2)]
-        await asyncio.sleep(0)
-    clicks = [asyncio.ensure_future(off_loop(noting(ran, f"click {i}"))) for i in range(2 * FAIR + 1)]
-    await asyncio.sleep(0)
-    gate.set()
-    await holding
-    await asyncio.gather(*clicks, *panels)
-    first, second = ran.index("panel 0"), ran.index("panel 1")
-    assert first == FAIR and second == 2 * FAIR + 1
+    ran = await handed_in_while_held(2, 2 * FAIR + 1)
+    assert ran.index("panel 0") == FAIR and ran.index("panel 1") == 2 * FAIR + 1
     assert [r for r in ran if r.startswith("click")] == [f"click {i}" for i in range(2 * FAIR + 1)]
 
 
