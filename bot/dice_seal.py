@@ -27,10 +27,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from bot.public_view import public_units
 from data.i18n import t
-from rules.engine import visibility
 from rules.events import Event, RollMade
-from rules.ruleset import PUBLIC, Ruleset
+from rules.ruleset import Ruleset
 from rules.state import EncounterState
 
 #: the stored event that carries a step's seal, in the batch of events the step committed
@@ -131,7 +131,7 @@ def rolls_public(
 ) -> bool:
     """Whether every roll of the step reads the same to the public as to the director (FOG-1, NGT-9), judged as
     the channel's account judges it: a seed revealed with a hidden roll would let anyone draw that roll."""
-    seen = visibility(ruleset, after, PUBLIC).units | visibility(ruleset, before, PUBLIC).units
+    seen = public_units(after, ruleset) | public_units(before, ruleset)
     known = frozenset(before.units) | frozenset(after.units)
     return all(
         ruleset.public_event(e, frozenset(seen), known) == e for e in events if isinstance(e, RollMade)

@@ -15,12 +15,12 @@ from bot.bounded import Bounded
 from bot.opening import Openings
 from bot.panels.memo import per_state
 from bot.permissions import Actor, holder_of, is_director, player_of, stand_ins, units_of
+from bot.public_view import public_units
 from bot.results import Missing, Refused, refuse
 from bot.storage import Deadline, Encounter, EncounterNotFoundError, GuildSettings, Participant, Storage
-from rules.engine import visibility
 from rules.order_modes import OrderPolicy, policy_for
 from rules.registry import ruleset_for
-from rules.ruleset import DIRECTOR, PUBLIC
+from rules.ruleset import DIRECTOR
 from rules.serial import from_json
 from rules.state import EncounterState, Unit
 
@@ -224,7 +224,7 @@ class ServiceBase:
     @staticmethod
     def is_public(state: EncounterState, unit_id: str) -> bool:
         """Whether every side (and so the channel) may see the unit now (FOG-1, NGT-9)."""
-        return unit_id in visibility(ruleset_for(state), state, PUBLIC).units
+        return unit_id in public_units(state, ruleset_for(state))
 
     @classmethod
     def public_name(cls, state: EncounterState, unit_id: str) -> str:

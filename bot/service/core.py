@@ -37,6 +37,7 @@ from bot.offloop import off_loop
 from bot.opening import check_may_open_role, check_open_count
 from bot.panels.model import phase_text
 from bot.permissions import Actor, holder_of, player_of, units_of
+from bot.public_view import public_units
 from bot.results import (
     Created,
     HeldRolls,
@@ -70,13 +71,13 @@ from bot.storage import (
 from bot.storage.base import PHASE_RESOLVED, HistoryStep
 from data import SCENARIO_DIR
 from data.i18n import language_of
-from rules.engine import resolve_phase, visibility
+from rules.engine import resolve_phase
 from rules.errors import ScenarioError
 from rules.events import Event, RollMade, ShotResolved
 from rules.names import clean_name
 from rules.order_modes import OrderPolicy, policy_for
 from rules.registry import ruleset_for
-from rules.ruleset import DIRECTOR, PUBLIC, DiceFactory, Order, PhaseResult, Ruleset
+from rules.ruleset import DIRECTOR, DiceFactory, Order, PhaseResult, Ruleset
 from rules.scenario import Scenario, Texts, load_scenario, names_seed, text_in
 from rules.serial import from_json, to_json
 from rules.state import EncounterState, Unit
@@ -409,7 +410,7 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions, Spectator
         missing: tuple[Missing, ...] = ()
         acting: list[Missing] = []
         # the status goes to the channel: a unit hidden from the public is never named (FOG-1), only its player
-        public = visibility(ruleset_for(state), state, PUBLIC).units
+        public = public_units(state, ruleset_for(state))
         shown = {uid: (u.name if uid in public else "") for uid, u in state.units.items()}
         if meta.status == "running" and not state.over:
             missing = tuple(
@@ -855,7 +856,7 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions, Spectator
         ruleset: Ruleset,
         snapshot_seq: int = 0,
     ) -> StepReport:
-        visible = visibility(ruleset, after, PUBLIC).units | visibility(ruleset, before, PUBLIC).units
+        visible = public_units(after, ruleset) | public_units(before, ruleset)
         known = set(before.units) | set(after.units)
         # FOG-1, NGT-9: the ruleset says what the public may read of each event (a shot from the dark...)
         shown = (ruleset.public_event(e, frozenset(visible), frozenset(known)) for e in events)

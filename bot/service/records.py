@@ -14,6 +14,7 @@ from typing import Any
 from bot.dice_seal import SEAL_EVENT, Seal, seal_from
 from bot.imaging import run_long_job
 from bot.permissions import Actor
+from bot.public_view import public_units
 from bot.results import Refused, refuse
 from bot.service.base import ServiceBase
 from bot.service.replay import rule_events
@@ -25,7 +26,7 @@ from bot.verify import report_lines, verify_document
 from rules.engine import visibility
 from rules.events import Event
 from rules.registry import ruleset_for
-from rules.ruleset import DIRECTOR, PUBLIC
+from rules.ruleset import DIRECTOR
 from rules.scenario import MAX_NAME, MAX_UNIT_NAME, SAFE_ID
 from rules.serial import from_json
 from rules.state import EncounterState
@@ -269,10 +270,10 @@ def public_step_events(
 ) -> list[tuple[StoredEvent, int, str, Event]]:
     """(stored row, round, phase, event) of one step's events the public may read (FOG-1, NGT-9): every unit an event
     names was public before or after the step. The one judgement of the log, for steps kept and undone alike."""
-    seen = set(visibility(ruleset_for(after), after, PUBLIC).units)
+    seen = set(public_units(after, ruleset_for(after)))
     known = set(after.units)
     if before is not None:
-        seen |= visibility(ruleset_for(before), before, PUBLIC).units
+        seen |= public_units(before, ruleset_for(before))
         known |= set(before.units)
     ruleset = ruleset_for(after)
     out: list[tuple[StoredEvent, int, str, Event]] = []
