@@ -6,9 +6,10 @@ the bot's own requests take the second's budget, and that the budget is not over
 Requests are granted in four kinds, best first: what answers a person now (the membership lookup a DM click
 waits on), a DM panel or any DM, a channel post, a status edit. The routes Discord's global limit exempts (an
 interaction's answer and its follow-ups, on ``/interactions/`` and ``/webhooks/``) are never held nor counted; a
-membership lookup is counted, so it waits at the head of the line like the rest (its click was acknowledged
-already, bot/panel items: only the panel's update waits). Within the budget every request goes at once; once a second's budget is spent, the waiting ones go in
-that order as it frees up, so a board or a panel never waits behind a status edit that only repeats a name.
+membership lookup is counted, so it waits at the head of the line like the rest (its click is acknowledged
+meanwhile, cogs/panel/items.py: only the panel's update waits). Within the budget every request goes at once;
+once a second's budget is spent, the waiting ones go in that order as it frees up, so a board or a panel never
+waits behind a status edit that only repeats a name.
 
 A request holds its place in the budget from the moment it is let go until a second after its answer came back.
 Discord counts a request when it arrives, somewhere in between; counting it from the grant alone would let a busy
