@@ -100,6 +100,12 @@ class RequestPlan:
     def waiting(self) -> int:
         return len(self._waiting)
 
+    @property
+    def held(self) -> int:
+        """Places in the budget taken now: requests in flight, and those answered within the last window."""
+        self._expire()
+        return self._held()
+
     def note_dm_channel(self, channel_id: int) -> None:
         """A player's DM channel: what is sent or edited there is a DM."""
         self._dm_channels.add(channel_id)
@@ -131,6 +137,9 @@ class RequestPlan:
             if waiter in self._waiting:
                 self._waiting.remove(waiter)
                 heapq.heapify(self._waiting)
+            elif not waiter.future.cancelled():  # its turn came as it was cancelled: it never goes out
+                self._in_flight -= 1
+                self.pump()
             raise
         waited = self.clock() - asked
         self.longest_wait[kind] = max(self.longest_wait[kind], waited)

@@ -202,3 +202,16 @@ async def _play(requests: list[tuple[int, int, Kind]], budget: int) -> list[tupl
     for task in tasks:
         task.cancel()
     return spans
+
+
+async def test_a_request_cancelled_as_its_turn_comes_gives_its_place_back() -> None:
+    clock = Clock()
+    plan = RequestPlan(budget=1, per=1.0, clock=clock)
+    await answered_at_once(plan, Kind.POST)
+    late = asyncio.create_task(plan.wait_turn(Kind.DM))
+    await asyncio.sleep(0)
+    clock.now += 1.0
+    plan.pump()  # its turn: granted, not yet resumed
+    late.cancel()
+    await asyncio.sleep(0)
+    assert late.cancelled() and plan.held == 0, "the place it never used is free"

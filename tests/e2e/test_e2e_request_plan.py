@@ -193,12 +193,18 @@ async def test_several_encounters_resolving_at_once_stay_within_the_global_limit
     # late on a busy machine (the bot and the local Discord share this event loop) a request let go at the end
     # of one second arrives, the next second's are held for it. Without a budget (the bot asking as fast as it
     # can): 9 global 429s; counting a request from its turn alone: up to 2
-    assert fd.rate_limits is not None
-    fd.rate_limits.global_limit = 10
-    tables[0].bot.requests.budget = 10
     for t in tables:
         await phase_seen(t)
     await tables[0].bot.settle()
+    # the new limit starts clean: no request let go under the old budget is still in flight or in the last
+    # second, or it would arrive into the smaller one (the plan cannot call back what it let go)
+    plan = tables[0].bot.requests
+    plan.budget = 10
+    async with asyncio.timeout(30):
+        while plan.held:
+            await asyncio.sleep(0.05)
+    assert fd.rate_limits is not None
+    fd.rate_limits.global_limit = 10
     before = {t.channel.id: sum(len(m.attachments) for m in t.channel.history) for t in tables}
     phases = [(await t.bot.service.read(enc)).phase_no for t, enc in zip(tables, encounters, strict=True)]
 
