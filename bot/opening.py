@@ -46,8 +46,7 @@ async def check_open_count(
     limit = settings.open_limit
     if limit is None or answers_for_server(actor, settings, role_name):
         return
-    live = await storage.list_encounters(settings.guild_id, active_only=True)
-    count = sum(1 for meta in live if meta.created_by == actor.user_id)
+    count = await storage.count_open_encounters(settings.guild_id, actor.user_id)
     if count >= limit:
         raise refuse(
             "encounter.too_many_open",

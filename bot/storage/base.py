@@ -166,6 +166,10 @@ class Storage(abc.ABC):
     async def list_encounters(self, guild_id: int, active_only: bool = False) -> list[Encounter]: ...
 
     @abc.abstractmethod
+    async def count_open_encounters(self, guild_id: int, created_by: int) -> int:
+        """How many encounters ``created_by`` opened in the guild that have not ended (the open limit's count)."""
+
+    @abc.abstractmethod
     async def running_encounters(self) -> list[Encounter]:
         """Every encounter being played, in all guilds (what the bot resumes when it starts)."""
 

@@ -187,6 +187,19 @@ async def test_create_and_find_encounters(storage: Storage) -> None:
         await storage.get_encounter(encounter_id + 100)
 
 
+async def test_a_member_s_open_encounters_are_counted_in_their_guild_until_they_end(storage: Storage) -> None:
+    first = await new_encounter(storage)
+    await new_encounter(storage, channel=CHANNEL + 1)
+    await storage.create_encounter(GUILD, CHANNEL + 2, "exo", "Another's", DIRECTOR + 1, START, {})
+    await storage.create_encounter(GUILD + 1, CHANNEL, "exo", "Elsewhere", DIRECTOR, START, {})
+    assert await storage.count_open_encounters(GUILD, DIRECTOR) == 2
+    await storage.set_encounter_status(first, "running")
+    assert await storage.count_open_encounters(GUILD, DIRECTOR) == 2
+    await storage.set_encounter_status(first, "ended")
+    assert await storage.count_open_encounters(GUILD, DIRECTOR) == 1
+    assert await storage.count_open_encounters(GUILD, DIRECTOR + 2) == 0
+
+
 async def test_one_live_encounter_per_channel(storage: Storage) -> None:
     first = await new_encounter(storage)
     with pytest.raises(ChannelBusyError):

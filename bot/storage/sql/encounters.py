@@ -92,6 +92,15 @@ class EncounterRows(SqlCore):
             )
         return [encounter_from(row) for row in rows]
 
+    async def count_open_encounters(self, guild_id: int, created_by: int) -> int:
+        async with self._read() as db:
+            row = await db.fetch_row(
+                "SELECT COUNT(*) AS open_count FROM encounters "
+                "WHERE guild_id = ? AND created_by = ? AND status != 'ended'",
+                (guild_id, created_by),
+            )
+        return int(row["open_count"]) if row is not None else 0
+
     async def running_encounters(self) -> list[Encounter]:
         async with self._read() as db:
             rows = await db.fetch(
