@@ -5,9 +5,9 @@ builds its panel twice (before and after it is applied) on the same state; the s
 object while the encounter is unchanged. States are immutable, so a plug-in's draft-independent lists are a pure
 function of (state, arguments): :func:`per_state` keeps them by the state's identity, for as long as the state is
 alive. The service holds each encounter's current state; once a step replaces it, the old one's lists are let go
-with it, instead of waiting their turn out of a table of thousands: what a memo holds is what a full collection
-of the garbage collector walks with the event loop stopped, and at a few hundred tables the lists of states
-nobody would click on again made most of the heap and pauses of a quarter of a second.
+with it, instead of waiting their turn out of a table of thousands: what a memo holds, a full collection of the
+garbage collector walks with the event loop stopped, and lists of states nobody would click on again only
+lengthened those pauses (bot/process/client.py ``COLLECTOR_THRESHOLDS`` makes them rare).
 
 Panels are built in the click worker thread (bot/offloop.py) while the event loop may ask the same plug-ins for
 a status line, so each memo's table is touched under its own lock. The lock covers the table only, never the
