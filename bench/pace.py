@@ -79,6 +79,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.e2e import Timings, baseline_tree, pct
 from bot.storage import open_storage
+from rules.ruleset import DIRECTOR
 from rules.scenario import load_scenario
 from tests.bot_process import ROOT, BotProcess, spawn_bot
 from tests.e2e_helpers import draft_in
@@ -268,11 +269,15 @@ def panels_of(table: Table, person: Person) -> Panels:
 
 
 def fresh_panel(table: Table) -> tuple[Person, str, Message, int] | None:
-    """A DM panel with a Submit for a step the player has not acted on yet (newest first)."""
+    """A DM panel with a Submit for a step the player has not acted on yet (newest first); else the director's
+    own procedure panel (ocs: the director opens the combats the sides then answer, OCS-2)."""
     for person in table.players:
         for unit, message, step in panels_of(table, person):
             if not message.deleted and step > table.acted.get(unit, 0):
                 return person, unit, message, step
+    for unit, message, step in panels_of(table, table.director):
+        if unit == DIRECTOR and not message.deleted and step > table.acted.get(unit, 0):
+            return table.director, unit, message, step
     return None
 
 

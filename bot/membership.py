@@ -4,10 +4,15 @@ to the director, as when a player leaves. A click inside the server needs no che
 a member.
 
 The answer comes from Discord (a member lookup, through the fetcher the Discord layer gives); a "still a member"
-is reused for :data:`MEMBER_TTL` seconds, so the clicks of a turn cost one lookup, and a "gone" is never reused (it
-is acted on at once). The bot does not receive member-remove events (they need the privileged members intent), so
-the reuse is short; a click the same person makes inside the server proves them a member again at no cost, and a
-server that removes the bot forgets its members at once."""
+is reused for :data:`MEMBER_TTL` seconds, and a "gone" is never reused (it is acted on at once). The bot does not
+receive member-remove events (they need the privileged members intent), so the reuse bounds how long someone
+removed from the server may still answer their own panels: a few minutes, while the director's ``/director kick``
+takes their units at once. A click the same person makes inside the server proves them a member again at no cost,
+and a server that removes the bot forgets its members at once.
+
+A lookup is a request Discord's global limit counts (bot/request_plan.py). At the pace people play, a player's
+turn comes back every minute or so (a decision takes some 20 s, and the others decide in between), so a reuse
+shorter than that would ask Discord again at nearly every turn of every player."""
 
 from __future__ import annotations
 
@@ -18,10 +23,11 @@ from typing import Final
 
 from bot.bounded import Bounded
 
-#: seconds a lookup that found the person still a member is reused: a player's clicks on one panel, and most of
-#: the next turn's at the pace people play (a decision takes some 20 s), share one lookup
-MEMBER_TTL: Final = 30.0
-KEPT: Final = 4096
+#: seconds a lookup that found the person still a member is reused: a player's turns over a few minutes of play
+#: share one lookup
+MEMBER_TTL: Final = 300.0
+#: (server, person) pairs kept: every player of a thousand busy tables
+KEPT: Final = 16_384
 
 Fetcher = Callable[[int, int], Awaitable[bool]]  # (guild id, user id) -> still a member
 

@@ -91,7 +91,7 @@ async def act(
         await service.require_director(meta, actor)
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await bot.resolve_and_announce(
-            meta.id, forced=True, approved=True, expected_phase_no=phase_no
+            meta.id, forced=True, approved=True, expected_phase_no=phase_no, refuse_idle=True
         )
         key = "director.already_resolved" if result.already else "director.resolved"
         await interaction.followup.send(t(key, lang(interaction), steps=len(result.steps)), ephemeral=True)

@@ -244,6 +244,12 @@ class Ruleset(ABC):
         changes its mode, and opens a combat when the director allows players to). Default: only awaited units."""
         return False
 
+    def idle(self, state: EncounterState, orders: Mapping[str, Order]) -> bool:
+        """True when resolving now with ``orders`` would change nothing and roll nothing, so the director's
+        resolve is refused with what to do instead rather than shown as an empty step. Default: never (a forced
+        step stands in for whoever owes orders)."""
+        return False
+
     def auto_resolves(self, state: EncounterState) -> bool:
         """True when the current step resolves by itself now (the bot chains it without waiting for anyone).
         Default: a step that awaits no orders. A director-run procedure (ocs) says False while it simply waits

@@ -557,13 +557,16 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions, Spectator
         on_step: OnStep | None = None,
         reading: Reading | None = None,
         all_in: bool = False,
+        refuse_idle: bool = False,
     ) -> Resolution:
         """Resolve the current phase (all orders in, deadline, or the director: ``forced``) and what follows.
 
         Idempotent: with ``expected_phase_no`` a phase resolved meanwhile returns ``already=True``. ``on_step`` is
         awaited after each committed step, so the channel can see a phase before the next one is resolved.
         ``reading``/``all_in`` come from the submission that gave the last order, saving the reads it just made
-        (the storage still checks the phase and the orders when the resolution is committed).
+        (the storage still checks the phase and the orders when the resolution is committed). ``refuse_idle``
+        (the director's own resolve): a first step that would change nothing (``Ruleset.idle``) is refused with
+        what to do instead, and nothing is resolved.
         """
         return await self._resolve(
             encounter_id,
@@ -572,6 +575,7 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions, Spectator
             approved=approved,
             on_step=on_step,
             reading=reading,
+            refuse_idle=refuse_idle,
         )
 
     async def _resolve(
@@ -583,6 +587,7 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions, Spectator
         approved: bool,
         on_step: OnStep | None = None,
         reading: Reading | None = None,
+        refuse_idle: bool = False,
     ) -> Resolution:
         """Step after step, up to the next phase that waits for orders: each step is held for the director's
         review of its rolls or committed (:meth:`_step`)."""
@@ -605,7 +610,9 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions, Spectator
                     if stand_in is None:
                         break
                 hold = review and not (first and approved)
-                step = await self._step(meta, phase_no, ruleset, policy, stand_in, hold, deadline_minutes)
+                step = await self._step(
+                    meta, phase_no, ruleset, policy, stand_in, hold, deadline_minutes, refuse_idle and first
+                )
                 if step is _AGAIN:
                     continue  # orders changed while resolving: read them again
                 if isinstance(step, HeldRolls):  # the director reviews the rolls first
@@ -674,9 +681,11 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions, Spectator
         stand_in: bool,
         hold: bool,
         deadline_minutes: float | None,
+        refuse_idle: bool = False,
     ) -> _Committed | HeldRolls | _Again | None:
         """One step of phase ``phase_no`` on the orders stored now: its rolls held for the director's review
-        (``hold``, when it rolled), or committed with its report. None: the phase was resolved meanwhile."""
+        (``hold``, when it rolled), or committed with its report. None: the phase was resolved meanwhile.
+        ``refuse_idle``: a step that would change nothing is refused (``Ruleset.idle``)."""
         encounter_id = meta.id
         try:
             batch = await self.storage.orders_for_resolution(encounter_id, phase_no)
@@ -690,6 +699,12 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions, Spectator
             if u in state.units or u == DIRECTOR
         }
         orders = policy.pick(ruleset, state, orders, stand_in=stand_in)
+        if refuse_idle and ruleset.idle(state, orders):
+            raise refuse(
+                "resolve.nothing_due",
+                "Nothing to resolve: no combat is ready to roll and no order is waiting. Open a combat, answer for "
+                "an absent player or end the turn from your procedure panel (/orders).",
+            )
         dice_for = DiceFactory(self._roll_overrides(meta, phase_no))
         key = await self._dice_key(meta)
         seal = None

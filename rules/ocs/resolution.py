@@ -59,6 +59,12 @@ def resolve(state: EncounterState, orders: Mapping[str, Order], dice: Dice) -> P
     return PhaseResult(state, tuple(events))
 
 
+def nothing_due(state: EncounterState) -> bool:
+    """No combat is ready to roll (OCS-5, OCS-6) and none has to be called off: a resolution without orders would
+    change nothing."""
+    return all(c.stage != READY and combat_problem(state, c) is None for c in ext_of(state).combats)
+
+
 def _apply(state: EncounterState, order: Order) -> Outcome:
     try:
         check_order(state, order.unit, order)

@@ -123,6 +123,11 @@ class OcsRuleset(Ruleset):
             not state.over and isinstance(unit, OcsUnit) and unit.active and combat_of(state, unit_id) is None
         )
 
+    def idle(self, state: EncounterState, orders: Mapping[str, Order]) -> bool:
+        """OCS-2..OCS-6: with no order given, a resolution of the procedure only rolls the combats ready to roll
+        and calls off those that can no longer be fought; with neither, it would be an empty step."""
+        return not orders and resolution.nothing_due(state)
+
     def auto_resolves(self, state: EncounterState) -> bool:
         """True only when a resolution is due without anyone's answer (a combat ready to roll); an idle
         encounter waits for the director."""

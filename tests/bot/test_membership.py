@@ -1,5 +1,5 @@
 """Membership of an encounter's server for DM clicks (bot/membership.py): clicks at once share one lookup, a "still
-a member" is reused a few seconds, a "gone" never is. The clock is moved by hand."""
+a member" is reused a few minutes, a "gone" never is. The clock is moved by hand."""
 
 from __future__ import annotations
 
@@ -49,3 +49,24 @@ async def test_a_click_inside_the_server_proves_membership_and_a_server_that_rem
     membership.forget_guild(1)
     assert not await membership.is_member(1, 10) and asked == [(1, 10)]
     assert await membership.is_member(2, 10), "another server's membership is kept"
+
+
+async def test_a_player_s_turns_over_a_few_minutes_share_one_lookup() -> None:
+    """A lookup counts against Discord's global limit: a player whose turn comes back every minute or two (the
+    pace people play) is asked about once in :data:`MEMBER_TTL`, not at every turn; past it, Discord is asked
+    again, so someone removed from the server stops playing within a few minutes."""
+    asked: list[tuple[int, int]] = []
+
+    async def fetch(guild_id: int, user_id: int) -> bool:
+        asked.append((guild_id, user_id))
+        return True
+
+    now = [0.0]
+    membership = Membership(fetch, clock=lambda: now[0])
+    for turn in range(4):  # a turn every 70 s: four turns in 3.5 minutes
+        now[0] = turn * 70.0
+        assert await membership.is_member(1, 10)
+    assert asked == [(1, 10)], "one lookup for four turns"
+    now[0] = MEMBER_TTL
+    assert await membership.is_member(1, 10) and len(asked) == 2, "asked again once the reuse is over"
+    assert MEMBER_TTL <= 600, "someone removed from the server stops playing within minutes"

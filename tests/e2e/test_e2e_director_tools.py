@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.phase_gate import CONFIRM_WITHIN_MS
 from rules.ocs.model import OcsUnit
 from rules.pbw.model import Character
 from rules.serial import to_json
@@ -132,3 +133,32 @@ async def test_the_log_keeps_an_undone_step_saying_who_undid_it_and_when(desert:
     assert str(t.director.id) not in text
     struck = text.splitlines()[text.splitlines().index(header) + 1]
     assert struck.startswith("~~") and "0404" in struck, text
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "Nothing to resolve: no combat is ready to roll and no order is waiting."),
+        ("es", "No hay nada que resolver: ningún combate está listo para tirar y no hay órdenes pendientes."),
+    ],
+)
+async def test_ocs_2_a_resolve_with_nothing_due_is_refused_privately_and_changes_nothing(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    """OCS-2: the director's procedure resolves each order as it is given, so a ``/director resolve`` while no
+    combat is ready to roll has nothing to force. It is refused, to the director alone, in their language, with
+    what to do instead; the channel sees no empty step and the dice seal stays as it was."""
+    async with room(tmp_path, lang=lang, channel_name="gazala") as t:
+        enc = await started(t, "ocs-gazala", "ocs", ((t.ana, "pz21"), (t.bea, "rtr7")))
+        before = await t.bot.service.read(enc)
+        public = [(m.id, m.content, m.edited_timestamp) for m in t.channel.messages()]
+        t.fd.advance_clock(CONFIRM_WITHIN_MS + 1)  # the step was shown long enough ago: no confirmation asked
+        refused = await answer(t, t.director, "director resolve", {})
+        assert refused.ephemeral and refused.content.startswith(words), refused.content
+        assert "/orders" in refused.content or "/órdenes" in refused.content, "it says where to act instead"
+        await t.bot.settle()
+        after = await t.bot.service.read(enc)
+        assert after.phase_no == before.phase_no and to_json(after.state) == to_json(before.state)
+        assert [(m.id, m.content, m.edited_timestamp) for m in t.channel.messages()] == public, (
+            "nothing posted"
+        )

@@ -39,12 +39,13 @@ from tests.fakediscord import InteractionHandle, Message
 
 pytestmark = pytest.mark.slow
 
+#: every ruleset whose director's resolve stands in for someone; ocs's procedure resolves each order as it is
+#: given, so its director's resolve has nothing to force and is refused (tests/e2e/test_e2e_director_tools.py)
 SCENARIOS = {
     "exo": "exo-duel",
     "skirmish": "skirmish-corridor",
     "mech": "mech-duel",
     "pbw": "pbw-brawl",
-    "ocs": "ocs-gazala",
 }
 #: how far after the first press (or the last Submit) the second command is given, in Discord's milliseconds
 OFFSETS_MS = (-50, -20, 0, 20, 50, 100, 500)

@@ -18,13 +18,13 @@ from rules.registry import get_ruleset, ruleset_for
 from rules.ruleset import OrderMode
 from tests.e2e_helpers import (
     Table,
+    act_on_panel,
     duel_table,
     encounter_of,
+    open_a_combat,
     open_duel,
     panel_for_phase,
     room,
-    showing,
-    submitted,
     wait_phase_after,
     wait_turn_after,
 )
@@ -60,25 +60,6 @@ async def start(t: Table) -> Message:
 
 def seat_menus(person: Person) -> list[Message]:
     return [m for m in person.dms() if any(cid.startswith("hexd:seat:") for cid in m.custom_ids())]
-
-
-async def act_on_panel(t: Table, person: Person, panel: Message, unit: str) -> None:
-    """What a person does who just wants the game to go on: end the activation where that is offered (SK-1.1);
-    else Submit as drafted (an empty declaration stands still, an empty exo order does nothing), first taking
-    the first option of each menu when the panel needs a choice before Submit (an ocs loss, OCS-6)."""
-    panel = await showing(t.fd, person, panel, unit)
-    ids = panel.custom_ids()
-    end = next((c for c in ids if c.endswith(f":unit:{unit}:end") and not ids[c].get("disabled")), None)
-    submit = next(c for c in ids if c.endswith(f":unit:{unit}:submit"))
-    if end is None and ids[submit].get("disabled"):
-        for cid, comp in list(ids.items()):
-            if f":unit:{unit}:" in cid and comp.get("options"):
-                before = json.dumps(panel.components)
-                await (await person.select(panel, cid, [comp["options"][0]["value"]])).acknowledged()
-                await t.fd.wait_for(
-                    lambda b=before: json.dumps(panel.components) != b, what="the choice taken"
-                )
-    await submitted(t.fd, panel, unit, await person.click(panel, end or submit))
 
 
 # --- item 1: a side in one command; hidden units joined by their own side only ------------------------------
@@ -318,24 +299,6 @@ CONTRACT = (
     "skirmish-corridor",
     "skirmish-night",
 )
-
-
-async def open_a_combat(t: Table, enc: int) -> None:
-    """OCS-2: the director-run procedure's panel (the director's own, by DM): open a combat on the first hex
-    offered with the first attacker offered, and Submit."""
-    phase_no = (await t.bot.service.read(enc)).phase_no
-    panel = await panel_for_phase(t.fd, t.director, "director", phase_no)
-    for action in ("task", "at", "att"):
-        cid, comp = next(
-            (c, v) for c, v in panel.custom_ids().items() if c.endswith(f":unit:director:{action}")
-        )
-        values = [o["value"] for o in comp["options"]]
-        value = "open" if action == "task" else values[0]
-        before = json.dumps(panel.components)
-        await (await t.director.select(panel, cid, [value])).acknowledged()
-        await t.fd.wait_for(lambda b=before: json.dumps(panel.components) != b, what=f"{action} taken")
-    await act_on_panel(t, t.director, panel, "director")
-    await wait_turn_after(t, enc, phase_no)
 
 
 @pytest.mark.parametrize("scenario", CONTRACT)

@@ -42,6 +42,19 @@ def test_an_idle_encounter_waits_for_the_director() -> None:
     assert OCS.awaiting(state) == () and not OCS.auto_resolves(state)
 
 
+def test_ocs2_a_resolution_with_no_order_is_idle_until_a_combat_is_ready_to_roll() -> None:
+    """The director's resolve is refused when it would change nothing (``Ruleset.idle``): with no order given,
+    only a combat ready to roll (or one to call off) makes a resolution do something."""
+    state = board(TWO_ON_TWO)
+    assert OCS.idle(state, {})
+    move = order(state, DIRECTOR, {"move": {"unit": "a1", "to": "0404"}})
+    assert not OCS.idle(state, {DIRECTOR: move}), "an order is something to resolve"
+    asked = _open(state, ["a1", "a2"], "0605")
+    assert OCS.awaiting(asked) == ("a1",) and OCS.idle(asked, {}), "a question waits for its answer"
+    ready = give(give(asked, "a2", {"ar": "a2"}).state, "d1", {"ar": "d2"}).state
+    assert OCS.auto_resolves(ready) and not OCS.idle(ready, {}), "a combat ready to roll"
+
+
 def test_ocs2_the_attacker_chooses_its_ar_unit_first_then_the_defender() -> None:
     """Seed: «Cada jugador tendrá que seleccionar aquella unidad que desee utilizar para determinar el "Action
     Rating" de su bando (el atacante elige primero su unidad)». The roll waits for the next resolution."""
