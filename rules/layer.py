@@ -171,6 +171,9 @@ class LayeredRuleset(Ruleset):
     def auto_resolves(self, state: EncounterState) -> bool:
         return self.base.auto_resolves(state)
 
+    def idle(self, state: EncounterState, orders: Mapping[str, Order]) -> bool:
+        return self.base.idle(state, orders)
+
     def may_act(self, state: EncounterState, unit_id: str) -> bool:
         return self.base.may_act(state, unit_id)
 
