@@ -21,6 +21,7 @@ import json
 import logging
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -117,6 +118,8 @@ async def warm_up() -> None:
 
 
 BOARD, PREVIEW, LONG = 0, 1, 2  # render priorities: lower goes first
+#: seconds the drawings queue's oldest job may have waited before a panel sent unasked goes without its preview
+LATE_AFTER = 2.0
 
 
 class Superseded(Exception):
@@ -131,7 +134,7 @@ class _Queue:
     A job given a ``key`` (a panel) replaces the job with the same key still waiting: a player clicking faster
     than previews are drawn gets only the newest drawn; the replaced caller gets :class:`Superseded`."""
 
-    def __init__(self, pool: Executor, slots: int) -> None:
+    def __init__(self, pool: Executor, slots: int, *, clock: Callable[[], float] = time.monotonic) -> None:
         # one queue per event loop: a job in flight when its loop closed (a bot stopped mid-render) never
         # gives its slot back, so a queue must not outlive the loop it counts for
         self._loop = asyncio.get_running_loop()
@@ -141,6 +144,8 @@ class _Queue:
         self._waiting: list[tuple[int, int, Callable[[], None]]] = []
         self._tickets = itertools.count()
         self._keyed: dict[Hashable, asyncio.Future[Any]] = {}  # the waiting job of each key
+        self._asked: dict[int, float] = {}  # each waiting job's ticket: when it was asked for, oldest first
+        self._clock = clock
 
     def serves(self, pool: Executor) -> bool:
         """Whether this queue feeds ``pool`` for the running event loop."""
@@ -158,7 +163,11 @@ class _Queue:
                 older.set_exception(Superseded())
             self._keyed[key] = result
 
+        ticket = next(self._tickets)
+        self._asked[ticket] = self._clock()
+
         def start() -> None:
+            self._asked.pop(ticket, None)
             if key is not None and self._keyed.get(key) is result:
                 del self._keyed[key]  # started: a newer job with this key waits its turn
             if result.done():  # the caller went away (or was superseded) while it waited: skip the work
@@ -172,9 +181,14 @@ class _Queue:
                 return
             job.add_done_callback(lambda done: self._finished(done, result))
 
-        heapq.heappush(self._waiting, (priority, next(self._tickets), start))
+        heapq.heappush(self._waiting, (priority, ticket, start))
         self._pump()
         return await result
+
+    def behind(self) -> float:
+        """Seconds the oldest job still waiting has waited (0: none waits)."""
+        oldest = next(iter(self._asked.values()), None)
+        return 0.0 if oldest is None else self._clock() - oldest
 
     def backed_up(self) -> bool:
         """Whether a job asked for now would wait for more than one drawing already under way."""
@@ -225,6 +239,14 @@ async def _run(fn: Callable[..., T], *args: Any, priority: int = PREVIEW, key: H
     if _queue is None or not _queue.serves(pool):
         _queue = _Queue(pool, render_workers())
     return await _queue.run(priority, fn, *args, key=key)
+
+
+def previews_late() -> bool:
+    """Whether the drawings queue is so far behind (its oldest waiting job asked for over :data:`LATE_AFTER`
+    seconds ago) that a panel sent now should not wait for its preview: the channels' boards go first there, and
+    a preview may wait minutes on a host past its capacity."""
+    queue = _queue
+    return queue is not None and queue.serves_loop() and queue.behind() > LATE_AFTER
 
 
 def previews_backed_up() -> bool:

@@ -14,6 +14,7 @@ import discord
 from bot.alt_text import Upload, board_alt
 from bot.catchup import note_shown, panel_news
 from bot.director_view import show_view
+from bot.imaging import previews_late
 from bot.names import shown_name
 from bot.orders_reply import Pick
 from bot.outbox import APART, Sent
@@ -127,9 +128,11 @@ class DirectMessages:
         picks: tuple[Pick, ...] = (),
     ) -> Sent | None:
         """``panel`` (under the picker of ``picks``) in the player's DM, opening with their catch-up when they
-        were away: edited into ``before`` when that can be, else sent; None when the DMs are closed."""
+        were away: edited into ``before`` when that can be, else sent; None when the DMs are closed. While the
+        drawings queue is far behind, the panel goes without its preview rather than wait behind the queue (the
+        channels' boards come first there): the player's first click brings the preview."""
         news = await panel_news(self.bot.service, meta.id, user_id, panel.model.unit_id, locale, panel.scheme)
-        kwargs = await panel_message(panel, locale, picks=picks, news=news)
+        kwargs = await panel_message(panel, locale, picks=picks, news=news, preview=not previews_late())
 
         try:
             if (

@@ -125,22 +125,28 @@ async def panel_message(
     coalesce: int | None = None,
     picks: tuple[Pick, ...] = (),
     news: PanelNews | None = None,
+    *,
+    preview: bool = True,
 ) -> dict[str, Any]:
     """Keyword arguments for send/edit: embed, view and ``files`` (the private preview image, when there is one).
     ``coalesce``: the id of the panel message being edited (see :func:`preview_file`); ``picks``: the units
     the message switches between (:func:`panel_view`); ``news``: the catch-up the panel opens with
     (``bot.catchup.panel_news``): its first field, and its picture beside the preview (in its place when the
-    panel has none)."""
+    panel has none); ``preview``: False leaves the preview out (it comes with the player's first click)."""
     embed = panel_embed(panel.model, locale, submitted=panel.submitted, deadline=panel.deadline)
     files: list[discord.File] = []
     if news is not None:
         with_news(embed, news.text, locale)
         if news.picture is not None:
             files.append(png_file(news.picture, CATCHUP_NAME, description=news.alt))
-    preview = await preview_file(panel, locale, None if coalesce is None else ("panel", coalesce))
-    if preview is not None:
+    drawn = (
+        await preview_file(panel, locale, None if coalesce is None else ("panel", coalesce))
+        if preview
+        else None
+    )
+    if drawn is not None:
         embed.set_image(url=f"attachment://{PREVIEW_NAME}")
-        files.insert(0, preview)
+        files.insert(0, drawn)
     elif files:
         embed.set_image(url=f"attachment://{CATCHUP_NAME}")
     return {"embed": embed, "view": panel_view(panel, locale, picks), "files": files}

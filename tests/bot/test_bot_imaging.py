@@ -143,6 +143,36 @@ async def test_previews_leave_one_worker_free_so_a_board_never_waits_behind_one(
         assert await asyncio.gather(slow, waiting) == ["slow", "preview"]
 
 
+async def test_how_far_behind_the_queue_is_is_the_wait_of_its_oldest_waiting_job() -> None:
+    """What a phase's panels ask before drawing their previews (cogs/direct_messages.py): a job being drawn is not
+    waiting; the oldest job still waiting says how late the queue runs, and a job started stops counting."""
+    now = [100.0]
+    gate = threading.Event()
+
+    def job(name: str) -> str:
+        if name == "busy":
+            gate.wait(10)
+        return name
+
+    with ThreadPoolExecutor(1) as pool:
+        queue = _Queue(pool, slots=1, clock=lambda: now[0])
+        busy = asyncio.create_task(queue.run(BOARD, job, "busy"))
+        await asyncio.sleep(0)
+        assert queue.behind() == 0.0, "the job being drawn waits for nothing"
+        first = asyncio.create_task(queue.run(PREVIEW, job, "first"))
+        await asyncio.sleep(0)
+        now[0] += 2.0
+        second = asyncio.create_task(
+            queue.run(BOARD, job, "second")
+        )  # a board overtakes it: still the oldest
+        await asyncio.sleep(0)
+        now[0] += 1.5
+        assert queue.behind() == 3.5
+        gate.set()
+        assert await asyncio.gather(busy, first, second) == ["busy", "first", "second"]
+        assert queue.behind() == 0.0
+
+
 async def test_a_newer_preview_of_the_same_panel_replaces_the_waiting_one() -> None:
     """A player clicking faster than previews are drawn gets only the newest drawn (newest wins); the
     replaced caller learns it was superseded; other panels' previews are untouched."""

@@ -634,6 +634,27 @@ async def test_a_click_while_previews_queue_is_acknowledged_without_waiting_for_
     assert _webhook_edits(t, since) == 1
 
 
+async def test_a_phase_opening_panel_goes_without_its_preview_while_previews_queue(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot past its capacity (drawings queueing for seconds behind the channels' boards) sends a phase's panels
+    at once, without their previews, rather than hold the player's turn behind the queue; the first click brings
+    the preview."""
+    from cogs import direct_messages
+
+    t = table
+    monkeypatch.setattr(direct_messages, "previews_late", lambda: True)
+    enc = await open_duel(t)
+    panel = await current_panel_dm(t, t.ana, "halcon", (await t.bot.service.read(enc)).phase_no)
+    assert panel.embeds and panel.custom_ids(), "the panel itself is whole"
+    assert not panel.attachments, [a.filename for a in panel.attachments]
+    monkeypatch.undo()
+    await (await t.ana.click(panel, button_id(panel, "halcon", "D"))).acknowledged()
+    await t.fd.wait_for(
+        lambda: any(a.filename == "preview.png" for a in panel.attachments), what="the preview"
+    )
+
+
 async def _settled_duel(t: Table) -> tuple[int, Announcer]:
     """A duel open, its opening posted, and the announcer that posts for it."""
     enc = await open_duel(t)
