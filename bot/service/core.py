@@ -104,7 +104,8 @@ class _Again(enum.Enum):
 
 
 _AGAIN = _Again.AGAIN
-INLINE_UNITS = 30  # resolutions of boards this small run on the loop (exo: 100 ships take < 20 ms)
+#: resolutions of boards this small share the click worker (exo: 100 ships take < 20 ms); larger ones get a thread
+SHARED_WORKER_UNITS = 30
 
 
 def bundled_scenarios(ruleset: str | None = None, lang: str | None = None) -> list[tuple[str, str, str]]:
@@ -711,15 +712,13 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions, Spectator
         if key is not None:  # DICE-1: the step's dice come from its sealed seed
             seal = seal_for(key, phase_no, epoch_of(meta.settings), batch.snapshot_seq)
             seal = dataclasses.replace(seal, stand_in=stand_in)
-        big = len(state.units) > INLINE_UNITS
-        # a large state's resolution and its encoding run in a worker thread, so the event loop stays free for
-        # everyone else's clicks (bench/heavy.py); a small one inline
+        # a step's CPU work never runs on the event loop, where it would hold every other table's clicks: a small
+        # board's in the click worker, in turn with the clicks' own work; a large one's in a thread of its own, so
+        # its tenths of a second hold no click (bench/heavy.py)
+        big = len(state.units) > SHARED_WORKER_UNITS
+        aside = asyncio.to_thread if big else off_loop
         work = partial(self._compute, ruleset, state, orders, dice_for, seal)
-        result, new_state, specs, encoded = await asyncio.to_thread(work) if big else work()
-        if seal is not None:
-            public = rolls_public(ruleset, state, new_state, result.events)
-            seal = dataclasses.replace(seal, public=public)
-            specs.append(seal_spec(seal, state))
+        result, new_state, specs, encoded, seal = await aside(work)
         rolls = [e for e in result.events if isinstance(e, RollMade)]
         if hold and rolls:
             return HeldRolls(
@@ -751,7 +750,7 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions, Spectator
         report = partial(
             self._report, encounter_id, phase_no, state, new_state, result.events, ruleset, outcome.last_seq
         )
-        done = dataclasses.replace(await asyncio.to_thread(report) if big else report(), seal=seal)
+        done = dataclasses.replace(await aside(report), seal=seal)
         return _Committed(done, new_state, outcome.next_phase_no, next_deadline is not None)
 
     async def steps_after(self, encounter_id: int, seq: int) -> list[StepReport]:
@@ -830,16 +829,20 @@ class EncounterService(DirectorActions, RecordActions, SeatingActions, Spectator
         orders: Mapping[str, Any],
         dice_for: DiceFactory,
         seal: Seal | None,
-    ) -> tuple[PhaseResult, EncounterState, list[tuple[str, dict[str, Any]]], dict[str, Any]]:
-        """One step's CPU work: the rules' resolution, the state to commit and the encoded events and snapshot.
-        The dice are the seal's (DICE-1); the stored state keeps the scenario's own seed."""
+    ) -> tuple[PhaseResult, EncounterState, list[tuple[str, dict[str, Any]]], dict[str, Any], Seal | None]:
+        """One step's CPU work: the rules' resolution, the state to commit, the encoded events and snapshot, and
+        the seal with the step's public rolls. The dice are the seal's (DICE-1); the stored state keeps the
+        scenario's own seed."""
         drawn_from = state if seal is None else seeded(state, seal)
         result = resolve_phase(ruleset, drawn_from, orders, dice_for=dice_for)
         new_state = result.state.replace(seed=state.seed)
         if result.pending is not None and new_state.pending is None:
             new_state = new_state.replace(pending=result.pending)
         specs = [cls._event_spec(state, e) for e in result.events]
-        return result, new_state, specs, to_json(new_state)
+        if seal is not None:
+            seal = dataclasses.replace(seal, public=rolls_public(ruleset, state, new_state, result.events))
+            specs.append(seal_spec(seal, state))
+        return result, new_state, specs, to_json(new_state), seal
 
     async def _dice_key(self, meta: Encounter) -> str | None:
         """The key the encounter's sealed dice come from (DICE-1). Where the bot seals dice, an encounter stored

@@ -348,3 +348,33 @@ async def test_a_resolution_the_director_ended_meanwhile_commits_and_shows_nothi
     result = await service.resolve(enc, forced=True)
     assert result.steps == () and not result.over
     assert (await service.read(enc)).phase_no == before
+
+
+async def test_a_step_s_rules_work_runs_in_the_click_worker_not_on_the_event_loop(
+    service: EncounterService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The resolution, its encoding and its report are CPU work: on the loop they would hold every other table's
+    clicks for as long as they run. A small board's go to the click worker (bot/offloop.py)."""
+    import threading
+
+    from bot.offloop import THREAD_NAME
+    from bot.service import core
+
+    ran_in: dict[str, str] = {}
+    resolve_phase, report = core.resolve_phase, core.EncounterService._report  # pyright: ignore[reportPrivateUsage]
+
+    def resolving(*args: Any, **kwargs: Any) -> Any:
+        ran_in["resolution"] = threading.current_thread().name
+        return resolve_phase(*args, **kwargs)
+
+    def reporting(*args: Any) -> Any:
+        ran_in["report"] = threading.current_thread().name
+        return report(*args)
+
+    monkeypatch.setattr(core, "resolve_phase", resolving)
+    monkeypatch.setattr(core.EncounterService, "_report", staticmethod(reporting))
+    enc = await _running(service)
+    await service.submit(enc, ANA, "a", "move 0203")
+    result = await service.resolve(enc, forced=True)
+    assert len(result.steps) == 1 and result.steps[0].events
+    assert ran_in == {"resolution": THREAD_NAME, "report": THREAD_NAME}
